@@ -1,0 +1,34 @@
+# The README's two commands: `make run` (set up + start the app) and `make test` (set up + every test).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+PORT   ?= 8501
+
+.PHONY: run test setup lint format bench clean
+
+$(BIN)/.jxmj-installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(BIN)/.jxmj-installed
+
+run: setup
+	$(BIN)/jxmj app --server.port $(PORT)
+
+test: setup
+	bash scripts/ensure-chromium.sh
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -q
+
+lint:
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: setup
+	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Per-variant rule tables (TOML data, one file per variant)."""

@@ -1,0 +1,1 @@
+"""jxmj tile reading: image loading, ONNX detector inference, layout grouping."""
