@@ -6,15 +6,21 @@ PORT   ?= 8501
 
 .PHONY: run test setup lint format bench clean
 
-$(BIN)/.jxmj-installed: pyproject.toml
+# `run` needs only the runtime; `test` adds the test tools and the training stack (torch, CPU)
+# for the pipeline smoke test.
+$(BIN)/.jxmj-runtime: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-setup: $(BIN)/.jxmj-installed
+$(BIN)/.jxmj-dev: $(BIN)/.jxmj-runtime
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	touch $@
 
-run: setup
+setup: $(BIN)/.jxmj-dev
+
+run: $(BIN)/.jxmj-runtime
 	$(BIN)/jxmj app --server.port $(PORT)
 
 test: setup
