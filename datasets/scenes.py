@@ -1,0 +1,369 @@
+"""Synthetic photos of shown mahjong hands, with per-tile boxes.
+
+A scene is laid out on a flat "table plane" (tiles in rows, sets split by gaps, sideways claimed
+tiles, kongs, a lone winning tile, flowers set aside), then projected into the photo with a random
+homography (rotation, scale, perspective tilt), composited over a procedural background with a
+shadow, and degraded (uneven light, glare, colour cast, blur, noise, JPEG).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from datasets.tiles import BACK, CLASSES, FLOWER, make_tile, random_style
+
+SUITS = "mps"
+
+
+@dataclass
+class Box:
+    cls: int
+    xyxy: tuple[float, float, float, float]
+    rotated: bool
+    quad: np.ndarray  # 4x2 corners in the image (tile top-left, top-right, bottom-right, bottom-left)
+
+
+def random_hand(rng: np.random.Generator, p_back=0.06, p_flower=0.05) -> list[list[int]]:
+    """A hand as sets (lists of class ids), realistic-ish: runs, pungs, pairs, kongs, honours."""
+    n_sets = int(rng.integers(4, 6))
+    sets = []
+    for _ in range(n_sets):
+        r = rng.random()
+        if r < 0.4:  # run
+            s = int(rng.integers(3))
+            start = int(rng.integers(1, 8))
+            sets.append([s * 9 + start - 1 + k for k in range(3)])
+        elif r < 0.75:  # pung
+            c = int(rng.integers(34))
+            sets.append([c] * 3)
+        elif r < 0.88:  # kong (maybe concealed: backs at the ends)
+            c = int(rng.integers(34))
+            if rng.random() < 0.3:
+                sets.append([BACK, c, c, BACK])
+            else:
+                sets.append([c] * 4)
+        else:  # random triple (distribution coverage)
+            sets.append([int(rng.integers(34)) for _ in range(3)])
+    pair = int(rng.integers(34))
+    sets.append([pair, pair])
+    if rng.random() < p_back:
+        sets.append([BACK] * int(rng.integers(1, 4)))
+    if rng.random() < p_flower:
+        sets.append([FLOWER] * int(rng.integers(1, 4)))
+    # sometimes mix everything randomly (uniform class coverage incl. 5s/2p-style hands)
+    if rng.random() < 0.35:
+        flat = [int(rng.integers(36 if rng.random() < 0.15 else 34)) for _ in range(int(rng.integers(13, 19)))]
+        sets = [flat]
+    return sets
+
+
+def _background(rng: np.random.Generator, h: int, w: int, felt_rgb=None) -> np.ndarray:
+    kind = rng.integers(7) if felt_rgb is None else 0
+    base = rng.integers(0, 256, 3).astype(np.float32) if felt_rgb is None else np.array(felt_rgb, np.float32)
+    if rng.random() < 0.4 and felt_rgb is None:  # typical tables: greens, blues, whites, wood, dark
+        base = np.array(
+            [
+                [40, 110, 60],
+                [30, 70, 130],
+                [225, 225, 220],
+                [150, 100, 60],
+                [40, 40, 45],
+                [90, 190, 170],
+                [200, 200, 205],
+            ][int(rng.integers(7))],
+            np.float32,
+        ) + rng.normal(0, 12, 3)
+    img = np.ones((h, w, 3), np.float32) * base
+    if kind == 0:  # felt / noise
+        n = rng.normal(0, rng.uniform(3, 15), (h // 4 + 1, w // 4 + 1, 1)).astype(np.float32)
+        img += cv2.resize(n, (w, h))[:, :, None]
+    elif kind == 1:  # wood grain
+        y = np.arange(h, dtype=np.float32)[:, None]
+        x = np.arange(w, dtype=np.float32)[None, :]
+        f = rng.uniform(0.02, 0.08)
+        grain = np.sin(y * f + 3 * np.sin(x * 0.004 + rng.uniform(0, 6)) + rng.normal(0, 0.3)) * rng.uniform(8, 25)
+        img += grain[:, :, None] * np.array([1.0, 0.8, 0.6], np.float32)
+        if rng.random() < 0.5:
+            img = np.ascontiguousarray(np.transpose(img, (1, 0, 2)))
+            img = cv2.resize(img, (w, h))
+    elif kind == 2:  # cloth grid / check
+        step = int(rng.integers(6, 60))
+        yy, xx = np.mgrid[0:h, 0:w]
+        pat = (((yy // step) + (xx // step)) % 2).astype(np.float32)
+        img += (pat[:, :, None] - 0.5) * rng.uniform(5, 40) * rng.uniform(0.5, 1.0, 3)
+    elif kind == 3:  # gradient
+        g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(1.0, 1.3), w, dtype=np.float32)[None, :, None]
+        img *= g
+    elif kind == 4:  # speckled mat
+        n = rng.normal(0, rng.uniform(10, 30), (h, w, 1)).astype(np.float32)
+        img += cv2.GaussianBlur(n, (0, 0), 1.2)[:, :, None] if n.ndim == 2 else cv2.GaussianBlur(n, (0, 0), 1.2)[:, :, None]
+    elif kind == 5:  # paper with fibres / scratches
+        for _ in range(int(rng.integers(5, 40))):
+            p1 = (int(rng.integers(w)), int(rng.integers(h)))
+            p2 = (p1[0] + int(rng.integers(-200, 200)), p1[1] + int(rng.integers(-200, 200)))
+            col = tuple(float(c) for c in base + rng.normal(0, 25, 3))
+            cv2.line(img, p1, p2, col, int(rng.integers(1, 3)))
+    else:  # large blobs (other objects, mats)
+        for _ in range(int(rng.integers(1, 5))):
+            col = tuple(float(c) for c in rng.integers(0, 256, 3))
+            pts = rng.integers(0, max(h, w), (int(rng.integers(3, 7)), 2)).astype(np.int32)
+            cv2.fillPoly(img, [pts], col)
+        img = cv2.GaussianBlur(img, (0, 0), 2)
+    return np.clip(img, 0, 255)
+
+
+def _layout(rng, sets, tile_w, tile_h, two_rows, last_apart=None):
+    """Place tiles on the plane. Returns list of (cls, x, y, rotated) of tile top-left, and plane size."""
+    placed = []
+    x, y = 0.0, 0.0
+    row_h = tile_h
+    gap_p = rng.uniform(0.0, 0.02)
+    big_gap = rng.uniform(0.15, 0.8) if rng.random() < 0.75 else rng.uniform(0.0, 0.1)
+    n_total = sum(len(s) for s in sets)
+    split_at = n_total // 2 + int(rng.integers(-3, 4)) if two_rows else 10**6
+    count = 0
+    for si, s in enumerate(sets):
+        sideways_idx = int(rng.integers(len(s))) if (len(s) >= 3 and rng.random() < 0.15) else -1
+        if si == len(sets) - 1 and (last_apart if last_apart is not None else rng.random() < 0.3):
+            x += tile_w * rng.uniform(0.5, 1.5)  # lone / set-aside group
+        for k, c in enumerate(s):
+            if count == split_at:
+                x = tile_w * rng.uniform(-0.3, 1.0)
+                y += row_h * rng.uniform(1.15, 1.8)
+            rot = k == sideways_idx
+            if rot:
+                placed.append((c, x, y + tile_h - tile_w, True))
+                x += tile_h * (1 + gap_p)
+            else:
+                placed.append((c, x, y, False))
+                x += tile_w * (1 + gap_p)
+            count += 1
+        x += tile_w * big_gap * rng.uniform(0.5, 1.5)
+    return placed
+
+
+def _tile_w_h(style):
+    return 150, int(200 * (1 + style["thick"]))
+
+
+def make_scene(
+    rng: np.random.Generator,
+    out_w: int = 1024,
+    out_h: int = 768,
+    sets=None,
+    style=None,
+    source=None,
+    opts: dict | None = None,
+):
+    """Return (image RGB uint8, list[Box]).
+
+    ``opts`` pins choices for a fixed rendering: ``portrait``, ``two_rows``, ``row_frac`` (row width as a
+    fraction of the image width), ``angle`` (degrees), ``tilt``, ``last_apart`` (gap before the last set).
+    """
+    opts = opts or {}
+    if opts.get("portrait", rng.random() < 0.4):  # portrait photos
+        out_w, out_h = out_h, out_w
+    style = style or random_style(rng)
+    source = source or rng.choice(["font", "cc0", "mit"], p=[0.5, 0.2, 0.3])
+    sets = sets if sets is not None else random_hand(rng)
+    tw, th = _tile_w_h(style)
+    two_rows = opts.get("two_rows", rng.random() < 0.2 and sum(len(s) for s in sets) > 8)
+    placed = _layout(rng, sets, tw, th, two_rows, opts.get("last_apart"))
+    xs = [p[1] for p in placed] + [p[1] + (th if p[3] else tw) for p in placed]
+    ys = [p[2] for p in placed] + [p[2] + (tw if p[3] else th) for p in placed]
+    minx, miny = min(xs), min(ys)
+    pw, ph = int(max(xs) - minx) + 2, int(max(ys) - miny) + 2
+    plane = np.zeros((ph, pw, 4), np.uint8)
+    quads_plane = []
+    for cls, x, y, rot in placed:
+        src = source if (source != "mit" or rng.random() < 0.85) else "font"
+        tile = make_tile(cls, rng, src, style)
+        if rot:
+            tile = np.ascontiguousarray(np.rot90(tile, k=1 if rng.random() < 0.5 else 3))
+        x0, y0 = int(x - minx), int(y - miny)
+        h, w = tile.shape[:2]
+        h, w = min(h, ph - y0), min(w, pw - x0)
+        a = tile[:h, :w, 3:4].astype(np.float32) / 255
+        dst = plane[y0 : y0 + h, x0 : x0 + w]
+        dst[:, :, :3] = (tile[:h, :w, :3] * a + dst[:, :, :3] * (1 - a)).astype(np.uint8)
+        dst[:, :, 3] = np.maximum(dst[:, :, 3], tile[:h, :w, 3])
+        quads_plane.append(np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32))
+
+    # homography plane -> image
+    scale_mode = rng.random()
+    if "row_frac" in opts:
+        s = out_w * opts["row_frac"] / pw
+    elif scale_mode < 0.55:  # the usual photo: the row spans most of the width
+        s = out_w * rng.uniform(0.55, 0.98) / pw
+    elif scale_mode < 0.75:
+        s = out_w * rng.uniform(0.02, 0.035) / tw
+    elif scale_mode < 0.92:
+        s = out_w * rng.uniform(0.035, 0.07) / tw
+    else:
+        s = out_w * rng.uniform(0.07, 0.2) / tw
+    if pw * s > out_w * 0.98:
+        s *= out_w * 0.98 / (pw * s)
+    target_tile_w = tw * s
+    src_pts = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
+    # perspective: far (top) edge shrinks; tilt in 0..45 deg ~ compression of plane height
+    tilt = opts.get("tilt", rng.uniform(0, 0.45))
+    persp = opts.get("persp", rng.uniform(0, 0.25) * (1 if rng.random() < 0.5 else 0))
+    w_img, h_img = pw * s, ph * s * (1 - tilt * 0.6)
+    dst = np.array(
+        [[w_img * persp / 2, 0], [w_img * (1 - persp / 2), 0], [w_img, h_img], [0, h_img]],
+        np.float32,
+    )
+    if rng.random() < 0.2 and "angle" not in opts:  # left-right perspective (row recedes to one side)
+        k = rng.uniform(0.0, 0.35)
+        dst[1, 1] += h_img * k / 2
+        dst[2, 1] -= h_img * k / 2
+        if rng.random() < 0.5:
+            dst[:, 0] = w_img - dst[:, 0]
+            dst = dst[[1, 0, 3, 2]]
+    ang = opts.get("angle", rng.normal(0, 6) if rng.random() < 0.9 else rng.uniform(-180, 180))
+    c = dst.mean(0)
+    R = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(ang), 1.0)
+    dst = (dst - 0) @ R[:, :2].T + R[:, 2]
+    # place inside the image
+    bx0, by0 = dst.min(0)
+    bx1, by1 = dst.max(0)
+    free_x, free_y = out_w - (bx1 - bx0), out_h - (by1 - by0)
+    if free_x < 0 or free_y < 0:
+        f = 0.97 * min(out_w / (bx1 - bx0), out_h / (by1 - by0))
+        dst = (dst - dst.mean(0)) * f + dst.mean(0)
+        bx0, by0 = dst.min(0)
+        bx1, by1 = dst.max(0)
+        free_x, free_y = out_w - (bx1 - bx0), out_h - (by1 - by0)
+    if opts.get("center"):
+        dst += np.array([free_x / 2 - bx0, free_y * 0.55 - by0], np.float32)
+    else:
+        dst += np.array([rng.uniform(0, max(free_x, 1)) - bx0, rng.uniform(0, max(free_y, 1)) - by0], np.float32)
+    H = cv2.getPerspectiveTransform(src_pts, dst.astype(np.float32))
+
+    bg = _background(rng, out_h, out_w, opts.get("felt_rgb"))
+    warped = cv2.warpPerspective(plane, H, (out_w, out_h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR)
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255
+    # shadow
+    if rng.random() < 0.8:
+        sh = cv2.GaussianBlur(alpha[:, :, 0], (0, 0), max(1.0, target_tile_w * rng.uniform(0.03, 0.2)))
+        off = target_tile_w * rng.uniform(-0.15, 0.15, 2)
+        M = np.float32([[1, 0, off[0]], [0, 1, abs(off[1])]])
+        sh = cv2.warpAffine(sh, M, (out_w, out_h))
+        bg *= 1 - rng.uniform(0.2, 0.6) * sh[:, :, None]
+    if not opts.get("clean"):
+        _distractors(rng, bg, target_tile_w)
+    img = warped[:, :, :3].astype(np.float32) * alpha + bg * (1 - alpha)
+
+    boxes = []
+    for (cls, _x, _y, rot), q in zip(placed, quads_plane, strict=True):
+        qi = cv2.perspectiveTransform(q[None], H)[0]
+        x0, y0 = qi.min(0)
+        x1, y1 = qi.max(0)
+        x0, y0 = max(0.0, x0), max(0.0, y0)
+        x1, y1 = min(float(out_w), x1), min(float(out_h), y1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        boxes.append(Box(cls, (float(x0), float(y0), float(x1), float(y1)), rot, qi))
+    img = img if opts.get("clean") else _photometric(rng, img, target_tile_w)
+    return img, boxes
+
+
+def _distractors(rng, bg, tw):
+    h, w = bg.shape[:2]
+    for _ in range(int(rng.poisson(1.0))):
+        kind = rng.integers(3)
+        col = tuple(float(c) for c in rng.integers(0, 256, 3))
+        cx, cy = int(rng.integers(w)), int(rng.integers(h))
+        if kind == 0:  # chip
+            r = int(tw * rng.uniform(0.3, 0.8))
+            cv2.circle(bg, (cx, cy), r, col, -1)
+            cv2.circle(bg, (cx, cy), max(1, r // 2), (240, 240, 240), max(1, r // 8))
+        elif kind == 1:  # card
+            rect = ((cx, cy), (tw * rng.uniform(1.5, 3), tw * rng.uniform(2, 4)), float(rng.uniform(0, 180)))
+            pts = cv2.boxPoints(rect).astype(np.int32)
+            cv2.fillPoly(bg, [pts], (235, 235, 235) if rng.random() < 0.6 else col)
+        else:  # finger
+            skin = (float(rng.uniform(170, 240)), float(rng.uniform(120, 190)), float(rng.uniform(90, 160)))
+            ang = rng.uniform(0, 2 * np.pi)
+            L = tw * rng.uniform(2, 5)
+            p2 = (int(cx + np.cos(ang) * L), int(cy + np.sin(ang) * L))
+            cv2.line(bg, (cx, cy), p2, skin, int(tw * rng.uniform(0.5, 0.9)))
+
+
+def _photometric(rng, img, tw):
+    h, w = img.shape[:2]
+    # uneven light
+    if rng.random() < 0.7:
+        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
+        a, b = rng.normal(0, 0.15, 2)
+        img = img * (1 + a * gx + b * gy)[:, :, None]
+    # glare
+    if rng.random() < 0.3:
+        g = np.zeros((h, w), np.float32)
+        cv2.ellipse(
+            g,
+            (int(rng.integers(w)), int(rng.integers(h))),
+            (int(rng.uniform(0.05, 0.3) * w), int(rng.uniform(0.02, 0.15) * h)),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            1.0,
+            -1,
+        )
+        g = cv2.GaussianBlur(g, (0, 0), rng.uniform(5, 40))
+        img = img + g[:, :, None] * rng.uniform(40, 120)
+    # colour cast / white balance / exposure
+    img = img * rng.uniform(0.85, 1.15, 3)[None, None, :] * rng.uniform(0.7, 1.2)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        k = rng.uniform(0.3, 1.2) * max(1.0, tw / 60)
+        img = cv2.GaussianBlur(img, (0, 0), k)
+    if rng.random() < 0.15:  # motion blur
+        L = int(rng.integers(3, 9))
+        kern = np.zeros((L, L), np.float32)
+        kern[L // 2, :] = 1 / L
+        M = cv2.getRotationMatrix2D((L / 2 - 0.5, L / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+        kern = cv2.warpAffine(kern, M, (L, L))
+        kern /= max(kern.sum(), 1e-6)
+        img = cv2.filter2D(img, -1, kern)
+    if rng.random() < 0.5:
+        n = rng.normal(0, rng.uniform(2, 8), img.shape)
+        img = np.clip(img + n, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        q = int(rng.integers(35, 95))
+        ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1]
+    return np.ascontiguousarray(img)
+
+
+def crop_for_classifier(img: np.ndarray, box: Box, rng: np.random.Generator | None, out_hw=(64, 48), jitter=0.06):
+    """Cut a box as the runtime does (sideways box rotated upright), with optional jitter."""
+    x0, y0, x1, y1 = box.xyxy
+    bw, bh = x1 - x0, y1 - y0
+    if rng is not None:
+        d = rng.normal(0, jitter, 4) * np.array([bw, bh, bw, bh])
+        x0, y0, x1, y1 = x0 + d[0], y0 + d[1], x1 + d[2], y1 + d[3]
+    return cut(img, (x0, y0, x1, y1), out_hw, rot_k=(1 if rng is None or rng.random() < 0.5 else 3))
+
+
+def cut(img: np.ndarray, xyxy, out_hw=(64, 48), rot_k=1):
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = xyxy
+    x0, y0 = int(max(0, np.floor(x0))), int(max(0, np.floor(y0)))
+    x1, y1 = int(min(w, np.ceil(x1))), int(min(h, np.ceil(y1)))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return np.zeros((*out_hw, 3), np.uint8)
+    crop = img[y0:y1, x0:x1]
+    if crop.shape[1] > crop.shape[0] * 1.15:  # sideways -> upright
+        crop = np.rot90(crop, k=rot_k)
+    H, W = out_hw
+    interp = cv2.INTER_AREA if crop.shape[0] > H else cv2.INTER_LINEAR
+    return cv2.resize(np.ascontiguousarray(crop), (W, H), interpolation=interp)
+
+
+def class_name(i: int) -> str:
+    return CLASSES[i]
