@@ -1,1 +1,37 @@
-"""jxmj tile reading: image loading, ONNX detector inference, layout grouping."""
+"""jxmj tile reading: image loading, ONNX detector inference, layout grouping.
+
+```python
+from vision import get_reader, load_image
+
+result = get_reader().read("hand.jpg")        # decode + detect + classify + layout
+for d in result.detections:                   # Detection(xyxy, tile, conf, face_down, rotated)
+    print(d.tile, d.xyxy)
+result.to_json()                              # the object of docs/detect-json.md
+```
+"""
+
+from vision.detection import Detection, DetectResult
+from vision.image import MAX_PIXELS, ImageError, LoadedImage, load_image, open_image
+from vision.layout import Group, HandGuess, group_tiles, hand_from_layout
+from vision.modelfiles import TILE_CODES, ModelError, models_dir
+from vision.reader import ReaderConfig, TileReader, get_reader
+
+__all__ = [
+    "MAX_PIXELS",
+    "TILE_CODES",
+    "DetectResult",
+    "Detection",
+    "Group",
+    "HandGuess",
+    "ImageError",
+    "LoadedImage",
+    "ModelError",
+    "ReaderConfig",
+    "TileReader",
+    "get_reader",
+    "group_tiles",
+    "hand_from_layout",
+    "load_image",
+    "models_dir",
+    "open_image",
+]

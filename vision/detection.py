@@ -1,0 +1,84 @@
+"""Result types of tile reading: one `Detection` per tile, a `DetectResult` per photo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vision.layout import Group
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One tile found in a photo.
+
+    Attributes:
+        xyxy: `(x0, y0, x1, y1)` float pixels of the full-resolution *upright* image
+            (EXIF orientation applied); origin top-left, x to the right, y down;
+            `x0 < x1`, `y0 < y1`.
+        tile: tile code — `1m`..`9m`, `1p`..`9p`, `1s`..`9s`, `E S W N C F P`
+            (东 南 西 北 中 發 白), `back` for a face-down tile, `flower` for a flower/season tile.
+        conf: confidence in 0..1 (localizer score x classifier probability).
+        face_down: the tile shows its back (then `tile == "back"`).
+        rotated: the tile lies sideways (its box is wider than tall): a claimed tile in a meld.
+    """
+
+    xyxy: tuple[float, float, float, float]
+    tile: str
+    conf: float
+    face_down: bool = False
+    rotated: bool = False
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """`(cx, cy)` in pixels."""
+        x0, y0, x1, y1 = self.xyxy
+        return (x0 + x1) / 2.0, (y0 + y1) / 2.0
+
+    @property
+    def width(self) -> float:
+        return self.xyxy[2] - self.xyxy[0]
+
+    @property
+    def height(self) -> float:
+        return self.xyxy[3] - self.xyxy[1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The detection as in `docs/detect-json.md` (coordinates rounded to 0.1 px)."""
+        return {
+            "xyxy": [round(float(v), 1) for v in self.xyxy],
+            "tile": self.tile,
+            "conf": round(float(self.conf), 4),
+            "face_down": bool(self.face_down),
+            "rotated": bool(self.rotated),
+        }
+
+
+@dataclass(slots=True)
+class DetectResult:
+    """Everything read from one photo.
+
+    Attributes:
+        width: width in pixels of the full-resolution upright image.
+        height: height in pixels of the full-resolution upright image.
+        detections: tiles, sorted top row first, left to right within a row
+            (the order of `vision.layout.group_tiles`).
+        groups: the layout guess (`vision.layout.Group`), indices into `detections`.
+        timing_ms: wall time per stage in milliseconds: `decode`, `detect`, `classify`.
+    """
+
+    width: int
+    height: int
+    detections: list[Detection] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `jxmj detect` JSON object of `docs/detect-json.md`."""
+        return {
+            "image": {"width": int(self.width), "height": int(self.height)},
+            "detections": [d.to_json() for d in self.detections],
+            "groups": [g.to_json() for g in self.groups],
+            "timing_ms": {k: round(float(v), 1) for k, v in self.timing_ms.items()},
+        }

@@ -1,0 +1,381 @@
+"""Layout analysis: how the player laid the hand out, guessed from the tile boxes.
+
+`group_tiles` puts detections into rows (top to bottom) and, within a row, into sets split
+by visible gaps (left to right), and guesses what each set is:
+
+| `kind_guess` | when |
+|---|---|
+| `bonus` | only 發 (`F`) — set aside by the winner (jiujiang, xingzi) |
+| `flowers` | only flower tiles |
+| `concealed_kong` | 4 tiles: 2 backs + 2 alike faces (or 4 backs, tile unknown) |
+| `kong` | 4 alike faces (claimed when one lies sideways) |
+| `pung` | 3 alike |
+| `chow` | 3 in sequence of one suit (claimed: only laid out when exposed) |
+| `winning_tile` | a lone face-up tile set apart (the one nearest the right end of the hand) |
+| `hand` | the standing concealed tiles (any other set of 2+ tiles) |
+| `unknown` | anything else (a lone tile when the winning tile is already chosen, ...) |
+
+Every kind is a guess (`Group.guess` is always true): the photo alone cannot tell an exposed
+pung from a concealed triplet pulled aside. `hand_from_layout` turns the groups into the
+score-JSON fields `concealed`, `winning_tile`, `melds`, `bonus_tiles`, with a note for
+each guess it makes.
+
+All geometry is relative to the median tile size, so it works at any image resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from statistics import median
+from typing import Any
+
+from vision.detection import Detection
+
+SUITS = "mps"
+HONOURS = "ESWNCFP"
+MELD_KINDS = ("pung", "kong", "concealed_kong", "chow")
+KINDS = ("hand", "winning_tile", "bonus", "flowers", *MELD_KINDS, "unknown")
+
+GAP_FACTOR = 0.4
+"""A gap wider than this x the median tile width (short side) splits a row into sets."""
+
+ROW_OVERLAP = 0.4
+"""Two neighbouring tiles share a row when their vertical extents overlap by at least this
+fraction of the shorter one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A set of tiles laid together, and a guess at what it is.
+
+    Attributes:
+        tiles: indices into the detection list, left to right.
+        kind_guess: one of `KINDS` (see the module docstring).
+        row: row number, 0 = top row.
+        claimed: the set has a sideways tile (a meld claimed from a discard).
+        guess: always true — the kind is read from the layout, not known.
+    """
+
+    tiles: tuple[int, ...]
+    kind_guess: str
+    row: int = 0
+    claimed: bool = False
+    guess: bool = True
+
+    def reindexed(self, remap: Mapping[int, int]) -> Group:
+        """The same group with detection indices renumbered by `remap` (old -> new)."""
+        return replace(self, tiles=tuple(remap[i] for i in self.tiles))
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"tiles": [...], "kind_guess": ..., "row": ..., "claimed": ..., "guess": true}`."""
+        return {
+            "tiles": list(self.tiles),
+            "kind_guess": self.kind_guess,
+            "row": self.row,
+            "claimed": self.claimed,
+            "guess": self.guess,
+        }
+
+
+# -- geometry --------------------------------------------------------------------------------
+
+
+def _vertical_overlap(a: Detection, b: Detection) -> float:
+    """Overlap of the vertical extents of `a` and `b`, as a fraction of the shorter one."""
+    top = max(a.xyxy[1], b.xyxy[1])
+    bottom = min(a.xyxy[3], b.xyxy[3])
+    shorter = min(a.height, b.height)
+    return max(0.0, bottom - top) / shorter if shorter > 0 else 0.0
+
+
+def rows_of(detections: Sequence[Detection], row_overlap: float = ROW_OVERLAP) -> list[list[int]]:
+    """Split detections into rows: lists of indices, rows top to bottom, tiles left to right.
+
+    Tiles are taken left to right; each joins the row whose rightmost tile overlaps it most
+    vertically (at least `row_overlap` of the shorter box), else starts a new row. Comparing
+    with the neighbour rather than with a fixed band lets a slanted row stay one row.
+    """
+    order = sorted(range(len(detections)), key=lambda i: (detections[i].center[0], detections[i].center[1]))
+    rows: list[list[int]] = []
+    for i in order:
+        d = detections[i]
+        best, best_overlap = None, row_overlap
+        for r, row in enumerate(rows):
+            ov = _vertical_overlap(detections[row[-1]], d)
+            if ov >= best_overlap and (best is None or ov > best_overlap):
+                best, best_overlap = r, ov
+        if best is None:
+            rows.append([i])
+        else:
+            rows[best].append(i)
+    rows.sort(key=lambda row: median(detections[i].center[1] for i in row))
+    return rows
+
+
+def _tile_short_side(detections: Sequence[Detection]) -> float:
+    return median(min(d.width, d.height) for d in detections)
+
+
+def split_by_gaps(
+    detections: Sequence[Detection], row: Sequence[int], unit: float, gap_factor: float = GAP_FACTOR
+) -> list[list[int]]:
+    """Split one row (indices, left to right) where the gap between neighbours > `gap_factor * unit`."""
+    sets: list[list[int]] = []
+    for i in row:
+        if sets and detections[i].xyxy[0] - detections[sets[-1][-1]].xyxy[2] <= gap_factor * unit:
+            sets[-1].append(i)
+        else:
+            sets.append([i])
+    return sets
+
+
+# -- set kinds -------------------------------------------------------------------------------
+
+
+def _is_sequence(tiles: Sequence[str]) -> bool:
+    if len(tiles) != 3 or any(len(t) != 2 or t[1] not in SUITS for t in tiles):
+        return False
+    if len({t[1] for t in tiles}) != 1:
+        return False
+    nums = sorted(int(t[0]) for t in tiles)
+    return nums[1] == nums[0] + 1 and nums[2] == nums[1] + 1
+
+
+def guess_kind(tiles: Sequence[str], any_sideways: bool) -> str:
+    """Guess a set's kind from its tile codes (left to right) — the table of the module docstring.
+
+    A lone tile comes back as `unknown`; `group_tiles` decides which lone tile is the
+    winning tile.
+    """
+    faces = [t for t in tiles if t != "back"]
+    backs = len(tiles) - len(faces)
+    if faces and all(t == "F" for t in faces) and not backs:
+        return "bonus"
+    if faces and all(t == "flower" for t in faces) and not backs:
+        return "flowers"
+    if len(tiles) == 4:
+        if backs == 4:
+            return "concealed_kong"
+        if backs == 2 and len(set(faces)) == 1:
+            return "concealed_kong"
+        if backs == 0 and len(set(faces)) == 1:
+            return "kong"
+    if len(tiles) == 3 and backs == 0:
+        if len(set(faces)) == 1:
+            return "pung"
+        if _is_sequence(faces):
+            return "chow"
+    if len(tiles) == 1:
+        return "unknown"
+    if any_sideways:
+        return "unknown"
+    return "hand"
+
+
+def group_tiles(
+    detections: Sequence[Detection],
+    *,
+    gap_factor: float = GAP_FACTOR,
+    row_overlap: float = ROW_OVERLAP,
+) -> list[Group]:
+    """Group detections into rows and gap-separated sets and guess each set's kind.
+
+    Args:
+        detections: tiles in any order (pixels of one image).
+        gap_factor: see `GAP_FACTOR`.
+        row_overlap: see `ROW_OVERLAP`.
+
+    Returns:
+        Groups in reading order (rows top to bottom, sets left to right); each detection is
+        in exactly one group. Indices refer to `detections`.
+    """
+    if not detections:
+        return []
+    unit = _tile_short_side(detections)
+    groups: list[Group] = []
+    for r, row in enumerate(rows_of(detections, row_overlap)):
+        for s in split_by_gaps(detections, row, unit, gap_factor):
+            tiles = [detections[i].tile for i in s]
+            sideways = any(detections[i].rotated for i in s)
+            kind = guess_kind(tiles, sideways)
+            groups.append(Group(tiles=tuple(s), kind_guess=kind, row=r, claimed=sideways))
+    _choose_winning_tile(detections, groups)
+    return groups
+
+
+def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -> None:
+    """Mark one lone face-up tile as `winning_tile`: the one nearest the right end of the hand."""
+    lone = [
+        k
+        for k, g in enumerate(groups)
+        if len(g.tiles) == 1
+        and g.kind_guess == "unknown"
+        and not detections[g.tiles[0]].face_down
+        and detections[g.tiles[0]].tile != "flower"
+        and not detections[g.tiles[0]].rotated
+    ]
+    if not lone:
+        return
+    hands = [g for g in groups if g.kind_guess == "hand"]
+    if hands:
+        main = max(hands, key=lambda g: len(g.tiles))
+        right = detections[main.tiles[-1]]
+        rx, ry = right.xyxy[2], right.center[1]
+
+        def distance(k: int) -> float:
+            cx, cy = detections[groups[k].tiles[0]].center
+            return abs(cx - rx) + abs(cy - ry)
+
+        pick = min(lone, key=distance)
+    else:
+        pick = lone[-1]
+    groups[pick] = replace(groups[pick], kind_guess="winning_tile")
+
+
+# -- score-JSON hand -------------------------------------------------------------------------
+
+
+def _tile_key(t: str) -> tuple[int, int]:
+    if len(t) == 2 and t[1] in SUITS:
+        return SUITS.index(t[1]), int(t[0])
+    return 3, HONOURS.index(t)
+
+
+def format_tiles(tiles: Sequence[str]) -> str:
+    """Tile codes -> a sorted tile string of `docs/score-json.md`: `["2m","1m","C"]` -> `"12mC"`."""
+    out: list[str] = []
+    run_suit, digits = None, ""
+    for t in sorted(tiles, key=_tile_key):
+        if len(t) == 2 and t[1] in SUITS:
+            if run_suit not in (None, t[1]):
+                out.append(digits + run_suit)
+                digits = ""
+            run_suit, digits = t[1], digits + t[0]
+        else:
+            if run_suit is not None:
+                out.append(digits + run_suit)
+                run_suit, digits = None, ""
+            out.append(t)
+    if run_suit is not None:
+        out.append(digits + run_suit)
+    return "".join(out)
+
+
+@dataclass(slots=True)
+class HandGuess:
+    """A hand as the score JSON wants it, read from the layout — every field a guess.
+
+    Attributes:
+        concealed: tile string of the standing tiles, winning tile included.
+        winning_tile: the winning tile's code, or None when no face-up tile was read.
+        melds: `[{"kind": "pung"|"kong"|"concealed_kong"|"chow", "tiles": "777p"}, ...]`.
+        bonus_tiles: 發 set aside.
+        notes: one sentence per guess or per tile that was left out.
+    """
+
+    concealed: str = ""
+    winning_tile: str | None = None
+    melds: list[dict[str, str]] = field(default_factory=list)
+    bonus_tiles: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def to_score_json(self, **fields: Any) -> dict[str, Any]:
+        """The four hand fields plus `fields` (e.g. `variant=`, `self_drawn=`) as score JSON."""
+        data: dict[str, Any] = {
+            "concealed": self.concealed,
+            "winning_tile": self.winning_tile,
+            "melds": [dict(m) for m in self.melds],
+            "bonus_tiles": self.bonus_tiles,
+        }
+        data.update(fields)
+        return data
+
+
+def hand_from_layout(
+    detections: Sequence[Detection],
+    groups: Sequence[Group] | None = None,
+    *,
+    variant: str | None = None,
+) -> HandGuess:
+    """Build the score-JSON hand fields from the layout.
+
+    Args:
+        detections: the tiles (as in `DetectResult.detections`).
+        groups: their groups (default: `group_tiles(detections)`).
+        variant: `jiujiang`/`xingzi` (default) treat every 發 as a bonus tile set aside;
+            `xinyu` keeps 發 as an ordinary tile.
+
+    Returns:
+        A `HandGuess`; `notes` says what was guessed and which tiles were left out.
+    """
+    if groups is None:
+        groups = group_tiles(detections)
+    fa_is_bonus = variant != "xinyu"
+    guess = HandGuess()
+    concealed: list[str] = []
+    bonus = 0
+    winning: str | None = None
+    for g in groups:
+        tiles = [detections[i].tile for i in g.tiles]
+        kind = g.kind_guess
+        if kind == "bonus":
+            if fa_is_bonus:
+                bonus += len(tiles)
+                guess.notes.append(f"{len(tiles)} 發 set apart: bonus tiles")
+                continue
+            kind = guess_kind(tiles, g.claimed) if len(tiles) > 1 else "hand"
+            if kind == "bonus":
+                kind = "hand"
+        if kind == "flowers":
+            guess.notes.append(f"{len(tiles)} flower tile(s) left out")
+            continue
+        if kind in MELD_KINDS:
+            faces = [t for t in tiles if t != "back"]
+            if not faces:
+                guess.notes.append("a face-down kong whose tile cannot be seen was left out")
+                continue
+            meld_tiles = [faces[0]] * 4 if kind == "concealed_kong" else faces
+            how = "with a sideways tile" if g.claimed else "set apart"
+            guess.melds.append({"kind": kind, "tiles": format_tiles(meld_tiles)})
+            guess.notes.append(f"{kind} {format_tiles(meld_tiles)} guessed from {len(tiles)} tiles {how}")
+            continue
+        if kind == "winning_tile":
+            winning = tiles[0]
+            guess.notes.append(f"winning tile {winning} guessed: the lone tile set apart")
+        for t in tiles:
+            if t == "back":
+                guess.notes.append("a face-down tile in the hand was left out")
+            elif t == "flower":
+                guess.notes.append("a flower tile was left out")
+            elif t == "F" and fa_is_bonus:
+                bonus += 1
+                guess.notes.append("a 發 among the standing tiles counted as a bonus tile")
+            else:
+                concealed.append(t)
+    if winning is None and concealed:
+        hands = [g for g in groups if g.kind_guess == "hand"]
+        pool = [detections[i].tile for i in max(hands, key=lambda g: len(g.tiles)).tiles] if hands else []
+        pool = [t for t in pool if t in concealed]
+        if pool:
+            winning = pool[-1]
+            guess.notes.append(f"no tile set apart: winning tile guessed as the rightmost one, {winning}")
+    guess.concealed = format_tiles(concealed)
+    guess.winning_tile = winning
+    guess.bonus_tiles = bonus
+    return guess
+
+
+__all__ = [
+    "GAP_FACTOR",
+    "KINDS",
+    "ROW_OVERLAP",
+    "Group",
+    "HandGuess",
+    "format_tiles",
+    "group_tiles",
+    "guess_kind",
+    "hand_from_layout",
+    "rows_of",
+    "split_by_gaps",
+]

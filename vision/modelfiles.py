@@ -1,0 +1,131 @@
+"""Finding, checking and opening the two ONNX models (see docs/ARCHITECTURE.md, "models").
+
+The models live in the `models` package directory (`models/localizer.onnx`,
+`models/classifier.onnx`); the environment variable `JXMJ_MODELS_DIR` points elsewhere.
+Each file carries a metadata property `jxmj` (JSON) with `task`, `input_size` `[H, W]`,
+`classes` and `version`; sizes and classes are read from it, never hard-coded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+LOCALIZER_FILE = "localizer.onnx"
+CLASSIFIER_FILE = "classifier.onnx"
+ENV_MODELS_DIR = "JXMJ_MODELS_DIR"
+
+TILE_CODES = (
+    *(f"{n}{s}" for s in "mps" for n in range(1, 10)),
+    *"ESWNCFP",
+    "back",
+    "flower",
+)
+"""Every tile code a detection may carry (the classifier's 36 classes, in order)."""
+
+
+class ModelError(RuntimeError):
+    """The ONNX models are missing, unreadable or do not follow the I/O contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """One opened model.
+
+    Attributes:
+        path: the `.onnx` file.
+        task: `"localize"` or `"classify"`.
+        input_size: `(H, W)` in pixels of the model input.
+        classes: class names in output order (tile codes for the classifier,
+            `["tile", "back"]` for the localizer).
+        version: free-form version string from the metadata.
+        session: the onnxruntime session (thread-safe for `run`).
+        input_name: name of the single input.
+        output_name: name of the first output.
+    """
+
+    path: Path
+    task: str
+    input_size: tuple[int, int]
+    classes: tuple[str, ...]
+    version: str
+    session: ort.InferenceSession
+    input_name: str
+    output_name: str
+
+
+def models_dir() -> Path:
+    """The directory holding the models: `$JXMJ_MODELS_DIR`, else the `models` package dir."""
+    env = os.environ.get(ENV_MODELS_DIR)
+    if env:
+        return Path(env).expanduser().resolve()
+    import models
+
+    return Path(models.__file__).resolve().parent
+
+
+def session_options(threads: int | None = None) -> ort.SessionOptions:
+    """CPU session options: full graph optimisation, `threads` intra-op threads (None: ORT default)."""
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    if threads:
+        so.intra_op_num_threads = threads
+    so.log_severity_level = 3
+    return so
+
+
+def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
+    """Open one `.onnx` file on the CPU and check its metadata against `task`.
+
+    Raises:
+        ModelError: missing file, unreadable model, missing/invalid `jxmj` metadata, wrong task.
+    """
+    if not path.is_file():
+        raise ModelError(
+            f"model file not found: {path} (the trained models go in models/; "
+            f"set {ENV_MODELS_DIR} to use another directory)"
+        )
+    try:
+        session = ort.InferenceSession(
+            str(path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:
+        raise ModelError(f"cannot load {path.name}: {exc}") from None
+    meta_raw = session.get_modelmeta().custom_metadata_map.get("jxmj")
+    if not meta_raw:
+        raise ModelError(f"{path.name} has no 'jxmj' metadata property (task, input_size, classes)")
+    try:
+        meta = json.loads(meta_raw)
+        h, w = (int(v) for v in meta["input_size"])
+        classes = tuple(str(c) for c in meta["classes"])
+        got_task = str(meta["task"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"{path.name}: invalid 'jxmj' metadata ({exc})") from None
+    if got_task != task:
+        raise ModelError(f"{path.name}: metadata task is {got_task!r}, expected {task!r}")
+    if task == "classify":
+        unknown = [c for c in classes if c not in TILE_CODES]
+        if unknown:
+            raise ModelError(f"{path.name}: unknown classifier classes {unknown}")
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    return ModelSpec(
+        path=path,
+        task=got_task,
+        input_size=(h, w),
+        classes=classes,
+        version=str(meta.get("version", "")),
+        session=session,
+        input_name=inputs[0].name,
+        output_name=outputs[0].name,
+    )
+
+
+def run(spec: ModelSpec, batch: np.ndarray) -> np.ndarray:
+    """Run `spec` on one float32 NCHW batch and return its first output."""
+    return spec.session.run([spec.output_name], {spec.input_name: batch})[0]

@@ -1,0 +1,372 @@
+"""The tile reader: photo -> localizer -> NMS -> crops -> classifier -> named tiles.
+
+Two ONNX models (docs/ARCHITECTURE.md):
+
+1. `localizer.onnx` sees the whole photo letterboxed to its `input_size` and answers in the
+   YOLOv8 layout `[1, 4 + nc, N]` (`cx, cy, w, h` in input pixels, then per-class scores in
+   0..1; classes `tile`, `back`). Boxes above `conf_threshold` go through class-agnostic NMS
+   (`cv2.dnn.NMSBoxes`).
+2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
+   resolution, a sideways box (wider than tall) is turned upright, resized to the
+   classifier's `input_size` and all boxes go through the classifier in one batch.
+   A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
+
+Speed: a JPEG is decoded once, at a reduced DCT scale whose long side stays >= 2000 px
+(`ReaderConfig.decode_min_side`) — half the work of a full decode for a 12-megapixel photo.
+The localizer input is made from it, and so are the crops, unless the tiles found are so
+small there that a crop would have fewer pixels than the classifier's input
+(`ReaderConfig.min_crop_px`); then the photo is decoded again at full resolution and the
+crops come from that.
+
+`TileReader` holds one onnxruntime session per model, created once; `detect` keeps no state
+between calls, so one reader can serve many threads (`get_reader()` caches one per models
+directory).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detection import Detection, DetectResult
+from vision.image import ImageError, LoadedImage, open_image
+from vision.layout import group_tiles
+from vision.modelfiles import CLASSIFIER_FILE, LOCALIZER_FILE, ModelError, ModelSpec, models_dir, open_model
+from vision.modelfiles import run as run_model
+
+LETTERBOX_FILL = 114
+"""Grey level of the letterbox padding (114/255 once normalised), as in YOLO."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """Run-time knobs of the tile reader (all generic; none is tuned to a photo).
+
+    Attributes:
+        conf_threshold: minimum localizer score (0..1) for a box to be kept.
+        iou_threshold: NMS overlap (intersection over union) above which the weaker box goes.
+        max_detections: at most this many boxes per photo (the strongest).
+        decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
+            stays >= this many pixels (0: always full resolution).
+        min_crop_px: when the median short side of the boxes, in pixels of the decoded
+            image, is below `min_crop_px` x the classifier's input width, the photo is
+            decoded again at full resolution for the crops.
+        crop_margin: each crop is widened by this fraction of the box size on every side.
+        threads: onnxruntime intra-op threads (None: one per core).
+    """
+
+    conf_threshold: float = 0.35
+    iou_threshold: float = 0.5
+    max_detections: int = 300
+    decode_min_side: int = 2000
+    min_crop_px: float = 1.0
+    crop_margin: float = 0.0
+    threads: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How an image was fitted into the localizer input.
+
+    `input = image * ratio + (left, top)`, all in pixels; `ratio` is the same for x and y.
+    """
+
+    ratio: float
+    left: int
+    top: int
+
+
+def letterbox(pixels: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Fit `(h, w, 3)` uint8 RGB into `size = (H, W)`, aspect kept, centred, padded with 114.
+
+    Returns:
+        `(blob, lb)`: `blob` float32 `[1, 3, H, W]` RGB in 0..1; `lb` maps image pixels to
+        input pixels.
+    """
+    H, W = size
+    h, w = pixels.shape[:2]
+    r = min(H / h, W / w)
+    nw, nh = max(1, round(w * r)), max(1, round(h * r))
+    left, top = round((W - nw) / 2 - 0.1), round((H - nh) / 2 - 0.1)
+    if (nw, nh) != (w, h):
+        if r < 0.5:  # shrink in two steps: exact 2x2 area averaging, then bilinear (fast, little aliasing)
+            f = max(1, int(1 / (2 * r)))
+            if f > 1:
+                pixels = cv2.resize(
+                    pixels, (w // f, h // f), interpolation=cv2.INTER_AREA
+                )  # integer factor: fast path
+        resized = cv2.resize(pixels, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    else:
+        resized = pixels
+    canvas = np.full((H, W, 3), LETTERBOX_FILL, dtype=np.uint8)
+    canvas[top : top + nh, left : left + nw] = resized
+    blob = canvas.transpose(2, 0, 1)[None].astype(np.float32)
+    blob *= 1.0 / 255.0
+    return blob, Letterbox(ratio=r, left=left, top=top)
+
+
+def decode_localizer(
+    output: np.ndarray,
+    n_classes: int,
+    lb: Letterbox,
+    image_wh: tuple[int, int],
+    conf_threshold: float,
+    iou_threshold: float,
+    max_detections: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decode a YOLOv8-layout output and apply NMS.
+
+    Args:
+        output: float32 `[1, 4 + nc, N]` (also accepted: `[1, N, 4 + nc]`).
+        n_classes: `nc`.
+        lb: the letterbox used to make the input.
+        image_wh: `(w, h)` of the image the letterbox was made from; boxes are clipped to it.
+
+    Returns:
+        `(xyxy, scores, class_ids)`: `xyxy` float32 `(K, 4)` in pixels of that image,
+        `scores` float32 `(K,)`, `class_ids` int `(K,)`, strongest first.
+
+    Raises:
+        ModelError: the output does not have the YOLOv8 layout.
+    """
+    out = np.asarray(output)
+    if out.ndim == 3 and out.shape[0] == 1:
+        out = out[0]
+    if out.ndim != 2 or 4 + n_classes not in out.shape:
+        raise ModelError(f"localizer output has shape {output.shape}, expected [1, {4 + n_classes}, N]")
+    if out.shape[0] != 4 + n_classes:
+        out = out.T
+    cls_scores = out[4 : 4 + n_classes]
+    class_ids = np.argmax(cls_scores, axis=0)
+    scores = cls_scores[class_ids, np.arange(cls_scores.shape[1])]
+    keep = np.flatnonzero(scores >= conf_threshold)
+    empty = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    if keep.size == 0:
+        return empty
+    cx, cy, bw, bh = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
+    w, h = image_wh
+    inv = 1.0 / lb.ratio
+    x0 = np.clip((cx - bw / 2 - lb.left) * inv, 0, w)
+    y0 = np.clip((cy - bh / 2 - lb.top) * inv, 0, h)
+    x1 = np.clip((cx + bw / 2 - lb.left) * inv, 0, w)
+    y1 = np.clip((cy + bh / 2 - lb.top) * inv, 0, h)
+    xyxy = np.stack([x0, y0, x1, y1], axis=1).astype(np.float32)
+    scores, class_ids = scores[keep].astype(np.float32), class_ids[keep]
+    ok = ((xyxy[:, 2] - xyxy[:, 0]) >= 2) & ((xyxy[:, 3] - xyxy[:, 1]) >= 2)
+    xyxy, scores, class_ids = xyxy[ok], scores[ok], class_ids[ok]
+    if len(scores) == 0:
+        return empty
+    xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), float(conf_threshold), float(iou_threshold))
+    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+    idx = idx[np.argsort(-scores[idx], kind="stable")][:max_detections]
+    return xyxy[idx], scores[idx], class_ids[idx]
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of `(B, C)` logits."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=1, keepdims=True)
+    return z
+
+
+def cut_crops(
+    pixels: np.ndarray,
+    xyxy: np.ndarray,
+    size: tuple[int, int],
+    margin: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Cut boxes out of `pixels`, stand sideways ones upright, resize to `size = (H, W)`.
+
+    A sideways box (wider than tall) yields two crops: turned 90° counter-clockwise and
+    90° clockwise.
+
+    Args:
+        pixels: `(h, w, 3)` uint8 RGB.
+        xyxy: float `(K, 4)` boxes in pixels of `pixels`.
+
+    Returns:
+        `(batch, rotated, owner)`: `batch` float32 `[B, 3, H, W]` in 0..1, `rotated` bool
+        `(K,)`, `owner[b]` = index of the box that crop `b` comes from.
+    """
+    H, W = size
+    h, w = pixels.shape[:2]
+    crops: list[np.ndarray] = []
+    owner: list[int] = []
+    rotated = np.zeros(len(xyxy), dtype=bool)
+    for k, (x0, y0, x1, y1) in enumerate(xyxy):
+        mx, my = (x1 - x0) * margin, (y1 - y0) * margin
+        ix0, iy0 = max(0, math.floor(x0 - mx)), max(0, math.floor(y0 - my))
+        ix1, iy1 = min(w, math.ceil(x1 + mx)), min(h, math.ceil(y1 + my))
+        if ix1 - ix0 < 1 or iy1 - iy0 < 1:
+            ix0, iy0, ix1, iy1 = 0, 0, 1, 1
+        crop = pixels[iy0:iy1, ix0:ix1]
+        sideways = (x1 - x0) > (y1 - y0)
+        rotated[k] = sideways
+        views = [np.rot90(crop, 1), np.rot90(crop, -1)] if sideways else [crop]
+        for v in views:
+            ch, cw = v.shape[:2]
+            interp = cv2.INTER_AREA if (ch > H or cw > W) else cv2.INTER_LINEAR
+            crops.append(cv2.resize(np.ascontiguousarray(v), (W, H), interpolation=interp))
+            owner.append(k)
+    if not crops:
+        return np.zeros((0, 3, H, W), np.float32), rotated, owner
+    batch = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    batch *= 1.0 / 255.0
+    return batch, rotated, owner
+
+
+class TileReader:
+    """Finds and names every tile in a photo, with the ONNX models of one directory.
+
+    One per process (see `get_reader`); `detect` is safe to call from several threads.
+
+    Raises (constructor):
+        ModelError: a model file is missing or does not follow the contract.
+    """
+
+    def __init__(self, directory: str | Path | None = None, config: ReaderConfig | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else models_dir()
+        self.config = config or ReaderConfig()
+        threads = self.config.threads
+        self.localizer: ModelSpec = open_model(self.directory / LOCALIZER_FILE, "localize", threads)
+        self.classifier: ModelSpec = open_model(
+            self.directory / CLASSIFIER_FILE, "classify", self.config.threads
+        )
+        self._back_class = self.localizer.classes.index("back") if "back" in self.localizer.classes else -1
+
+    # -- public API -------------------------------------------------------------------------
+
+    def read(self, source: bytes | str | Path) -> DetectResult:
+        """Decode an image file (bytes or path) and `detect` on it.
+
+        Raises:
+            ImageError: the image is unusable (see `vision.image.open_image`).
+        """
+        loaded = open_image(source, min_side=self.config.decode_min_side or None)
+        return self.detect(loaded)
+
+    def detect(self, image: np.ndarray | LoadedImage) -> DetectResult:
+        """Find and name the tiles in an upright image.
+
+        Args:
+            image: `(h, w, 3)` uint8 RGB at full resolution, or a `LoadedImage` (which may
+                be decoded at reduced size; boxes are still reported in full-size pixels).
+
+        Returns:
+            A `DetectResult`: detections in reading order (rows top to bottom, left to right),
+            the layout groups, and `timing_ms` (`decode`, `detect`, `classify`).
+
+        Raises:
+            ImageError: `image` is not an `(h, w, 3)` uint8 array.
+        """
+        loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
+        timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
+        result = DetectResult(width=loaded.width, height=loaded.height, timing_ms=timing)
+
+        t0 = time.perf_counter()
+        pix = loaded.pixels
+        blob, lb = letterbox(pix, self.localizer.input_size)
+        raw = run_model(self.localizer, blob)
+        cfg = self.config
+        xyxy, scores, class_ids = decode_localizer(
+            raw,
+            len(self.localizer.classes),
+            lb,
+            (pix.shape[1], pix.shape[0]),
+            cfg.conf_threshold,
+            cfg.iou_threshold,
+            cfg.max_detections,
+        )
+        timing["detect"] = (time.perf_counter() - t0) * 1000.0
+        if len(xyxy) == 0:
+            return result
+
+        t1 = time.perf_counter()
+        crop_src, crop_scale = pix, loaded.scale
+        if loaded.scale < 1.0 and loaded.source is not None:
+            short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
+            if short < cfg.min_crop_px * self.classifier.input_size[1]:
+                full = open_image(loaded.source)
+                timing["decode"] += full.decode_ms
+                crop_src, crop_scale = full.pixels, full.scale
+        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
+        batch, rotated, owner = cut_crops(crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin)
+        probs = softmax(run_model(self.classifier, batch).astype(np.float32, copy=False))
+        best_p = np.zeros(len(xyxy), np.float32)
+        best_c = np.zeros(len(xyxy), np.int64)
+        for b, k in enumerate(owner):
+            c = int(np.argmax(probs[b]))
+            if probs[b, c] > best_p[k]:
+                best_p[k], best_c[k] = probs[b, c], c
+        classes = self.classifier.classes
+        full_xyxy = xyxy / np.float32(loaded.scale)
+        dets: list[Detection] = []
+        for k in range(len(xyxy)):
+            tile = classes[best_c[k]]
+            p = float(best_p[k])
+            if int(class_ids[k]) == self._back_class and p < 0.5:
+                tile = "back"  # the localizer saw a back and the classifier has no strong opinion
+            x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
+            dets.append(
+                Detection(
+                    xyxy=(x0, y0, x1, y1),
+                    tile=tile,
+                    conf=float(scores[k]) * p,
+                    face_down=tile == "back",
+                    rotated=bool(rotated[k]),
+                )
+            )
+        timing["classify"] = (time.perf_counter() - t1) * 1000.0
+
+        groups = group_tiles(dets)
+        order = [i for g in groups for i in g.tiles]
+        remap = {old: new for new, old in enumerate(order)}
+        result.detections = [dets[i] for i in order]
+        result.groups = [g.reindexed(remap) for g in groups]
+        return result
+
+
+_READERS: dict[tuple[str, ReaderConfig], TileReader] = {}
+_READERS_LOCK = threading.Lock()
+
+
+def get_reader(directory: str | Path | None = None, config: ReaderConfig | None = None) -> TileReader:
+    """The process-wide `TileReader` for a models directory (default: `models_dir()`).
+
+    Created on first use (loading the models takes a moment), then shared; thread-safe.
+
+    Raises:
+        ModelError: the models are missing or invalid.
+    """
+    path = str(Path(directory).resolve() if directory is not None else models_dir())
+    key = (path, config or ReaderConfig())
+    with _READERS_LOCK:
+        reader = _READERS.get(key)
+        if reader is None:
+            reader = TileReader(path, key[1])
+            _READERS[key] = reader
+        return reader
+
+
+__all__ = [
+    "DetectResult",
+    "Detection",
+    "ImageError",
+    "Letterbox",
+    "ModelError",
+    "ReaderConfig",
+    "TileReader",
+    "cut_crops",
+    "decode_localizer",
+    "get_reader",
+    "letterbox",
+    "softmax",
+]
