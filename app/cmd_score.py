@@ -1,17 +1,63 @@
-"""`jxmj score` — not available yet (its issue has not landed)."""
+"""`jxmj score -|FILE` — score a winning hand given as JSON (docs/score-json.md).
+
+Exit status 0 with the result object on standard output; exit 2 with ``{"error": "..."}``
+on any bad input (bad JSON, wrong types, unknown values, a hand that is not complete).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
-DESCRIPTION = "jxmj score: not available yet."
+DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-json.md).
+
+Reads the hand from FILE, or from standard input with '-'. Prints the result as JSON
+(default) or, with --format text, a decomposition and item table for people.
+Exit status: 0 scored (can_win may still be false), 2 bad input ({"error": ...})."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="input (not available yet)")
+    parser.add_argument("input", nargs="?", default="-", help="hand JSON file, or '-' for standard input")
+    parser.add_argument(
+        "--format", choices=("json", "text"), default="json", help="output format (default json)"
+    )
+
+
+def _error(message: str, fmt: str) -> int:
+    if fmt == "text":
+        print(f"error: {message}")
+    else:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+    return 2
 
 
 def run(args: argparse.Namespace) -> int:
-    print("jxmj score: not available yet", file=sys.stderr)
-    return 2
+    fmt = getattr(args, "format", "json")
+    try:
+        from scoring import HandError, format_text, hand_from_json, score
+    except Exception as e:  # pragma: no cover - a broken install
+        return _error(f"the scoring engine could not be loaded: {e}", fmt)
+    try:
+        if args.input in (None, "-"):
+            text = sys.stdin.read()
+        else:
+            with open(args.input, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return _error(f"cannot read {args.input}: {e}", fmt)
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        return _error(f"the input is not valid JSON: {e}", fmt)
+    try:
+        result = score(hand_from_json(data))
+    except HandError as e:
+        return _error(str(e), fmt)
+    except Exception as e:  # never a traceback: an engine bug is reported as an error object
+        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt)
+    if fmt == "text":
+        sys.stdout.write(format_text(result))
+    else:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    return 0

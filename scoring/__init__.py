@@ -1,4 +1,56 @@
 """jxmj scoring engine for 九江 (Jiujiang), 星子 (Xingzi) and 新余 (Xinyu) mahjong.
 
-Pure Python; depends on nothing else of jxmj.
+Pure Python (stdlib only); depends on nothing else of jxmj. The rules are read as
+``shared/rules/DECISIONS.md`` fixes them; every number lives in ``scoring/rules/*.toml``.
+
+Public API (stable)::
+
+    score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult   # DECISIONS §1.3-1.5, §2
+    score_json(data: dict) -> dict                  # docs/score-json.md, raises HandError
+    hand_from_json(data: dict) -> HandInput
+    is_complete(concealed, melds=(), variant="jiujiang") -> bool
+    waits(concealed, melds=(), variant="jiujiang") -> list[Tile]
+    suggest_fixes(concealed, melds=(), variant="jiujiang", *, winning_tile=None, limit=10) -> list[Fix]
+    parse_tiles(text) -> list[Tile]; format_tiles(tiles) -> str
+    format_text(result: ScoreResult) -> str         # the people-readable table of `jxmj score --format text`
+    load_rules(variant) -> RuleTable; load_rules_file(path) -> RuleTable
+    HandError                                       # bad input; str(e) names the problem
 """
+
+from scoring.engine import score
+from scoring.errors import HandError
+from scoring.helpers import Fix, is_complete, suggest_fixes, waits
+from scoring.jsonio import hand_from_json, score_json
+from scoring.model import EVENTS, MELD_KINDS, Block, HandInput, Item, Meld, Payer, Payment, ScoreResult
+from scoring.rules import VARIANTS, RuleTable, load_rules, load_rules_file
+from scoring.text import format_text
+from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
+
+__all__ = [
+    "EVENTS",
+    "MELD_KINDS",
+    "VARIANTS",
+    "Block",
+    "Fix",
+    "HandError",
+    "HandInput",
+    "Item",
+    "Meld",
+    "Payer",
+    "Payment",
+    "RuleTable",
+    "ScoreResult",
+    "Tile",
+    "format_text",
+    "format_tiles",
+    "hand_from_json",
+    "is_complete",
+    "load_rules",
+    "load_rules_file",
+    "parse_tile",
+    "parse_tiles",
+    "score",
+    "score_json",
+    "suggest_fixes",
+    "waits",
+]

@@ -1,1 +1,150 @@
-"""Per-variant rule tables (TOML data, one file per variant)."""
+"""Rule tables: one TOML file per variant (`jiujiang.toml`, `xingzi.toml`, `xinyu.toml`).
+
+Every number of ``shared/rules/DECISIONS.md`` lives in these tables, with the section it comes
+from beside it. :func:`load_rules` reads one (cached); :func:`load_rules_file` reads a house
+table with other values and the same layout.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import HandError
+from scoring.tiles import HONOURS, Tile
+
+__all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_rules", "load_rules_file"]
+
+VARIANTS = ("jiujiang", "xingzi", "xinyu")
+_HERE = Path(__file__).resolve().parent
+ADDER_KEYS = ("self_drawn", "concealed", "edge_wait", "closed_wait", "single_wait")
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """One pattern row of a table: base 炮 (jiujiang/xingzi) or multiplier (xinyu)."""
+
+    key: str
+    name_zh: str
+    name_en: str
+    rule: str
+    base: int = 0
+    base_self_drawn: int | None = None
+    multiplier: int = 1
+    adders: dict[str, int] = field(default_factory=dict)
+    replaces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """A parsed rule table. ``raw`` keeps the whole TOML document."""
+
+    variant: str
+    name_zh: str
+    name_en: str
+    family: str  # "pao" (炮, DECISIONS §1) or "fan" (multipliers, DECISIONS §2)
+    honours: frozenset[int]
+    bonus_tile: int | None
+    chow: str  # "fourth_meld_only" | "never" | "any"
+    self_draw_only: bool
+    events: frozenset[str]
+    all_honours_free_shape: bool
+    payer_ready_declared: bool
+    options: dict[str, Any]
+    basic: dict[str, Any]
+    patterns: dict[str, PatternRule]
+    adder_rules: dict[str, tuple[str, ...]]
+    extras: dict[str, int]
+    bonus: dict[str, int]
+    eaten: dict[str, int]
+    names: dict[str, tuple[str, str, str]]
+    exclusion_groups: tuple[tuple[str, ...], ...]
+    raw: dict[str, Any]
+
+    @property
+    def tile_kinds(self) -> tuple[int, ...]:
+        """Tile kinds that can stand in a hand (the bonus tile excluded)."""
+        return tuple(t for t in range(34) if (t < 27 or t in self.honours) and t != self.bonus_tile)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+    def name(self, key: str) -> tuple[str, str, str]:
+        """(name_zh, name_en, rule reference) of an item key."""
+        if key in self.patterns:
+            p = self.patterns[key]
+            return p.name_zh, p.name_en, p.rule
+        if key == self.basic.get("key", "basic"):
+            return self.basic["name_zh"], self.basic["name_en"], self.basic["rule"]
+        return self.names.get(key, (key, key, ""))
+
+
+def _tile(code: str) -> int:
+    if code not in HONOURS:
+        raise ValueError(f"rule table: {code!r} is not an honour letter")
+    return int(Tile[code])
+
+
+def _parse(doc: dict[str, Any]) -> RuleTable:
+    tiles = doc.get("tiles", {})
+    play = doc.get("play", {})
+    patterns: dict[str, PatternRule] = {}
+    for key, row in doc.get("patterns", {}).items():
+        adders = dict(row.get("adders", {}))
+        unknown = set(adders) - set(ADDER_KEYS)
+        if unknown:
+            raise ValueError(f"rule table {doc.get('variant')}: pattern {key} has unknown adders {unknown}")
+        patterns[key] = PatternRule(
+            key=key,
+            name_zh=row["name_zh"],
+            name_en=row["name_en"],
+            rule=row.get("rule", ""),
+            base=int(row.get("base", 0)),
+            base_self_drawn=row.get("base_self_drawn"),
+            multiplier=int(row.get("multiplier", 1)),
+            adders=adders,
+            replaces=tuple(row.get("replaces", ())),
+        )
+    adder_rules = {k: tuple(v) for k, v in doc.get("adder_rules", {}).items()}
+    bonus = tiles.get("bonus_tile", "")
+    return RuleTable(
+        variant=doc["variant"],
+        name_zh=doc.get("name_zh", doc["variant"]),
+        name_en=doc.get("name_en", doc["variant"]),
+        family=doc.get("family", "pao"),
+        honours=frozenset(_tile(c) for c in tiles.get("honours", [])),
+        bonus_tile=_tile(bonus) if bonus else None,
+        chow=play.get("chow", "any"),
+        self_draw_only=bool(play.get("self_draw_only", False)),
+        events=frozenset(play.get("events", [])),
+        all_honours_free_shape=bool(play.get("all_honours_free_shape", False)),
+        payer_ready_declared=bool(play.get("payer_ready_declared", False)),
+        options=dict(doc.get("options", {})),
+        basic=dict(doc.get("basic", {"key": "basic", "name_zh": "平胡", "name_en": "Basic", "rule": ""})),
+        patterns=patterns,
+        adder_rules=adder_rules,
+        extras={k: int(v) for k, v in doc.get("extras", {}).items()},
+        bonus={k: int(v) for k, v in doc.get("bonus", {}).items()},
+        eaten={k: int(v) for k, v in doc.get("eaten", {}).items()},
+        names={k: (v[0], v[1], v[2] if len(v) > 2 else "") for k, v in doc.get("names", {}).items()},
+        exclusion_groups=tuple(tuple(g) for g in doc.get("exclusions", {}).get("groups", [])),
+        raw=doc,
+    )
+
+
+@functools.cache
+def load_rules(variant: str) -> RuleTable:
+    """The built-in table of ``variant`` (``"jiujiang"``, ``"xingzi"`` or ``"xinyu"``)."""
+    if variant not in VARIANTS:
+        raise HandError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+    with open(_HERE / f"{variant}.toml", "rb") as fh:
+        return _parse(tomllib.load(fh))
+
+
+def load_rules_file(path: str | Path) -> RuleTable:
+    """A house table in the same layout as the built-in ones."""
+    with open(path, "rb") as fh:
+        return _parse(tomllib.load(fh))

@@ -1,0 +1,228 @@
+"""Input and result dataclasses of the scoring API (docs/score-json.md in Python form)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import HandError
+from scoring.tiles import Tile, format_tiles, parse_tiles
+
+__all__ = [
+    "EVENTS",
+    "MELD_KINDS",
+    "Block",
+    "HandInput",
+    "Item",
+    "Meld",
+    "Payer",
+    "Payment",
+    "ScoreResult",
+]
+
+#: ``kind`` values of a declared meld (docs/score-json.md).
+MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
+#: ``events`` values (docs/score-json.md); which ones a variant knows is in its rule table.
+EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
+KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared meld: ``kind`` one of :data:`MELD_KINDS`, ``tiles`` sorted.
+
+    ``pung`` and ``kong`` come from a discard, ``added_kong`` is a pung plus the player's own
+    draw (补杠), ``concealed_kong`` is four drawn tiles (暗杠), ``chow`` a sequence (吃).
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+
+    @classmethod
+    def of(cls, kind: str, tiles: str | Sequence[Tile | str]) -> Meld:
+        """Build from a kind and a tile string (``Meld.of("pung", "777p")``); shape is checked later."""
+        if kind not in MELD_KINDS:
+            raise HandError(f"unknown meld kind {kind!r}: use one of {', '.join(MELD_KINDS)}")
+        return cls(kind, tuple(sorted(parse_tiles(tiles))))
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+    @property
+    def is_exposed(self) -> bool:
+        """Everything but a concealed kong breaks 门清 (DECISIONS §1.3)."""
+        return self.kind != "concealed_kong"
+
+    @property
+    def tile(self) -> Tile:
+        """The lowest tile (the tile of a pung/kong, the start of a chow)."""
+        return self.tiles[0]
+
+    @property
+    def code(self) -> str:
+        return format_tiles(self.tiles)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.code}"
+
+
+@dataclass(frozen=True)
+class Payer:
+    """A losing player who pays the winner (DECISIONS §1.5): their melds and 發 can be eaten (吃炮)."""
+
+    name: str = ""
+    is_dealer: bool = False
+    bonus_tiles: int = 0
+    melds: tuple[Meld, ...] = ()
+    ready_declared: bool = False
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """A winning hand and how it was won (docs/score-json.md "Input").
+
+    ``concealed``: every tile standing in the hand after the win, winning tile included;
+    a tile string (``"234m567p678s99s"``) or a sequence of tiles. ``payers=None`` means the
+    defaults: one plain discarder on a discard win, three plain players on a self-draw.
+    """
+
+    variant: str
+    concealed: str | Sequence[Tile | str]
+    winning_tile: str | Tile
+    self_drawn: bool
+    melds: Sequence[Meld] = ()
+    bonus_tiles: int = 0
+    events: Sequence[str] = ()
+    winner_is_dealer: bool = False
+    payers: Sequence[Payer] | None = None
+    point_value: float = 1
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu)."""
+
+    key: str
+    name_zh: str
+    name_en: str
+    reason: str
+    rule: str
+    points: int | None = None
+    multiplier: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key}
+        if self.multiplier is not None:
+            out["multiplier"] = _num(self.multiplier)
+        else:
+            out["points"] = self.points
+        out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, rule=self.rule)
+        return out
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of the chosen reading.
+
+    ``kind``: ``chow``, ``pung``, ``pair`` for tiles standing in the hand (``single``,
+    ``pair``, ``pung``, ``quad`` in xinyu's all-honour free shape), or a meld kind for a
+    declared meld. ``source`` is ``"hand"`` or ``"meld"``; ``winning`` marks the block the
+    winning tile completes.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    source: str = "hand"
+    winning: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles), "source": self.source}
+        if self.winning:
+            out["winning"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Payment:
+    """What one payer pays the winner (DECISIONS §1.5 / §2).
+
+    jiujiang/xingzi: ``amount = (own + eaten) x point_value`` (x2 when ``doubled``, xingzi's
+    dealer rule). xinyu: ``amount = own x point_value + kong_money``.
+    """
+
+    payer: str
+    is_dealer: bool
+    eaten: int
+    eaten_items: tuple[Item, ...]
+    doubled: bool
+    kong_money: int
+    amount: float
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _num(self.amount)}
+        out["is_dealer"] = self.is_dealer
+        out["doubled"] = self.doubled
+        if self.kong_money:
+            out["kong_money"] = self.kong_money
+        out["eaten_items"] = [i.to_json() for i in self.eaten_items]
+        return out
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The scored hand (docs/score-json.md "Output").
+
+    ``own``: jiujiang/xingzi — the hand's own 炮 without 吃炮 (items' points add up to it);
+    xinyu — the product of the multipliers. ``can_win`` is False with a ``reason`` when the
+    hand is complete but may not be won (below 二炮起胡 §1.4, or a discard in xinyu §2).
+    """
+
+    variant: str
+    can_win: bool
+    reason: str | None
+    own: float | None
+    items: tuple[Item, ...]
+    decomposition: tuple[Block, ...]
+    shape: str
+    wait: str | None
+    waits: tuple[Tile, ...]
+    payments: tuple[Payment, ...] = ()
+    point_value: float = 1
+    readings: int = 1
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def total(self) -> float:
+        """What the winner collects from all payers together."""
+        return sum(p.amount for p in self.payments)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON object (plus a few documented extra fields)."""
+        out: dict[str, Any] = {
+            "can_win": self.can_win,
+            "reason": self.reason,
+            "variant": self.variant,
+        }
+        if self.own is not None:
+            out["own"] = _num(self.own)
+        out["items"] = [i.to_json() for i in self.items]
+        out["decomposition"] = [b.to_json() for b in self.decomposition]
+        out["shape"] = self.shape
+        out["wait"] = self.wait
+        out["waits"] = format_tiles(self.waits)
+        out["payments"] = [p.to_json() for p in self.payments]
+        if self.payments:
+            out["total"] = _num(self.total)
+        out["point_value"] = _num(self.point_value)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+def _num(x: float) -> float | int:
+    """Integral numbers as int in JSON (15, not 15.0)."""
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x

@@ -1,0 +1,105 @@
+"""The reading a predicate looks at, and the registry helper."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scoring.tiles import NUM_KINDS, SUITS
+
+__all__ = ["HandFacts", "PatternDef", "Reading", "register"]
+
+_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+
+
+class HandFacts:
+    """Facts of the whole hand that do not depend on the reading (computed once per score)."""
+
+    __slots__ = (
+        "all_counts",
+        "events",
+        "exposed",
+        "honours",
+        "kongs",
+        "melds",
+        "n_melds",
+        "rules",
+        "self_drawn",
+        "suits",
+        "win",
+    )
+
+    def __init__(self, hand) -> None:
+        self.rules = hand.rules
+        self.melds = hand.melds
+        self.n_melds = len(hand.melds)
+        self.win = hand.win
+        self.self_drawn = hand.self_drawn
+        self.events = hand.events
+        c = list(hand.counts)
+        for m in hand.melds:
+            for t in m.tiles:
+                c[t] += 1
+        self.all_counts = c
+        self.suits = frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
+        self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t])
+        self.exposed = any(m.is_exposed for m in hand.melds)
+        self.kongs = sum(1 for m in hand.melds if m.is_kong)
+
+    def suit_name(self) -> str:
+        s = SUITS[next(iter(self.suits))] if self.suits else "z"
+        return f"{_SUIT_ZH.get(s, '字')} {s}"
+
+
+class Reading:
+    """One reading of the hand with the block the winning tile completes.
+
+    ``shape``: ``"standard"`` (four sets + pair), ``"seven_pairs"`` or ``"free"`` (xinyu's
+    all-honour shape). For standard: ``sets`` = hand sets ``(kind, tile)`` (kind ``chow`` /
+    ``pung``), ``pair`` = the pair tile, ``win_block`` = ``("pair", t)`` or a set, ``wait`` =
+    edge / closed / single / open / pung. For seven pairs: ``pairs`` (a quad appears twice).
+    """
+
+    __slots__ = ("facts", "pair", "pairs", "sets", "shape", "wait", "win_block")
+
+    def __init__(self, facts, shape, sets=(), pair=-1, pairs=(), win_block=None, wait=None) -> None:
+        self.facts: HandFacts = facts
+        self.shape: str = shape
+        self.sets: tuple = sets
+        self.pair: int = pair
+        self.pairs: tuple = pairs
+        self.win_block = win_block
+        self.wait: str | None = wait
+
+    # helpers used by several predicates
+    def triplet_tiles(self) -> list[int]:
+        """Tiles of every triplet and kong: standing pungs and pung/kong melds."""
+        out = [t for k, t in self.sets if k == "pung"]
+        out.extend(m.tile for m in self.facts.melds if m.kind != "chow")
+        return out
+
+    def chow_starts(self) -> list[int]:
+        """Lowest tile of every sequence: standing chows and chow melds."""
+        out = [t for k, t in self.sets if k == "chow"]
+        out.extend(m.tile for m in self.facts.melds if m.kind == "chow")
+        return out
+
+
+@dataclass(frozen=True)
+class PatternDef:
+    """A pattern: its table key, its predicate and its one-line reason."""
+
+    key: str
+    holds: Callable[[Reading], bool]
+    reason: Callable[[Reading], str]
+
+
+def register(table: dict[str, PatternDef], key: str, reason: Callable[[Reading], str] | str):
+    """Decorator: ``@register(PAO, "half_flush", "one suit plus 中/白")``."""
+
+    def deco(fn: Callable[[Reading], bool]) -> Callable[[Reading], bool]:
+        why = reason if callable(reason) else (lambda _r, _s=reason: _s)
+        table[key] = PatternDef(key, fn, why)
+        return fn
+
+    return deco

@@ -1,0 +1,77 @@
+"""Xinyu multipliers (番) — DECISIONS §2.
+
+One predicate per key of ``[patterns.*]`` in ``xinyu.toml``; the multipliers live in the
+table, never here.
+"""
+
+from __future__ import annotations
+
+from scoring.patterns.base import PatternDef, Reading, register
+
+__all__ = ["FAN"]
+
+FAN: dict[str, PatternDef] = {}
+
+
+@register(FAN, "concealed", "no pung and no kong of any kind")
+def concealed(r: Reading) -> bool:
+    """门清: no meld at all (a concealed kong breaks it too); not with the 七对 family (§2)."""
+    return r.facts.n_melds == 0 and r.shape != "seven_pairs"
+
+
+@register(FAN, "kong", lambda r: f"{r.facts.kongs} kong(s) among the winner's melds")
+def kong(r: Reading) -> bool:
+    """开杠: the winner has at least one kong (§2)."""
+    return r.facts.kongs > 0
+
+
+@register(FAN, "seven_pairs", "seven pairs")
+def seven_pairs(r: Reading) -> bool:
+    """七小对 (§2)."""
+    return r.shape == "seven_pairs"
+
+
+@register(FAN, "luxury_seven_pairs", "seven pairs with four alike")
+def luxury_seven_pairs(r: Reading) -> bool:
+    """豪华七小对: seven pairs with a quad (§2)."""
+    return r.shape == "seven_pairs" and len(set(r.pairs)) < 7
+
+
+@register(FAN, "half_flush", lambda r: f"one suit ({r.facts.suit_name()}) plus honours")
+def half_flush(r: Reading) -> bool:
+    """混一色: one suit plus honours (§2)."""
+    return len(r.facts.suits) == 1 and bool(r.facts.honours)
+
+
+@register(
+    FAN,
+    "full_flush",
+    lambda r: "all honours in a free shape" if r.shape == "free" else f"every tile is {r.facts.suit_name()}",
+)
+def full_flush(r: Reading) -> bool:
+    """清一色: one suit without honours, or the all-honour free shape (§2)."""
+    return (len(r.facts.suits) == 1 and not r.facts.honours) or r.shape == "free"
+
+
+@register(FAN, "all_pungs", "four triplets/kongs and a pair")
+def all_pungs(r: Reading) -> bool:
+    """碰碰胡 (§2)."""
+    return r.shape == "standard" and not r.chow_starts()
+
+
+@register(FAN, "all_melded", "four melds down, the pair tile self-drawn")
+def all_melded(r: Reading) -> bool:
+    """飞起来: four melds down, won by drawing the pair tile (§2)."""
+    return r.facts.n_melds == 4 and r.facts.self_drawn
+
+
+@register(FAN, "all_honours", "every tile is an honour")
+def all_honours(r: Reading) -> bool:
+    """全风向: all honours (§2)."""
+    return not r.facts.suits
+
+
+@register(FAN, "kong_bloom", "self-drawn on the replacement tile after own kong")
+def kong_bloom(r: Reading) -> bool:
+    """杠上开花 (§2)."""
+    return "kong_bloom" in r.facts.events
