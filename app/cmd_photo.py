@@ -1,17 +1,144 @@
-"""`jxmj photo` — not available yet (its issue has not landed)."""
+"""jxmj photo — photo -> tiles -> hand -> score, in one step.
+
+  jxmj photo hand.jpg --variant xingzi
+  jxmj photo hand.jpg --variant jiujiang --self-drawn --dealer --event kong_bloom
+  jxmj photo hand.jpg --variant xinyu --winning-tile 5p --json
+
+The tiles are read from the photo (as `jxmj detect`), the hand is guessed from how they lie
+(rows, sets split by gaps: a set of three alike = a pung, four = a kong, two backs and two
+faces = a concealed kong, a sideways tile = a claimed meld, a lone tile set apart = the
+winning tile, 發 set aside = bonus tiles) and scored with the rules of --variant.
+Every part of the hand is a guess: the output shows the guessed hand as score JSON, so it
+can be corrected and scored again with `jxmj score -`.
+
+Exit status: 0 scored; 2 bad input (unreadable photo, no tiles, a hand that cannot be
+scored — the message says why and shows the hand); 1 models or scoring engine missing.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from typing import Any
 
-DESCRIPTION = "jxmj photo: not available yet."
+DESCRIPTION = __doc__
+VARIANTS = ("jiujiang", "xingzi", "xinyu")
+EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", nargs="?", help="input (not available yet)")
+    parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
+    parser.add_argument("--variant", required=True, choices=VARIANTS, help="rule set")
+    parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile (自摸)")
+    parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (庄)")
+    parser.add_argument(
+        "--event", action="append", default=[], choices=EVENTS, help="a special event (repeatable)"
+    )
+    parser.add_argument("--winning-tile", metavar="TILE", help="override the guessed winning tile, e.g. 5p")
+    parser.add_argument("--point-value", type=float, default=None, help="points per 炮 (default 1)")
+    parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
+    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.35)")
+    parser.add_argument(
+        "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
+
+
+def _fail(message: str, status: int, as_json: bool, extra: dict[str, Any] | None = None) -> int:
+    if as_json:
+        print(json.dumps({"error": message, **(extra or {})}, ensure_ascii=False))
+    else:
+        print(f"jxmj photo: {message}", file=sys.stderr)
+        if extra and "hand" in extra:
+            print("hand read from the photo (fix it and run `jxmj score -`):", file=sys.stderr)
+            print(json.dumps(extra["hand"], ensure_ascii=False), file=sys.stderr)
+    return status
+
+
+def _rows_text(result) -> list[str]:
+    """One line per row: sets in brackets, tile codes, sideways tiles marked with `~`."""
+    rows: dict[int, list[str]] = {}
+    for g in result.groups:
+        codes = []
+        for i in g.tiles:
+            d = result.detections[i]
+            codes.append(d.tile + ("~" if d.rotated else ""))
+        rows.setdefault(g.row, []).append(f"[{' '.join(codes)}] {g.kind_guess}?")
+    return [f"  row {r + 1}: " + "   ".join(sets) for r, sets in sorted(rows.items())]
+
+
+def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
+    lines = []
+    if not score.get("can_win", True):
+        return [f"cannot win: {score.get('reason')}"]
+    unit = "×" if variant == "xinyu" else "炮"
+    lines.append(f"score ({variant}): {score.get('own')} {unit}")
+    for item in score.get("items", []):
+        value = item.get("points", item.get("multiplier"))
+        lines.append(f"  {item.get('name_zh', '')} {item.get('name_en', item.get('key', ''))}: {value}")
+    if score.get("decomposition"):
+        parts = " ".join(f"{d.get('tiles')}({d.get('kind')})" for d in score["decomposition"])
+        lines.append(f"  decomposition: {parts}   wait: {score.get('wait')}")
+    for p in score.get("payments", []):
+        lines.append(f"  {p.get('payer')} pays {p.get('amount')}")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
-    print("jxmj photo: not available yet", file=sys.stderr)
-    return 2
+    from app.cmd_detect import detect, write_annotation
+    from vision import ImageError, ModelError, hand_from_layout
+
+    try:
+        result, loaded = detect(args)
+    except ImageError as exc:
+        return _fail(str(exc), 2, args.json)
+    except ModelError as exc:
+        return _fail(str(exc), 1, args.json)
+    if args.annotate:
+        try:
+            write_annotation(args.annotate, result, loaded)
+        except (OSError, ValueError, KeyError) as exc:
+            return _fail(f"cannot write {args.annotate}: {exc}", 2, args.json)
+    if not result.detections:
+        return _fail("no tiles found in the photo", 2, args.json, {"detect": result.to_json()})
+
+    guess = hand_from_layout(result.detections, result.groups, variant=args.variant)
+    fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
+    if args.dealer:
+        fields["winner_is_dealer"] = True
+    if args.event:
+        fields["events"] = list(dict.fromkeys(args.event))
+    if args.point_value is not None:
+        fields["point_value"] = args.point_value
+    hand = guess.to_score_json(**fields)
+    if args.winning_tile:
+        hand["winning_tile"] = args.winning_tile
+        guess.notes.append(f"winning tile {args.winning_tile} given on the command line")
+    payload = {"detect": result.to_json(), "hand": hand, "notes": guess.notes}
+
+    try:
+        import scoring
+
+        score_json = scoring.score_json
+        hand_error = scoring.HandError
+    except (ImportError, AttributeError):
+        return _fail("the scoring engine is not available", 1, args.json, payload)
+    if not hand["winning_tile"]:
+        return _fail("no face-up tile was read, so there is no hand to score", 2, args.json, payload)
+    try:
+        score = score_json(dict(hand))
+    except hand_error as exc:
+        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, payload)
+
+    if args.json:
+        print(json.dumps({**payload, "score": score}, ensure_ascii=False))
+        return 0
+    n = len(result.detections)
+    print(f"{n} tiles read ({result.width}x{result.height} px):")
+    print("\n".join(_rows_text(result)))
+    print("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
+    for note in guess.notes:
+        print(f"  - {note}")
+    print("\n".join(_score_text(args.variant, score)))
+    return 0

@@ -21,7 +21,7 @@ class Detection:
             (东 南 西 北 中 發 白), `back` for a face-down tile, `flower` for a flower/season tile.
         conf: confidence in 0..1 (localizer score x classifier probability).
         face_down: the tile shows its back (then `tile == "back"`).
-        rotated: the tile lies sideways (its box is wider than tall): a claimed tile in a meld.
+        rotated: the tile lies sideways (box width > 1.15 x height): a claimed tile in a meld.
     """
 
     xyxy: tuple[float, float, float, float]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -67,12 +67,12 @@ class LoadedImage:
             resolution (`None` when the image was given as pixels).
     """
 
-    pixels: np.ndarray
+    pixels: np.ndarray = field(repr=False)
     width: int
     height: int
     scale: float = 1.0
     decode_ms: float = 0.0
-    source: bytes | None = None
+    source: bytes | None = field(default=None, repr=False)
 
     @classmethod
     def from_array(cls, pixels: np.ndarray) -> LoadedImage:
@@ -217,7 +217,10 @@ def open_image(
             "not an image, or an image format jxmj cannot read (JPEG, PNG, WebP, HEIC)"
         ) from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageError("image is too large (decompression bomb protection)") from None
+        raise ImageError(
+            f"image is too large: more than {MAX_PIXELS / 1e6:.0f} megapixels (the limit); "
+            "scale it down first"
+        ) from None
     except (OSError, SyntaxError, ValueError, EOFError, IndexError) as exc:
         msg = str(exc) or type(exc).__name__
         if "truncated" in msg or "broken data stream" in msg or isinstance(exc, EOFError):

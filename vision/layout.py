@@ -142,15 +142,15 @@ def _is_sequence(tiles: Sequence[str]) -> bool:
     return nums[1] == nums[0] + 1 and nums[2] == nums[1] + 1
 
 
-def guess_kind(tiles: Sequence[str], any_sideways: bool) -> str:
+def guess_kind(tiles: Sequence[str], any_sideways: bool, fa_is_bonus: bool = True) -> str:
     """Guess a set's kind from its tile codes (left to right) — the table of the module docstring.
 
     A lone tile comes back as `unknown`; `group_tiles` decides which lone tile is the
-    winning tile.
+    winning tile. With `fa_is_bonus=False` (xinyu) 發 is an ordinary tile.
     """
     faces = [t for t in tiles if t != "back"]
     backs = len(tiles) - len(faces)
-    if faces and all(t == "F" for t in faces) and not backs:
+    if fa_is_bonus and faces and all(t == "F" for t in faces) and not backs:
         return "bonus"
     if faces and all(t == "flower" for t in faces) and not backs:
         return "flowers"
@@ -324,8 +324,8 @@ def hand_from_layout(
                 bonus += len(tiles)
                 guess.notes.append(f"{len(tiles)} 發 set apart: bonus tiles")
                 continue
-            kind = guess_kind(tiles, g.claimed) if len(tiles) > 1 else "hand"
-            if kind == "bonus":
+            kind = guess_kind(tiles, g.claimed, fa_is_bonus=False) if len(tiles) > 1 else "hand"
+            if kind == "unknown":
                 kind = "hand"
         if kind == "flowers":
             guess.notes.append(f"{len(tiles)} flower tile(s) left out")

@@ -7,7 +7,7 @@ Two ONNX models (docs/ARCHITECTURE.md):
    0..1; classes `tile`, `back`). Boxes above `conf_threshold` go through class-agnostic NMS
    (`cv2.dnn.NMSBoxes`).
 2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
-   resolution, a sideways box (wider than tall) is turned upright, resized to the
+   resolution, a sideways box (width > 1.15 x height) is turned upright, resized to the
    classifier's `input_size` and all boxes go through the classifier in one batch.
    A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
 
@@ -42,6 +42,9 @@ from vision.modelfiles import run as run_model
 
 LETTERBOX_FILL = 114
 """Grey level of the letterbox padding (114/255 once normalised), as in YOLO."""
+
+SIDEWAYS_RATIO = 1.15
+"""A box wider than this x its height holds a sideways tile (an upright tile is ~0.75)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,7 @@ def cut_crops(
 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Cut boxes out of `pixels`, stand sideways ones upright, resize to `size = (H, W)`.
 
-    A sideways box (wider than tall) yields two crops: turned 90° counter-clockwise and
+    A sideways box (width > `SIDEWAYS_RATIO` x height) yields two crops: turned 90° counter-clockwise and
     90° clockwise.
 
     Args:
@@ -208,12 +211,11 @@ def cut_crops(
         if ix1 - ix0 < 1 or iy1 - iy0 < 1:
             ix0, iy0, ix1, iy1 = 0, 0, 1, 1
         crop = pixels[iy0:iy1, ix0:ix1]
-        sideways = (x1 - x0) > (y1 - y0)
+        sideways = (x1 - x0) > SIDEWAYS_RATIO * (y1 - y0)
         rotated[k] = sideways
         views = [np.rot90(crop, 1), np.rot90(crop, -1)] if sideways else [crop]
         for v in views:
-            ch, cw = v.shape[:2]
-            interp = cv2.INTER_AREA if (ch > H or cw > W) else cv2.INTER_LINEAR
+            interp = cv2.INTER_AREA if v.shape[0] > H else cv2.INTER_LINEAR
             crops.append(cv2.resize(np.ascontiguousarray(v), (W, H), interpolation=interp))
             owner.append(k)
     if not crops:

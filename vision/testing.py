@@ -7,7 +7,7 @@ metadata) but are a few kilobytes of arithmetic, not trained networks:
   scores high only where the photo is bright inside it (mean grey > 0.55), so a dark photo
   yields nothing. Each box is also answered a second time, shifted a little and weaker,
   for NMS to remove.
-- the **classifier** reads a crop's mean red level: class `c` of `C` is the crop whose red
+- the **classifier** reads the mean red level of a crop's central half: class `c` of `C` is the crop whose red
   is `c / (C - 1)` (see `tile_colour`), green and blue at 255.
 
 Needs the `onnx` package (a dev dependency); nothing here is used at run time.
@@ -154,7 +154,8 @@ def build_classifier(
     h, w = size
     c = len(classes)
     nodes = [
-        helper.make_node("ReduceMean", ["crops"], ["mean"], axes=[2, 3], keepdims=0),
+        helper.make_node("Slice", ["crops", "starts", "ends", "axes"], ["centre"]),
+        helper.make_node("ReduceMean", ["centre"], ["mean"], axes=[2, 3], keepdims=0),
         helper.make_node("Gather", ["mean", "red"], ["r"], axis=1),
         helper.make_node("Mul", ["r", "span"], ["x"]),
         helper.make_node("Sub", ["x", "centres"], ["d"]),
@@ -162,6 +163,9 @@ def build_classifier(
         helper.make_node("Mul", ["d2", "neg_gain"], ["logits"]),
     ]
     inits = [
+        numpy_helper.from_array(np.array([h // 4, w // 4], np.int64), "starts"),
+        numpy_helper.from_array(np.array([h - h // 4, w - w // 4], np.int64), "ends"),
+        numpy_helper.from_array(np.array([2, 3], np.int64), "axes"),
         numpy_helper.from_array(np.array([0], np.int64), "red"),
         numpy_helper.from_array(np.array(c - 1, np.float32), "span"),
         numpy_helper.from_array(np.arange(c, dtype=np.float32)[None, :], "centres"),
@@ -205,7 +209,7 @@ def hand_scene(width: int = 1600, height: int = 1200) -> list[tuple[tuple[float,
     """A winning hand laid out on a table, as `(xyxy, code)` in pixels of a `width` x `height` photo.
 
     Top row: a claimed pung of 7p (middle tile sideways), a concealed kong (back, 9s, 9s,
-    back) and two 發 set aside. Bottom row: ten standing tiles `123m456m678s2p` and the
+    back) and two 發 set aside. Bottom row: seven standing tiles `123m678s2p` and the
     winning tile `2p` set apart at the right.
     """
     tw, th = width * 0.045, width * 0.06  # tile width/height in pixels
@@ -230,7 +234,7 @@ def hand_scene(width: int = 1600, height: int = 1200) -> list[tuple[tuple[float,
         x += tw + gap_small
     # bottom row: the standing hand, then the winning tile set apart
     x, y = width * 0.08, height * 0.6
-    for code in ("1m", "2m", "3m", "4m", "5m", "6m", "6s", "7s", "8s", "2p"):
+    for code in ("1m", "2m", "3m", "6s", "7s", "8s", "2p"):
         out.append(((x, y, x + tw, y + th), code))
         x += tw + gap_small
     x += gap_big

@@ -1,0 +1,142 @@
+"""`jxmj detect`: JSON per docs/detect-json.md, --annotate, and a clean exit 2 for every bad image."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from app import cli
+from tests.vision.conftest import SCENE_SIZE, encode, huge_png
+from vision import testing
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return testing.hand_scene(*SCENE_SIZE)
+
+
+@pytest.fixture(scope="module")
+def scene_pixels(scene):
+    return testing.paint_scene(*SCENE_SIZE, scene)
+
+
+@pytest.fixture(scope="module")
+def stand_in_models(tmp_path_factory, scene):
+    return testing.build_models(tmp_path_factory.mktemp("models"), scene, SCENE_SIZE)
+
+
+@pytest.fixture
+def models_env(stand_in_models, monkeypatch):
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(stand_in_models))
+    return stand_in_models
+
+
+def run_cli(capsys, *argv):
+    status = cli.main(["detect", *argv])
+    out = capsys.readouterr()
+    return status, json.loads(out.out), out.err
+
+
+def test_detect_prints_the_contract_json(models_env, scene, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    status, j, err = run_cli(capsys, str(photo))
+    assert status == 0 and err == ""
+    assert j["image"] == {"width": 1600, "height": 1200}
+    assert len(j["detections"]) == len(scene)
+    assert {"decode", "detect", "classify"} <= set(j["timing_ms"])
+    assert [g["kind_guess"] for g in j["groups"]] == [
+        "pung",
+        "concealed_kong",
+        "bonus",
+        "hand",
+        "winning_tile",
+    ]
+
+
+def test_detect_annotate_writes_a_png(models_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(encode(scene_pixels, "JPEG", quality=95))
+    out = tmp_path / "out.png"
+    status, j, _ = run_cli(capsys, str(photo), "--annotate", str(out))
+    assert status == 0 and j["detections"]
+    im = Image.open(out)
+    assert im.format == "PNG" and im.size[0] > 100
+
+
+def animated_gif() -> bytes:
+    frames = [Image.new("RGB", (64, 48), c) for c in ((10, 20, 30), (200, 0, 0))]
+    buf = io.BytesIO()
+    frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=50, loop=0)
+    return buf.getvalue()
+
+
+def jpeg_truncated() -> bytes:
+    data = encode(np.random.default_rng(0).integers(0, 255, (300, 400, 3), np.uint8), "JPEG")
+    return data[: len(data) // 3]
+
+
+def sixteen_bit_png() -> bytes:
+    return encode(Image.fromarray(np.full((64, 64), 30000, np.uint16)), "PNG")
+
+
+BAD = {
+    "not_an_image": lambda: b"%PDF-1.4 not a photo",
+    "truncated_jpeg": jpeg_truncated,
+    "zero_bytes": lambda: b"",
+    "one_by_one": lambda: encode(np.zeros((1, 1, 3), np.uint8), "PNG"),
+    "20000x20000_png": huge_png,
+}
+
+NO_TILES = {  # valid images without tiles: a sane empty result
+    "grayscale": lambda: encode(Image.new("L", (320, 240), 60), "PNG"),
+    "cmyk": lambda: encode(Image.new("CMYK", (320, 240), (0, 0, 0, 200)), "JPEG"),
+    "rgba": lambda: encode(Image.new("RGBA", (320, 240), (0, 0, 0, 255)), "PNG"),
+    "16_bit_png": sixteen_bit_png,
+    "animated_gif": animated_gif,
+    "photo_without_tiles": lambda: encode(np.full((480, 640, 3), (30, 90, 40), np.uint8), "JPEG"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_image_exits_2_with_an_error(models_env, name, tmp_path, capsys):
+    p = tmp_path / "in.img"
+    p.write_bytes(BAD[name]())
+    status, j, err = run_cli(capsys, str(p))
+    assert status == 2
+    assert set(j) == {"error"} and j["error"]
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", list(NO_TILES))
+def test_odd_but_valid_images_give_an_empty_result(models_env, name, tmp_path, capsys):
+    p = tmp_path / "in.img"
+    p.write_bytes(NO_TILES[name]())
+    status, j, err = run_cli(capsys, str(p))
+    assert status == 0, j
+    assert j["detections"] == [] and j["groups"] == []
+    assert "Traceback" not in err
+
+
+def test_missing_file(models_env, tmp_path, capsys):
+    status, j, _ = run_cli(capsys, str(tmp_path / "nope.jpg"))
+    assert status == 2 and "no such file" in j["error"]
+
+
+def test_stdin(models_env, scene_pixels, monkeypatch, capsys):
+    data = encode(scene_pixels, "PNG")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, j, _ = run_cli(capsys, "-")
+    assert status == 0 and len(j["detections"]) > 10
+
+
+def test_missing_models_exit_1_with_an_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path))
+    p = tmp_path / "x.png"
+    p.write_bytes(encode(np.zeros((64, 64, 3), np.uint8), "PNG"))
+    status, j, _ = run_cli(capsys, str(p))
+    assert status == 1 and "localizer.onnx" in j["error"]

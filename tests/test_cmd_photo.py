@@ -1,0 +1,112 @@
+"""`jxmj photo`: photo -> tiles -> hand guess -> score."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from app import cli
+from tests.vision.conftest import SCENE_SIZE, encode
+from vision import testing
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return testing.hand_scene(*SCENE_SIZE)
+
+
+@pytest.fixture(scope="module")
+def scene_pixels(scene):
+    return testing.paint_scene(*SCENE_SIZE, scene)
+
+
+@pytest.fixture(scope="module")
+def stand_in_models(tmp_path_factory, scene):
+    return testing.build_models(tmp_path_factory.mktemp("models"), scene, SCENE_SIZE)
+
+
+@pytest.fixture
+def models_env(stand_in_models, monkeypatch):
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(stand_in_models))
+    return stand_in_models
+
+
+@pytest.fixture
+def photo(scene_pixels, tmp_path):
+    p = tmp_path / "hand.png"
+    p.write_bytes(encode(scene_pixels, "PNG"))
+    return p
+
+
+def scoring_ready() -> bool:
+    try:
+        import scoring
+
+        return callable(getattr(scoring, "score_json", None))
+    except ImportError:
+        return False
+
+
+def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
+    status = cli.main(["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--json"])
+    j = json.loads(capsys.readouterr().out)
+    hand = j["hand"]
+    assert hand["concealed"] == "123m22p678s"
+    assert hand["winning_tile"] == "2p"
+    assert hand["melds"] == [{"kind": "pung", "tiles": "777p"}, {"kind": "concealed_kong", "tiles": "9999s"}]
+    assert hand["bonus_tiles"] == 2
+    assert hand["variant"] == "xingzi" and hand["self_drawn"] is True
+    assert j["notes"]
+    if scoring_ready():
+        assert status == 0, j
+        assert "own" in j["score"] or j["score"].get("can_win") is False
+    else:
+        assert status == 1 and "scoring engine" in j["error"]
+
+
+def test_photo_text_output(models_env, photo, capsys):
+    if not scoring_ready():
+        pytest.skip("scoring.score_json has not landed yet")
+    status = cli.main(["photo", str(photo), "--variant", "jiujiang"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert "hand (guessed)" in out.out and "score (jiujiang)" in out.out
+    assert "row 1" in out.out and "row 2" in out.out
+
+
+def test_photo_winning_tile_override(models_env, photo, capsys):
+    cli.main(["photo", str(photo), "--variant", "xingzi", "--winning-tile", "3m", "--json"])
+    j = json.loads(capsys.readouterr().out)
+    assert j["hand"]["winning_tile"] == "3m"
+
+
+def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, capsys):
+    if not scoring_ready():
+        pytest.skip("scoring.score_json has not landed yet")
+    status = cli.main(["photo", str(photo), "--variant", "xingzi", "--winning-tile", "9m", "--json"])
+    j = json.loads(capsys.readouterr().out)
+    assert status == 2
+    assert "cannot be scored" in j["error"] and j["hand"]["winning_tile"] == "9m"
+
+
+def test_photo_without_tiles_exits_2(models_env, tmp_path, capsys):
+    p = tmp_path / "table.jpg"
+    p.write_bytes(encode(np.full((480, 640, 3), (30, 90, 40), np.uint8), "JPEG"))
+    status = cli.main(["photo", str(p), "--variant", "xingzi"])
+    err = capsys.readouterr().err
+    assert status == 2 and "no tiles" in err and "Traceback" not in err
+
+
+def test_photo_bad_image_exits_2(models_env, tmp_path, capsys):
+    p = tmp_path / "x.jpg"
+    p.write_bytes(b"")
+    status = cli.main(["photo", str(p), "--variant", "xingzi", "--json"])
+    assert status == 2 and "empty" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_photo_needs_a_variant(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["photo", "x.jpg"])
+    assert exc.value.code == 2

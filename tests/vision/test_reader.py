@@ -1,0 +1,234 @@
+"""The tile reader end to end on stand-in ONNX models, and its pieces (letterbox, decoding, NMS)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from tests.vision.conftest import SCENE_SIZE, encode
+from vision import ImageError, ModelError, ReaderConfig, TileReader, get_reader, testing
+from vision.reader import Letterbox, cut_crops, decode_localizer, letterbox
+
+
+def codes(result):
+    return [d.tile for d in result.detections]
+
+
+def scene_codes_in_reading_order(scene):
+    """Tile codes of the scene in reading order: top row left to right, then bottom row."""
+    rows = sorted({round(xyxy[3]) for xyxy, _ in scene})
+    return [code for r in rows for xyxy, code in sorted(scene, key=lambda t: t[0][0]) if round(xyxy[3]) == r]
+
+
+# -- pieces ----------------------------------------------------------------------------------
+
+
+def test_letterbox_centres_and_pads_with_114():
+    img = np.full((100, 200, 3), 255, np.uint8)
+    blob, lb = letterbox(img, (64, 64))
+    assert blob.shape == (1, 3, 64, 64) and blob.dtype == np.float32
+    assert lb.ratio == pytest.approx(0.32) and lb.left == 0 and lb.top == 16
+    assert blob[0, :, 0, 0] == pytest.approx(114 / 255)
+    assert blob[0, :, 32, 32] == pytest.approx(1.0)
+    assert blob[0, :, 63, 32] == pytest.approx(114 / 255)
+
+
+def test_letterbox_matches_the_stand_in_geometry():
+    r, left, top = testing.letterbox_geometry(1600, 1200, 128)
+    _, lb = letterbox(np.zeros((1200, 1600, 3), np.uint8), (128, 128))
+    assert (lb.ratio, lb.left, lb.top) == (pytest.approx(r), left, top)
+
+
+def yolo_output(boxes_cxcywh, scores, n_classes=2):
+    out = np.zeros((1, 4 + n_classes, len(boxes_cxcywh)), np.float32)
+    for k, (b, s) in enumerate(zip(boxes_cxcywh, scores, strict=True)):
+        out[0, :4, k] = b
+        out[0, 4:, k] = s
+    return out
+
+
+def test_decode_localizer_maps_back_through_the_letterbox_and_applies_nms():
+    lb = Letterbox(ratio=0.5, left=10, top=20)
+    out = yolo_output(
+        [(60, 70, 20, 40), (61, 70, 20, 40), (200, 70, 20, 40), (300, 300, 10, 10)],
+        [(0.9, 0.1), (0.8, 0.0), (0.05, 0.7), (0.1, 0.2)],
+    )
+    xyxy, scores, cls = decode_localizer(out, 2, lb, (1000, 1000), 0.35, 0.5, 100)
+    assert len(xyxy) == 2  # the near-duplicate is suppressed, the weak box dropped
+    assert xyxy[0] == pytest.approx([80, 60, 120, 140])  # ((60-10)-10)/0.5 ...
+    assert scores.tolist() == pytest.approx([0.9, 0.7])
+    assert cls.tolist() == [0, 1]
+
+
+def test_decode_localizer_accepts_transposed_layout_and_rejects_others():
+    lb = Letterbox(1.0, 0, 0)
+    out = yolo_output([(50, 50, 10, 20)], [(0.9, 0.0)])
+    a = decode_localizer(out, 2, lb, (100, 100), 0.35, 0.5, 10)
+    b = decode_localizer(out.transpose(0, 2, 1), 2, lb, (100, 100), 0.35, 0.5, 10)
+    assert np.allclose(a[0], b[0])
+    with pytest.raises(ModelError, match="shape"):
+        decode_localizer(np.zeros((1, 9, 5), np.float32), 2, lb, (100, 100), 0.35, 0.5, 10)
+
+
+def test_decode_localizer_empty_and_clipped():
+    lb = Letterbox(1.0, 0, 0)
+    out = yolo_output([(5, 5, 30, 30)], [(0.9, 0.0)])
+    xyxy, _, _ = decode_localizer(out, 2, lb, (100, 100), 0.35, 0.5, 10)
+    assert xyxy[0].tolist() == [0, 0, 20, 20]
+    none = decode_localizer(np.zeros((1, 6, 0), np.float32), 2, lb, (100, 100), 0.35, 0.5, 10)
+    assert len(none[0]) == 0
+
+
+def test_cut_crops_turns_sideways_boxes_both_ways():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[10:40, 10:50] = 200  # a sideways tile 40 wide, 30 tall
+    batch, rotated, owner = cut_crops(
+        img, np.array([[10, 10, 50, 40], [60, 10, 80, 40]], np.float32), (32, 24)
+    )
+    assert batch.shape == (3, 3, 32, 24)
+    assert rotated.tolist() == [True, False]
+    assert owner == [0, 0, 1]
+    assert batch[0].mean() == pytest.approx(200 / 255, abs=0.01)
+
+
+# -- end to end ------------------------------------------------------------------------------
+
+
+def test_reads_the_scene_exactly(reader, scene, scene_pixels):
+    result = reader.detect(scene_pixels)
+    assert codes(result) == scene_codes_in_reading_order(scene)
+    assert (result.width, result.height) == SCENE_SIZE
+    for d in result.detections:  # boxes come back in image pixels
+        match = [xy for xy, c in scene if np.allclose(xy, d.xyxy, atol=2.0)]
+        assert match, d
+        assert 0 <= d.conf <= 1
+        assert d.face_down == (d.tile == "back")
+    assert sum(d.rotated for d in result.detections) == 1
+    kinds = [g.kind_guess for g in result.groups]
+    assert kinds == ["pung", "concealed_kong", "bonus", "hand", "winning_tile"]
+    assert set(result.timing_ms) == {"decode", "detect", "classify"}
+
+
+def test_json_follows_the_contract(reader, scene_pixels):
+    j = json.loads(json.dumps(reader.detect(scene_pixels).to_json()))
+    assert set(j) == {"image", "detections", "groups", "timing_ms"}
+    d = j["detections"][0]
+    assert set(d) == {"xyxy", "tile", "conf", "face_down", "rotated"}
+    x0, y0, x1, y1 = d["xyxy"]
+    assert x0 < x1 and y0 < y1
+    assert all(0 <= i < len(j["detections"]) for g in j["groups"] for i in g["tiles"])
+
+
+def test_jpeg_decoded_at_reduced_size_still_reports_full_size_boxes(reader, scene, scene_pixels):
+    data = encode(scene_pixels, "JPEG", quality=97, subsampling=0)
+    cfg = ReaderConfig(decode_min_side=800)
+    small = TileReader(reader.directory, cfg)
+    result = small.read(data)
+    assert (result.width, result.height) == SCENE_SIZE
+    assert len(result.detections) == len(scene)
+    for d in result.detections:
+        assert any(np.allclose(xy, d.xyxy, atol=4.0) for xy, _ in scene)
+    # JPEG shifts the stand-in's colour code a little; what matters is that the reduced
+    # decode reads what a full-resolution decode of the same file reads
+    full = TileReader(reader.directory, ReaderConfig(decode_min_side=0)).read(data)
+    agree = sum(a == b for a, b in zip(codes(result), codes(full), strict=True))
+    assert agree >= len(scene) - 1
+
+
+def test_small_tiles_are_cropped_from_a_full_resolution_decode(reader, scene_pixels, monkeypatch):
+    data = encode(scene_pixels, "PNG")
+    calls = []
+    import vision.reader as rd
+
+    real = rd.open_image
+
+    def spy(source, **kw):
+        loaded = real(source, **kw)
+        calls.append(loaded.scale)
+        return loaded
+
+    monkeypatch.setattr(rd, "open_image", spy)
+    from vision.image import LoadedImage
+
+    # pretend the photo was decoded at 1/8: tiles are then ~9 px wide, < the classifier's 32
+    px = scene_pixels[::8, ::8].copy()
+    loaded = LoadedImage(px, SCENE_SIZE[0], SCENE_SIZE[1], scale=px.shape[1] / SCENE_SIZE[0], source=data)
+    result = reader.detect(loaded)
+    assert calls == [1.0]  # one extra decode, at full resolution
+    assert len(result.detections) > 0
+
+
+def test_dark_photo_without_tiles_gives_an_empty_result(reader):
+    result = reader.detect(np.full((900, 1200, 3), 40, np.uint8))
+    assert result.detections == [] and result.groups == []
+    assert result.to_json()["detections"] == []
+
+
+def test_rejects_arrays_that_are_not_rgb(reader):
+    with pytest.raises(ImageError):
+        reader.detect(np.zeros((100, 100), np.uint8))
+    with pytest.raises(ImageError):
+        reader.detect(np.zeros((100, 100, 3), np.float32))
+
+
+def test_one_reader_many_threads(reader, scene_pixels):
+    want = codes(reader.detect(scene_pixels))
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _: codes(reader.detect(scene_pixels)), range(8)))
+    assert all(g == want for g in got)
+
+
+def test_get_reader_is_cached_and_thread_safe(models_dir):
+    seen = []
+    barrier = threading.Barrier(4)
+
+    def grab():
+        barrier.wait()
+        seen.append(get_reader(models_dir))
+
+    threads = [threading.Thread(target=grab) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(r) for r in seen}) == 1
+    assert get_reader(models_dir) is seen[0]
+
+
+def test_models_dir_from_environment(models_dir, monkeypatch):
+    from vision import models_dir as find
+
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(models_dir))
+    assert find() == models_dir.resolve()
+
+
+def test_missing_models_give_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match=r"localizer\.onnx.*JXMJ_MODELS_DIR"):
+        TileReader(tmp_path)
+
+
+def test_models_without_metadata_or_with_the_wrong_task_are_refused(tmp_path):
+    testing.build_localizer(tmp_path / "localizer.onnx", [(0, 0, 10, 10)], image_size=(100, 100))
+    testing.build_classifier(tmp_path / "classifier.onnx", meta_override={"task": "localize"})
+    with pytest.raises(ModelError, match="task"):
+        TileReader(tmp_path)
+    testing.build_classifier(tmp_path / "classifier.onnx", meta_override={"classes": ["1m", "zz"]})
+    with pytest.raises(ModelError, match="unknown classifier classes"):
+        TileReader(tmp_path)
+    (tmp_path / "classifier.onnx").write_bytes(b"not onnx")
+    with pytest.raises(ModelError, match="cannot load"):
+        TileReader(tmp_path)
+
+
+def test_sizes_and_classes_come_from_metadata(tmp_path, scene, scene_pixels):
+    testing.build_localizer(
+        tmp_path / "localizer.onnx", [xy for xy, _ in scene], image_size=SCENE_SIZE, size=96
+    )
+    testing.build_classifier(tmp_path / "classifier.onnx", size=(40, 30))
+    r = TileReader(tmp_path)
+    assert r.localizer.input_size == (96, 96) and r.classifier.input_size == (40, 30)
+    assert len(r.detect(scene_pixels).detections) == len(scene)
