@@ -1,0 +1,66 @@
+"""One catalog per language (`app/locales/<lang>.json`, flat keys) and a tiny lookup.
+
+`t("key", n=3)` returns the current language's text with `str.format` fields filled; a key
+missing from a catalog falls back to Chinese, then to the key itself (the tests check that
+both catalogs hold the same keys, so the fallback is a safety net only).
+"""
+
+from __future__ import annotations
+
+import json
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+LANGS = ("zh", "en")
+DEFAULT = "zh"
+
+# Per script-run (each Streamlit session runs in its own thread), never a shared global.
+_current: ContextVar[str] = ContextVar("jxmj_lang", default=DEFAULT)
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    with open(LOCALES / f"{lang}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def set_lang(lang: str) -> None:
+    _current.set(lang if lang in LANGS else DEFAULT)
+
+
+def lang() -> str:
+    return _current.get()
+
+
+def t(key: str, /, **fields: object) -> str:
+    text = catalog(_current.get()).get(key)
+    if text is None:
+        text = catalog(DEFAULT).get(key, key)
+    return text.format(**fields) if fields else text
+
+
+def pick_lang(accept_language: str | None, locale: str | None = None) -> str:
+    """The catalog language for a browser: its locale, else its Accept-Language, else zh.
+
+    Only Chinese or English are offered; a browser asking for anything else gets Chinese
+    unless English is among its preferences ahead of Chinese.
+    """
+    prefs: list[tuple[float, str]] = []
+    if locale:
+        prefs.append((2.0, locale))
+    for i, part in enumerate((accept_language or "").split(",")):
+        tag, _, q = part.strip().partition(";q=")
+        if not tag:
+            continue
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            weight = 0.0
+        prefs.append((weight - i * 1e-3, tag))
+    for _, tag in sorted(prefs, reverse=True):
+        base = tag.split("-")[0].split("_")[0].lower()
+        if base in LANGS:
+            return base
+    return DEFAULT

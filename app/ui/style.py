@@ -1,0 +1,63 @@
+"""The app's CSS (one place; injected once per run)."""
+
+CSS = """
+<style>
+.block-container {padding-top: 3.4rem; padding-bottom: 3rem; max-width: 1200px;}
+h1 {font-size: 1.5rem !important; padding: 0.2rem 0 0 !important;}
+h3 {font-size: 1.25rem !important; padding-top: 0.6rem !important;}
+/* tile buttons: the picture is the button */
+div[class*="st-key-tile_"] button, div[class*="st-key-pick_"] button {
+  padding: 2px !important; min-height: 0 !important; line-height: 0; border-radius: 7px;
+  background: transparent; border: 2px solid transparent; box-shadow: none;
+}
+div[class*="st-key-tile_"] button img {height: 62px; max-height: none !important; width: auto;}
+div[class*="st-key-pick_"] button img {height: 46px; max-height: none !important; width: auto;}
+div[class*="st-key-tile_"] button:hover, div[class*="st-key-pick_"] button:hover {border-color: #94a3b8;}
+div[class*="_LOW"] button {border: 2px dashed #e03131 !important; background: #fff5f5 !important;}
+div[class*="_WIN"] button {border: 2px solid #e8a317 !important; background: #fff8e1 !important;}
+div[class*="_SEL"] button {border: 2px solid #1c7ed6 !important; background: #e7f5ff !important;
+  box-shadow: 0 0 0 2px #a5d8ff !important;}
+div[class*="st-key-meld_"] {background: #f3f6f4; border-radius: 10px; padding: 4px 6px;}
+div[class*="st-key-handrow"] {gap: 2px !important;}
+.jx-tile {height: 46px; margin: 0 1px; vertical-align: bottom;}
+.jx-sm .jx-tile {height: 38px;}
+.jx-lg .jx-tile {height: 60px;}
+.jx-win {outline: 3px solid #e8a317; outline-offset: -1px; border-radius: 5px;}
+.jx-groups {display: flex; flex-wrap: wrap; align-items: flex-end; gap: 6px 10px; margin: 4px 0 10px;}
+.jx-group {display: inline-flex; flex-direction: column; align-items: center;}
+.jx-cap {font-size: 0.75rem; color: #64748b; margin-top: 2px; white-space: nowrap;}
+.jx-total {display: flex; flex-wrap: wrap; gap: 8px 22px; align-items: baseline;
+  background: linear-gradient(90deg, #0b7a4b, #12965d); color: white; border-radius: 12px;
+  padding: 10px 16px; margin: 4px 0 10px;}
+.jx-total .jx-big {font-size: 2.1rem; font-weight: 700; line-height: 1.1;}
+.jx-total .jx-lbl {font-size: 0.85rem; opacity: 0.9;}
+.jx-nowin {background: linear-gradient(90deg, #9a3412, #c2410c);}
+table.jx-items {width: 100%; border-collapse: collapse; font-size: 0.92rem;}
+table.jx-items th {text-align: left; color: #475569; font-weight: 600; border-bottom: 2px solid #e2e8f0;
+  padding: 4px 6px;}
+table.jx-items td {border-bottom: 1px solid #eef2f7; padding: 5px 6px; vertical-align: top;}
+table.jx-items td.jx-pts {text-align: right; font-weight: 700; white-space: nowrap;}
+table.jx-items .jx-en {color: #64748b; font-size: 0.8rem;}
+table.jx-items .jx-why {color: #334155; font-size: 0.85rem;}
+table.jx-items .jx-ref {color: #94a3b8; font-size: 0.75rem;}
+table.jx-items tr.jx-sum td {border-top: 2px solid #cbd5e1; font-weight: 700;}
+table.jx-whatif {border-collapse: collapse; font-size: 0.9rem;}
+table.jx-whatif td, table.jx-whatif th {border: 1px solid #e2e8f0; padding: 4px 10px; text-align: center;}
+table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
+.jx-badge {display: inline-block; background: #fff3bf; color: #7c5e00; border-radius: 6px; padding: 0 6px;
+  font-size: 0.75rem; margin-left: 4px;}
+.jx-mini {display: none;}
+[data-testid="stAppDeployButton"] {display: none;}
+@media (max-width: 640px) {
+  .jx-mini {display: block; position: sticky; top: 0; z-index: 5; background: #0b7a4b; color: white;
+    border-radius: 10px; padding: 6px 12px; font-size: 1rem;}
+  .jx-mini a {color: #d3f9d8;}
+  .block-container {padding-left: 0.7rem; padding-right: 0.7rem; padding-top: 3.2rem;}
+  div[class*="st-key-tile_"] button img {height: 50px;}
+  div[class*="st-key-pick_"] button img {height: 40px;}
+  .jx-tile {height: 40px;}
+  .jx-sm .jx-tile {height: 32px;}
+  .jx-total .jx-big {font-size: 1.7rem;}
+}
+</style>
+"""
