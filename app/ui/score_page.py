@@ -649,7 +649,7 @@ def decomposition_html(blocks: list[dict], win_tile: str | None, size: str = "md
     parts = []
     for caption, codes, winning in groups:
         wt = win_tile if (winning or not marked) else None
-        parts.append(T.groups_html([(caption, codes)], win_tile=wt, size=size))
+        parts.append(T.groups_html([(caption, codes)], win_tile=wt, size=size, wrap=False))
         if wt in codes:
             marked, win_tile = True, None
     return '<div class="jx-groups">' + "".join(parts) + "</div>"

@@ -68,7 +68,9 @@ def row_html(
     return f'<span class="jx-row jx-{size}">{"".join(parts)}</span>'
 
 
-def groups_html(groups: list[tuple[str, list[str]]], *, win_tile: str | None = None, size: str = "md") -> str:
+def groups_html(
+    groups: list[tuple[str, list[str]]], *, win_tile: str | None = None, size: str = "md", wrap: bool = True
+) -> str:
     """Several groups side by side with a caption under each (the decomposition, examples)."""
     out = []
     marked = False
@@ -80,7 +82,7 @@ def groups_html(groups: list[tuple[str, list[str]]], *, win_tile: str | None = N
             f'<span class="jx-group">{row_html(codes, win=win, size=size)}'
             f'<span class="jx-cap">{html.escape(caption)}</span></span>'
         )
-    return f'<div class="jx-groups">{"".join(out)}</div>'
+    return f'<div class="jx-groups">{"".join(out)}</div>' if wrap else "".join(out)
 
 
 def parse(text: str) -> list[str]:

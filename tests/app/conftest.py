@@ -1,0 +1,39 @@
+"""Shared helpers for the app tests (AppTest and the real browser)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app" / "streamlit_app.py"
+SAMPLE_JPG = ROOT / "app" / "assets" / "sample_hand.jpg"
+
+
+def total_of(at) -> float | None:
+    """The headline total (合计收) on an AppTest page, or None when there is none."""
+    for md in at.markdown:
+        m = re.search(r'id="jx-total" data-total="([0-9.]+)"', md.value)
+        if m:
+            return float(m.group(1))
+    return None
+
+
+def button_by_prefix(at, prefix: str):
+    """The button whose key starts with `prefix` (tile buttons carry state flags in their keys)."""
+    for b in at.button:
+        if b.key and b.key.startswith(prefix):
+            return b
+    raise AssertionError(f"no button with key {prefix}*: {[b.key for b in at.button]}")
+
+
+@pytest.fixture
+def at():
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(APP), default_timeout=60)
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app

@@ -1,0 +1,137 @@
+"""The Streamlit app driven headless by `streamlit.testing.v1.AppTest`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from app.ui import hand as H
+from app.ui import i18n
+from app.ui import tiles as T
+from tests.app.conftest import button_by_prefix, total_of
+
+
+def _items_rows(at) -> int:
+    for md in at.markdown:
+        if md.value.startswith("<table class='jx-items'>"):
+            return md.value.count("<tr><td>")
+    return 0
+
+
+def _type_hand(at, tiles: str) -> None:
+    at.text_input(key="typed").input(tiles)
+    at.button(key="btn_typed").click()
+    at.run()
+
+
+def test_sample_opens_scored_with_items_and_total(at):
+    assert total_of(at) is not None and total_of(at) > 0
+    assert _items_rows(at) >= 1
+    assert not at.exception
+
+
+def test_changing_a_tile_changes_the_total(at):
+    _type_hand(at, "234m567p678s777p99s")
+    before = total_of(at)
+    assert before == 9  # 平胡 + 自摸 + 门清, three payers
+    button_by_prefix(at, "tile_c8").click()  # 8s
+    at.run()
+    assert at.session_state.sel == ("c", 8)
+    at.button(key="pick_change_5s").click()
+    at.run()
+    assert [x["t"] for x in at.session_state.hand["concealed"]][8] == "5s"
+    assert total_of(at) == 12  # now 567s: the 9s is a single wait (单钓 +1)
+    assert not at.exception
+
+
+def test_bad_upload_shows_a_message_and_keeps_the_hand(at):
+    _type_hand(at, "234m567p678s777p99s")
+    hand_before = json.dumps(at.session_state.hand, sort_keys=True)
+    total_before = total_of(at)
+    at.session_state["pending_photo"] = b"this is not a picture"
+    at.run()
+    assert not at.exception
+    texts = [e.value for e in at.error] + [w.value for w in at.warning]
+    i18n.set_lang("zh")
+    expected = {i18n.t("err.photo_bad").split("，")[0], i18n.t("err.vision_missing").split("，")[0]}
+    assert any(any(x in text for x in expected) for text in texts), texts
+    assert json.dumps(at.session_state.hand, sort_keys=True) == hand_before
+    assert total_of(at) == total_before
+
+
+def test_switching_language_changes_labels(at):
+    heads = [s.value for s in at.subheader]
+    assert "① 照片" in heads
+    at.segmented_control(key="lang").set_value("en")
+    at.run()
+    heads = [s.value for s in at.subheader]
+    assert "① Photo" in heads and "④ Result" in heads
+    assert any("Total received" in md.value for md in at.markdown)
+    at.segmented_control(key="lang").set_value("zh")
+    at.run()
+    assert "④ 结果" in [s.value for s in at.subheader]
+
+
+def test_conditions_survive_a_visit_to_the_learn_page(at):
+    at.segmented_control(key="w_variant").set_value("xingzi")
+    at.run()
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    assert not at.exception
+    assert any(re.search("星子|Xingzi", md.value) for md in at.markdown)
+    at.segmented_control(key="page").set_value("score")
+    at.run()
+    assert at.session_state.cond["variant"] == "xingzi"
+    assert at.segmented_control(key="w_variant").value == "xingzi"
+
+
+def test_discard_win_below_minimum_says_cannot_win(at):
+    _type_hand(at, "234m567p678s99s")
+    # make 777p a pung: add three 7p, select one, make a pung
+    for _ in range(3):
+        at.button(key="btn_add").click()
+        at.run()
+        at.button(key="pick_add_7p").click()
+        at.run()
+    button_by_prefix(at, "tile_c11").click()
+    at.run()
+    at.button(key="mk_pung").click()
+    at.run()
+    assert at.session_state.hand["melds"][0]["kind"] == "pung"
+    at.segmented_control(key="w_self_drawn").set_value(False)
+    at.run()
+    i18n.set_lang("zh")
+    assert any(i18n.t("res.cannot_win") in md.value and "二炮起胡" in md.value for md in at.markdown)
+
+
+def test_catalogs_have_the_same_keys():
+    zh, en = i18n.catalog("zh"), i18n.catalog("en")
+    assert set(zh) == set(en)
+    assert all(v.strip() for v in zh.values()) and all(v.strip() for v in en.values())
+
+
+def test_browser_language_choice():
+    assert i18n.pick_lang("en-US,en;q=0.9,zh-CN;q=0.8") == "en"
+    assert i18n.pick_lang("zh-CN,zh;q=0.9,en;q=0.8") == "zh"
+    assert i18n.pick_lang("fr-FR,fr;q=0.9") == "zh"
+    assert i18n.pick_lang(None, "en-GB") == "en"
+    assert i18n.pick_lang("", None) == "zh"
+
+
+def test_score_json_from_the_hand_model():
+    h, cond = H.from_score_json(
+        {"variant": "xingzi", "concealed": "234m567p678s99s", "winning_tile": "6s", "self_drawn": False}
+    )
+    h["melds"].append({"kind": "pung", "tiles": [H.tile("7p")] * 3})
+    cond["seats"]["left"]["dragon_kongs"] = 1
+    data = H.to_score_json(h, cond)
+    assert data["concealed"] == "234m567p67899s" and data["winning_tile"] == "6s"
+    assert data["melds"] == [{"kind": "pung", "tiles": "777p"}]
+    assert len(data["payers"]) == 1 and data["payers"][0]["name"] == "left"
+    assert data["payers"][0]["melds"] == [{"kind": "kong", "tiles": "CCCC"}]
+
+
+def test_tile_strings_round_trip():
+    codes = T.parse("123m45p77sCCP")
+    assert codes == ["1m", "2m", "3m", "4p", "5p", "7s", "7s", "C", "C", "P"]
+    assert T.to_string(codes) == "123m45p77sCCP"
