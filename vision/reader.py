@@ -98,12 +98,12 @@ def letterbox(pixels: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Le
     nw, nh = max(1, round(w * r)), max(1, round(h * r))
     left, top = round((W - nw) / 2 - 0.1), round((H - nh) / 2 - 0.1)
     if (nw, nh) != (w, h):
-        if r < 0.5:  # shrink in two steps: exact 2x2 area averaging, then bilinear (fast, little aliasing)
-            f = max(1, int(1 / (2 * r)))
-            if f > 1:
-                pixels = cv2.resize(
-                    pixels, (w // f, h // f), interpolation=cv2.INTER_AREA
-                )  # integer factor: fast path
+        # shrinking: halve with 2x2 area averaging (OpenCV's fast path) while the rest of
+        # the way is still >= 2x, then bilinear by < 2x; within ~1 grey level of INTER_AREA
+        # at a fraction of its cost
+        while nw * 2 <= pixels.shape[1] and nh * 2 <= pixels.shape[0]:
+            ph, pw = pixels.shape[:2]
+            pixels = cv2.resize(pixels, (pw // 2, ph // 2), interpolation=cv2.INTER_AREA)
         resized = cv2.resize(pixels, (nw, nh), interpolation=cv2.INTER_LINEAR)
     else:
         resized = pixels

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Benchmark: in-process latency per photo (decode + detect + classify), jxmj vs mahjong-detector.
+
+    .venv/bin/python bench/bench_detect.py                      # photos of ../shared, models/
+    .venv/bin/python bench/bench_detect.py --images DIR --repeat 5 --json bench/out/detect.json
+
+What is timed, per photo: the encoded file already in memory -> tile codes, in the same
+process after one warm-up call (sessions created beforehand), the best of `--repeat` runs;
+the summary is the median over photos. Only photos of at least `--min-mp` megapixels count
+(default 11: the 12-megapixel 4032x3024 phone photos); `--min-mp 0` takes every photo.
+Both detectors are pinned to the same `--cores` CPUs (default 2) when the machine has more.
+
+- jxmj: `vision.get_reader().read(bytes)` with the models of models/ (or `--models DIR`);
+  without trained models it runs the tiny stand-in models of `vision.testing` (pipeline cost
+  only, says so in the output).
+- mahjong-detector 0.0.6 (PyPI): `detect_tiles(Image.open(bytes))`, run inside a Python that
+  has it (`--mjd-python`, else $MJD_PYTHON, else /tmp/mjd-venv/bin/python, else this Python if
+  it imports); it needs only pillow, numpy, onnxruntime, but is kept out of the project's
+  venv. Set one up with: `python3 -m venv /tmp/mjd-venv && /tmp/mjd-venv/bin/pip install
+  mahjong-detector==0.0.6`. Skipped with a message when unavailable.
+
+Photos default to `../shared/data/real_rows_public/images` next to the repository; when
+that folder is missing the benchmark says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_IMAGES = REPO.parent / "shared" / "data" / "real_rows_public" / "images"
+MJD_VENV_PYTHON = Path("/tmp/mjd-venv/bin/python")
+EXTS = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"}
+
+
+def pin_cores(n: int) -> str:
+    """Restrict this process (and its onnxruntime threads) to the first `n` CPUs."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+        if n and len(cpus) > n:
+            os.sched_setaffinity(0, cpus[:n])
+        return ",".join(map(str, sorted(os.sched_getaffinity(0))))
+    except (AttributeError, OSError):
+        return "?"
+
+
+def time_calls(fn, datas: list[bytes], repeat: int) -> list[float]:
+    """Best-of-`repeat` wall time in ms of `fn(data)` for each data, after one warm-up call."""
+    fn(datas[0])
+    out = []
+    for data in datas:
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn(data)
+            best = min(best, time.perf_counter() - t)
+        out.append(best * 1000.0)
+    return out
+
+
+# -- mahjong-detector (runs in its own interpreter) ------------------------------------------
+
+
+def mjd_worker(paths: list[str], repeat: int, cores: int) -> None:
+    """Time mahjong-detector in this process; print {"cores", "ms": [...], "tiles": [...]} as JSON."""
+    import io
+
+    from mahjong_detector import detect_tiles
+    from PIL import Image
+
+    used = pin_cores(cores)
+    datas = [Path(p).read_bytes() for p in paths]
+    tiles = []
+
+    def call(data: bytes):
+        return detect_tiles(Image.open(io.BytesIO(data)))
+
+    ms = time_calls(call, datas, repeat)
+    tiles = [len(call(d)) for d in datas]
+    print(json.dumps({"cores": used, "ms": ms, "tiles": tiles}))
+
+
+def find_mjd_python(given: str | None) -> str | None:
+    for cand in (given, os.environ.get("MJD_PYTHON"), str(MJD_VENV_PYTHON)):
+        if cand and Path(cand).exists():
+            return cand
+    try:
+        import mahjong_detector  # noqa: F401
+
+        return sys.executable
+    except ImportError:
+        return None
+
+
+def run_mjd(python: str, paths: list[str], repeat: int, cores: int) -> dict | None:
+    cmd = [
+        python,
+        str(Path(__file__).resolve()),
+        "--worker-mjd",
+        "--repeat",
+        str(repeat),
+        "--cores",
+        str(cores),
+    ]
+    p = subprocess.run(cmd + paths, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        print(f"mahjong-detector: worker failed (rc={p.returncode}): {p.stderr.strip()[-300:]}")
+        return None
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+# -- jxmj -------------------------------------------------------------------------------------
+
+
+def jxmj_reader(models: str | None, cores: int):
+    """`(reader, label)`: the trained models if present, else the stand-in ones."""
+    import tempfile
+
+    from vision import ModelError, ReaderConfig, TileReader
+    from vision import testing as stand_in
+
+    config = ReaderConfig(threads=cores or None)
+    try:
+        return TileReader(models, config), "trained models"
+    except ModelError as exc:
+        print(f"jxmj: {exc}\njxmj: using the tiny stand-in models (pipeline cost only, no real reading)")
+        d = Path(tempfile.mkdtemp(prefix="jxmj-bench-"))
+        scene = stand_in.hand_scene(4032, 3024)
+        stand_in.build_models(d, scene, (4032, 3024), localizer_size=640, classifier_size=(64, 48))
+        return TileReader(d, config), "STAND-IN models"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
+    ap.add_argument("--images", default=str(DEFAULT_IMAGES), help="folder of photos")
+    ap.add_argument("--models", default=None, help="models directory (default: models/)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per photo (best counts)")
+    ap.add_argument("--cores", type=int, default=2, help="CPUs to pin both detectors to (0: all)")
+    ap.add_argument("--min-mp", type=float, default=11.0, help="only photos of at least this many megapixels")
+    ap.add_argument("--mjd-python", default=None, help="a Python with mahjong-detector 0.0.6 installed")
+    ap.add_argument("--no-mjd", action="store_true", help="skip mahjong-detector")
+    ap.add_argument("--json", default=None, help="write the numbers here")
+    ap.add_argument("--worker-mjd", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+
+    if a.worker_mjd:
+        mjd_worker(a.paths, a.repeat, a.cores)
+        return 0
+
+    images = Path(a.images)
+    if not images.is_dir():
+        print(f"bench_detect: no photos at {images} (shared data absent); skipped")
+        return 0
+    from PIL import Image
+
+    photos = []
+    for p in sorted(images.iterdir()):
+        if p.suffix.lower() in EXTS:
+            with Image.open(p) as im:
+                mp = im.size[0] * im.size[1] / 1e6
+            if mp >= a.min_mp:
+                photos.append((p, mp))
+    if not photos:
+        print(f"bench_detect: no photos of {a.min_mp}+ megapixels in {images}; skipped")
+        return 0
+
+    used = pin_cores(a.cores)
+    import cv2
+
+    cv2.setNumThreads(max(1, a.cores))
+    reader, label = jxmj_reader(a.models, a.cores)
+    datas = [p.read_bytes() for p, _ in photos]
+    print(f"{len(photos)} photos of {a.min_mp}+ MP from {images}; CPUs {used}; best of {a.repeat}")
+
+    stages: list[dict[str, float]] = []
+
+    def jxmj_call(data: bytes):
+        r = reader.read(data)
+        stages.append(r.timing_ms)
+        return r
+
+    jx_ms = time_calls(jxmj_call, datas, a.repeat)
+    jx_tiles = [len(reader.read(d).detections) for d in datas]
+    results = {"jxmj": {"models": label, "ms": jx_ms, "tiles": jx_tiles}}
+
+    mjd = None
+    if not a.no_mjd:
+        py = find_mjd_python(a.mjd_python)
+        if py is None:
+            print("mahjong-detector: not installed (see --mjd-python); skipped")
+        else:
+            mjd = run_mjd(py, [str(p) for p, _ in photos], a.repeat, a.cores)
+            if mjd:
+                results["mahjong-detector 0.0.6"] = mjd
+
+    print(f"{'photo':22s} {'MP':>5s} {'jxmj ms':>8s} {'tiles':>5s}" + ("  mjd ms  tiles" if mjd else ""))
+    for k, (p, mp) in enumerate(photos):
+        line = f"{p.name:22s} {mp:5.1f} {jx_ms[k]:8.1f} {jx_tiles[k]:5d}"
+        if mjd:
+            line += f" {mjd['ms'][k]:7.1f} {mjd['tiles'][k]:6d}"
+        print(line)
+    med = statistics.median(jx_ms)
+    by_stage = {s: statistics.median(t[s] for t in stages) for s in ("decode", "detect", "classify")}
+    print(
+        f"jxmj ({label}): median {med:.1f} ms per photo "
+        f"(stage medians: decode {by_stage['decode']:.1f}, detect {by_stage['detect']:.1f}, "
+        f"classify {by_stage['classify']:.1f}); target <= 150 ms: {'met' if med <= 150 else 'NOT met'}"
+    )
+    if mjd:
+        mmed = statistics.median(mjd["ms"])
+        print(f"mahjong-detector 0.0.6: median {mmed:.1f} ms per photo; jxmj is {mmed / med:.2f}x its speed")
+        results["mahjong-detector 0.0.6"]["median_ms"] = mmed
+    results["jxmj"]["median_ms"] = med
+    results["jxmj"]["stage_median_ms"] = by_stage
+    results["photos"] = [p.name for p, _ in photos]
+    results["cpus"] = used
+    if a.json:
+        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.json).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
