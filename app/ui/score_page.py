@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import logging
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from app.ui import tiles as T
 from app.ui.i18n import catalog, lang, t
 
 ss = st.session_state
+log = logging.getLogger("jxmj.app")
 UNDO_DEPTH = 30
 
 
@@ -53,7 +55,7 @@ def load_sample() -> None:
             _apply_photo(photo, "sample", truth)
             return
         except E.PhotoError as exc:
-            flash("warning", exc.key, detail=exc.detail)
+            _photo_failed(exc, level="warning")
     h, cond = H.from_score_json(truth or E.FALLBACK_SAMPLE)
     _set_hand(h, undoable=False)
     _set_cond(cond)
@@ -103,12 +105,21 @@ def ingest_photo(data: bytes, source: str) -> bool:
     try:
         photo = E.read_photo(data)
     except E.PhotoError as exc:
-        flash("error", exc.key, detail=exc.detail)
+        _photo_failed(exc)
         return False
     truth = E.sample_hand() if source == "sample" else None
     _apply_photo(photo, source, truth)
     ss.timing = {"start": t0, "read": time.perf_counter() - t0, "total": None}
     return True
+
+
+def _photo_failed(exc: E.PhotoError, level: str = "error") -> None:
+    """A message for the user; the image decoder's sentence is meant for users, other causes go to the log."""
+    if exc.key == "err.photo_bad":
+        flash(level, exc.key, detail=exc.detail)
+    else:
+        log.warning("photo not read: %s (%s)", exc.key, exc.detail)
+        flash(level, exc.key)
 
 
 def _apply_photo(photo: E.Photo, source: str, truth: dict | None) -> None:
@@ -897,8 +908,7 @@ def render() -> None:
         st.subheader(t("sec.photo"))
         photo_inputs()
         detection_view()
-        if ss.timing and ss.photo is not None and ss.timing.get("total"):
-            st.caption(t("photo.timing", s=f"{ss.timing['total']:.2f}"))
+        timing_slot = st.empty()
     with wide[1]:
         st.subheader(t("sec.hand"))
         hand_editor()
@@ -918,6 +928,9 @@ def render() -> None:
             what_ifs()
     if ss.timing and ss.timing.get("total") is None:
         ss.timing["total"] = time.perf_counter() - ss.timing["start"]
+        log.info("photo -> scored result in %.3f s", ss.timing["total"])
+    if ss.timing and ss.photo is not None:
+        timing_slot.caption(t("photo.timing", s=f"{ss.timing['total']:.2f}"))
     with messages:
         for level, key, detail, fields in ss.flash:
             text = t(key, **fields)

@@ -135,3 +135,44 @@ def test_tile_strings_round_trip():
     codes = T.parse("123m45p77sCCP")
     assert codes == ["1m", "2m", "3m", "4p", "5p", "7s", "7s", "C", "C", "P"]
     assert T.to_string(codes) == "123m45p77sCCP"
+
+
+def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
+    """Upload -> detect -> layout -> hand -> score, with vision's stand-in ONNX models."""
+    import io
+
+    import pytest
+
+    pytest.importorskip("onnx")
+    from PIL import Image
+    from streamlit.testing.v1 import AppTest
+
+    from app.ui import engine as E
+    from tests.app.conftest import APP
+    from vision import testing as VT
+
+    scene = VT.hand_scene(1600, 1200)
+    VT.build_models(tmp_path, scene, (1600, 1200))
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path))
+    buf = io.BytesIO()
+    Image.fromarray(VT.paint_scene(1600, 1200, scene)).save(buf, "PNG")
+    E._reader.clear()
+    try:
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.run()
+        at.session_state["pending_photo"] = buf.getvalue()
+        at.run()
+        assert not at.exception
+        h = at.session_state.hand
+        assert {m["kind"]: "".join(x["t"] for x in m["tiles"]) for m in h["melds"]} == {
+            "pung": "7p7p7p",
+            "concealed_kong": "9s9s9s9s",
+        }
+        assert h["bonus"] == 2
+        assert [x["t"] for x in h["concealed"]] == ["1m", "2m", "3m", "6s", "7s", "8s", "2p", "2p"]
+        assert h["concealed"][h["win"]]["d"] is not None  # the tile set apart
+        assert total_of(at) is not None and total_of(at) > 0
+        assert at.session_state.photo is not None  # kept for the box view
+        assert any("识别到 17 张牌" in c.value for c in at.caption), [c.value for c in at.caption]
+    finally:
+        E._reader.clear()

@@ -1,0 +1,108 @@
+"""The app in a real browser: Debian's Chromium driven by playwright (sync API).
+
+Starts `jxmj app` on a free port, uploads the bundled sample photo through the file input,
+reads the total from the page and keeps a screenshot in `test-artifacts/`. Skipped when
+/usr/bin/chromium is missing (`scripts/ensure-chromium.sh` installs it for `make test`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.app.conftest import ROOT, SAMPLE_JPG
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server():
+    port = _free_port()
+    cmd = [sys.executable, "-m", "app", "app", "--server.port", str(port), "--server.headless", "true"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "browser-server.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the app did not start: see {log.name}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _total(page) -> float:
+    text = page.locator("#jx-total").first.inner_text(timeout=30_000)
+    return float(re.sub(r"[^0-9.]", "", text))
+
+
+def test_upload_sample_photo_and_read_total(server):
+    from playwright.sync_api import sync_playwright
+
+    assert SAMPLE_JPG.exists(), "the bundled sample photo is missing"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1700}, locale="zh-CN")
+            page.goto(server, wait_until="domcontentloaded")
+            first = _total(page)  # the app opens on the sample, already scored
+            assert first > 0
+            t0 = time.perf_counter()
+            page.locator("input[type=file]").first.set_input_files(str(SAMPLE_JPG))
+            # the upload is read when the rerun shows the file, then a new result
+            page.get_by_text("sample_hand.jpg").first.wait_for(timeout=30_000)
+            page.wait_for_function(
+                "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+                " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.trim()",
+                timeout=30_000,
+            )
+            page.wait_for_timeout(300)
+            total = _total(page)
+            seconds = time.perf_counter() - t0
+            assert total > 0
+            page.screenshot(path=str(ARTIFACTS / "browser-sample.png"), full_page=True)
+            print(f"total {total:g}; upload -> total shown in {seconds:.2f} s")
+        finally:
+            browser.close()
