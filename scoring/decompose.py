@@ -96,7 +96,7 @@ def _flags(key: tuple[int, ...]) -> int:
     if got is None:
         if len(_FLAG_CACHE) > _MAX_CACHE:
             _FLAG_CACHE.clear()
-        no_pair, with_pair = _enumerate_suit(key, 0)
+        no_pair, with_pair = _suit(key, 0)
         got = _FLAG_CACHE[key] = (1 if no_pair else 0) | (2 if with_pair else 0)
     return got
 
@@ -222,20 +222,40 @@ def decompose_all(counts: Sequence[int]) -> list[tuple[int, tuple[Block, ...]] |
 
 def wait_candidates(counts: Sequence[int], kinds: Sequence[int], *, free_honours: bool = False) -> list[int]:
     """Tile kinds that could complete ``counts``: near a standing tile of the same suit, or equal."""
-    out = []
-    for t in kinds:
-        if t >= 27:
-            if counts[t] or free_honours:
-                out.append(t)
-            continue
-        base = t - t % 9
-        lo = max(base, t - 2)
-        hi = min(base + 8, t + 2)
-        for u in range(lo, hi + 1):
-            if counts[u]:
-                out.append(t)
-                break
-    return out
+    near = [False] * 34
+    for off in (0, 9, 18):
+        for i in range(9):
+            if counts[off + i]:
+                for j in range(max(0, i - 2), min(9, i + 3)):
+                    near[off + j] = True
+    for t in range(27, 34):
+        near[t] = free_honours or counts[t] > 0
+    return [t for t in kinds if near[t]]
+
+
+_ADD_CACHE: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _suit_wait_ranks(key: tuple[int, ...]) -> tuple[int, ...]:
+    """Ranks (0-8) whose addition leaves the suit decomposable (with a pair iff its size is 3k+2)."""
+    got = _ADD_CACHE.get(key)
+    if got is None:
+        if len(_ADD_CACHE) > _MAX_CACHE:
+            _ADD_CACHE.clear()
+        out = []
+        r = (sum(key) + 1) % 3
+        if r != 1:
+            need = 2 if r == 2 else 1
+            present = [i for i in range(9) if key[i]]
+            for i in range(9):
+                if key[i] >= 4 or (not any(abs(i - j) <= 2 for j in present) and key != (0,) * 9):
+                    continue
+                k = list(key)
+                k[i] += 1
+                if _flags(tuple(k)) & need:
+                    out.append(i)
+        got = _ADD_CACHE[key] = tuple(out)
+    return got
 
 
 def waits_of(
@@ -249,17 +269,58 @@ def waits_of(
     """The wait set of a hand one tile short of winning (DECISIONS §1.3 独听).
 
     ``kinds``: tile kinds that exist in the variant; ``held``: the player's own count of each
-    kind (hand + melds) — a kind the player already holds four of is not a wait.
+    kind (hand + melds) — a kind the player already holds four of is not a wait. Each suit's
+    verdict and its completing ranks are memoised by the suit's nine counts.
     """
     held = counts if held is None else held
-    c = list(counts)
-    free = free_honours and n_melds == 0 and is_all_honours(counts)
-    out = []
-    for t in wait_candidates(counts, kinds, free_honours=free):
-        if held[t] >= 4:
-            continue
-        c[t] += 1
-        if is_complete(c, n_melds, free_honours=free_honours):
-            out.append(t)
-        c[t] -= 1
-    return out
+    if sum(counts) + 3 * n_melds != 13:
+        return []
+    found: set[int] = set()
+    # seven pairs: six pairs (a quad is two) and one odd tile
+    if n_melds == 0:
+        odd = [t for t in range(34) if counts[t] & 1]
+        if len(odd) == 1:
+            found.add(odd[0])
+        if free_honours and is_all_honours(counts):
+            found.update(range(27, 34))
+    # standard: per-suit verdicts (ok, pairs) of the hand as it stands
+    honour_pairs = 0
+    honour_bad = 0
+    for t in range(27, 34):
+        n = counts[t]
+        if n == 2:
+            honour_pairs += 1
+        elif n and n != 3:
+            honour_bad += 1
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    suit_ok = []
+    suit_pairs = []
+    for key in keys:
+        r = sum(key) % 3
+        suit_ok.append(r != 1 and bool(_flags(key) & (2 if r == 2 else 1)))
+        suit_pairs.append(1 if r == 2 else 0)
+    bad_suits = suit_ok.count(False)
+    pairs_suits = sum(suit_pairs)
+    if honour_bad <= 1:
+        for s in range(3):
+            if bad_suits - (0 if suit_ok[s] else 1) or honour_bad:
+                continue
+            key = keys[s]
+            after_pair = 1 if (sum(key) + 1) % 3 == 2 else 0
+            if pairs_suits - suit_pairs[s] + after_pair + honour_pairs != 1:
+                continue
+            off = 9 * s
+            found.update(off + i for i in _suit_wait_ranks(key))
+        if not bad_suits:
+            for t in range(27, 34):
+                n = counts[t]
+                if n == 0 or n >= 3:
+                    continue
+                if n == 1:  # the single becomes a pair
+                    hb, hp = honour_bad - 1, honour_pairs + 1
+                else:  # a pair becomes a triplet
+                    hb, hp = honour_bad, honour_pairs - 1
+                if hb == 0 and hp + pairs_suits == 1:
+                    found.add(t)
+    kind_set = set(kinds)
+    return sorted(t for t in found if held[t] < 4 and t in kind_set)

@@ -17,7 +17,7 @@ from scoring.patterns import registry
 from scoring.patterns.base import HandFacts, Reading
 from scoring.patterns.pao import DRAGONS, luxury_count, pair_runs, pung_run_length
 from scoring.rules import RuleTable
-from scoring.tiles import Tile, format_tiles
+from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import Hand, validate
 
 __all__ = ["eaten_items", "score", "score_hand"]
@@ -39,9 +39,33 @@ def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
     return score_hand(validate(hand, rules))
 
 
+_NAMES: dict[int, tuple[RuleTable, dict[str, tuple[str, str, str]]]] = {}
+
+
 def _item(rules: RuleTable, key: str, reason: str, *, points: int | None = None, mult=None) -> Item:
-    zh, en, rule = rules.name(key)
-    return Item(key, zh, en, reason, rule, points=points, multiplier=mult)
+    got = _NAMES.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = _NAMES[id(rules)] = (rules, {})
+    names = got[1]
+    name = names.get(key)
+    if name is None:
+        name = names[key] = rules.name(key)
+    return Item(key, name[0], name[1], reason, name[2], points, mult)
+
+
+_COMPILED: dict[int, tuple[RuleTable, list]] = {}
+
+
+def _compiled(rules: RuleTable) -> list:
+    """[(key, PatternDef, PatternRule)] of a table, in table order (cached per table)."""
+    got = _COMPILED.get(id(rules))
+    if got is None or got[0] is not rules:
+        reg = registry(rules.family)
+        missing = [k for k in rules.patterns if k not in reg]
+        if missing:
+            raise HandError(f"rule table {rules.variant}: no predicate for pattern(s) {', '.join(missing)}")
+        got = _COMPILED[id(rules)] = (rules, [(k, reg[k], p) for k, p in rules.patterns.items()])
+    return got[1]
 
 
 def _readings(h: Hand, facts: HandFacts) -> list[Reading]:
@@ -97,7 +121,7 @@ def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int,
     rules = h.rules
     reg = registry("pao")
     pats = rules.patterns
-    holding = [k for k in pats if reg[k].holds(r)]
+    holding = [k for k, d, _p in _compiled(rules) if d.holds(r)]
     removed: set[str] = set()
     for k in holding:
         removed.update(pats[k].replaces)
@@ -304,7 +328,7 @@ def _eval_fan(r: Reading, h: Hand) -> tuple[float, list[Item]]:
     rules = h.rules
     reg = registry("fan")
     pats = rules.patterns
-    holding = [k for k in pats if reg[k].holds(r)]
+    holding = [k for k, d, _p in _compiled(rules) if d.holds(r)]
     for group in rules.exclusion_groups:
         members = [k for k in holding if k in group]
         if len(members) > 1:
@@ -335,12 +359,12 @@ def _blocks(r: Reading, h: Hand) -> tuple[Block, ...]:
 
     if r.shape == "standard":
         for kind, t in r.sets:
-            tiles = tuple(Tile(x) for x in (range(t, t + 3) if kind == "chow" else (t, t, t)))
+            tiles = tuple(ALL_TILES[x] for x in (range(t, t + 3) if kind == "chow" else (t, t, t)))
             add(kind, tiles, (kind, t))
-        add("pair", (Tile(r.pair),) * 2, ("pair", r.pair))
+        add("pair", (ALL_TILES[r.pair],) * 2, ("pair", r.pair))
     elif r.shape == "seven_pairs":
         for t in r.pairs:
-            add("pair", (Tile(t),) * 2, ("pair", t))
+            add("pair", (ALL_TILES[t],) * 2, ("pair", t))
     else:
         names = {1: "single", 2: "pair", 3: "pung", 4: "quad"}
         for t in range(27, 34):
@@ -423,7 +447,7 @@ def score_hand(h: Hand) -> ScoreResult:
         decomposition=_blocks(r, h),
         shape=r.shape,
         wait=r.wait,
-        waits=tuple(Tile(t) for t in waits()),
+        waits=tuple(ALL_TILES[t] for t in waits()),
         payments=tuple(payments),
         point_value=h.point_value,
         readings=len(readings),

@@ -100,7 +100,7 @@ class HandInput:
     point_value: float = 1
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Item:
     """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu)."""
 
@@ -122,7 +122,7 @@ class Item:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Block:
     """One block of the chosen reading.
 
@@ -144,7 +144,7 @@ class Block:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Payment:
     """What one payer pays the winner (DECISIONS §1.5 / §2).
 
@@ -170,7 +170,7 @@ class Payment:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ScoreResult:
     """The scored hand (docs/score-json.md "Output").
 

@@ -179,8 +179,9 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
             out.extend(parse_tiles(part))
         return out
     src = text
-    for alias, short in _ALIASES:
-        src = src.replace(alias, short)
+    if not text.isascii():
+        for alias, short in _ALIASES:
+            src = src.replace(alias, short)
     tiles: list[Tile] = []
     pending: list[int] = []
     for ch in src:
@@ -195,7 +196,7 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
             if not pending:
                 raise HandError(f"suit {ch!r} without ranks in {text!r}: write e.g. 123m or 一万")
             base = SUITS.index(_SUIT_CHARS[ch]) * 9
-            tiles.extend(Tile(base + r - 1) for r in pending)
+            tiles.extend(ALL_TILES[base + r - 1] for r in pending)
             pending = []
         elif ch in _HONOUR_CHARS:
             if pending:

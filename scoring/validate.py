@@ -19,6 +19,9 @@ from scoring.tiles import NUM_KINDS, Tile, format_tiles, parse_tile, parse_tiles
 __all__ = ["Hand", "check_meld", "check_tiles", "coerce_meld", "validate"]
 
 _F = int(Tile.F)
+_DEFAULT_THREE = tuple(Payer(name=f"player {i + 1}") for i in range(3))
+_DEFAULT_DISCARDER = (Payer(name="discarder"),)
+_DEFAULT_DEALER_DISCARDER = (Payer(name="discarder", is_dealer=True),)
 
 
 @dataclass(slots=True)
@@ -46,9 +49,13 @@ def _where(text: str) -> str:
 
 def check_tiles(tiles: Sequence[int], rules: RuleTable, where: str, *, standing: bool) -> None:
     """Every tile exists in the variant; the bonus tile never stands in a hand or meld (§0, §1.1)."""
+    honours = rules.honours
+    bonus = rules.bonus_tile
+    if all((t < 27 or t in honours) and t != bonus for t in tiles):
+        return
     for t in tiles:
         tile = Tile(t)
-        if t >= 27 and t not in rules.honours:
+        if t >= 27 and t not in honours:
             kind = "wind" if t <= int(Tile.N) else "tile"
             raise HandError(
                 f"{kind} {tile.code} ({tile.zh}){_where(where)} is not in the {rules.variant} tile set: "
@@ -65,7 +72,9 @@ def check_tiles(tiles: Sequence[int], rules: RuleTable, where: str, *, standing:
 def coerce_meld(m: Any, where: str) -> Meld:
     """A :class:`Meld`, or a mapping ``{"kind", "tiles"}``, as a Meld."""
     if isinstance(m, Meld):
-        return Meld(m.kind, tuple(sorted(m.tiles)))
+        if all(isinstance(t, Tile) for t in m.tiles) and list(m.tiles) == sorted(m.tiles):
+            return m
+        return Meld(m.kind, tuple(sorted(parse_tiles(m.tiles))))
     if isinstance(m, Mapping):
         kind = m.get("kind")
         tiles = m.get("tiles")
@@ -138,7 +147,9 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     win = parse_tile(hand.winning_tile)
     check_tiles([win], rules, "winning_tile", standing=True)
 
-    if isinstance(hand.melds, (str, bytes, Mapping)) or not isinstance(hand.melds, Sequence):
+    if not isinstance(hand.melds, (list, tuple)) and (
+        isinstance(hand.melds, (str, bytes, Mapping)) or not isinstance(hand.melds, Sequence)
+    ):
         raise HandError("melds must be a list of {kind, tiles} objects")
     melds = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(hand.melds))
     for i, m in enumerate(melds):
@@ -169,7 +180,9 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         )
 
     # events
-    if isinstance(hand.events, (str, bytes)) or not isinstance(hand.events, Sequence):
+    if not isinstance(hand.events, (list, tuple)) and (
+        isinstance(hand.events, (str, bytes)) or not isinstance(hand.events, Sequence)
+    ):
         raise HandError("events must be a list of event names")
     raw_events: list[str] = []
     for e in hand.events:
@@ -206,15 +219,12 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         payers = (Payer(p.name, p.is_dealer, p.bonus_tiles, new, p.ready_declared), *payers[1:])
 
     # copies: at most four of each tile in everything the input shows
-    total = [0] * NUM_KINDS
-    held = [0] * NUM_KINDS
-    for t in concealed:
-        total[t] += 1
-        held[t] += 1
+    counts = _counts(concealed)
+    held = list(counts)
     for m in melds:
         for t in m.tiles:
-            total[t] += 1
             held[t] += 1
+    total = list(held)
     for p in payers:
         for m in p.melds:
             robbed = "robbing_kong" in ev and m.kind == "added_kong" and m.tile == win and p is payers[0]
@@ -222,7 +232,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
                 total[t] += 1
     if rules.bonus_tile is not None:
         total[rules.bonus_tile] += bonus + sum(p.bonus_tiles for p in payers)
-    for t, n in enumerate(total):
+    for t, n in enumerate(total) if max(total) > 4 else ():
         if n > 4:
             tile = Tile(t)
             what = "發 (F) set aside" if t == rules.bonus_tile else f"{tile.code} ({tile.zh})"
@@ -235,7 +245,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     return Hand(
         rules=rules,
         concealed=concealed,
-        counts=_counts(concealed),
+        counts=counts,
         win=int(win),
         melds=melds,
         bonus_tiles=bonus,
@@ -290,8 +300,8 @@ def _payers(
     n = 3 if self_drawn or rules.self_draw_only else 1
     if raw is None:
         if self_drawn or rules.self_draw_only:
-            return tuple(Payer(name=f"player {i + 1}") for i in range(3))
-        return (Payer(name="discarder", is_dealer="earthly" in ev),)
+            return _DEFAULT_THREE
+        return _DEFAULT_DEALER_DISCARDER if "earthly" in ev else _DEFAULT_DISCARDER
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
         raise HandError("payers must be a list of player objects")
     if not (rules.self_draw_only and not self_drawn) and len(raw) != n:

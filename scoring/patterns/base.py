@@ -10,6 +10,7 @@ from scoring.tiles import NUM_KINDS, SUITS
 __all__ = ["HandFacts", "PatternDef", "Reading", "register"]
 
 _SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+_KONGS = frozenset({"kong", "added_kong", "concealed_kong"})
 
 
 class HandFacts:
@@ -21,6 +22,8 @@ class HandFacts:
         "exposed",
         "honours",
         "kongs",
+        "meld_chows",
+        "meld_trips",
         "melds",
         "n_melds",
         "rules",
@@ -36,15 +39,15 @@ class HandFacts:
         self.win = hand.win
         self.self_drawn = hand.self_drawn
         self.events = hand.events
-        c = list(hand.counts)
-        for m in hand.melds:
-            for t in m.tiles:
-                c[t] += 1
+        c = hand.held  # standing tiles + melds
         self.all_counts = c
         self.suits = frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
         self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t])
-        self.exposed = any(m.is_exposed for m in hand.melds)
-        self.kongs = sum(1 for m in hand.melds if m.is_kong)
+        melds = hand.melds
+        self.exposed = any(m.kind != "concealed_kong" for m in melds)
+        self.kongs = sum(1 for m in melds if m.kind in _KONGS)
+        self.meld_chows = [m.tiles[0] for m in melds if m.kind == "chow"]
+        self.meld_trips = [m.tiles[0] for m in melds if m.kind != "chow"]
 
     def suit_name(self) -> str:
         s = SUITS[next(iter(self.suits))] if self.suits else "z"
@@ -60,7 +63,7 @@ class Reading:
     edge / closed / single / open / pung. For seven pairs: ``pairs`` (a quad appears twice).
     """
 
-    __slots__ = ("facts", "pair", "pairs", "sets", "shape", "wait", "win_block")
+    __slots__ = ("_chows", "_trips", "facts", "pair", "pairs", "sets", "shape", "wait", "win_block")
 
     def __init__(self, facts, shape, sets=(), pair=-1, pairs=(), win_block=None, wait=None) -> None:
         self.facts: HandFacts = facts
@@ -70,19 +73,25 @@ class Reading:
         self.pairs: tuple = pairs
         self.win_block = win_block
         self.wait: str | None = wait
+        self._chows: list[int] | None = None
+        self._trips: list[int] | None = None
 
     # helpers used by several predicates
     def triplet_tiles(self) -> list[int]:
         """Tiles of every triplet and kong: standing pungs and pung/kong melds."""
-        out = [t for k, t in self.sets if k == "pung"]
-        out.extend(m.tile for m in self.facts.melds if m.kind != "chow")
-        return out
+        if self._trips is None:
+            out = [t for k, t in self.sets if k == "pung"]
+            out.extend(self.facts.meld_trips)
+            self._trips = out
+        return self._trips
 
     def chow_starts(self) -> list[int]:
         """Lowest tile of every sequence: standing chows and chow melds."""
-        out = [t for k, t in self.sets if k == "chow"]
-        out.extend(m.tile for m in self.facts.melds if m.kind == "chow")
-        return out
+        if self._chows is None:
+            out = [t for k, t in self.sets if k == "chow"]
+            out.extend(self.facts.meld_chows)
+            self._chows = out
+        return self._chows
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class RuleTable:
     exclusion_groups: tuple[tuple[str, ...], ...]
     raw: dict[str, Any]
 
-    @property
+    @functools.cached_property
     def tile_kinds(self) -> tuple[int, ...]:
         """Tile kinds that can stand in a hand (the bonus tile excluded)."""
         return tuple(t for t in range(34) if (t < 27 or t in self.honours) and t != self.bonus_tile)
