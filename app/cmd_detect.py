@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.35)")
+    parser.add_argument(
+        "--full-resolution",
+        action="store_true",
+        help="decode the photo at full resolution (slower; by default a large JPEG is decoded at 1/2 or 1/4 "
+        "size when its tiles stay larger than the classifier's input)",
+    )
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
 
 
@@ -43,8 +49,12 @@ def make_reader(args: argparse.Namespace):
     """The shared `TileReader` for the command's options (raises `vision.ModelError`)."""
     from vision import ReaderConfig, get_reader
 
-    config = ReaderConfig() if args.conf is None else ReaderConfig(conf_threshold=args.conf)
-    return get_reader(args.models, config)
+    options = {}
+    if args.conf is not None:
+        options["conf_threshold"] = args.conf
+    if getattr(args, "full_resolution", False):
+        options["decode_min_side"] = 0
+    return get_reader(args.models, ReaderConfig(**options))
 
 
 def detect(args: argparse.Namespace):

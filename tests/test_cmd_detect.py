@@ -140,3 +140,13 @@ def test_missing_models_exit_1_with_an_error(tmp_path, monkeypatch, capsys):
     p.write_bytes(encode(np.zeros((64, 64, 3), np.uint8), "PNG"))
     status, j, _ = run_cli(capsys, str(p))
     assert status == 1 and "localizer.onnx" in j["error"]
+
+
+def test_full_resolution_option_gives_the_same_boxes(models_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(encode(scene_pixels, "JPEG", quality=95))
+    _, fast, _ = run_cli(capsys, str(photo))
+    _, full, _ = run_cli(capsys, str(photo), "--full-resolution")
+    assert len(fast["detections"]) == len(full["detections"])
+    for a, b in zip(fast["detections"], full["detections"], strict=True):
+        assert np.allclose(a["xyxy"], b["xyxy"], atol=4)

@@ -268,6 +268,7 @@ class TileReader:
 
         Raises:
             ImageError: `image` is not an `(h, w, 3)` uint8 array.
+            ModelError: a model's output does not follow the contract.
         """
         loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
         timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
@@ -301,7 +302,13 @@ class TileReader:
                 crop_src, crop_scale = full.pixels, full.scale
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         batch, rotated, owner = cut_crops(crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin)
-        probs = softmax(run_model(self.classifier, batch).astype(np.float32, copy=False))
+        logits = np.asarray(run_model(self.classifier, batch), dtype=np.float32)
+        if logits.shape != (len(batch), len(self.classifier.classes)):
+            raise ModelError(
+                f"classifier output has shape {logits.shape}, expected "
+                f"[{len(batch)}, {len(self.classifier.classes)}]"
+            )
+        probs = softmax(logits.copy())
         best_p = np.zeros(len(xyxy), np.float32)
         best_c = np.zeros(len(xyxy), np.int64)
         for b, k in enumerate(owner):

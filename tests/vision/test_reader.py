@@ -232,3 +232,10 @@ def test_sizes_and_classes_come_from_metadata(tmp_path, scene, scene_pixels):
     r = TileReader(tmp_path)
     assert r.localizer.input_size == (96, 96) and r.classifier.input_size == (40, 30)
     assert len(r.detect(scene_pixels).detections) == len(scene)
+
+
+def test_classifier_with_the_wrong_number_of_classes_is_refused(tmp_path, scene, scene_pixels):
+    testing.build_localizer(tmp_path / "localizer.onnx", [xy for xy, _ in scene], image_size=SCENE_SIZE)
+    testing.build_classifier(tmp_path / "classifier.onnx", meta_override={"classes": ["1m", "2m"]})
+    with pytest.raises(ModelError, match="classifier output has shape"):
+        TileReader(tmp_path).detect(scene_pixels)
