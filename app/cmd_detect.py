@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
     parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
-    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.35)")
+    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.3)")
     parser.add_argument(
         "--full-resolution",
         action="store_true",

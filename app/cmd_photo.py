@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--winning-tile", metavar="TILE", help="override the guessed winning tile, e.g. 5p")
     parser.add_argument("--point-value", type=float, default=None, help="points per 炮 (default 1)")
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
-    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.35)")
+    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.3)")
     parser.add_argument(
         "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"
     )
