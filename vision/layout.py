@@ -89,12 +89,18 @@ def _vertical_overlap(a: Detection, b: Detection) -> float:
     return max(0.0, bottom - top) / shorter if shorter > 0 else 0.0
 
 
+def _centre_inside(a: Detection, b: Detection) -> bool:
+    """`a`'s vertical centre lies within `b`'s vertical extent."""
+    return b.xyxy[1] <= a.center[1] <= b.xyxy[3]
+
+
 def rows_of(detections: Sequence[Detection], row_overlap: float = ROW_OVERLAP) -> list[list[int]]:
     """Split detections into rows: lists of indices, rows top to bottom, tiles left to right.
 
     Tiles are taken left to right; each joins the row whose rightmost tile overlaps it most
-    vertically (at least `row_overlap` of the shorter box), else starts a new row. Comparing
-    with the neighbour rather than with a fixed band lets a slanted row stay one row.
+    vertically (at least `row_overlap` of the shorter box, and each one's centre within the
+    other's height), else starts a new row. Comparing with the neighbour rather than with a
+    fixed band lets a slanted row stay one row.
     """
     order = sorted(range(len(detections)), key=lambda i: (detections[i].center[0], detections[i].center[1]))
     rows: list[list[int]] = []
@@ -102,7 +108,10 @@ def rows_of(detections: Sequence[Detection], row_overlap: float = ROW_OVERLAP) -
         d = detections[i]
         best, best_overlap = None, row_overlap
         for r, row in enumerate(rows):
-            ov = _vertical_overlap(detections[row[-1]], d)
+            last = detections[row[-1]]
+            if not (_centre_inside(d, last) and _centre_inside(last, d)):
+                continue  # each centre must lie within the other's height: no bridging of rows
+            ov = _vertical_overlap(last, d)
             if ov >= best_overlap and (best is None or ov > best_overlap):
                 best, best_overlap = r, ov
         if best is None:

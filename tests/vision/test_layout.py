@@ -194,3 +194,14 @@ def test_unknown_concealed_kong_is_left_out():
     guess = hand_from_layout(lay("back back back back | 1m 1m"))
     assert guess.melds == []
     assert any("cannot be seen" in n for n in guess.notes)
+
+
+def test_a_box_straddling_two_rows_does_not_merge_them():
+    top = lay("1m 2m 3m 4m 5m 6m", y=100)
+    bottom = lay("1p 2p 3p 4p 5p 6p", y=100 + TH + 5)
+    x = top[2].xyxy[2] + 1  # a bad box between the third and fourth tiles, half in each row
+    bad = Detection((x, 100 + TH / 2, x + 2, 100 + TH * 1.5), "9s", 0.4)
+    rows = rows_of([*top, bad, *bottom])
+    tiles = [[([*top, bad, *bottom])[i].tile for i in r] for r in rows]
+    assert ["1m", "2m", "3m", "4m", "5m", "6m"] in [[t for t in r if t != "9s"] for r in tiles]
+    assert ["1p", "2p", "3p", "4p", "5p", "6p"] in [[t for t in r if t != "9s"] for r in tiles]
