@@ -90,7 +90,10 @@ def coerce_meld(m: Any, where: str) -> Meld:
             raise HandError(f"{where}: {e}") from None
     if isinstance(m, tuple) and len(m) == 2:
         return coerce_meld({"kind": m[0], "tiles": m[1]}, where)
-    raise HandError(f"{where}: a meld is an object with 'kind' and 'tiles'")
+    if isinstance(m, str) and len(m.split()) == 2:  # "pung 777p"
+        kind, tiles = m.split()
+        return coerce_meld({"kind": kind, "tiles": tiles}, where)
+    raise HandError(f"{where}: a meld is an object with 'kind' and 'tiles' (or a string like 'pung 777p')")
 
 
 def check_meld(m: Meld, rules: RuleTable, where: str) -> None:

@@ -1,0 +1,101 @@
+"""Xinyu (DECISIONS §2): every multiplier positive and negative, exclusion groups, the cap,
+self-draw only, kong money."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from scoring import load_rules
+from tests.scoring.util import amounts, mults, sc
+
+SD = dict(self_drawn=True)
+
+CASES = [
+    ("concealed", "123m456p789s345sEE", "E", "", {"concealed": 2}),
+    ("not-concealed-pung", "123m456p789sEE", "E", "pung 333s", {}),
+    ("not-concealed-concealed-kong", "123m456p789sEE", "E", "concealed_kong 3333s", {"kong": 2}),
+    ("kong", "123m456p789sEE", "E", "kong 3333s", {"kong": 2}),
+    ("added-kong", "123m456p789sEE", "E", "added_kong 3333s", {"kong": 2}),
+    ("seven-pairs", "11m33p55p77s99sEESS", "E", "", {"seven_pairs": 4}),
+    ("luxury-replaces-seven-pairs", "1111m33p55p77s99sEE", "E", "", {"luxury_seven_pairs": 8}),
+    ("half-flush", "123m456m789m111mEE", "E", "", {"concealed": 2, "half_flush": 2}),
+    ("full-flush", "123m456m789m111m55m", "5m", "", {"concealed": 2, "full_flush": 4}),
+    ("full-flush-seven-pairs", "11223355668899m", "9m", "", {"seven_pairs": 4, "full_flush": 4}),
+    ("all-pungs", "111m555p999sEEESS", "S", "", {"concealed": 2, "all_pungs": 2}),
+    ("all-pungs-melded", "111m999sSS", "S", "pung 555p, pung EEE", {"all_pungs": 2}),
+    ("all-melded", "SS", "S", "pung 111m, pung 555p, pung 999s, pung EEE", {"all_pungs": 2, "all_melded": 4}),
+    ("all-honours", "EEESSSWWWCCCPP", "P", "", {"concealed": 2, "all_honours": 8, "all_pungs": 2}),
+    ("all-honours-free-shape", "ESWNCFPESWNCFE", "E", "", {"concealed": 2, "all_honours": 8}),
+    ("all-honours-seven-pairs", "EESSWWNNCCFFPP", "E", "", {"seven_pairs": 4, "all_honours": 8}),
+    (
+        "all-honours-melded",
+        "PP",
+        "P",
+        "pung EEE, pung SSS, pung WWW, kong CCCC",
+        {"kong": 2, "all_pungs": 2, "all_melded": 4, "all_honours": 8},
+    ),
+    ("kong-bloom", "123m456p789sEE", "E", "kong 3333s", {"kong": 2, "kong_bloom": 2}),
+]
+
+
+@pytest.mark.parametrize(
+    ("concealed", "win", "melds", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_multipliers(concealed, win, melds, expected, request):
+    events = ("kong_bloom",) if "kong-bloom" in request.node.name else ()
+    r = sc("xinyu", concealed, win, melds, events=events, **SD)
+    assert mults(r) == expected
+    assert r.own == math.prod(expected.values())
+    assert math.prod(i.multiplier for i in r.items) == r.own
+    assert r.items[0].key == "basic"
+
+
+def test_golden_all_honours_all_pungs_concealed_is_32():
+    r = sc("xinyu", "EEESSSWWWCCCPP", "P", **SD)
+    assert r.own == 32 and amounts(r) == [32, 32, 32]
+
+
+def test_discard_cannot_win():
+    r = sc("xinyu", "123m456p789s345sEE", "E")
+    assert not r.can_win and "self-draw only" in r.reason and r.payments == ()
+
+
+def test_kong_money_added_to_each_payment():
+    # exposed kong 1 + concealed kong 2 from each payer, on top of the hand score (x2 kong)
+    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", **SD)
+    assert r.own == 2
+    assert [p.kong_money for p in r.payments] == [3, 3, 3]
+    assert amounts(r) == [5, 5, 5]
+
+
+def test_point_value_scales_the_hand_not_the_kong_money():
+    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", point_value=2, **SD)
+    assert amounts(r) == [7, 7, 7]
+    rules = load_rules("xinyu")
+    both = dataclasses.replace(rules, options={**rules.options, "kong_money_times_point_value": True})
+    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", point_value=2, rules=both, **SD)
+    assert amounts(r) == [10, 10, 10]
+
+
+@pytest.mark.parametrize(("cap", "own"), [(0, 64), (64, 64), (32, 32), (16, 16)])
+def test_cap_option(cap, own):
+    rules = load_rules("xinyu")
+    table = dataclasses.replace(rules, options={**rules.options, "cap": cap})
+    # all honours x8, all pungs x2, all melded x4 = 64
+    r = sc("xinyu", "PP", "P", "pung EEE, pung SSS, pung WWW, pung CCC", rules=table, **SD)
+    assert r.own == own
+    assert math.prod(i.multiplier for i in r.items) == own
+    assert ("cap" in [i.key for i in r.items]) == (own < 64)
+
+
+def test_events_other_than_kong_bloom_have_no_place():
+    with pytest.raises(Exception, match="no place in xinyu"):
+        sc("xinyu", "123m456p789s345sEE", "E", events=("heavenly",), winner_is_dealer=True, **SD)
+
+
+def test_three_payers_default():
+    r = sc("xinyu", "123m456p789s345sEE", "E", **SD)
+    assert [p.payer for p in r.payments] == ["player 1", "player 2", "player 3"]
