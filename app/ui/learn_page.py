@@ -152,12 +152,19 @@ def render() -> None:
 def _example(key: str, data: dict) -> None:
     with st.container(border=True):
         st.markdown(f"**{t(key)}**")
-        _draw_input(data)
         res = E.score(data)
-        if "ok" not in res:
+        r = res.get("ok")
+        if r and r.get("decomposition"):  # the hand as the engine reads it: sets, pair, melds
+            st.markdown(
+                S.decomposition_html(r["decomposition"], data["winning_tile"], size="sm"),
+                unsafe_allow_html=True,
+            )
+            _conditions_line(data)
+        else:
+            _draw_input(data)
+        if r is None:
             st.caption(t("learn.engine_unavailable"))
             return
-        r = res["ok"]
         if not r.get("can_win", True):
             st.markdown(f"→ **{html.escape(t('res.cannot_win'))}**: {html.escape(S._reason(r))}")
             return
@@ -169,12 +176,15 @@ def _example(key: str, data: dict) -> None:
 def _draw_input(data: dict) -> None:
     groups = [(t("hand.standing_short"), T.parse(data["concealed"]))]
     groups += [(t(f"meld.{m['kind']}"), T.parse(m["tiles"])) for m in data.get("melds", [])]
-    if data.get("bonus_tiles"):
-        groups.append((t("hand.bonus_short"), ["F"] * int(data["bonus_tiles"])))
     st.markdown(T.groups_html(groups, win_tile=data["winning_tile"], size="sm"), unsafe_allow_html=True)
+    _conditions_line(data)
+
+
+def _conditions_line(data: dict) -> None:
     how = t("cond.self_drawn") if data.get("self_drawn") else t("cond.discard")
     events = [t(f"event.{e}") for e in data.get("events", [])]
-    st.caption(" · ".join([how, t("learn.win_tile", tile=T.name(data["winning_tile"])), *events]))
+    bonus = [t("learn.bonus", n=data["bonus_tiles"])] if data.get("bonus_tiles") else []
+    st.caption(" · ".join([how, t("learn.win_tile", tile=T.name(data["winning_tile"])), *events, *bonus]))
 
 
 def practice() -> None:
@@ -218,6 +228,11 @@ def practice() -> None:
             st.success(t("learn.right", own=S._num(own)))
         else:
             st.info(t("learn.wrong", own=S._num(own), guess=S._num(guess)))
+        if r.get("decomposition"):
+            st.markdown(
+                S.decomposition_html(r["decomposition"], data["winning_tile"], size="sm"),
+                unsafe_allow_html=True,
+            )
         st.markdown(S.items_table(r, variant), unsafe_allow_html=True)
 
 

@@ -346,10 +346,9 @@ def _selected_panel() -> None:
         ss.sel = None
         return
     with st.container(border=True, key="selpanel"):
-        st.markdown(
-            T.row_html([x["t"]], size="lg") + f" &nbsp;**{html.escape(_tile_help(x, False))}**",
-            unsafe_allow_html=True,
-        )
+        head = T.row_html([x["t"]], size="lg") + f" &nbsp;**{html.escape(_tile_help(x, False))}**"
+        st.markdown(head, unsafe_allow_html=True)
+        _picker("change")
         with st.container(horizontal=True):
             if sel[0] == "c":
                 st.button(t("hand.set_win"), key="btn_setwin", on_click=_on_set_win, icon=":material/star:")
@@ -363,7 +362,6 @@ def _selected_panel() -> None:
                     kinds.append("chow")
                 for k in kinds:
                     st.button(t(f"meld.{k}"), key=f"mk_{k}", on_click=_on_make_meld, args=(k,))
-        _picker("change")
 
 
 def _picker(mode: str) -> None:
@@ -632,7 +630,12 @@ def result_view(data: dict, res: dict) -> None:
         st.error(t("err.scoring_missing"))
         return
     if "error" in res:
-        st.warning(t("res.hand_problem", msg=res["error"]))
+        msg = res["error"]
+        if msg.startswith("not a winning hand"):
+            st.warning(t("res.not_complete"))
+            st.caption(msg)
+        else:
+            st.warning(t("res.hand_problem", msg=msg))
         _suggestions()
         return
     r = res["ok"]
@@ -841,12 +844,8 @@ def _suggestions() -> None:
             pics = "− " + T.row_html([s["from"]], size="sm")
             text = t("sug.remove", a=T.name(s["from"]))
         with st.container(horizontal=True, vertical_alignment="center", key=f"sugrow_{k}"):
-            st.markdown(
-                f"{pics} &nbsp;{html.escape(text)} · {html.escape(worth)}",
-                unsafe_allow_html=True,
-                width="content",
-            )
-            st.button(t("sug.apply"), key=f"sug_{k}", on_click=_on_apply, args=(s,))
+            st.button(t("sug.apply"), key=f"sug_{k}", on_click=_on_apply, args=(s,), type="primary")
+            st.markdown(f"{pics} &nbsp;{html.escape(text)} · {html.escape(worth)}", unsafe_allow_html=True)
 
 
 def _on_apply(s: dict) -> None:

@@ -54,7 +54,10 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   .jx-mini a {color: #d3f9d8;}
   .block-container {padding-left: 0.7rem; padding-right: 0.7rem; padding-top: 3.2rem;}
   div[class*="st-key-tile_"] button img {height: 50px;}
-  div[class*="st-key-pick_"] button img {height: 40px;}
+  div[class*="st-key-pick_"] button img {height: 38px;}
+  div[class*="st-key-pick_"] button {padding: 1px !important; border-width: 1px !important;}
+  div[class*="st-key-picker_"] div[data-testid="stHorizontalBlock"] {gap: 0 !important; flex-wrap: nowrap;}
+  div[class*="st-key-selpanel"] {padding: 8px !important;}
   .jx-tile {height: 40px;}
   .jx-sm .jx-tile {height: 32px;}
   .jx-total .jx-big {font-size: 1.7rem;}
