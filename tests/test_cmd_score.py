@@ -1,0 +1,109 @@
+"""`jxmj score`: JSON in, JSON out, exit 2 with {"error": ...} on bad input, --format text."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app import cli
+
+HAND = {
+    "variant": "xingzi",
+    "concealed": "234p456p777pCCCPP",
+    "winning_tile": "P",
+    "self_drawn": True,
+    "payers": [{"name": "a", "is_dealer": True}, {"name": "b"}, {"name": "c"}],
+}
+
+
+def run_cli(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = cli.main(["score", *args])
+    return rc, capsys.readouterr().out
+
+
+def test_scores_from_stdin(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, json.dumps(HAND), "-")
+    data = json.loads(out)
+    assert rc == 0 and data["own"] == 15 and [p["amount"] for p in data["payments"]] == [30, 15, 15]
+    assert {"can_win", "reason", "own", "items", "decomposition", "wait", "payments"} <= set(data)
+    assert data["items"][0] == {
+        "key": "half_flush",
+        "points": 10,
+        "name_zh": "混一色",
+        "name_en": "Half flush",
+        "reason": "one suit (筒 p) plus 中/白",
+        "rule": "DECISIONS §1.3",
+    }
+    assert data["wait"] == "single" and data["waits"] == "P"
+
+
+def test_scores_from_file(tmp_path, capsys):
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(HAND), encoding="utf-8")
+    assert cli.main(["score", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out)["own"] == 15
+
+
+@pytest.mark.parametrize(
+    ("stdin", "fragment"),
+    [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ("{}", "missing required field 'variant'"),
+        (json.dumps({**HAND, "variant": "riichi"}), "unknown variant"),
+        (json.dumps({**HAND, "self_drawn": "yes"}), "self_drawn must be true or false"),
+        (json.dumps({**HAND, "self_drawm": True}), "unknown field 'self_drawm'"),
+        (json.dumps({**HAND, "concealed": "234p456p777pCCCP5z"}), "ambiguous"),
+        (json.dumps({**HAND, "concealed": "234p456p777pCCCPE"}), "wind E"),
+        (json.dumps({**HAND, "bonus_tiles": True}), "bonus_tiles"),
+        (json.dumps({**HAND, "melds": [{"kind": "triple", "tiles": "777p"}]}), "unknown meld kind"),
+        (json.dumps({**HAND, "point_value": -1}), "point_value"),
+    ],
+)
+def test_bad_input_exit_2_with_error_object(monkeypatch, capsys, stdin, fragment):
+    rc, out = run_cli(monkeypatch, capsys, stdin, "-")
+    assert rc == 2
+    err = json.loads(out)
+    assert list(err) == ["error"] and fragment in err["error"]
+
+
+def test_missing_file_is_an_error_object(capsys, tmp_path):
+    assert cli.main(["score", str(tmp_path / "nope.json")]) == 2
+    assert "cannot read" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_text_format(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, json.dumps(HAND), "--format", "text", "-")
+    assert rc == 0
+    assert "混一色" in out and "Half flush" in out and "[PP*]" in out
+    assert "Own: 15" in out and "Total to the winner: 60" in out
+
+
+def test_text_format_error(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, "{", "--format", "text", "-")
+    assert rc == 2 and out.startswith("error: ")
+
+
+def _subprocess(stdin: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app", "score", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_subprocess_round_trip_and_error():
+    ok = _subprocess(json.dumps(HAND), "-")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["own"] == 15 and ok.stderr == ""
+    bad = _subprocess(json.dumps({**HAND, "concealed": 5}), "-")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "concealed must be a tile string" in json.loads(bad.stdout)["error"]
+
+
+def test_subprocess_cannot_win_is_exit_0():
+    hand = {"variant": "xinyu", "concealed": "123m456p789s345sEE", "winning_tile": "E", "self_drawn": False}
+    out = _subprocess(json.dumps(hand), "-")
+    assert out.returncode == 0 and json.loads(out.stdout)["can_win"] is False
