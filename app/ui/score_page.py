@@ -53,6 +53,12 @@ def load_sample() -> None:
         try:
             photo = _read_sample_cached(data)
             _apply_photo(photo, "sample", truth)
+            if truth and "ok" not in E.score(H.to_score_json(ss.hand, ss.cond)):
+                # the app must open on a scored hand: when the reader misreads its own sample,
+                # say so and use the sample's true tiles (the photo and its boxes stay)
+                h, _cond = H.from_score_json(truth)
+                ss.hand = h
+                flash("info", "msg.sample_truth")
             return
         except E.PhotoError as exc:
             _photo_failed(exc, level="warning")
@@ -128,7 +134,9 @@ def _apply_photo(photo: E.Photo, source: str, truth: dict | None) -> None:
         _h, cond = H.from_score_json(truth)
     h, notes = H.from_detections(photo.detect, cond["variant"], photo.guess)
     if not h["concealed"] and not h["melds"]:
-        flash("warning", "msg.no_tiles")
+        flash("warning", "msg.no_tiles")  # the photo is shown; the hand the user had stays
+        ss.photo, ss.photo_src = photo, source
+        return
     if "flower" in notes:
         flash("info", "msg.flowers_dropped")
     _set_hand(h, undoable=bool(ss.hand["concealed"]))
@@ -843,7 +851,7 @@ def _suggestions() -> None:
         else:
             pics = "− " + T.row_html([s["from"]], size="sm")
             text = t("sug.remove", a=T.name(s["from"]))
-        with st.container(horizontal=True, vertical_alignment="center", key=f"sugrow_{k}"):
+        with st.container(horizontal=True, vertical_alignment="center", key=f"sugrow_{k}", wrap=False):
             st.button(t("sug.apply"), key=f"sug_{k}", on_click=_on_apply, args=(s,), type="primary")
             st.markdown(f"{pics} &nbsp;{html.escape(text)} · {html.escape(worth)}", unsafe_allow_html=True)
 

@@ -19,6 +19,7 @@ div[class*="_SEL"] button {border: 2px solid #1c7ed6 !important; background: #e7
   box-shadow: 0 0 0 2px #a5d8ff !important;}
 div[class*="st-key-meld_"] {background: #f3f6f4; border-radius: 10px; padding: 4px 6px;}
 div[class*="st-key-handrow"] {gap: 2px !important;}
+div[class*="st-key-picker_"] {gap: 0.3rem !important;}
 .jx-tile {height: 46px; margin: 0 1px; vertical-align: bottom;}
 .jx-sm .jx-tile {height: 38px;}
 .jx-lg .jx-tile {height: 60px;}
