@@ -349,28 +349,31 @@ def _eval_fan(r: Reading, h: Hand) -> tuple[float, list[Item]]:
 
 def _blocks(r: Reading, h: Hand) -> tuple[Block, ...]:
     out: list[Block] = []
-    marked = False
-
-    def add(kind: str, tiles: tuple[Tile, ...], key) -> None:
-        nonlocal marked
-        win = not marked and key == r.win_block
-        marked = marked or win
-        out.append(Block(kind, tiles, "hand", win))
-
+    T = ALL_TILES
     if r.shape == "standard":
         for kind, t in r.sets:
-            tiles = tuple(ALL_TILES[x] for x in (range(t, t + 3) if kind == "chow" else (t, t, t)))
-            add(kind, tiles, (kind, t))
-        add("pair", (ALL_TILES[r.pair],) * 2, ("pair", r.pair))
+            tiles = (T[t], T[t + 1], T[t + 2]) if kind == "chow" else (T[t],) * 3
+            out.append(Block(kind, tiles, "hand", False))
+        out.append(Block("pair", (T[r.pair],) * 2, "hand", False))
+        wk, wt = r.win_block
+        for i, (kind, t) in enumerate(r.sets):
+            if kind == wk and t == wt:
+                out[i].winning = True
+                break
+        else:
+            out[-1].winning = True
     elif r.shape == "seven_pairs":
-        for t in r.pairs:
-            add("pair", (ALL_TILES[t],) * 2, ("pair", t))
+        out.extend(Block("pair", (T[t],) * 2, "hand", False) for t in r.pairs)
+        for b in out:
+            if b.tiles[0] == h.win:
+                b.winning = True
+                break
     else:
         names = {1: "single", 2: "pair", 3: "pung", 4: "quad"}
         for t in range(27, 34):
             n = h.counts[t]
             if n:
-                add(names[n], (Tile(t),) * n, ("free", t) if t == h.win else None)
+                out.append(Block(names[n], (T[t],) * n, "hand", t == h.win))
     out.extend(Block(m.kind, m.tiles, "meld") for m in h.melds)
     return tuple(out)
 

@@ -49,10 +49,9 @@ def _where(text: str) -> str:
 
 def check_tiles(tiles: Sequence[int], rules: RuleTable, where: str, *, standing: bool) -> None:
     """Every tile exists in the variant; the bonus tile never stands in a hand or meld (§0, §1.1)."""
-    honours = rules.honours
-    bonus = rules.bonus_tile
-    if all((t < 27 or t in honours) and t != bonus for t in tiles):
+    if rules.allowed_kinds.issuperset(tiles):
         return
+    honours = rules.honours
     for t in tiles:
         tile = Tile(t)
         if t >= 27 and t not in honours:

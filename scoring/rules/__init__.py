@@ -69,6 +69,11 @@ class RuleTable:
         """Tile kinds that can stand in a hand (the bonus tile excluded)."""
         return tuple(t for t in range(34) if (t < 27 or t in self.honours) and t != self.bonus_tile)
 
+    @functools.cached_property
+    def allowed_kinds(self) -> frozenset[int]:
+        """:attr:`tile_kinds` as a set."""
+        return frozenset(self.tile_kinds)
+
     def option(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
 
