@@ -546,6 +546,7 @@ def conditions() -> None:
         selection_mode="multi",
         format_func=lambda e: t(f"event.{e}"),
         key="w_events",
+        wrap=True,
     )
     cond["events"] = list(picked or [])
     bind(
