@@ -123,17 +123,21 @@ def bench_score(n: int, seed: int) -> None:
                 bonus_tiles=rng.choice([0, 0, 0, 1, 2]) if variant != "xinyu" else 0,
             )
         )
-    ok = errors = 0
-    t0 = time.process_time()
-    for h in inputs:
+    valid = []
+    for h in inputs:  # drop the few random hands that are invalid (a chow turned pung overflowing)
         try:
             score(h)
-            ok += 1
-        except Exception:  # an invalid random hand (e.g. a chow turned into a pung that overflows)
-            errors += 1
-    dt = time.process_time() - t0
-    print(f"full scoring: {n} random complete hands, 3 variants, from tile strings")
-    print(f"  {n / dt:12,.0f} hands/s  ({dt / n * 1e6:.1f} µs per hand; {ok} scored, {errors} rejected)")
+            valid.append(h)
+        except Exception:
+            pass
+    rates = []
+    for _ in range(3):
+        t0 = time.process_time()
+        for h in valid:
+            score(h)
+        rates.append(len(valid) / (time.process_time() - t0))
+    print(f"full scoring: {len(valid)} random complete hands, 3 variants, from tile strings, 0-2 melds")
+    print(f"  {max(rates):12,.0f} hands/s best of 3  ({1e6 / max(rates):.1f} µs per hand)")
 
 
 def calibrate() -> None:

@@ -12,6 +12,7 @@ directly (0-8 m, 9-17 p, 18-26 s, 27-33 E S W N C F P).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -165,6 +166,11 @@ _Z_MESSAGE = (
 )
 
 
+_FAST = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")
+_GROUP = re.compile(r"[1-9]+[mps]|[ESWNCFP]")
+_GROUP_CACHE: dict[str, tuple[Tile, ...]] = {}
+
+
 def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
     """Parse a tile string such as ``"123m456p789sCC"`` or ``"一万二万三万 东东"``.
 
@@ -177,6 +183,20 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
         out: list[Tile] = []
         for part in text:
             out.extend(parse_tiles(part))
+        return out
+    if text.isascii() and _FAST.fullmatch(text):
+        out = []
+        for group in _GROUP.findall(text):
+            got = _GROUP_CACHE.get(group)
+            if got is None:
+                if group in _HONOUR_CHARS:
+                    got = (_HONOUR_CHARS[group],)
+                else:
+                    base = SUITS.index(group[-1]) * 9
+                    got = tuple(ALL_TILES[base + int(d) - 1] for d in group[:-1])
+                if len(_GROUP_CACHE) < 4096:
+                    _GROUP_CACHE[group] = got
+            out.extend(got)
         return out
     src = text
     if not text.isascii():

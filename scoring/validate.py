@@ -100,6 +100,19 @@ def check_meld(m: Meld, rules: RuleTable, where: str) -> None:
     if m.kind not in MELD_KINDS:
         raise HandError(f"{where}: unknown meld kind {m.kind!r}; use one of {', '.join(MELD_KINDS)}")
     t = m.tiles
+    kind = m.kind
+    n = len(t)
+    if rules.allowed_kinds.issuperset(t):
+        if kind == "pung":
+            if n == 3 and t[0] == t[2]:
+                return
+        elif kind == "chow":
+            if rules.chow != "never" and n == 3 and t[0] < 27 and t[1] == t[0] + 1 and t[2] == t[0] + 2:
+                if t[0] // 9 == t[2] // 9:
+                    return
+        elif n == 4 and t[0] == t[3]:
+            return
+    # slow path: say what is wrong
     label = f"{where} ({m.kind} {format_tiles(t)})"
     check_tiles(t, rules, label, standing=False)
     if m.kind == "pung":
