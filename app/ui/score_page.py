@@ -253,9 +253,24 @@ def _draw_boxes(photo: E.Photo) -> bytes:
         tb = d.textbbox((x0, y0), text, font_size=fs)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=color)
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), text, fill="white", font_size=fs)
+    im = _crop_to_tiles(im, [[v * s for v in det["xyxy"]] for det in photo.detect.get("detections", [])])
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue()
+
+
+def _crop_to_tiles(im, boxes: list[list[float]]):
+    """The part of the photo that holds the tiles (plus a margin), so they are big enough to check."""
+    if not boxes:
+        return im
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    tile_h = sorted(b[3] - b[1] for b in boxes)[len(boxes) // 2]
+    m = 0.9 * tile_h
+    box = (max(0, x0 - m), max(0, y0 - 1.6 * m), min(im.width, x1 + m), min(im.height, y1 + m))
+    if (box[2] - box[0]) * (box[3] - box[1]) > 0.8 * im.width * im.height:
+        return im
+    return im.crop(tuple(round(v) for v in box))
 
 
 # ---------------------------------------------------------------- the hand and its corrections
