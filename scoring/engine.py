@@ -117,6 +117,23 @@ def _waits(h: Hand) -> list[int]:
     )
 
 
+_EMPTY: frozenset[str] = frozenset()
+_EXCL: dict[int, tuple[RuleTable, dict[str, frozenset[str]]]] = {}
+
+
+def _exclusions(rules: RuleTable) -> dict[str, frozenset[str]]:
+    """adder → the patterns that exclude it (``[adder_rules] <adder>_excluded_by``), cached."""
+    got = _EXCL.get(id(rules))
+    if got is None or got[0] is not rules:
+        table = {
+            k.removesuffix("_excluded_by"): frozenset(v)
+            for k, v in rules.adder_rules.items()
+            if k.endswith("_excluded_by")
+        }
+        got = _EXCL[id(rules)] = (rules, table)
+    return got[1]
+
+
 def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int, list[Item]]:
     rules = h.rules
     reg = registry("pao")
@@ -191,11 +208,12 @@ def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int,
                 )
 
     # wait / condition adders (§1.3): once each, at the largest value a holding pattern gives
-    adder_rules = rules.adder_rules
+    excluded = _exclusions(rules)
     basic_adders = rules.basic.get("adders", {})
+    held = set(holding)
 
     def value(a: str) -> int:
-        if any(k in adder_rules.get(f"{a}_excluded_by", ()) for k in holding):
+        if held & excluded.get(a, _EMPTY):
             return 0
         if holding:
             return max(pats[k].adders.get(a, 0) for k in holding)
