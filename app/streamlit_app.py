@@ -45,9 +45,9 @@ def _header() -> None:
         )
         st.space("stretch")
         st.segmented_control(
-            "Language",
+            t("nav.language"),
             list(i18n.LANGS),
-            format_func=lambda code: {"zh": "中文", "en": "EN"}[code],
+            format_func=lambda code: t(f"lang.{code}"),
             key="lang",
             required=True,
             label_visibility="collapsed",
@@ -56,17 +56,17 @@ def _header() -> None:
 
 
 def main() -> None:
-    st.set_page_config(
-        page_title="jxmj 江西麻将计分",
-        page_icon=str(ASSETS / "tile-C.png"),
-        layout="wide",
-        initial_sidebar_state="collapsed",
-    )
     if "lang" not in ss:
         ss.lang = _browser_lang()
     if "page" not in ss:
         ss.page = "score"
     i18n.set_lang(ss.lang)
+    st.set_page_config(
+        page_title=t("app.page_title"),
+        page_icon=str(ASSETS / "tile-C.png"),
+        layout="wide",
+        initial_sidebar_state="collapsed",
+    )
     st.markdown(CSS, unsafe_allow_html=True)
     _header()
     i18n.set_lang(ss.lang)  # the switch above may just have changed it

@@ -176,3 +176,22 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
         assert any("识别到 17 张牌" in c.value for c in at.caption), [c.value for c in at.caption]
     finally:
         E._reader.clear()
+
+
+def test_every_catalog_key_the_code_uses_exists():
+    """Literal `t("...")` keys in the app's source, and the families built from values."""
+    from app.ui import learn_page
+    from tests.app.conftest import ROOT
+
+    src = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "app").rglob("*.py"))
+    keys = set(re.findall(r'\bt\(\s*"([a-z_]+\.[a-zA-Z0-9_.]+)"', src))
+    keys |= set(re.findall(r'"((?:err|msg|res|sug|hand|photo|cond|learn|ex)\.[a-z_]+)"', src))
+    keys |= {f"meld.{k}" for k in (*H.MELD_KINDS, "concealed")}
+    keys |= {f"event.{e}" for v in H.EVENTS.values() for e in v}
+    keys |= {f"seat.{s}" for s in ("me", *H.SEATS)}
+    keys |= {f"payer.{f}" for f in H.default_seat()}
+    keys |= {f"variant.{v}" for v in H.EVENTS} | {f"learn.{v}.rules" for v in H.EVENTS}
+    keys |= {k for v in learn_page.EXAMPLES.values() for k, _ in v}
+    keys |= {f"lang.{code}" for code in i18n.LANGS} | {"nav.score", "nav.learn"}
+    missing = sorted(k for k in keys if k not in i18n.catalog("zh"))
+    assert not missing
