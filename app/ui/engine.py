@@ -150,13 +150,22 @@ class PhotoError(Exception):
 
 
 @st.cache_resource(show_spinner=False)
-def _reader() -> tuple[Any, str | None]:
-    """The tile reader, created once per server process (its ONNX sessions with it)."""
-    try:
-        import vision
+def _reader_cached():
+    """The tile reader, created once per server process (its ONNX sessions with it).
 
-        return vision.get_reader(), None
-    except Exception as exc:  # no vision stack, no models: manual mode
+    A failure is not cached (Streamlit caches only return values), so models installed while
+    the app runs are picked up by the next rerun.
+    """
+    import vision
+
+    return vision.get_reader()
+
+
+def _reader() -> tuple[Any, str | None]:
+    """(reader, None), or (None, why) when there is no vision stack or no models: manual mode."""
+    try:
+        return _reader_cached(), None
+    except Exception as exc:
         return None, f"{type(exc).__name__}: {exc}"
 
 

@@ -156,7 +156,7 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
     monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path))
     buf = io.BytesIO()
     Image.fromarray(VT.paint_scene(1600, 1200, scene)).save(buf, "PNG")
-    E._reader.clear()
+    E._reader_cached.clear()
     try:
         at = AppTest.from_file(str(APP), default_timeout=60)
         at.run()
@@ -175,7 +175,7 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
         assert at.session_state.photo is not None  # kept for the box view
         assert any("识别到 17 张牌" in c.value for c in at.caption), [c.value for c in at.caption]
     finally:
-        E._reader.clear()
+        E._reader_cached.clear()
 
 
 def test_every_catalog_key_the_code_uses_exists():
