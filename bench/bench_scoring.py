@@ -23,6 +23,7 @@ from scoring import HandInput, Meld, score
 from scoring.decompose import _FLAG_CACHE, _SUIT_CACHE, decompose_all
 from scoring.tiles import format_tiles
 
+IDLE_MS = 9.0  # sum(range(10**6)) on an idle modern core with CPython 3.11
 JJ_KINDS = [*range(27), 31, 33]  # no winds, no 發 standing (DECISIONS §0)
 ALL_KINDS = list(range(34))
 
@@ -97,7 +98,7 @@ def bench_decompose(n: int, seed: int) -> None:
     print(f"  same reading count on {agree}/{n} hands")
 
 
-def bench_score(n: int, seed: int) -> None:
+def bench_score(n: int, seed: int, calib_ms: float = IDLE_MS) -> None:
     rng = random.Random(seed + 1)
     inputs = []
     for i in range(n):
@@ -138,16 +139,20 @@ def bench_score(n: int, seed: int) -> None:
         rates.append(len(valid) / (time.process_time() - t0))
     print(f"full scoring: {len(valid)} random complete hands, 3 variants, from tile strings, 0-2 melds")
     print(f"  {max(rates):12,.0f} hands/s best of 3  ({1e6 / max(rates):.1f} µs per hand)")
+    if calib_ms > IDLE_MS * 1.2:
+        est = max(rates) * calib_ms / IDLE_MS
+        print(f"  ~{est:11,.0f} hands/s estimated on an idle core (scaled by the calibration)")
 
 
-def calibrate() -> None:
-    """How fast this core is right now (shared machines vary a lot)."""
+def calibrate() -> float:
+    """How fast this core is right now (shared machines vary a lot): ms for sum(range(10**6))."""
     best = 1e9
     for _ in range(5):
         t0 = time.process_time()
         sum(range(1_000_000))
         best = min(best, time.process_time() - t0)
-    print(f"calibration: sum(range(10**6)) takes {best * 1e3:.1f} ms of CPU here (8-10 ms idle)")
+    print(f"calibration: sum(range(10**6)) takes {best * 1e3:.1f} ms of CPU here ({IDLE_MS:.0f} ms idle)")
+    return best * 1e3
 
 
 def main() -> None:
@@ -155,9 +160,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
-    calibrate()
+    calib = calibrate()
     bench_decompose(a.hands, a.seed)
-    bench_score(a.hands, a.seed)
+    bench_score(a.hands, a.seed, calib)
 
 
 if __name__ == "__main__":

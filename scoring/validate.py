@@ -19,6 +19,7 @@ from scoring.tiles import NUM_KINDS, Tile, format_tiles, parse_tile, parse_tiles
 __all__ = ["Hand", "check_meld", "check_tiles", "coerce_meld", "validate"]
 
 _F = int(Tile.F)
+_NO_EVENTS: frozenset[str] = frozenset()
 _DEFAULT_THREE = tuple(Payer(name=f"player {i + 1}") for i in range(3))
 _DEFAULT_DISCARDER = (Payer(name="discarder"),)
 _DEFAULT_DEALER_DISCARDER = (Payer(name="discarder", is_dealer=True),)
@@ -166,12 +167,15 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         isinstance(hand.melds, (str, bytes, Mapping)) or not isinstance(hand.melds, Sequence)
     ):
         raise HandError("melds must be a list of {kind, tiles} objects")
-    melds = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(hand.melds))
-    for i, m in enumerate(melds):
-        check_meld(m, rules, f"meld {i + 1}")
-    if len(melds) > 4:
-        raise HandError(f"{len(melds)} melds: a hand has at most four")
-    _check_chow_rule(melds, rules, "the winner's melds")
+    if hand.melds:
+        melds = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(hand.melds))
+        for i, m in enumerate(melds):
+            check_meld(m, rules, f"meld {i + 1}")
+        if len(melds) > 4:
+            raise HandError(f"{len(melds)} melds: a hand has at most four")
+        _check_chow_rule(melds, rules, "the winner's melds")
+    else:
+        melds = ()
 
     self_drawn = _bool(hand.self_drawn, "self_drawn")
     winner_is_dealer = _bool(hand.winner_is_dealer, "winner_is_dealer")
@@ -179,9 +183,9 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     if bonus and rules.bonus_tile is None:
         raise HandError(f"bonus_tiles = {bonus}: {v} has no bonus tiles (發 is an ordinary tile there)")
 
-    n_kongs = sum(1 for m in melds if m.is_kong)
     expected = 14 - 3 * len(melds)
     if len(concealed) != expected:
+        n_kongs = sum(1 for m in melds if m.is_kong)
         melded = sum(len(m.tiles) for m in melds)
         raise HandError(
             f"wrong tile count: {len(concealed)} standing + {melded} in melds; a winning hand has "
@@ -200,7 +204,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     ):
         raise HandError("events must be a list of event names")
     raw_events: list[str] = []
-    for e in hand.events:
+    for e in hand.events or ():
         if not isinstance(e, str) or e not in EVENTS:
             raise HandError(f"unknown event {e!r}: use any of {', '.join(EVENTS)}")
         if e not in rules.events:
@@ -210,10 +214,14 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         if e not in raw_events:
             raw_events.append(e)
     ev = set(raw_events)
-    _check_events(ev, self_drawn, winner_is_dealer, melds, v)
-    events = {e for e in ev if e != "last_tile"}
-    if "last_tile" in ev:
-        events.add("last_tile_draw" if self_drawn else "last_tile_discard")
+    if ev:
+        _check_events(ev, self_drawn, winner_is_dealer, melds, v)
+        events = {e for e in ev if e != "last_tile"}
+        if "last_tile" in ev:
+            events.add("last_tile_draw" if self_drawn else "last_tile_discard")
+        frozen_events = frozenset(events)
+    else:
+        frozen_events = _NO_EVENTS
 
     # payers
     payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
@@ -265,7 +273,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         melds=melds,
         bonus_tiles=bonus,
         self_drawn=self_drawn,
-        events=frozenset(events),
+        events=frozen_events,
         winner_is_dealer=winner_is_dealer,
         payers=payers,
         point_value=pv,

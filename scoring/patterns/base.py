@@ -10,6 +10,7 @@ from scoring.tiles import NUM_KINDS, SUITS
 __all__ = ["HandFacts", "PatternDef", "Reading", "register"]
 
 _SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+_NONE: frozenset[int] = frozenset()
 _KONGS = frozenset({"kong", "added_kong", "concealed_kong"})
 
 
@@ -41,8 +42,15 @@ class HandFacts:
         self.events = hand.events
         c = hand.held  # standing tiles + melds
         self.all_counts = c
-        self.suits = frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
-        self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t])
+        suits = []
+        if any(c[0:9]):
+            suits.append(0)
+        if any(c[9:18]):
+            suits.append(1)
+        if any(c[18:27]):
+            suits.append(2)
+        self.suits = frozenset(suits)
+        self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t]) if any(c[27:]) else _NONE
         melds = hand.melds
         self.exposed = any(m.kind != "concealed_kong" for m in melds)
         self.kongs = sum(1 for m in melds if m.kind in _KONGS)
