@@ -324,7 +324,7 @@ def hand_editor() -> None:
                 label_visibility="collapsed",
                 width=190,
             )
-    with st.container(horizontal=True, vertical_alignment="center"):
+    with st.container(horizontal=True, vertical_alignment="bottom"):
         if variant != "xinyu":
             st.number_input(
                 t("hand.bonus"),
@@ -337,6 +337,9 @@ def hand_editor() -> None:
                 args=(f"bonus_{h['bonus']}",),
                 width=150,
             )
+            if h["bonus"]:
+                fa = T.row_html(["F"] * int(h["bonus"]), size="sm")
+                st.markdown(fa, unsafe_allow_html=True, width="content")
         st.button(t("hand.sort"), key="btn_sort", on_click=_on_sort, icon=":material/sort:")
         st.button(
             t("hand.undo"),
