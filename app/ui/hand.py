@@ -54,7 +54,7 @@ def default_conditions() -> dict[str, Any]:
         "events": [],
         "dealer": "me",
         "discarder": "left",
-        "point_value": 1.0,
+        "point_value": 1,
         "seats": {s: default_seat() for s in SEATS},
     }
 
@@ -316,16 +316,14 @@ def from_score_json(data: dict) -> tuple[dict, dict]:
     cond["variant"] = data.get("variant", "jiujiang")
     cond["self_drawn"] = bool(data.get("self_drawn", True))
     cond["events"] = list(data.get("events", []))
-    cond["point_value"] = float(data.get("point_value", 1))
+    cond["point_value"] = max(1, round(float(data.get("point_value", 1))))  # the form takes whole numbers
+    payers = data.get("payers") or []
+    dealer_payer = next((i for i, p in enumerate(payers) if p.get("is_dealer")), None)
     if data.get("winner_is_dealer"):
         cond["dealer"] = "me"
-    payers = data.get("payers") or []
-    if payers and not cond["self_drawn"]:
-        cond["discarder"] = "left"
-    dealer_payer = next((i for i, p in enumerate(payers) if p.get("is_dealer")), None)
-    if dealer_payer is not None and not data.get("winner_is_dealer"):
-        cond["dealer"] = "left" if not cond["self_drawn"] else SEATS[min(dealer_payer, 2)]
-    elif not data.get("winner_is_dealer") and "winner_is_dealer" in data:
+    elif dealer_payer is not None:  # a discard's one payer is the discarder, seated on the left
+        cond["dealer"] = cond["discarder"] if not cond["self_drawn"] else SEATS[min(dealer_payer, 2)]
+    elif "winner_is_dealer" in data:  # said not to be the dealer, and no payer is: someone else is
         cond["dealer"] = "across"
     return h, cond
 
