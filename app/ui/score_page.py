@@ -851,6 +851,9 @@ def _suggestions() -> None:
         return
     found = E.suggest(h, ss.cond)
     if not found:
+        n = len(h["concealed"]) + 3 * len(h["melds"])
+        if n != 14:
+            st.info(t("msg.count", n=n))
         return
     st.markdown(f"**{t('sug.title')}**")
     for k, s in enumerate(found):
