@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as e:
         return _error(f"cannot read {args.input}: {e}", fmt)
     try:
-        data = json.loads(text)
+        data = json.loads(text.lstrip("\ufeff"))  # a byte-order mark from some editors is fine
     except (json.JSONDecodeError, RecursionError) as e:
         return _error(f"the input is not valid JSON: {e}", fmt)
     try:

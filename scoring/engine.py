@@ -8,7 +8,8 @@ an optional cap, self-draw only, kong money.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from scoring.decompose import is_all_honours, seven_pairs_of, standard_readings, waits_of
 from scoring.errors import HandError
@@ -29,13 +30,20 @@ _WAIT_TEXT = {
 }
 
 
-def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
+def score(hand: HandInput | Mapping[str, Any], rules: RuleTable | None = None) -> ScoreResult:
     """Score a winning hand (DECISIONS §1.3-§1.5 for jiujiang/xingzi, §2 for xinyu).
 
-    ``rules`` overrides the variant's built-in table (a house table from
+    ``hand`` is a :class:`~scoring.model.HandInput` (or a JSON-style dict as in
+    docs/score-json.md). ``rules`` overrides the variant's built-in table (a house table from
     :func:`scoring.rules.load_rules_file`). Raises :class:`~scoring.errors.HandError` on
     invalid input or a hand that is not complete.
     """
+    if not isinstance(hand, HandInput):
+        if not isinstance(hand, Mapping):
+            raise HandError(f"score() takes a HandInput or a JSON-style dict, not {type(hand).__name__}")
+        from scoring.jsonio import hand_from_json
+
+        hand = hand_from_json(hand)
     return score_hand(validate(hand, rules))
 
 

@@ -107,3 +107,16 @@ def test_subprocess_cannot_win_is_exit_0():
     hand = {"variant": "xinyu", "concealed": "123m456p789s345sEE", "winning_tile": "E", "self_drawn": False}
     out = _subprocess(json.dumps(hand), "-")
     assert out.returncode == 0 and json.loads(out.stdout)["can_win"] is False
+
+
+def test_byte_order_mark_is_accepted(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, "\ufeff" + json.dumps(HAND), "-")
+    assert rc == 0 and json.loads(out)["own"] == 15
+
+
+def test_score_accepts_a_dict_too():
+    from scoring import HandError, score
+
+    assert score(HAND).own == 15
+    with pytest.raises(HandError):
+        score(["not", "a", "hand"])  # type: ignore[arg-type]
