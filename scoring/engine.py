@@ -323,6 +323,8 @@ def _meld_items(rules: RuleTable, m, table: dict[str, int], whose: str) -> list[
 def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
     """吃炮 (DECISIONS §1.5): what the winner eats from one payer — 發, 中/白 melds, kongs,
     an exposed 红旗飘飘, a 报听 declaration. Standing 中/白 triplets cannot be eaten."""
+    if not (payer.bonus_tiles or payer.melds or payer.ready_declared):
+        return []
     e = rules.eaten
     out: list[Item] = []
     who = payer.name

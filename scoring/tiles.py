@@ -108,6 +108,7 @@ class Tile(IntEnum):
 
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile)
+_BY_CODE: dict[str, Tile] = {t.code: t for t in ALL_TILES}
 
 _SUIT_CHARS = {
     "m": "m",
@@ -245,6 +246,9 @@ def parse_tile(text: str | Tile) -> Tile:
     """Parse exactly one tile (``"5m"``, ``"五万"``, ``"C"``)."""
     if isinstance(text, Tile):
         return text
+    got = _BY_CODE.get(text) if isinstance(text, str) else None
+    if got is not None:
+        return got
     if not isinstance(text, str):
         raise HandError(f"a tile must be a string such as '5m' or 'C', not {type(text).__name__}")
     tiles = parse_tiles(text)
