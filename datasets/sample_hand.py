@@ -1,6 +1,6 @@
 """Render ``app/assets/sample_hand.jpg``: a winning hand photographed on felt (CC0 FluffyStuff faces).
 
-    python -m datasets.sample_hand [--out app/assets]
+python -m datasets.sample_hand [--out app/assets]
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def render(seed: int = 7):
     ids = [CLS_INDEX[t] for t in HAND]
     sets = [ids[0:3], ids[3:6], ids[6:9], ids[9:12], ids[12:13], ids[13:14]]
     style = random_style(rng)
-    style.update({"ivory": (246, 243, 232), "back": (30, 110, 60), "thick": 0.22, "ivory_part": 0.45, "radius": 14})
+    style.update(
+        {"ivory": (246, 243, 232), "back": (30, 110, 60), "thick": 0.22, "ivory_part": 0.45, "radius": 14}
+    )
     img, boxes = make_scene(
         rng,
         1600,
@@ -67,11 +69,15 @@ def main(argv=None):
         "tiles_left_to_right": HAND,
         "winning_tile": WINNING,
         "layout": "one row on green felt: 234m 567p 678s 777p 9s, then the winning 9s set slightly apart",
-        "boxes": [{"tile": t, "xyxy": [round(v, 1) for v in b.xyxy]} for t, b in zip(HAND, boxes, strict=True)],
-        "source": "rendered by datasets/sample_hand.py from CC0 FluffyStuff tile faces (riichi-mahjong-tiles)",
+        "boxes": [
+            {"tile": t, "xyxy": [round(v, 1) for v in b.xyxy]} for t, b in zip(HAND, boxes, strict=True)
+        ],
+        "source": "datasets/sample_hand.py, CC0 FluffyStuff tile faces (riichi-mahjong-tiles)",
         "licence": "CC0 art; the rendering is ours (MIT)",
     }
-    (out / "sample_hand.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (out / "sample_hand.json").write_text(
+        json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     print(out / "sample_hand.jpg", img.shape, len(boxes), "boxes")
 
 

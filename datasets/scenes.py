@@ -55,7 +55,9 @@ def random_hand(rng: np.random.Generator, p_back=0.06, p_flower=0.05) -> list[li
         sets.append([FLOWER] * int(rng.integers(1, 4)))
     # sometimes mix everything randomly (uniform class coverage incl. 5s/2p-style hands)
     if rng.random() < 0.35:
-        flat = [int(rng.integers(36 if rng.random() < 0.15 else 34)) for _ in range(int(rng.integers(13, 19)))]
+        flat = [
+            int(rng.integers(36 if rng.random() < 0.15 else 34)) for _ in range(int(rng.integers(13, 19)))
+        ]
         sets = [flat]
     return sets
 
@@ -84,7 +86,9 @@ def _background(rng: np.random.Generator, h: int, w: int, felt_rgb=None) -> np.n
         y = np.arange(h, dtype=np.float32)[:, None]
         x = np.arange(w, dtype=np.float32)[None, :]
         f = rng.uniform(0.02, 0.08)
-        grain = np.sin(y * f + 3 * np.sin(x * 0.004 + rng.uniform(0, 6)) + rng.normal(0, 0.3)) * rng.uniform(8, 25)
+        grain = np.sin(y * f + 3 * np.sin(x * 0.004 + rng.uniform(0, 6)) + rng.normal(0, 0.3)) * rng.uniform(
+            8, 25
+        )
         img += grain[:, :, None] * np.array([1.0, 0.8, 0.6], np.float32)
         if rng.random() < 0.5:
             img = np.ascontiguousarray(np.transpose(img, (1, 0, 2)))
@@ -99,7 +103,7 @@ def _background(rng: np.random.Generator, h: int, w: int, felt_rgb=None) -> np.n
         img *= g
     elif kind == 4:  # speckled mat
         n = rng.normal(0, rng.uniform(10, 30), (h, w, 1)).astype(np.float32)
-        img += cv2.GaussianBlur(n, (0, 0), 1.2)[:, :, None] if n.ndim == 2 else cv2.GaussianBlur(n, (0, 0), 1.2)[:, :, None]
+        img += cv2.GaussianBlur(n, (0, 0), 1.2)[:, :, None]
     elif kind == 5:  # paper with fibres / scratches
         for _ in range(int(rng.integers(5, 40))):
             p1 = (int(rng.integers(w)), int(rng.integers(h)))
@@ -240,11 +244,15 @@ def make_scene(
     if opts.get("center"):
         dst += np.array([free_x / 2 - bx0, free_y * 0.55 - by0], np.float32)
     else:
-        dst += np.array([rng.uniform(0, max(free_x, 1)) - bx0, rng.uniform(0, max(free_y, 1)) - by0], np.float32)
+        dst += np.array(
+            [rng.uniform(0, max(free_x, 1)) - bx0, rng.uniform(0, max(free_y, 1)) - by0], np.float32
+        )
     H = cv2.getPerspectiveTransform(src_pts, dst.astype(np.float32))
 
     bg = _background(rng, out_h, out_w, opts.get("felt_rgb"))
-    warped = cv2.warpPerspective(plane, H, (out_w, out_h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR)
+    warped = cv2.warpPerspective(
+        plane, H, (out_w, out_h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR
+    )
     alpha = warped[:, :, 3:4].astype(np.float32) / 255
     # shadow
     if rng.random() < 0.8:
@@ -335,12 +343,14 @@ def _photometric(rng, img, tw):
         img = np.clip(img + n, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
         q = int(rng.integers(35, 95))
-        ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
+        _ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1]
     return np.ascontiguousarray(img)
 
 
-def crop_for_classifier(img: np.ndarray, box: Box, rng: np.random.Generator | None, out_hw=(64, 48), jitter=0.06):
+def crop_for_classifier(
+    img: np.ndarray, box: Box, rng: np.random.Generator | None, out_hw=(64, 48), jitter=0.06
+):
     """Cut a box as the runtime does (sideways box rotated upright), with optional jitter."""
     x0, y0, x1, y1 = box.xyxy
     bw, bh = x1 - x0, y1 - y0

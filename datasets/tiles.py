@@ -79,7 +79,7 @@ def _jitter(rng, col, amount=18):
     return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in col)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def available_fonts() -> tuple[str, ...]:
     out = []
     for pattern in FONT_GLOBS:
@@ -216,7 +216,13 @@ def _bamboo_layout(n):
     if n == 4:
         return [(x, y, 0.38) for y in (0.27, 0.73) for x in (0.3, 0.7)]
     if n == 5:
-        return [(0.22, 0.27, 0.38), (0.78, 0.27, 0.38), (0.5, 0.5, 0.38), (0.22, 0.73, 0.38), (0.78, 0.73, 0.38)]
+        return [
+            (0.22, 0.27, 0.38),
+            (0.78, 0.27, 0.38),
+            (0.5, 0.5, 0.38),
+            (0.22, 0.73, 0.38),
+            (0.78, 0.73, 0.38),
+        ]
     if n == 6:
         return [(x, y, 0.38) for y in (0.27, 0.73) for x in (0.2, 0.5, 0.8)]
     if n == 7:
@@ -233,7 +239,10 @@ def _draw_bird(img: Image.Image, rng):
     cx, cy = w * rng.uniform(0.45, 0.55), h * rng.uniform(0.5, 0.6)
     d.ellipse([cx - w * 0.25, cy - h * 0.15, cx + w * 0.2, cy + h * 0.2], fill=g)
     d.ellipse([cx + w * 0.05, cy - h * 0.32, cx + w * 0.28, cy - h * 0.1], fill=g)
-    d.polygon([(cx + w * 0.28, cy - h * 0.22), (cx + w * 0.4, cy - h * 0.18), (cx + w * 0.28, cy - h * 0.15)], fill=r)
+    d.polygon(
+        [(cx + w * 0.28, cy - h * 0.22), (cx + w * 0.4, cy - h * 0.18), (cx + w * 0.28, cy - h * 0.15)],
+        fill=r,
+    )
     for k in range(5):
         a = np.pi * (0.6 + 0.12 * k)
         d.line(
@@ -292,8 +301,22 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         wan_col = _pick(rng, RED)
         split = rng.uniform(0.4, 0.5)
         pad = rng.uniform(0.04, 0.12)
-        _draw_char(img, ch, (int(W * (0.18 + pad)), int(H * 0.04), int(W * (0.82 - pad)), int(H * split)), num_col, rng, font_path)
-        _draw_char(img, wan, (int(W * 0.1), int(H * (split + 0.03)), int(W * 0.9), int(H * 0.97)), wan_col, rng, font_path)
+        _draw_char(
+            img,
+            ch,
+            (int(W * (0.18 + pad)), int(H * 0.04), int(W * (0.82 - pad)), int(H * split)),
+            num_col,
+            rng,
+            font_path,
+        )
+        _draw_char(
+            img,
+            wan,
+            (int(W * 0.1), int(H * (split + 0.03)), int(W * 0.9), int(H * 0.97)),
+            wan_col,
+            rng,
+            font_path,
+        )
     elif name.endswith("p") and len(name) == 2:
         n = int(name[0])
         pts, r = _DOTS[n]
@@ -304,7 +327,9 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         for (ux, uy), col in zip(pts, cols, strict=True):
             cx = W * (0.5 + (ux - 0.5) * sx)
             cy = H * uy
-            _draw_dot(d, cx, cy, r * W * rng.uniform(0.9, 1.05), col, rng, style if n > 1 else int(rng.integers(4)))
+            _draw_dot(
+                d, cx, cy, r * W * rng.uniform(0.9, 1.05), col, rng, style if n > 1 else int(rng.integers(4))
+            )
     elif name.endswith("s") and len(name) == 2:
         n = int(name[0])
         d = ImageDraw.Draw(img)
@@ -319,8 +344,19 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
             for side in (-1, 1):
                 for yy in (0.27, 0.73):
                     xs = 0.5 + side * 0.12
-                    _draw_stick(d, W * xs, H * (yy - 0.19), W * (xs + side * 0.3), H * (yy + 0.19), g, rng, width)
-                    _draw_stick(d, W * (0.5 + side * 0.05), H * (yy - 0.19), W * (0.5 + side * 0.05), H * (yy + 0.19), g, rng, width)
+                    _draw_stick(
+                        d, W * xs, H * (yy - 0.19), W * (xs + side * 0.3), H * (yy + 0.19), g, rng, width
+                    )
+                    _draw_stick(
+                        d,
+                        W * (0.5 + side * 0.05),
+                        H * (yy - 0.19),
+                        W * (0.5 + side * 0.05),
+                        H * (yy + 0.19),
+                        g,
+                        rng,
+                        width,
+                    )
         else:
             lay = _bamboo_layout(n)
             for k, (ux, uy, uh) in enumerate(lay):
@@ -340,7 +376,14 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         col = _pick(rng, BLACK + BLACK + BLUE)
         _draw_char(img, ch, (int(W * 0.08), int(H * 0.12), int(W * 0.92), int(H * 0.88)), col, rng, font_path)
     elif name == "C" and font_path:
-        _draw_char(img, "中", (int(W * 0.1), int(H * 0.08), int(W * 0.9), int(H * 0.92)), _pick(rng, RED), rng, font_path)
+        _draw_char(
+            img,
+            "中",
+            (int(W * 0.1), int(H * 0.08), int(W * 0.9), int(H * 0.92)),
+            _pick(rng, RED),
+            rng,
+            font_path,
+        )
     elif name == "F" and font_path:
         ch = "發" if rng.random() < 0.85 else "发"
         col = _pick(rng, GREEN + GREEN + BLACK[:1])
@@ -358,7 +401,12 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
                 d.rectangle([mx + m2, my + m2, W - mx - m2, H - my - m2], outline=col, width=max(2, lw // 2))
             if rng.random() < 0.4:  # chain pattern
                 for t in np.linspace(0, 1, 9):
-                    for x, y in ((mx + (W - 2 * mx) * t, my), (mx + (W - 2 * mx) * t, H - my), (mx, my + (H - 2 * my) * t), (W - mx, my + (H - 2 * my) * t)):
+                    for x, y in (
+                        (mx + (W - 2 * mx) * t, my),
+                        (mx + (W - 2 * mx) * t, H - my),
+                        (mx, my + (H - 2 * my) * t),
+                        (W - mx, my + (H - 2 * my) * t),
+                    ):
                         d.ellipse([x - lw, y - lw, x + lw, y + lw], outline=col, width=2)
         # else: blank white dragon
     elif name == "flower" and font_path:
@@ -366,7 +414,7 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
     return img
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cc0_face(cls: int) -> Image.Image | None:
     if cls >= 34:
         p = CC0_DIR / "Back.png"
@@ -384,7 +432,7 @@ def cc0_face(cls: int) -> Image.Image | None:
     return _cc0_face(cls)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def mit_index() -> dict[int, list[str]]:
     """Class -> list of MIT single tile photo paths (unlabelled images are flowers)."""
     out: dict[int, list[str]] = {}
@@ -485,7 +533,9 @@ def random_style(rng: np.random.Generator) -> dict:
     return {
         "ivory": _jitter(rng, _pick(rng, IVORY), 8),
         "back": _jitter(rng, _pick(rng, BACK_COLOURS), 20),
-        "thick": float(rng.choice([0.0, rng.uniform(0.05, 0.2), rng.uniform(0.15, 0.45)], p=[0.25, 0.45, 0.3])),
+        "thick": float(
+            rng.choice([0.0, rng.uniform(0.05, 0.2), rng.uniform(0.15, 0.45)], p=[0.25, 0.45, 0.3])
+        ),
         "ivory_part": float(rng.uniform(0.2, 0.7)),
         "radius": int(rng.integers(4, 22)),
     }

@@ -1,0 +1,251 @@
+"""Evaluation report for the shipped ONNX models.
+
+    python -m datasets.eval_report --models models --data datasets/out/data --out datasets/out/report.json
+
+- synthetic validation crops: classifier accuracy and per-class confusion;
+- real rows (`eval_rows.py` on real_rows_public, the judge): rows exact, tile accuracy, per-class errors;
+- tile_crops_mit/collages_val and riichi_table_photo: box recall/precision at IoU 0.5, accuracy of the
+  matched boxes' names, end-to-end recall (other styles; no target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from datasets.predict import Predictor, load_rgb
+from datasets.tiles import _MIT_TO_OURS, CLASSES, SHARED
+
+RIICHI = {"ton": "E", "nan": "S", "sha": "W", "pe": "N", "chun": "C", "hatu": "F", "haku": "P"}
+
+
+def synthetic_val(models, data):
+    from datasets.train_cls import load_split
+
+    x, y = load_split(data, "val")
+    p = Predictor(models)
+    H, W = p.crop_hw
+    if x.shape[1:3] != (H, W):
+        import cv2
+
+        x = np.stack([cv2.resize(c, (W, H), interpolation=cv2.INTER_AREA) for c in x])
+    preds = []
+    for i in range(0, len(x), 256):
+        xb = x[i : i + 256].transpose(0, 3, 1, 2).astype(np.float32) / 255
+        preds.append(p.cls.run(None, {"crops": xb})[0].argmax(1))
+    pr = np.concatenate(preds)
+    n = len(CLASSES)
+    conf = np.zeros((n, n), np.int64)
+    np.add.at(conf, (y, pr), 1)
+    per_class = {
+        CLASSES[i]: {
+            "n": int(conf[i].sum()),
+            "acc": round(float(conf[i, i] / max(1, conf[i].sum())), 4),
+            "top_confusions": {
+                CLASSES[j]: int(conf[i, j]) for j in np.argsort(-conf[i])[:3] if j != i and conf[i, j]
+            },
+        }
+        for i in range(n)
+    }
+    return {"crops": len(y), "accuracy": round(float((pr == y).mean()), 4), "per_class": per_class}
+
+
+def _align(want, got):
+    """Edit-distance alignment; returns list of (want_or_None, got_or_None)."""
+    n, m = len(want), len(got)
+    d = np.zeros((n + 1, m + 1), np.int64)
+    d[:, 0] = np.arange(n + 1)
+    d[0, :] = np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (want[i - 1] != got[j - 1]))
+    i, j, out = n, m, []
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and d[i, j] == d[i - 1, j - 1] + (want[i - 1] != got[j - 1]):
+            out.append((want[i - 1], got[j - 1]))
+            i, j = i - 1, j - 1
+        elif i > 0 and d[i, j] == d[i - 1, j] + 1:
+            out.append((want[i - 1], None))
+            i -= 1
+        else:
+            out.append((None, got[j - 1]))
+            j -= 1
+    return out[::-1]
+
+
+def real_rows(models, out_json):
+    d = SHARED / "data/real_rows_public"
+    cmd = f"{sys.executable} -m datasets.predict --models {models}"
+    t = time.time()
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(SHARED / "tools/eval_rows.py"),
+            str(d / "labels.json"),
+            str(d / "images"),
+            "--cmd",
+            cmd,
+            "--json",
+            out_json,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    summary = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr[-500:]
+    res = json.loads(Path(out_json).read_text())
+    errors = Counter()
+    subs = Counter()
+    missed, extra = Counter(), Counter()
+    for rows in res["per_image"].values():
+        for row in rows:
+            for w, g in _align(row["want"].split(), row["got"].split()):
+                if w is None:
+                    extra[g] += 1
+                elif g is None:
+                    missed[w] += 1
+                    errors[w] += 1
+                elif w != g:
+                    subs[f"{w}->{g}"] += 1
+                    errors[w] += 1
+    return {
+        "summary": summary,
+        "rows": res["rows"],
+        "rows_exact": res["rows_exact"],
+        "tile_accuracy": round(res["tile_accuracy"], 4),
+        "median_s_per_image_subprocess": round(res["median_s"], 2),
+        "errors_by_true_class": dict(errors.most_common()),
+        "substitutions": dict(subs.most_common()),
+        "missed": dict(missed.most_common()),
+        "extra": dict(extra.most_common()),
+        "wall_s": round(time.time() - t, 1),
+    }
+
+
+def _iou(a, b):
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0, x1 - x0) * max(0, y1 - y0)
+    return inter / max(1e-9, (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def box_eval(pred: Predictor, items):
+    """items: list of (image path, [(tile, x0, y0, x1, y1)]). Greedy IoU>=0.5 matching."""
+    n_gt = n_pred = n_match = n_correct = 0
+    times = []
+    conf = Counter()
+    for path, gts in items:
+        img = load_rgb(path)
+        t = time.perf_counter()
+        dets = pred.detect(img)["detections"]
+        times.append(time.perf_counter() - t)
+        n_gt += len(gts)
+        n_pred += len(dets)
+        used = set()
+        for tile, *g in gts:
+            best, bi = 0.5, None
+            for i, d in enumerate(dets):
+                if i in used:
+                    continue
+                v = _iou(g, d["xyxy"])
+                if v >= best:
+                    best, bi = v, i
+            if bi is not None:
+                used.add(bi)
+                n_match += 1
+                n_correct += dets[bi]["tile"] == tile
+                if dets[bi]["tile"] != tile:
+                    conf[f"{tile}->{dets[bi]['tile']}"] += 1
+    return {
+        "images": len(items),
+        "boxes": n_gt,
+        "box_recall": round(n_match / max(1, n_gt), 4),
+        "box_precision": round(n_match / max(1, n_pred), 4),
+        "name_accuracy_of_matched": round(n_correct / max(1, n_match), 4),
+        "end_to_end_recall": round(n_correct / max(1, n_gt), 4),
+        "median_ms_per_image_in_process": round(1000 * statistics.median(times), 1) if times else None,
+        "top_confusions": dict(conf.most_common(12)),
+    }
+
+
+def collages(pred, limit=None):
+    d = SHARED / "data/tile_crops_mit/collages_val"
+    items = []
+    for p in sorted((d / "images").glob("*.jpg"))[:limit]:
+        lab = d / "labels" / (p.stem + ".txt")
+        if not lab.exists():
+            continue
+        W, H = 1280, 1280
+        gts = []
+        for ln in lab.read_text().split("\n"):
+            if not ln.strip():
+                continue
+            c, cx, cy, w, h = ln.split()
+            cx, cy, w, h = float(cx) * W, float(cy) * H, float(w) * W, float(h) * H
+            gts.append((CLASSES[_MIT_TO_OURS[int(c)]], cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+        items.append((p, gts))
+    return box_eval(pred, items)
+
+
+def riichi(pred):
+    d = SHARED / "data/riichi_table_photo"
+    img = next((d / "images").glob("*.jpg"))
+    W = H = 2153
+    gts = []
+    for ln in (d / "labels_yolo_aligned.txt").read_text().splitlines():
+        if not ln.strip():
+            continue
+        name, cx, cy, w, h = ln.split()
+        name = RIICHI.get(name, name)
+        if name.startswith("r5"):
+            name = "5" + name[2]
+        cx, cy, w, h = float(cx) * W, float(cy) * H, float(w) * W, float(h) * H
+        gts.append((name, cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    return box_eval(pred, [(img, gts)])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--models", default="models")
+    ap.add_argument("--data", default="datasets/out/data")
+    ap.add_argument("--out", default="datasets/out/report.json")
+    ap.add_argument("--skip", nargs="*", default=[], choices=["synthetic", "rows", "collages", "riichi"])
+    ap.add_argument("--collages-limit", type=int)
+    a = ap.parse_args(argv)
+    rep = {}
+    out = Path(a.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if "rows" not in a.skip:
+        rep["real_rows_public"] = real_rows(a.models, str(out.with_suffix(".rows.json")))
+        print("real rows:", rep["real_rows_public"]["summary"], flush=True)
+    if "synthetic" not in a.skip:
+        rep["synthetic_val"] = synthetic_val(a.models, a.data)
+        print("synthetic val crops accuracy:", rep["synthetic_val"]["accuracy"], flush=True)
+    pred = Predictor(a.models)
+    if "riichi" not in a.skip:
+        rep["riichi_table_photo"] = riichi(pred)
+        print(
+            "riichi:",
+            {k: v for k, v in rep["riichi_table_photo"].items() if k != "top_confusions"},
+            flush=True,
+        )
+    if "collages" not in a.skip:
+        rep["collages_val"] = collages(pred, a.collages_limit)
+        print(
+            "collages_val:",
+            {k: v for k, v in rep["collages_val"].items() if k != "top_confusions"},
+            flush=True,
+        )
+    out.write_text(json.dumps(rep, ensure_ascii=False, indent=1))
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
