@@ -64,15 +64,17 @@ def _item(rules: RuleTable, key: str, reason: str, *, points: int | None = None,
 _COMPILED: dict[int, tuple[RuleTable, list]] = {}
 
 
-def _compiled(rules: RuleTable) -> list:
-    """[(key, PatternDef, PatternRule)] of a table, in table order (cached per table)."""
+def _compiled(rules: RuleTable) -> tuple[list, list]:
+    """[(key, PatternDef, PatternRule)] of a table in table order: all, and those that are not
+    events (enough when the input has no events). Cached per table."""
     got = _COMPILED.get(id(rules))
     if got is None or got[0] is not rules:
         reg = registry(rules.family)
         missing = [k for k in rules.patterns if k not in reg]
         if missing:
             raise HandError(f"rule table {rules.variant}: no predicate for pattern(s) {', '.join(missing)}")
-        got = _COMPILED[id(rules)] = (rules, [(k, reg[k], p) for k, p in rules.patterns.items()])
+        full = [(k, reg[k], p) for k, p in rules.patterns.items()]
+        got = _COMPILED[id(rules)] = (rules, (full, [x for x in full if not x[1].event]))
     return got[1]
 
 
@@ -146,7 +148,7 @@ def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int,
     rules = h.rules
     reg = registry("pao")
     pats = rules.patterns
-    holding = [k for k, d, _p in _compiled(rules) if d.holds(r)]
+    holding = [k for k, d, _p in _compiled(rules)[0 if h.events else 1] if d.holds(r)]
     removed: set[str] = set()
     for k in holding:
         removed.update(pats[k].replaces)
@@ -356,7 +358,7 @@ def _eval_fan(r: Reading, h: Hand) -> tuple[float, list[Item]]:
     rules = h.rules
     reg = registry("fan")
     pats = rules.patterns
-    holding = [k for k, d, _p in _compiled(rules) if d.holds(r)]
+    holding = [k for k, d, _p in _compiled(rules)[0 if h.events else 1] if d.holds(r)]
     for group in rules.exclusion_groups:
         members = [k for k in holding if k in group]
         if len(members) > 1:

@@ -109,14 +109,17 @@ class PatternDef:
     key: str
     holds: Callable[[Reading], bool]
     reason: Callable[[Reading], str]
+    event: bool = False  # holds only when its event is in the input (skipped when there are none)
 
 
-def register(table: dict[str, PatternDef], key: str, reason: Callable[[Reading], str] | str):
+def register(
+    table: dict[str, PatternDef], key: str, reason: Callable[[Reading], str] | str, *, event: bool = False
+):
     """Decorator: ``@register(PAO, "half_flush", "one suit plus 中/白")``."""
 
     def deco(fn: Callable[[Reading], bool]) -> Callable[[Reading], bool]:
         why = reason if callable(reason) else (lambda _r, _s=reason: _s)
-        table[key] = PatternDef(key, fn, why)
+        table[key] = PatternDef(key, fn, why, event)
         return fn
 
     return deco

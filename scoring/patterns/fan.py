@@ -71,7 +71,7 @@ def all_honours(r: Reading) -> bool:
     return not r.facts.suits
 
 
-@register(FAN, "kong_bloom", "self-drawn on the replacement tile after own kong")
+@register(FAN, "kong_bloom", "self-drawn on the replacement tile after own kong", event=True)
 def kong_bloom(r: Reading) -> bool:
     """杠上开花 (§2)."""
     return "kong_bloom" in r.facts.events

@@ -110,7 +110,7 @@ def _event(key: str, text: str) -> None:
 
     holds.__name__ = key
     holds.__doc__ = f"{text} — an event of the input (§1.3)."
-    register(PAO, key, text)(holds)
+    register(PAO, key, text, event=True)(holds)
 
 
 _event("kong_bloom", "self-drawn on the replacement tile after own kong")

@@ -15,8 +15,8 @@ def test_both_seven_pairs_and_four_sets_takes_the_larger():
     assert points(r) == {"seven_pairs": 20, "pair_run": 10}
 
 
-def test_both_readings_the_standard_one_wins_when_larger():
-    # 11223344556677m in xingzi: 七仙女 (50) beats 清一色 + 一条龙? here it is 七仙女
+def test_fairies_hand_is_also_four_sets_and_reads_as_seven_fairies():
+    # 11223344556677m also reads 123 123 456 456 77 (清一色): 七仙女 is larger
     r = sc("xingzi", "11223344556677m", "1m")
     assert r.shape == "seven_pairs" and points(r) == {"seven_fairies": 50}
 
