@@ -140,7 +140,7 @@ def jxmj_reader(models: str | None, cores: int):
         print(f"jxmj: {exc}\njxmj: using the tiny stand-in models (pipeline cost only, no real reading)")
         d = Path(tempfile.mkdtemp(prefix="jxmj-bench-"))
         scene = stand_in.hand_scene(4032, 3024)
-        stand_in.build_models(d, scene, (4032, 3024), localizer_size=640, classifier_size=(64, 48))
+        stand_in.build_models(d, scene, (4032, 3024), localizer_size=256, classifier_size=(64, 48))
         return TileReader(d, config), "STAND-IN models"
 
 
@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     used = pin_cores(a.cores)
     import cv2
 
-    cv2.setNumThreads(max(1, a.cores))
+    if a.cores:
+        cv2.setNumThreads(a.cores)
     reader, label = jxmj_reader(a.models, a.cores)
     datas = [p.read_bytes() for p, _ in photos]
     print(f"{len(photos)} photos of {a.min_mp}+ MP from {images}; CPUs {used}; best of {a.repeat}")

@@ -1,0 +1,49 @@
+"""The detect benchmark runs (on a couple of small synthetic photos) and skips cleanly without photos."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from tests.vision.conftest import encode
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_detect.py"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("bench_detect", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_skips_without_photos(tmp_path, capsys):
+    assert load_bench().main(["--images", str(tmp_path / "absent")]) == 0
+    assert "skipped" in capsys.readouterr().out
+
+
+def test_bench_times_jxmj(tmp_path, models_dir, scene_pixels, capsys):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k in range(2):
+        (photos / f"p{k}.jpg").write_bytes(encode(scene_pixels, "JPEG", quality=90))
+    out = tmp_path / "bench.json"
+    argv = [
+        "--images",
+        str(photos),
+        "--models",
+        str(models_dir),
+        "--min-mp",
+        "0",
+        "--repeat",
+        "1",
+        "--cores",
+        "0",
+    ]
+    assert load_bench().main([*argv, "--no-mjd", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "median" in text and "p0.jpg" in text
+    j = json.loads(out.read_text())
+    assert len(j["jxmj"]["ms"]) == 2 and j["jxmj"]["median_ms"] > 0
+    assert j["jxmj"]["tiles"] == [20, 20]  # every tile of the synthetic hand
