@@ -70,9 +70,20 @@ def complete_hands(draw, variant=None):
         events.append("kong_bloom")
     if variant != "xinyu" and draw(st.integers(0, 3)) == 0:
         events.append("last_tile")
+    held = sum(1 for t in tiles if t == win) + sum(1 for m in melds for t in m.tiles if t == win)
     if variant != "xinyu" and not self_drawn and not events and draw(st.integers(0, 3)) == 0:
-        events.append("kong_discard")
+        # 抢杠 needs the three other copies in the robbed pung; otherwise 杠上流泪
+        events.append("robbing_kong" if held == 1 and draw(st.booleans()) else "kong_discard")
     dealer = draw(st.booleans())
+    if variant != "xinyu" and not melds and not events and draw(st.integers(0, 5)) == 0:
+        if self_drawn:
+            events.append("heavenly")
+            dealer = True
+        else:
+            events.append("earthly")
+            dealer = False
+    if variant == "jiujiang" and "earthly" not in events and draw(st.integers(0, 5)) == 0:
+        events.append("ready_declared")
     payers = None
     if variant != "xinyu" and draw(st.booleans()):
         n = 3 if self_drawn else 1
@@ -81,7 +92,7 @@ def complete_hands(draw, variant=None):
         for i in range(n):
             b = draw(st.integers(0, left))
             left -= b
-            ps.append(Payer(f"p{i}", is_dealer=(not dealer and i == 0), bonus_tiles=b))
+            ps.append(Payer(f"p{i}", is_dealer=(not dealer and i == 0) or "earthly" in events, bonus_tiles=b))
         payers = ps
     return HandInput(
         variant=variant,
