@@ -23,7 +23,7 @@ def test_bench_skips_without_photos(tmp_path, capsys):
     assert "skipped" in capsys.readouterr().out
 
 
-def test_bench_times_jxmj(tmp_path, models_dir, scene_pixels, capsys):
+def test_bench_times_jxmj(tmp_path, models_dir, scene, scene_pixels, capsys):
     photos = tmp_path / "photos"
     photos.mkdir()
     for k in range(2):
@@ -46,4 +46,4 @@ def test_bench_times_jxmj(tmp_path, models_dir, scene_pixels, capsys):
     assert "median" in text and "p0.jpg" in text
     j = json.loads(out.read_text())
     assert len(j["jxmj"]["ms"]) == 2 and j["jxmj"]["median_ms"] > 0
-    assert j["jxmj"]["tiles"] == [20, 20]  # every tile of the synthetic hand
+    assert j["jxmj"]["tiles"] == [len(scene)] * 2  # every tile of the synthetic hand
