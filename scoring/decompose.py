@@ -268,12 +268,15 @@ def waits_of(
 ) -> list[int]:
     """The wait set of a hand one tile short of winning (DECISIONS §1.3 独听).
 
-    ``kinds``: tile kinds that exist in the variant; ``held``: the player's own count of each
+    ``kinds``: tile kinds that exist in the variant (a set is used as is); ``held``: the
+    player's own count of each
     kind (hand + melds) — a kind the player already holds four of is not a wait. Each suit's
     verdict and its completing ranks are memoised by the suit's nine counts.
     """
     held = counts if held is None else held
-    if sum(counts) + 3 * n_melds != 13:
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    sums = (sum(keys[0]), sum(keys[1]), sum(keys[2]))
+    if sums[0] + sums[1] + sums[2] + sum(counts[27:34]) + 3 * n_melds != 13:
         return []
     found: set[int] = set()
     # seven pairs: six pairs (a quad is two) and one odd tile
@@ -292,12 +295,12 @@ def waits_of(
             honour_pairs += 1
         elif n and n != 3:
             honour_bad += 1
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
     suit_ok = []
     suit_pairs = []
-    for key in keys:
-        r = sum(key) % 3
-        suit_ok.append(r != 1 and bool(_flags(key) & (2 if r == 2 else 1)))
+    for s in range(3):
+        key = keys[s]
+        r = sums[s] % 3
+        suit_ok.append(r != 1 and (not sums[s] or bool(_flags(key) & (2 if r == 2 else 1))))
         suit_pairs.append(1 if r == 2 else 0)
     bad_suits = suit_ok.count(False)
     pairs_suits = sum(suit_pairs)
@@ -306,7 +309,7 @@ def waits_of(
             if bad_suits - (0 if suit_ok[s] else 1) or honour_bad:
                 continue
             key = keys[s]
-            after_pair = 1 if (sum(key) + 1) % 3 == 2 else 0
+            after_pair = 1 if (sums[s] + 1) % 3 == 2 else 0
             if pairs_suits - suit_pairs[s] + after_pair + honour_pairs != 1:
                 continue
             off = 9 * s
@@ -322,5 +325,5 @@ def waits_of(
                     hb, hp = honour_bad, honour_pairs - 1
                 if hb == 0 and hp + pairs_suits == 1:
                     found.add(t)
-    kind_set = set(kinds)
+    kind_set = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
     return sorted(t for t in found if held[t] < 4 and t in kind_set)

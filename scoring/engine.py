@@ -121,7 +121,7 @@ def _waits(h: Hand) -> list[int]:
     return waits_of(
         before,
         len(h.melds),
-        h.rules.tile_kinds,
+        h.rules.allowed_kinds,
         held,
         free_honours=h.rules.all_honours_free_shape,
     )

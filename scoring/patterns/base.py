@@ -52,10 +52,15 @@ class HandFacts:
         self.suits = frozenset(suits)
         self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t]) if any(c[27:]) else _NONE
         melds = hand.melds
-        self.exposed = any(m.kind != "concealed_kong" for m in melds)
-        self.kongs = sum(1 for m in melds if m.kind in _KONGS)
-        self.meld_chows = [m.tiles[0] for m in melds if m.kind == "chow"]
-        self.meld_trips = [m.tiles[0] for m in melds if m.kind != "chow"]
+        if melds:
+            self.exposed = any(m.kind != "concealed_kong" for m in melds)
+            self.kongs = sum(1 for m in melds if m.kind in _KONGS)
+            self.meld_chows = [m.tiles[0] for m in melds if m.kind == "chow"]
+            self.meld_trips = [m.tiles[0] for m in melds if m.kind != "chow"]
+        else:
+            self.exposed = False
+            self.kongs = 0
+            self.meld_chows = self.meld_trips = ()
 
     def suit_name(self) -> str:
         s = SUITS[next(iter(self.suits))] if self.suits else "z"
