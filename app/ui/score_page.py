@@ -959,7 +959,8 @@ def render() -> None:
         ss.timing["total"] = time.perf_counter() - ss.timing["start"]
         log.info("photo -> scored result in %.3f s", ss.timing["total"])
     if ss.timing and ss.photo is not None:
-        timing_slot.caption(t("photo.timing", s=f"{ss.timing['total']:.2f}"))
+        text = html.escape(t("photo.timing", s=f"{ss.timing['total']:.2f}"))
+        timing_slot.markdown(f'<span class="jx-timing">{text}</span>', unsafe_allow_html=True)
     with messages:
         for level, key, detail, fields in ss.flash:
             text = t(key, **fields)

@@ -48,6 +48,7 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 .jx-badge {display: inline-block; background: #fff3bf; color: #7c5e00; border-radius: 6px; padding: 0 6px;
   font-size: 0.75rem; margin-left: 4px;}
 .jx-mini {display: none;}
+.jx-timing {font-size: 0.85rem; color: #64748b;}
 [data-testid="stAppDeployButton"] {display: none;}
 @media (max-width: 640px) {
   .jx-mini {display: block; position: sticky; top: 0; z-index: 5; background: #0b7a4b; color: white;
