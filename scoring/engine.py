@@ -16,7 +16,7 @@ from scoring.errors import HandError
 from scoring.model import Block, HandInput, Item, Payer, Payment, ScoreResult
 from scoring.patterns import registry
 from scoring.patterns.base import HandFacts, Reading
-from scoring.patterns.pao import DRAGONS, luxury_count, pair_runs, pung_run_length
+from scoring.patterns.pao import DRAGONS, pair_runs, pung_run_length
 from scoring.rules import RuleTable
 from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import Hand, validate
@@ -187,8 +187,8 @@ def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int,
                         )
                     )
         if "luxury" not in removed:
-            quads = [t for t in sorted(set(r.pairs)) if r.pairs.count(t) == 2][: ex.get("luxury_max", 3)]
-            for t in quads[: luxury_count(r)]:
+            quads = [t for t in sorted(set(r.pairs)) if r.pairs.count(t) == 2]  # see luxury_count
+            for t in quads[: ex.get("luxury_max", 3)]:
                 items.append(
                     _item(
                         rules, "luxury", f"{Tile(t).code * 4} used as two pairs", points=ex.get("luxury", 0)
