@@ -61,8 +61,14 @@ def all_pungs(r: Reading) -> bool:
 
 @register(FAN, "all_melded", "four melds down, the pair tile self-drawn")
 def all_melded(r: Reading) -> bool:
-    """飞起来: four melds down, won by drawing the pair tile (§2)."""
-    return r.facts.n_melds == 4 and r.facts.self_drawn
+    """飞起来: four melds down, won by drawing the pair tile (§2). A concealed kong counts as
+    down unless the table's ``all_melded_counts_concealed_kong`` is false."""
+    f = r.facts
+    if f.n_melds != 4 or not f.self_drawn:
+        return False
+    if f.rules.option("all_melded_counts_concealed_kong", True):
+        return True
+    return all(m.is_exposed for m in f.melds)
 
 
 @register(FAN, "all_honours", "every tile is an honour")

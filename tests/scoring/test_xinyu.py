@@ -99,3 +99,13 @@ def test_events_other_than_kong_bloom_have_no_place():
 def test_three_payers_default():
     r = sc("xinyu", "123m456p789s345sEE", "E", **SD)
     assert [p.payer for p in r.payments] == ["player 1", "player 2", "player 3"]
+
+
+def test_all_melded_with_a_concealed_kong_option():
+    melds = "pung 111m, pung 555p, pung 999s, concealed_kong EEEE"
+    r = sc("xinyu", "SS", "S", melds, **SD)
+    assert mults(r) == {"kong": 2, "all_pungs": 2, "all_melded": 4}
+    rules = load_rules("xinyu")
+    strict = dataclasses.replace(rules, options={**rules.options, "all_melded_counts_concealed_kong": False})
+    r = sc("xinyu", "SS", "S", melds, rules=strict, **SD)
+    assert mults(r) == {"kong": 2, "all_pungs": 2}
