@@ -8,7 +8,7 @@ an optional cap, self-draw only, kong money.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from scoring.decompose import is_all_honours, seven_pairs_of, standard_readings, waits_of
@@ -144,7 +144,7 @@ def _exclusions(rules: RuleTable) -> dict[str, frozenset[str]]:
     return got[1]
 
 
-def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int, list[Item]]:
+def _eval_pao(r: Reading, h: Hand, waits: list[int]) -> tuple[int, list[Item]]:
     rules = h.rules
     reg = registry("pao")
     pats = rules.patterns
@@ -245,7 +245,7 @@ def _eval_pao(r: Reading, h: Hand, waits: Callable[[], list[int]]) -> tuple[int,
         if v:
             if not rules.option("wait_bonus_needs_single_wait", True):
                 items.append(_item(rules, key, _WAIT_TEXT[key], points=v))
-            elif len(waits()) == 1:
+            elif len(waits) == 1:
                 items.append(_item(rules, key, _WAIT_TEXT[key] + ", the only tile waited on", points=v))
 
     # bonus adders (§1.3), always
@@ -416,18 +416,12 @@ def score_hand(h: Hand) -> ScoreResult:
     if not readings:
         raise HandError(_not_complete_message(h))
 
-    cache: list[list[int]] = []
-
-    def waits() -> list[int]:
-        if not cache:
-            cache.append(_waits(h))
-        return cache[0]
-
+    ws = _waits(h)  # needed for 独听 and shown in the result
     best = None
     best_key = None
     pao = rules.family == "pao"
     for idx, r in enumerate(readings):
-        own, items = _eval_pao(r, h, waits) if pao else _eval_fan(r, h)
+        own, items = _eval_pao(r, h, ws) if pao else _eval_fan(r, h)
         key = (-own, len(items), idx)
         if best_key is None or key < best_key:
             best_key, best = key, (r, own, items)
@@ -480,7 +474,7 @@ def score_hand(h: Hand) -> ScoreResult:
         decomposition=_blocks(r, h),
         shape=r.shape,
         wait=r.wait,
-        waits=tuple(ALL_TILES[t] for t in waits()),
+        waits=tuple(ALL_TILES[t] for t in ws),
         payments=tuple(payments),
         point_value=h.point_value,
         readings=len(readings),
