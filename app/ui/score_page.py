@@ -24,6 +24,7 @@ from app.ui.i18n import catalog, lang, t
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
 UNDO_DEPTH = 30
+BLUE, GOLD, RED, GREEN, GREY = (28, 126, 214), (232, 163, 23), (224, 49, 49), (18, 150, 93), (120, 120, 120)
 
 
 # ---------------------------------------------------------------- state
@@ -225,35 +226,40 @@ def detection_view() -> None:
 
 
 def _draw_boxes(photo: E.Photo) -> bytes:
-    from PIL import Image, ImageDraw
-
-    im = Image.open(io.BytesIO(photo.preview_jpeg)).convert("RGB")
-    d = ImageDraw.Draw(im)
-    s = photo.scale
-    now = {}  # detection index -> (current code, selected?, winning?)
+    """The photo with a box and the current name per tile (corrections included), cropped to the tiles."""
     sel = ss.sel
+    now = {}  # detection index -> (current code, selected?, winning?, typed over?)
     for i, x in enumerate(ss.hand["concealed"]):
-        now[x.get("d")] = (x["t"], sel == ("c", i), ss.hand["win"] == i, x)
+        now[x.get("d")] = (x["t"], sel == ("c", i), ss.hand["win"] == i, x.get("c") is None)
     for j, m in enumerate(ss.hand["melds"]):
         for i, x in enumerate(m["tiles"]):
-            now[x.get("d")] = (x["t"], sel == ("m", j, i), False, x)
-    width = max(2, round(max(im.size) / 400))
+            now[x.get("d")] = (x["t"], sel == ("m", j, i), False, x.get("c") is None)
+    boxes = []
     for k, det in enumerate(photo.detect.get("detections", [])):
-        x0, y0, x1, y1 = (v * s for v in det["xyxy"])
-        code, selected, win, tile = now.get(k, (det["tile"], False, False, None))
-        low = det.get("conf", 1.0) < H.LOW_CONF and (tile is None or tile.get("c") is not None)
-        color = (
-            (28, 126, 214) if selected else (232, 163, 23) if win else (224, 49, 49) if low else (18, 150, 93)
-        )
+        code, selected, win, fixed = now.get(k, (det["tile"], False, False, False))
+        low = det.get("conf", 1.0) < H.LOW_CONF and not fixed
+        color = BLUE if selected else GOLD if win else RED if low else GREEN
         if k not in now and det["tile"] not in ("F", "flower"):
-            color = (120, 120, 120)
+            color = GREY
+        boxes.append((tuple(det["xyxy"]), T.short(code) + ("?" if low else ""), color, selected))
+    return _draw_cached(photo.preview_jpeg, photo.scale, tuple(boxes))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _draw_cached(preview_jpeg: bytes, s: float, boxes: tuple) -> bytes:
+    from PIL import Image, ImageDraw
+
+    im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
+    d = ImageDraw.Draw(im)
+    width = max(2, round(max(im.size) / 400))
+    for xyxy, text, color, selected in boxes:
+        x0, y0, x1, y1 = (v * s for v in xyxy)
         d.rectangle((x0, y0, x1, y1), outline=color, width=width * (2 if selected else 1))
-        text = T.short(code) + ("?" if low else "")
         fs = max(12, round((x1 - x0) * 0.42))
         tb = d.textbbox((x0, y0), text, font_size=fs)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=color)
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), text, fill="white", font_size=fs)
-    im = _crop_to_tiles(im, [[v * s for v in det["xyxy"]] for det in photo.detect.get("detections", [])])
+    im = _crop_to_tiles(im, [[v * s for v in b[0]] for b in boxes])
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue()
