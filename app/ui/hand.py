@@ -225,7 +225,7 @@ def to_score_json(hand: dict, cond: dict) -> dict:
     """The score-JSON input (shared/contract/score-json.md) for this hand and these conditions."""
     variant = cond["variant"]
     concealed = [x["t"] for x in hand["concealed"]]
-    self_drawn = bool(cond["self_drawn"]) or variant == "xinyu"
+    self_drawn = bool(cond["self_drawn"])  # xinyu: the form only offers self-drawn; what-ifs may ask
     data: dict[str, Any] = {
         "variant": variant,
         "concealed": T.to_string(concealed),

@@ -573,9 +573,8 @@ def conditions() -> None:
         wrap=True,
     )
     cond["events"] = list(picked or [])
-    bind(
-        "point_value", st.number_input, t("cond.point_value"), min_value=1, max_value=10000, step=1, width=180
-    )
+    pv_label = t("cond.point_value_xinyu") if xinyu else t("cond.point_value")
+    bind("point_value", st.number_input, pv_label, min_value=1, max_value=9999, step=1, width=180)
     if not xinyu:
         _payer_inputs()
 
@@ -584,8 +583,9 @@ def _payer_inputs() -> None:
     cond = ss.cond
     seats = list(H.SEATS) if cond["self_drawn"] else [cond["discarder"]]
     eaten = sum(_seat_weight(cond["seats"][s]) for s in seats)
-    title = t("cond.payers") + (f" · {t('cond.payers_some', n=eaten)}" if eaten else "")
-    with st.expander(title):
+    if eaten:
+        st.caption(t("cond.payers_some", n=eaten))
+    with st.expander(t("cond.payers")):
         st.caption(t("cond.payers_help"))
         tabs = st.tabs([t(f"seat.{s}") for s in seats])
         for tab, s in zip(tabs, seats, strict=True):
@@ -804,14 +804,15 @@ def payments_table(r: dict, data: dict) -> str:
         if names:
             extra += f"<br><span class='jx-ref'>{html.escape('、'.join(names))}</span>"
         if p.get("kong_money"):
-            extra += html.escape(t("res.kong_money", n=_num(p["kong_money"])))
+            extra += html.escape(_num(p["kong_money"]))
         rows.append(
             f"<tr><td>{html.escape(seat)}{badge}</td><td class='jx-why'>{extra}</td>"
             f"<td class='jx-pts'>{_num(p.get('amount', 0))}</td></tr>"
         )
     total = r.get("total", sum(p.get("amount", 0) for p in r.get("payments", [])))
     rows.append(_sum_row(t("res.total"), _num(total), 2))
-    return _table((t("res.col_payer"), t("res.col_eaten"), t("res.col_amount")), rows)
+    second = t("res.col_kong") if data.get("variant") == "xinyu" else t("res.col_eaten")
+    return _table((t("res.col_payer"), second, t("res.col_amount")), rows)
 
 
 def what_ifs() -> None:

@@ -195,3 +195,14 @@ def test_every_catalog_key_the_code_uses_exists():
     keys |= {f"lang.{code}" for code in i18n.LANGS} | {"nav.score", "nav.learn"}
     missing = sorted(k for k in keys if k not in i18n.catalog("zh"))
     assert not missing
+
+
+def test_xinyu_is_self_drawn_only_and_its_what_if_says_so(at):
+    _type_hand(at, "123m456p789s345sEE")
+    at.segmented_control(key="w_variant").set_value("xinyu")
+    at.run()
+    assert not at.exception
+    assert total_of(at) == 6  # 门清 x2, three payers
+    i18n.set_lang("zh")
+    whatif = next(md.value for md in at.markdown if md.value.startswith("<table class='jx-whatif'>"))
+    assert whatif.count(i18n.t("res.wi_no")) == 2  # no discard wins in xinyu
