@@ -206,3 +206,21 @@ def test_xinyu_is_self_drawn_only_and_its_what_if_says_so(at):
     i18n.set_lang("zh")
     whatif = next(md.value for md in at.markdown if md.value.startswith("<table class='jx-whatif'>"))
     assert whatif.count(i18n.t("res.wi_no")) == 2  # no discard wins in xinyu
+
+
+def test_hand_edits_keep_the_winning_tile_and_regroup_melds():
+    h, _ = H.from_score_json({"variant": "jiujiang", "concealed": "234m777p678s99s55p", "winning_tile": "5p"})
+    assert h["concealed"][h["win"]]["t"] == "5p"
+    h2 = H.delete_tile(h, ("c", 0))  # a tile before the winning one: the index follows
+    assert h2["concealed"][h2["win"]]["t"] == "5p"
+    h3, ok = H.make_meld(h, 3, "pung")  # 777p
+    assert ok and h3["melds"] == [{"kind": "pung", "tiles": [H.tile("7p")] * 3}]
+    assert h3["concealed"][h3["win"]]["t"] == "5p"
+    h4 = H.set_meld_kind(h3, 0, "kong")
+    assert [x["t"] for x in h4["melds"][0]["tiles"]] == ["7p"] * 4
+    h5 = H.set_meld_kind(h4, 0, "concealed")
+    assert not h5["melds"] and len(h5["concealed"]) == len(h["concealed"]) + 1
+    h6, ok = H.make_meld(h, 6, "chow")  # 6s with 7s 8s
+    assert ok and [x["t"] for x in h6["melds"][0]["tiles"]] == ["6s", "7s", "8s"]
+    _, ok = H.make_meld(h, 0, "kong")  # only one 2m
+    assert not ok
