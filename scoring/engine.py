@@ -465,20 +465,20 @@ def score_hand(h: Hand) -> ScoreResult:
                 payments.append(Payment(p.name, p.is_dealer, 0, (), False, km, own * pv + km))
 
     notes = (h.robbed_note,) if h.robbed_note else ()
-    return ScoreResult(
-        variant=rules.variant,
-        can_win=can_win,
-        reason=reason,
-        own=own,
-        items=tuple(items),
-        decomposition=_blocks(r, h),
-        shape=r.shape,
-        wait=r.wait,
-        waits=tuple(ALL_TILES[t] for t in ws),
-        payments=tuple(payments),
-        point_value=h.point_value,
-        readings=len(readings),
-        notes=notes,
+    return ScoreResult(  # positional, in field order (the hot path)
+        rules.variant,
+        can_win,
+        reason,
+        own,
+        tuple(items),
+        _blocks(r, h),
+        r.shape,
+        r.wait,
+        tuple([ALL_TILES[t] for t in ws]),
+        tuple(payments),
+        h.point_value,
+        len(readings),
+        notes,
     )
 
 

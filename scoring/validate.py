@@ -177,9 +177,15 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     else:
         melds = ()
 
-    self_drawn = _bool(hand.self_drawn, "self_drawn")
-    winner_is_dealer = _bool(hand.winner_is_dealer, "winner_is_dealer")
-    bonus = _bonus(hand.bonus_tiles, "bonus_tiles")
+    self_drawn = hand.self_drawn
+    if self_drawn is not True and self_drawn is not False:
+        _bool(self_drawn, "self_drawn")
+    winner_is_dealer = hand.winner_is_dealer
+    if winner_is_dealer is not True and winner_is_dealer is not False:
+        _bool(winner_is_dealer, "winner_is_dealer")
+    bonus = hand.bonus_tiles
+    if bonus != 0 or type(bonus) is not int:
+        bonus = _bonus(bonus, "bonus_tiles")
     if bonus and rules.bonus_tile is None:
         raise HandError(f"bonus_tiles = {bonus}: {v} has no bonus tiles (發 is an ordinary tile there)")
 
@@ -248,7 +254,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         for t in m.tiles:
             held[t] += 1
     total = list(held)
-    for p in payers:
+    for p in payers if payers is not _DEFAULT_THREE and payers is not _DEFAULT_DISCARDER else ():
         for m in p.melds:
             robbed = "robbing_kong" in ev and m.kind == "added_kong" and m.tile == win and p is payers[0]
             for t in m.tiles[: 3 if robbed else 4]:
@@ -262,23 +268,25 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
             raise HandError(f"five or more copies of {what}: {n} appear in the input; a set has four")
 
     pv = hand.point_value
-    if isinstance(pv, bool) or not isinstance(pv, (int, float)) or not math.isfinite(pv) or pv <= 0:
+    if (type(pv) is not int or pv != 1) and (
+        isinstance(pv, bool) or not isinstance(pv, (int, float)) or not math.isfinite(pv) or pv <= 0
+    ):
         raise HandError(f"point_value must be a positive number, not {pv!r}")
 
-    return Hand(
-        rules=rules,
-        concealed=concealed,
-        counts=counts,
-        win=int(win),
-        melds=melds,
-        bonus_tiles=bonus,
-        self_drawn=self_drawn,
-        events=frozen_events,
-        winner_is_dealer=winner_is_dealer,
-        payers=payers,
-        point_value=pv,
-        held=held,
-        robbed_note=robbed_note,
+    return Hand(  # positional, in field order (the hot path)
+        rules,
+        concealed,
+        counts,
+        int(win),
+        melds,
+        bonus,
+        self_drawn,
+        frozen_events,
+        winner_is_dealer,
+        payers,
+        pv,
+        held,
+        robbed_note,
     )
 
 
