@@ -51,8 +51,10 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 .jx-timing {font-size: 0.85rem; color: #64748b;}
 [data-testid="stAppDeployButton"] {display: none;}
 @media (max-width: 640px) {
-  .jx-mini {display: block; position: sticky; top: 0; z-index: 5; background: #0b7a4b; color: white;
-    border-radius: 10px; padding: 6px 12px; font-size: 1rem;}
+  .jx-mini {display: block; position: fixed; left: 10px; right: 10px; bottom: 10px; z-index: 999990;
+    background: #0b7a4b; color: white; border-radius: 12px; padding: 8px 14px; font-size: 1rem;
+    box-shadow: 0 4px 14px rgba(0, 0, 0, 0.25);}
+  .block-container {padding-bottom: 5rem !important;}
   .jx-mini a {color: #d3f9d8;}
   .block-container {padding-left: 0.7rem; padding-right: 0.7rem; padding-top: 3.2rem;}
   div[class*="st-key-tile_"] button img {height: 50px;}
