@@ -73,8 +73,12 @@ def all_melded(r: Reading) -> bool:
 
 @register(FAN, "all_honours", "every tile is an honour")
 def all_honours(r: Reading) -> bool:
-    """全风向: all honours (§2)."""
-    return not r.facts.suits
+    """全风向: all honours in a winning shape (§2).
+
+    The all-honour free shape (no winning shape at all) is "scored as 清一色" by §2,
+    so it does not also reach 全风向's ×8.
+    """
+    return not r.facts.suits and r.shape != "free"
 
 
 @register(FAN, "kong_bloom", "self-drawn on the replacement tile after own kong", event=True)

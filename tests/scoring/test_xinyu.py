@@ -28,7 +28,8 @@ CASES = [
     ("all-pungs-melded", "111m999sSS", "S", "pung 555p, pung EEE", {"all_pungs": 2}),
     ("all-melded", "SS", "S", "pung 111m, pung 555p, pung 999s, pung EEE", {"all_pungs": 2, "all_melded": 4}),
     ("all-honours", "EEESSSWWWCCCPP", "P", "", {"concealed": 2, "all_honours": 8, "all_pungs": 2}),
-    ("all-honours-free-shape", "ESWNCFPESWNCFE", "E", "", {"concealed": 2, "all_honours": 8}),
+    # §2: the free shape is "scored as 清一色"; 全风向 needs a real winning shape.
+    ("all-honours-free-shape", "ESWNCFPESWNCFE", "E", "", {"concealed": 2, "full_flush": 4}),
     ("all-honours-seven-pairs", "EESSWWNNCCFFPP", "E", "", {"seven_pairs": 4, "all_honours": 8}),
     (
         "all-honours-melded",
