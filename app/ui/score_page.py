@@ -241,13 +241,36 @@ def _draw_boxes(photo: E.Photo) -> bytes:
         color = BLUE if selected else GOLD if win else RED if low else GREEN
         if k not in now and det["tile"] not in ("F", "flower"):
             color = GREY
-        boxes.append((tuple(det["xyxy"]), T.short(code) + ("?" if low else ""), color, selected))
-    return _draw_cached(photo.preview_jpeg, photo.scale, tuple(boxes))
+        mark = "?" if low and not _label_font() else ""  # Chinese names are long enough: red says it
+        boxes.append((tuple(det["xyxy"]), _box_label(code) + mark, color, selected))
+    return _draw_cached(photo.preview_jpeg, photo.scale, tuple(boxes), _label_font())
+
+
+def _label_font() -> str | None:
+    """A font that can write Chinese tile names (vision ships a small one), when the page is in Chinese."""
+    if _lang() != "zh":
+        return None
+    try:
+        from vision.annotate import FONT_CANDIDATES
+    except Exception:
+        return None
+    return next((str(p) for p in FONT_CANDIDATES if p.is_file()), None)
+
+
+def _box_label(code: str) -> str:
+    if _lang() == "zh" and _label_font():
+        try:
+            from vision.annotate import tile_name_zh
+
+            return tile_name_zh(code)
+        except Exception:
+            pass
+    return T.short(code)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _draw_cached(preview_jpeg: bytes, s: float, boxes: tuple) -> bytes:
-    from PIL import Image, ImageDraw
+def _draw_cached(preview_jpeg: bytes, s: float, boxes: tuple, font_path: str | None) -> bytes:
+    from PIL import Image, ImageDraw, ImageFont
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
     d = ImageDraw.Draw(im)
@@ -255,10 +278,11 @@ def _draw_cached(preview_jpeg: bytes, s: float, boxes: tuple) -> bytes:
     for xyxy, text, color, selected in boxes:
         x0, y0, x1, y1 = (v * s for v in xyxy)
         d.rectangle((x0, y0, x1, y1), outline=color, width=width * (2 if selected else 1))
-        fs = max(12, round((x1 - x0) * 0.42))
-        tb = d.textbbox((x0, y0), text, font_size=fs)
+        fs = max(12, round((x1 - x0) * (0.4 if font_path else 0.42)))
+        font = ImageFont.truetype(font_path, fs) if font_path else ImageFont.load_default(fs)
+        tb = d.textbbox((x0, y0), text, font=font)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=color)
-        d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), text, fill="white", font_size=fs)
+        d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), text, fill="white", font=font)
     im = _crop_to_tiles(im, [[v * s for v in b[0]] for b in boxes])
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
