@@ -198,16 +198,15 @@ def open_image(
                 orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1) or 1)
             except Exception:  # a broken EXIF block does not make the image unusable
                 orientation = 1
-            scale = 1.0
-            if min_side and im.format == "JPEG":
+            if getattr(im, "n_frames", 1) > 1:
+                im.seek(0)  # first frame (animated GIF/WebP, MPO with a depth map or preview)
+            if min_side and im.format in ("JPEG", "MPO"):
                 long0 = max(w0, h0)
                 reduce = 1
                 while reduce < 8 and long0 / (reduce * 2) >= min_side:
                     reduce *= 2
                 if reduce > 1:
                     im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // reduce, h0 // reduce))
-            if getattr(im, "n_frames", 1) > 1:
-                im.seek(0)
             im.load()
             pixels = _to_rgb(im)
     except ImageError:

@@ -179,3 +179,12 @@ def test_pixel_limit_is_checked_before_decoding():
     side = int(MAX_PIXELS**0.5) + 10
     with pytest.raises(ImageError, match="megapixels"):
         open_image(huge_png(side, side, header_only=True))
+
+
+def test_mpo_first_picture_and_reduced_decode():
+    a = np.tile(gradient(400, 300), (4, 4, 1))  # 1600 x 1200
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, "MPO", save_all=True, append_images=[Image.fromarray(a[::2, ::2].copy())])
+    loaded = open_image(buf.getvalue(), min_side=800)
+    assert (loaded.width, loaded.height) == (1600, 1200)
+    assert loaded.pixels.shape == (600, 800, 3) and loaded.scale == 0.5
