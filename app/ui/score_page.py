@@ -786,6 +786,10 @@ def items_table(r: dict, variant: str) -> str:
         value = f"×{_num(it['multiplier'])}" if "multiplier" in it else f"+{_num(it.get('points', 0))}"
         reason = _item_text(it, "reason")
         ref = _item_text(it, "rule")
+        why_key = f"why.{it.get('key', '')}"
+        if _lang() == "zh" and why_key in catalog("zh"):  # the engine explains in English: lead with ours
+            ref = f"{reason} · {ref}" if ref else reason
+            reason = t(why_key)
         rows.append(
             f"<tr><td>{html.escape(first)}<br><span class='jx-en'>{html.escape(second)}</span></td>"
             f"<td class='jx-pts'>{html.escape(value)}</td>"
