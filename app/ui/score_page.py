@@ -736,7 +736,13 @@ def _reason(r: dict) -> str:
     reason = r.get("reason") or ""
     if isinstance(reason, dict):
         return reason.get(_lang()) or reason.get("text") or str(reason)
-    return str(reason) or t("res.cannot_win")
+    reason = str(reason)
+    if _lang() == "zh":  # the engine explains in English; the two reasons it gives have Chinese here
+        if "二炮起胡" in reason:
+            return t("why.below_minimum", own=_num(r.get("own", 0)))
+        if "self-draw only" in reason:
+            return t("cond.xinyu_self_drawn")
+    return reason or t("res.cannot_win")
 
 
 def _lang() -> str:
