@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import random
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import streamlit as st
 from app.ui import hand as H
 from app.ui import tiles as T
 
+log = logging.getLogger("jxmj.app")
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SAMPLE_PHOTO = ASSETS / "sample_hand.jpg"
 SAMPLE_JSON = ASSETS / "sample_hand.json"
@@ -58,7 +60,8 @@ def score(data: dict) -> dict[str, Any]:
         return _score_cached(json.dumps(data, sort_keys=True, ensure_ascii=False))
     except EngineMissing as exc:
         return {"missing": str(exc)}
-    except Exception as exc:  # a bug in the engine: say so, keep the app alive
+    except Exception as exc:  # a bug in the engine: say so, keep the app alive, log the details
+        log.exception("scoring failed on %s", data)
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
@@ -285,8 +288,6 @@ def random_hand(variant: str, rng: random.Random, tries: int = 60) -> tuple[dict
 
 def _random_input(variant: str, rng: random.Random) -> dict:
     kinds = list(T.kinds_for(variant))
-    if variant == "xinyu":
-        kinds = [k for k in kinds]
     roll = rng.random()
     if roll < 0.35:  # one suit (with honours now and then): the flush family
         suit = rng.choice(T.SUITS)

@@ -426,7 +426,7 @@ def _picker(mode: str) -> None:
     rows = [[k for k in kinds if k.endswith(s) and k in T.SUITED] for s in T.SUITS]
     rows.append([k for k in kinds if k not in T.SUITED])
     with st.container(key=f"picker_{mode}"):
-        for r, row in enumerate(rows):
+        for row in rows:
             with st.container(horizontal=True, gap=None):
                 for code in row:
                     st.button(
@@ -436,7 +436,6 @@ def _picker(mode: str) -> None:
                         args=(mode, code),
                         help=T.name(code),
                     )
-            del r
     if mode == "add":
         st.button(t("hand.done"), key="btn_add_done", on_click=_on_deselect, icon=":material/check:")
 
