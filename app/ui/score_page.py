@@ -714,7 +714,10 @@ def decomposition_html(blocks: list[dict], win_tile: str | None, size: str = "md
     for b in blocks:
         kind = b.get("kind", "set")
         caption = _label("meld", kind) if b.get("source") == "meld" else _label("block", kind)
-        groups.append((caption, T.parse(b.get("tiles", "")), bool(b.get("winning"))))
+        codes = T.parse(b.get("tiles", ""))
+        if kind == "concealed_kong" and len(codes) == 4:  # laid down as on the table: backs outside
+            codes = ["back", codes[1], codes[2], "back"]
+        groups.append((caption, codes, bool(b.get("winning"))))
     marked = any(w for _, _, w in groups)
     parts = []
     for caption, codes, winning in groups:
