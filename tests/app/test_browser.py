@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -50,7 +51,10 @@ def server():
     cmd = [sys.executable, "-m", "app", "app", "--server.port", str(port), "--server.headless", "true"]
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "browser-server.log").open("w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
+    # its own process group: `jxmj app` runs streamlit as a child, and both must stop afterwards
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(), start_new_session=True
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -66,12 +70,26 @@ def server():
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop_group(proc)
         log.close()
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group (jxmj and its streamlit child), SIGKILL what is left."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)  # anyone left in the group?
+            except ProcessLookupError:
+                proc.poll()
+                return
+            proc.poll()
+            time.sleep(0.1)
 
 
 def _total(page) -> float:
