@@ -55,6 +55,9 @@ class ReaderConfig:
     Attributes:
         conf_threshold: minimum localizer score (0..1) for a box to be kept.
         iou_threshold: NMS overlap (intersection over union) above which the weaker box goes.
+        containment_threshold: after NMS, a box goes too when more than this fraction of it
+            (or of the stronger box) is covered by a stronger box: two tiles never overlap
+            that much, but a duplicate that is shifted or a different size can have a low IoU.
         max_detections: at most this many boxes per photo (the strongest).
         decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
             stays >= this many pixels (0: always full resolution).
@@ -67,6 +70,7 @@ class ReaderConfig:
 
     conf_threshold: float = 0.3
     iou_threshold: float = 0.45
+    containment_threshold: float = 0.6
     max_detections: int = 300
     decode_min_side: int = 2000
     min_crop_px: float = 1.0
@@ -123,6 +127,7 @@ def decode_localizer(
     conf_threshold: float,
     iou_threshold: float,
     max_detections: int,
+    containment_threshold: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Decode a YOLOv8-layout output and apply NMS.
 
@@ -131,6 +136,7 @@ def decode_localizer(
         n_classes: `nc`.
         lb: the letterbox used to make the input.
         image_wh: `(w, h)` of the image the letterbox was made from; boxes are clipped to it.
+        containment_threshold: see `ReaderConfig` (1.0: off).
 
     Returns:
         `(xyxy, scores, class_ids)`: `xyxy` float32 `(K, 4)` in pixels of that image,
@@ -169,8 +175,28 @@ def decode_localizer(
     xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
     idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), float(conf_threshold), float(iou_threshold))
     idx = np.asarray(idx, dtype=np.int64).reshape(-1)
-    idx = idx[np.argsort(-scores[idx], kind="stable")][:max_detections]
+    idx = idx[np.argsort(-scores[idx], kind="stable")]
+    if containment_threshold < 1.0:
+        idx = idx[_suppress_contained(xyxy[idx], containment_threshold)]
+    idx = idx[:max_detections]
     return xyxy[idx], scores[idx], class_ids[idx]
+
+
+def _suppress_contained(xyxy: np.ndarray, threshold: float) -> np.ndarray:
+    """Indices (into `xyxy`, strongest first) of boxes kept when a box is dropped whose
+    intersection with a stronger kept box exceeds `threshold` x the smaller of the two areas."""
+    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    keep: list[int] = []
+    for i in range(len(xyxy)):
+        if keep:
+            k = np.asarray(keep)
+            iw = np.minimum(xyxy[k, 2], xyxy[i, 2]) - np.maximum(xyxy[k, 0], xyxy[i, 0])
+            ih = np.minimum(xyxy[k, 3], xyxy[i, 3]) - np.maximum(xyxy[k, 1], xyxy[i, 1])
+            inter = np.clip(iw, 0, None) * np.clip(ih, 0, None)
+            if np.any(inter > threshold * np.minimum(area[k], area[i])):
+                continue
+        keep.append(i)
+    return np.asarray(keep, dtype=np.int64)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -288,6 +314,7 @@ class TileReader:
             cfg.conf_threshold,
             cfg.iou_threshold,
             cfg.max_detections,
+            cfg.containment_threshold,
         )
         timing["detect"] = (time.perf_counter() - t0) * 1000.0
         if len(xyxy) == 0:

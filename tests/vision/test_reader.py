@@ -239,3 +239,17 @@ def test_classifier_with_the_wrong_number_of_classes_is_refused(tmp_path, scene,
     testing.build_classifier(tmp_path / "classifier.onnx", meta_override={"classes": ["1m", "2m"]})
     with pytest.raises(ModelError, match="classifier output has shape"):
         TileReader(tmp_path).detect(scene_pixels)
+
+
+def test_a_shifted_duplicate_with_low_iou_is_dropped_but_neighbours_stay():
+    lb = Letterbox(1.0, 0, 0)
+    # a tile, a smaller duplicate inside it (IoU 0.42), and a neighbour touching it
+    out = yolo_output(
+        [(100, 100, 60, 80), (110, 95, 36, 56), (160, 100, 60, 80)],
+        [(0.9, 0.0), (0.5, 0.0), (0.8, 0.0)],
+    )
+    xyxy, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10, containment_threshold=0.6)
+    assert len(xyxy) == 2
+    assert xyxy[:, 0].tolist() == pytest.approx([70, 130])
+    plain, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10)
+    assert len(plain) == 3
