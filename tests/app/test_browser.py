@@ -49,6 +49,7 @@ def _free_port() -> int:
 def server():
     port = _free_port()
     cmd = [sys.executable, "-m", "app", "app", "--server.port", str(port), "--server.headless", "true"]
+    cmd += ["--server.fileWatcherType", "none"]
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "browser-server.log").open("w")
     # its own process group: `jxmj app` runs streamlit as a child, and both must stop afterwards
