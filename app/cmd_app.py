@@ -7,7 +7,7 @@ Every option after `app` goes to `streamlit run` unchanged, e.g.
 from __future__ import annotations
 
 import argparse
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +31,8 @@ def streamlit_command(options: list[str]) -> list[str]:
         "--server.port": DEFAULT_PORT,
         "--client.showErrorDetails": "false",
         "--browser.gatherUsageStats": "false",
+        "--server.fileWatcherType": "none",
+        "--client.toolbarMode": "minimal",
     }
     given = {o.split("=", 1)[0] for o in options if o.startswith("--")}
     for key, value in defaults.items():
@@ -46,7 +48,11 @@ def run_passthrough(options: list[str]) -> int:
     if not MAIN_SCRIPT.exists():
         print("jxmj app: not available yet", file=sys.stderr)
         return 2
-    return subprocess.call(streamlit_command(options))
+    cmd = streamlit_command(options)
+    sys.stdout.flush()
+    # Become the server process, so that stopping `jxmj app` stops Streamlit too.
+    os.execv(cmd[0], cmd)
+    return 0  # not reached
 
 
 def run(args: argparse.Namespace) -> int:
