@@ -56,6 +56,7 @@ RED = [(200, 30, 40), (170, 20, 30), (215, 50, 60), (150, 30, 50)]
 GREEN = [(20, 120, 60), (10, 90, 50), (40, 140, 70), (0, 100, 80)]
 BLUE = [(30, 60, 170), (20, 40, 120), (40, 90, 190), (25, 50, 100)]
 BLACK = [(20, 20, 25), (40, 35, 35), (10, 10, 40)]
+DARK_GREEN = [(15, 45, 30), (20, 60, 35), (10, 35, 25), (25, 30, 28)]  # near-black inks of Taiwanese sets
 IVORY = [(245, 242, 230), (250, 250, 248), (238, 236, 222), (246, 240, 215), (235, 238, 240)]
 BACK_COLOURS = [
     (30, 110, 60),
@@ -142,6 +143,8 @@ _DOTS = {
 
 def _dot_colours(n, rng):
     g, r, b = _pick(rng, GREEN), _pick(rng, RED), _pick(rng, BLUE)
+    if rng.random() < 0.35:  # dark inks
+        g, b = _pick(rng, DARK_GREEN), _pick(rng, DARK_GREEN + BLACK)
     scheme = rng.random()
     if scheme < 0.25:  # single colour set
         c = _pick(rng, [g, r, b])
@@ -195,8 +198,16 @@ def _draw_dot(d: ImageDraw.ImageDraw, cx, cy, r, colour, rng, style):
         d.ellipse([cx - r2, cy - r2, cx + r2, cy + r2], outline=(250, 250, 245), width=max(2, int(r * 0.15)))
 
 
-def _draw_stick(d: ImageDraw.ImageDraw, x0, y0, x1, y1, colour, rng, width):
-    """A bamboo stick from (x0, y0) to (x1, y1) with node bands."""
+def _draw_stick(d: ImageDraw.ImageDraw, x0, y0, x1, y1, colour, rng, width, chain=False):
+    """A bamboo stick from (x0, y0) to (x1, y1) with node bands, or a chain of beads."""
+    if chain:
+        n = int(rng.integers(4, 7))
+        for t in np.linspace(0, 1, n):
+            px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            ry = abs(y1 - y0) / (n - 1) * 0.45 + 1
+            rx = width * 0.7
+            d.ellipse([px - rx, py - ry, px + rx, py + ry], outline=colour, width=max(2, int(width * 0.35)))
+        return
     d.line([x0, y0, x1, y1], fill=colour, width=int(width))
     for t in (0.0, 0.5, 1.0):
         px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
@@ -334,7 +345,10 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         n = int(name[0])
         d = ImageDraw.Draw(img)
         g, r_, b = _pick(rng, GREEN), _pick(rng, RED), _pick(rng, BLUE)
-        width = W * rng.uniform(0.05, 0.075)
+        chain = rng.random() < 0.35
+        if rng.random() < 0.35:
+            g = _pick(rng, DARK_GREEN + BLACK)
+        width = W * rng.uniform(0.055, 0.1)
         if n == 1:
             if rng.random() < 0.8:
                 _draw_bird(img, rng)
@@ -368,7 +382,7 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
                     col = b
                 if rng.random() < 0.1:
                     col = b
-                _draw_stick(d, W * ux, H * (uy - uh / 2), W * ux, H * (uy + uh / 2), col, rng, width)
+                _draw_stick(d, W * ux, H * (uy - uh / 2), W * ux, H * (uy + uh / 2), col, rng, width, chain)
     elif name in "ESWN" and font_path:
         ch = {"E": "東", "S": "南", "W": "西", "N": "北"}[name]
         if rng.random() < 0.1:
@@ -386,7 +400,7 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         )
     elif name == "F" and font_path:
         ch = "發" if rng.random() < 0.85 else "发"
-        col = _pick(rng, GREEN + GREEN + BLACK[:1])
+        col = _pick(rng, GREEN + GREEN + DARK_GREEN + BLACK[:1])
         _draw_char(img, ch, (int(W * 0.06), int(H * 0.1), int(W * 0.94), int(H * 0.9)), col, rng, font_path)
     elif name == "P":
         d = ImageDraw.Draw(img)
