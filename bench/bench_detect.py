@@ -135,7 +135,9 @@ def jxmj_reader(models: str | None, cores: int):
 
     config = ReaderConfig(threads=cores or None)
     try:
-        return TileReader(models, config), "trained models"
+        reader = TileReader(models, config)
+        versions = f"localizer {reader.localizer.version}, classifier {reader.classifier.version}"
+        return reader, f"models in {reader.directory}: {versions}"
     except ModelError as exc:
         print(f"jxmj: {exc}\njxmj: using the tiny stand-in models (pipeline cost only, no real reading)")
         d = Path(tempfile.mkdtemp(prefix="jxmj-bench-"))
