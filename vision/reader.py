@@ -2,8 +2,9 @@
 
 Two ONNX models (docs/ARCHITECTURE.md):
 
-1. `localizer.onnx` sees the whole photo letterboxed to its `input_size` and answers in the
-   YOLOv8 layout `[1, 4 + nc, N]` (`cx, cy, w, h` in input pixels, then per-class scores in
+1. `localizer.onnx` sees the whole photo letterboxed to its `input_size` (shrunk with area
+   averaging, as in training; bilinear shrinking measurably cost tile accuracy) and answers
+   in the YOLOv8 layout `[1, 4 + nc, N]` (`cx, cy, w, h` in input pixels, then per-class scores in
    0..1; classes `tile`, `back`). Boxes above `conf_threshold` go through class-agnostic NMS
    (`cv2.dnn.NMSBoxes`).
 2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
@@ -56,8 +57,9 @@ class ReaderConfig:
         conf_threshold: minimum localizer score (0..1) for a box to be kept.
         iou_threshold: NMS overlap (intersection over union) above which the weaker box goes.
         containment_threshold: after NMS, a box goes too when more than this fraction of it
-            (or of the stronger box) is covered by a stronger box: two tiles never overlap
-            that much, but a duplicate that is shifted or a different size can have a low IoU.
+            (or of the stronger box) is covered by a stronger box: a duplicate that is shifted
+            or a different size can have a low IoU. Loose boxes of neighbouring tiles seen at
+            a slant overlap by up to ~70%, hence 0.8. 1.0 turns it off.
         max_detections: at most this many boxes per photo (the strongest).
         decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
             stays >= this many pixels (0: always full resolution).
@@ -70,7 +72,7 @@ class ReaderConfig:
 
     conf_threshold: float = 0.3
     iou_threshold: float = 0.45
-    containment_threshold: float = 0.6
+    containment_threshold: float = 0.8
     max_detections: int = 300
     decode_min_side: int = 2000
     min_crop_px: float = 1.0
@@ -103,13 +105,14 @@ def letterbox(pixels: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Le
     nw, nh = max(1, round(w * r)), max(1, round(h * r))
     left, top = round((W - nw) / 2 - 0.1), round((H - nh) / 2 - 0.1)
     if (nw, nh) != (w, h):
-        # shrinking: halve with 2x2 area averaging (OpenCV's fast path) while the rest of
-        # the way is still >= 2x, then bilinear by < 2x; within ~1 grey level of INTER_AREA
-        # at a fraction of its cost
-        while nw * 2 <= pixels.shape[1] and nh * 2 <= pixels.shape[0]:
+        # shrinking uses area averaging (INTER_AREA), as in training; while at least 4x is
+        # left, halve first with OpenCV's fast exact 2x2 path (same result within a grey level,
+        # half the cost)
+        while nw * 4 <= pixels.shape[1] and nh * 4 <= pixels.shape[0]:
             ph, pw = pixels.shape[:2]
             pixels = cv2.resize(pixels, (pw // 2, ph // 2), interpolation=cv2.INTER_AREA)
-        resized = cv2.resize(pixels, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        interp = cv2.INTER_AREA if nw < pixels.shape[1] else cv2.INTER_LINEAR
+        resized = cv2.resize(pixels, (nw, nh), interpolation=interp)
     else:
         resized = pixels
     canvas = np.full((H, W, 3), LETTERBOX_FILL, dtype=np.uint8)

@@ -248,7 +248,7 @@ def test_a_shifted_duplicate_with_low_iou_is_dropped_but_neighbours_stay():
         [(100, 100, 60, 80), (110, 95, 36, 56), (160, 100, 60, 80)],
         [(0.9, 0.0), (0.5, 0.0), (0.8, 0.0)],
     )
-    xyxy, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10, containment_threshold=0.6)
+    xyxy, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10, containment_threshold=0.8)
     assert len(xyxy) == 2
     assert xyxy[:, 0].tolist() == pytest.approx([70, 130])
     plain, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10)
