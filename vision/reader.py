@@ -374,7 +374,7 @@ class TileReader:
         return result
 
 
-_READERS: dict[tuple[str, ReaderConfig], TileReader] = {}
+_READERS: dict[tuple, TileReader] = {}
 _READERS_LOCK = threading.Lock()
 
 
@@ -382,16 +382,26 @@ def get_reader(directory: str | Path | None = None, config: ReaderConfig | None 
     """The process-wide `TileReader` for a models directory (default: `models_dir()`).
 
     Created on first use (loading the models takes a moment), then shared; thread-safe.
+    When the model files change on disk (new mtime or size), the next call loads them anew.
 
     Raises:
         ModelError: the models are missing or invalid.
     """
-    path = str(Path(directory).resolve() if directory is not None else models_dir())
-    key = (path, config or ReaderConfig())
+    path = Path(directory).resolve() if directory is not None else models_dir()
+    stamps = []
+    for name in (LOCALIZER_FILE, CLASSIFIER_FILE):
+        try:
+            st = (path / name).stat()
+            stamps.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            stamps.append(None)
+    key = (str(path), config or ReaderConfig(), tuple(stamps))
     with _READERS_LOCK:
         reader = _READERS.get(key)
         if reader is None:
             reader = TileReader(path, key[1])
+            for old in [k for k in _READERS if k[:2] == key[:2]]:
+                del _READERS[old]  # the model files were replaced: drop the stale reader
             _READERS[key] = reader
         return reader
 

@@ -253,3 +253,16 @@ def test_a_shifted_duplicate_with_low_iou_is_dropped_but_neighbours_stay():
     assert xyxy[:, 0].tolist() == pytest.approx([70, 130])
     plain, _, _ = decode_localizer(out, 2, lb, (400, 400), 0.3, 0.45, 10)
     assert len(plain) == 3
+
+
+def test_get_reader_reloads_replaced_models(tmp_path, scene):
+    import os
+
+    testing.build_models(tmp_path, scene, SCENE_SIZE)
+    first = get_reader(tmp_path)
+    assert get_reader(tmp_path) is first
+    testing.build_classifier(tmp_path / "classifier.onnx", size=(40, 30))
+    st = (tmp_path / "classifier.onnx").stat()
+    os.utime(tmp_path / "classifier.onnx", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    second = get_reader(tmp_path)
+    assert second is not first and second.classifier.input_size == (40, 30)
