@@ -81,9 +81,9 @@ def _align(want, got):
     return out[::-1]
 
 
-def real_rows(models, out_json):
+def real_rows(models, out_json, reduce=1):
     d = SHARED / "data/real_rows_public"
-    cmd = f"{sys.executable} -m datasets.predict --models {models}"
+    cmd = f"{sys.executable} -m datasets.predict --models {models} --reduce {reduce}"
     t = time.time()
     r = subprocess.run(
         [
@@ -126,6 +126,30 @@ def real_rows(models, out_json):
         "missed": dict(missed.most_common()),
         "extra": dict(extra.most_common()),
         "wall_s": round(time.time() - t, 1),
+    }
+
+
+def timing(models, reduce=1):
+    """In-process latency per real photo: decode (EXIF, RGB), localise, classify; medians in ms."""
+    d = SHARED / "data/real_rows_public/images"
+    p = Predictor(models)
+    rows = []
+    for path in sorted(d.glob("*.jpg")):
+        t0 = time.perf_counter()
+        img = load_rgb(path, reduce)
+        t1 = time.perf_counter()
+        boxes = p.localize(img)
+        t2 = time.perf_counter()
+        p.classify(img, boxes)
+        t3 = time.perf_counter()
+        rows.append((t1 - t0, t2 - t1, t3 - t2, t3 - t0))
+    med = [round(1000 * statistics.median(c), 1) for c in zip(*rows, strict=True)]
+    return {
+        "reduce": reduce,
+        "decode_ms": med[0],
+        "localize_ms": med[1],
+        "classify_ms": med[2],
+        "total_ms": med[3],
     }
 
 
@@ -225,6 +249,11 @@ def main(argv=None):
     if "rows" not in a.skip:
         rep["real_rows_public"] = real_rows(a.models, str(out.with_suffix(".rows.json")))
         print("real rows:", rep["real_rows_public"]["summary"], flush=True)
+    if "rows" not in a.skip:
+        rep["real_rows_public_reduce2"] = real_rows(a.models, str(out.with_suffix(".rows2.json")), reduce=2)
+        print("real rows (JPEG decoded at 1/2):", rep["real_rows_public_reduce2"]["summary"], flush=True)
+        rep["timing"] = [timing(a.models, 1), timing(a.models, 2)]
+        print("timing:", rep["timing"], flush=True)
     if "synthetic" not in a.skip:
         rep["synthetic_val"] = synthetic_val(a.models, a.data)
         print("synthetic val crops accuracy:", rep["synthetic_val"]["accuracy"], flush=True)

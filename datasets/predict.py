@@ -110,8 +110,12 @@ class Predictor:
         return {"detections": dets, "timing_ms": {"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000}}
 
 
-def load_rgb(path):
-    im = ImageOps.exif_transpose(Image.open(path))
+def load_rgb(path, reduce: int = 1):
+    """RGB array, EXIF orientation applied; ``reduce`` = 2 or 4 decodes a JPEG at 1/2 or 1/4 size."""
+    im = Image.open(path)
+    if reduce > 1 and im.format == "JPEG":
+        im.draft("RGB", (im.width // reduce, im.height // reduce))
+    im = ImageOps.exif_transpose(im)
     return np.asarray(im.convert("RGB"))
 
 
@@ -121,12 +125,19 @@ def main(argv=None):
     ap.add_argument("--models", default=str(Path(__file__).resolve().parent.parent / "models"))
     ap.add_argument("--conf", type=float, default=0.3)
     ap.add_argument("--annotate")
+    ap.add_argument("--reduce", type=int, default=1, help="decode JPEGs at 1/N size (N = 2, 4)")
     a = ap.parse_args(argv)
     p = Predictor(a.models, a.conf)
     t = time.perf_counter()
-    img = load_rgb(a.image)
+    img = load_rgb(a.image, a.reduce)
     td = time.perf_counter() - t
     res = p.detect(img)
+    if a.reduce > 1:  # boxes back to full-size pixels
+        full = ImageOps.exif_transpose(Image.open(a.image)).size
+        k = full[0] / img.shape[1]
+        for d in res["detections"]:
+            d["xyxy"] = [round(v * k, 1) for v in d["xyxy"]]
+        img = np.zeros((full[1], full[0], 0), np.uint8)
     res["timing_ms"]["decode"] = td * 1000
     res["image"] = {"width": img.shape[1], "height": img.shape[0]}
     if a.annotate:
