@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         data = json.loads(text.lstrip("\ufeff"))  # a byte-order mark from some editors is fine
     except (json.JSONDecodeError, RecursionError) as e:
         return _error(f"the input is not valid JSON: {e}", fmt)
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        return _error(f"the input could not be read as JSON: {e}", fmt)
     try:
         result = score(hand_from_json(data))
     except HandError as e:

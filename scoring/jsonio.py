@@ -7,7 +7,6 @@ error (a misspelt ``self_drawm`` must not be silently ignored), except keys star
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +15,7 @@ from scoring.errors import HandError
 from scoring.model import EVENTS, MELD_KINDS, HandInput, Meld, Payer
 from scoring.rules import VARIANTS
 from scoring.tiles import parse_tiles
+from scoring.validate import check_point_value
 
 __all__ = ["hand_from_json", "score_json"]
 
@@ -74,6 +74,8 @@ def json_type(v: Any) -> str:
 def _melds(v: Any, where: str) -> tuple[Meld, ...]:
     if not isinstance(v, list):
         raise HandError(f"{where}melds must be a list of {{kind, tiles}} objects, not {json_type(v)}")
+    if len(v) > 4:  # before parsing: a 200k-meld list must be answered at once
+        raise HandError(f"{where}melds: {len(v)} given, a hand has at most four")
     out = []
     for i, m in enumerate(v):
         w = f"{where}meld {i + 1}"
@@ -125,13 +127,14 @@ def hand_from_json(data: Any) -> HandInput:
     pv: float = 1
     if "point_value" in data:
         pv = _typed(data, "point_value", (int, float), "a positive number", "")
-        if not math.isfinite(pv) or pv <= 0:
-            raise HandError(f"point_value must be a positive number, not {pv!r}")
+        check_point_value(pv)
     payers = None
     if "payers" in data and data["payers"] is not None:
         raw = data["payers"]
         if not isinstance(raw, list):
             raise HandError(f"payers must be a list of player objects, not {json_type(raw)}")
+        if len(raw) > 3:  # before parsing: the payers are the (at most three) other players
+            raise HandError(f"{len(raw)} payers given: the payers are the other players, at most three")
         payers = []
         for i, p in enumerate(raw):
             w = f"payer {i + 1}"

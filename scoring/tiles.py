@@ -161,10 +161,24 @@ _ALIASES = (
 _DIGITS = {str(d): d for d in range(10)} | {c: i + 1 for i, c in enumerate(_NUM_ZH)}
 _SEPARATORS = set(" \t\n,，、;；|/")
 _Z_MESSAGE = (
-    "honours in 'z' notation ({text!r}) are ambiguous: riichi tools read 5z/6z/7z as 白/發/中, "
+    "honours in 'z' notation ({text}) are ambiguous: riichi tools read 5z/6z/7z as 白/發/中, "
     "Chinese (Guobiao) tools as 中/發/白; write honours as letters E S W N C F P "
     "(东 南 西 北 中 發 白) or in Chinese"
 )
+
+
+_CLIP = 60
+
+
+def _clip(text: str, *, quote: bool = True) -> str:
+    """``text`` for an error message: quoted, and cut short when it is long (a 100k paste)."""
+    if len(text) > _CLIP:
+        text = f"{text[:_CLIP]}… ({len(text)} characters)"
+    return repr(text) if quote else text
+
+
+def _ranks(pending: list[int]) -> str:
+    return _clip("".join(map(str, pending)), quote=False)
 
 
 _FAST = re.compile(r"(?:[1-9]+[mps]|[ESWNCFP])*")
@@ -210,35 +224,33 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
             rank = _DIGITS[ch]
             if rank == 0:
                 raise HandError(
-                    f"tile rank 0 in {text!r}: ranks run 1-9 (0 is the riichi red five, not used here)"
+                    f"tile rank 0 in {_clip(text)}: ranks run 1-9 (0 is the riichi red five, not used here)"
                 )
             pending.append(rank)
         elif ch in _SUIT_CHARS:
             if not pending:
-                raise HandError(f"suit {ch!r} without ranks in {text!r}: write e.g. 123m or 一万")
+                raise HandError(f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m or 一万")
             base = SUITS.index(_SUIT_CHARS[ch]) * 9
             tiles.extend(ALL_TILES[base + r - 1] for r in pending)
             pending = []
         elif ch in _HONOUR_CHARS:
             if pending:
-                raise HandError(
-                    f"ranks {''.join(map(str, pending))} before honour {ch!r} in {text!r} have no suit"
-                )
+                raise HandError(f"ranks {_ranks(pending)} before honour {ch!r} in {_clip(text)} have no suit")
             tiles.append(_HONOUR_CHARS[ch])
         elif ch in "zZ":
-            raise HandError(_Z_MESSAGE.format(text=text))
+            raise HandError(_Z_MESSAGE.format(text=_clip(text)))
         elif ch in _SEPARATORS:
             if pending:
-                raise HandError(f"ranks {''.join(map(str, pending))} in {text!r} have no suit letter")
+                raise HandError(f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter")
         elif ch in "eswncf":
             raise HandError(
-                f"unknown tile letter {ch!r} in {text!r}: honours are upper-case E S W N C F P "
+                f"unknown tile letter {ch!r} in {_clip(text)}: honours are upper-case E S W N C F P "
                 "(lower-case m p s are suits)"
             )
         else:
-            raise HandError(f"unknown tile character {ch!r} in {text!r}")
+            raise HandError(f"unknown tile character {ch!r} in {_clip(text)}")
     if pending:
-        raise HandError(f"ranks {''.join(map(str, pending))} in {text!r} have no suit letter (m, p or s)")
+        raise HandError(f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter (m, p or s)")
     return tiles
 
 
@@ -253,7 +265,7 @@ def parse_tile(text: str | Tile) -> Tile:
         raise HandError(f"a tile must be a string such as '5m' or 'C', not {type(text).__name__}")
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise HandError(f"expected exactly one tile, got {len(tiles)} in {text!r}")
+        raise HandError(f"expected exactly one tile, got {len(tiles)} in {_clip(text)}")
     return tiles[0]
 
 

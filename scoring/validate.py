@@ -16,7 +16,15 @@ from scoring.model import EVENTS, KONG_KINDS, MELD_KINDS, HandInput, Meld, Payer
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import NUM_KINDS, Tile, format_tiles, parse_tile, parse_tiles
 
-__all__ = ["Hand", "check_meld", "check_tiles", "coerce_meld", "validate"]
+__all__ = [
+    "MAX_POINT_VALUE",
+    "Hand",
+    "check_meld",
+    "check_point_value",
+    "check_tiles",
+    "coerce_meld",
+    "validate",
+]
 
 _F = int(Tile.F)
 _NO_EVENTS: frozenset[str] = frozenset()
@@ -114,7 +122,8 @@ def check_meld(m: Meld, rules: RuleTable, where: str) -> None:
         elif n == 4 and t[0] == t[3]:
             return
     # slow path: say what is wrong
-    label = f"{where} ({m.kind} {format_tiles(t)})"
+    shown = format_tiles(t) if len(t) <= 8 else f"{format_tiles(t[:8])}… ({len(t)} tiles)"
+    label = f"{where} ({m.kind} {shown})"
     check_tiles(t, rules, label, standing=False)
     if m.kind == "pung":
         if len(t) != 3 or len(set(t)) != 1:
@@ -168,6 +177,8 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     ):
         raise HandError("melds must be a list of {kind, tiles} objects")
     if hand.melds:
+        if len(hand.melds) > 4:
+            raise HandError(f"{len(hand.melds)} melds: a hand has at most four")
         melds = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(hand.melds))
         for i, m in enumerate(melds):
             check_meld(m, rules, f"meld {i + 1}")
@@ -268,10 +279,8 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
             raise HandError(f"five or more copies of {what}: {n} appear in the input; a set has four")
 
     pv = hand.point_value
-    if (type(pv) is not int or pv != 1) and (
-        isinstance(pv, bool) or not isinstance(pv, (int, float)) or not math.isfinite(pv) or pv <= 0
-    ):
-        raise HandError(f"point_value must be a positive number, not {pv!r}")
+    if type(pv) is not int or pv != 1:
+        check_point_value(pv)
 
     return Hand(  # positional, in field order (the hot path)
         rules,
@@ -288,6 +297,23 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
         held,
         robbed_note,
     )
+
+
+MAX_POINT_VALUE = 10**12
+
+
+def check_point_value(pv: Any) -> None:
+    """point_value: a positive, finite number no larger than :data:`MAX_POINT_VALUE`.
+
+    The bound keeps every amount finite: ``1e308`` would otherwise pay ``Infinity`` (not JSON)
+    and an integer beyond a float's range would crash ``math.isfinite``.
+    """
+    if isinstance(pv, bool) or not isinstance(pv, (int, float)):
+        raise HandError(f"point_value must be a positive number, not {pv!r}")
+    if (isinstance(pv, float) and not math.isfinite(pv)) or pv <= 0:
+        raise HandError(f"point_value must be a positive number, not {pv!r}")
+    if pv > MAX_POINT_VALUE:
+        raise HandError(f"point_value is too large: at most {MAX_POINT_VALUE:,} points per 炮")
 
 
 def _counts(tiles: Sequence[int]) -> list[int]:

@@ -120,3 +120,59 @@ def test_score_accepts_a_dict_too():
     assert score(HAND).own == 15
     with pytest.raises(HandError):
         score(["not", "a", "hand"])  # type: ignore[arg-type]
+
+
+# ---- adversarial regressions (each was a traceback, an "internal error", Infinity or a hang) ----
+
+
+def test_integer_beyond_the_digit_limit_is_an_error_not_a_traceback(monkeypatch, capsys):
+    # json.loads raises a plain ValueError (not JSONDecodeError) past 4300 digits
+    stdin = json.dumps(HAND)[:-1] + ', "bonus_tiles": ' + "9" * 5000 + "}"
+    rc, out = run_cli(monkeypatch, capsys, stdin, "-")
+    assert rc == 2
+    assert "4300 digits" in json.loads(out)["error"]
+
+
+@pytest.mark.parametrize("pv", ["1" + "0" * 400, "1e308"])
+def test_huge_point_value_is_a_clear_error(monkeypatch, capsys, pv):
+    # was: "internal error (OverflowError …)" for the integer, "amount": Infinity for 1e308
+    stdin = json.dumps(HAND)[:-1] + f', "point_value": {pv}' + "}"
+    rc, out = run_cli(monkeypatch, capsys, stdin, "-")
+    assert rc == 2
+    assert json.loads(out) == {"error": "point_value is too large: at most 1,000,000,000,000 points per 炮"}
+
+
+def test_largest_point_value_still_scores(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "point_value": 10**12}), "-")
+    data = json.loads(out)
+    assert rc == 0 and [p["amount"] for p in data["payments"]] == [30 * 10**12, 15 * 10**12, 15 * 10**12]
+
+
+def test_huge_meld_and_payer_lists_are_refused_at_once(monkeypatch, capsys):
+    import time
+
+    t = time.perf_counter()
+    rc, out = run_cli(
+        monkeypatch, capsys, json.dumps({**HAND, "melds": [{"kind": "pung", "tiles": "111m"}] * 200_000})
+    )
+    assert rc == 2 and json.loads(out) == {"error": "melds: 200000 given, a hand has at most four"}
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "payers": [{}] * 200_000}))
+    assert rc == 2
+    assert json.loads(out) == {
+        "error": "200000 payers given: the payers are the other players, at most three"
+    }
+    assert time.perf_counter() - t < 2
+
+
+def test_long_pasted_tile_string_is_clipped_in_the_error(monkeypatch, capsys):
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "concealed": "123m" * 25_000 + "x"}))
+    err = json.loads(out)["error"]
+    assert rc == 2 and len(err) < 200
+    assert err == "unknown tile character 'x' in '" + "123m" * 15 + "… (100001 characters)'"
+    rc, out = run_cli(
+        monkeypatch, capsys, json.dumps({**HAND, "melds": [{"kind": "pung", "tiles": "1m" * 1000}]})
+    )
+    assert rc == 2
+    assert json.loads(out) == {
+        "error": "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles"
+    }

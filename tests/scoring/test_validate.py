@@ -134,3 +134,18 @@ def test_unsorted_meld_is_normalised():
     melds = [*melds_of("pung 111m, pung 777p, pung 555s"), chow]
     r = score(HandInput("jiujiang", "99s", "9s", True, melds=melds))
     assert r.can_win
+
+
+def test_point_value_beyond_float_range_through_the_python_api():
+    # math.isfinite(10**400) raised OverflowError; 1e308 paid Infinity
+    for pv in (10**400, 1e308, 10**12 + 1):
+        with pytest.raises(HandError, match="point_value is too large"):
+            score(HandInput("jiujiang", "123m456p789s234mCC", "C", self_drawn=True, point_value=pv))
+    r = score(HandInput("jiujiang", "123m456p789s234mCC", "C", self_drawn=True, point_value=10**12))
+    assert r.own == 4 and [p.amount for p in r.payments] == [4 * 10**12] * 3
+
+
+def test_too_many_melds_refused_before_parsing_them():
+    melds = [Meld("pung", "111m")] * 100_000 + ["junk"]
+    with pytest.raises(HandError, match=r"^100001 melds: a hand has at most four$"):
+        score(HandInput("jiujiang", "123m456p789s234mCC", "C", self_drawn=True, melds=melds))
