@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-json.md).
@@ -15,6 +16,9 @@ DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-
 Reads the hand from FILE, or from standard input with '-'. Prints the result as JSON
 (default) or, with --format text, a decomposition and item table for people.
 Exit status: 0 scored (can_win may still be false), 2 bad input ({"error": ...})."""
+
+
+MAX_INPUT_CHARS = 32 * 2**20  # a hand is a few hundred bytes; 32 MiB leaves room for annotations
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,12 +44,17 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"the scoring engine could not be loaded: {e}", fmt)
     try:
         if args.input in (None, "-"):
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_INPUT_CHARS + 1)
         else:
             with open(args.input, encoding="utf-8") as fh:
-                text = fh.read()
+                text = fh.read(MAX_INPUT_CHARS + 1)
     except (OSError, UnicodeDecodeError) as e:
         return _error(f"cannot read {args.input}: {e}", fmt)
+    if len(text) > MAX_INPUT_CHARS:  # /dev/zero or an endless pipe must not hang or eat the memory
+        where = "standard input" if args.input in (None, "-") else args.input
+        return _error(
+            f"{where} is larger than {MAX_INPUT_CHARS // 2**20} MiB: a hand is a small JSON object", fmt
+        )
     try:
         data = json.loads(text.lstrip("\ufeff"))  # a byte-order mark from some editors is fine
     except (json.JSONDecodeError, RecursionError) as e:
@@ -58,8 +67,16 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(e), fmt)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
         return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt)
-    if fmt == "text":
-        sys.stdout.write(format_text(result))
-    else:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+    try:
+        if fmt == "text":
+            sys.stdout.write(format_text(result))
+        else:
+            print(json.dumps(result.to_json(), ensure_ascii=False))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `jxmj score h.json | head`: the reader left; no traceback
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - stdout without a file
+            pass
     return 0

@@ -176,3 +176,43 @@ def test_long_pasted_tile_string_is_clipped_in_the_error(monkeypatch, capsys):
     assert json.loads(out) == {
         "error": "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles"
     }
+
+
+def test_endless_input_is_refused_not_read_forever(monkeypatch, capsys):
+    # `jxmj score /dev/zero` or `yes | jxmj score -` read until memory ran out
+    from app import cmd_score
+
+    monkeypatch.setattr(cmd_score, "MAX_INPUT_CHARS", 1000)
+    rc, out = run_cli(monkeypatch, capsys, "y\n" * 600, "-")
+    assert rc == 2
+    assert json.loads(out) == {"error": "standard input is larger than 0 MiB: a hand is a small JSON object"}
+    assert cmd_score.MAX_INPUT_CHARS == 1000
+
+
+def test_dev_zero_is_an_error_within_seconds():
+    import os
+    import time
+
+    if not os.path.exists("/dev/zero"):  # pragma: no cover - not a POSIX system
+        pytest.skip("no /dev/zero")
+    t = time.perf_counter()
+    out = _subprocess("", "/dev/zero")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert json.loads(out.stdout) == {
+        "error": "/dev/zero is larger than 32 MiB: a hand is a small JSON object"
+    }
+    assert time.perf_counter() - t < 20
+
+
+def test_closed_output_pipe_is_not_a_traceback():
+    # `jxmj score h.json | head -c 10` when the reader has left: was a BrokenPipeError traceback
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "score", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before the result is written
+    _, err = proc.communicate(json.dumps(HAND).encode(), timeout=60)
+    assert proc.returncode == 0
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
