@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,7 +162,7 @@ class Payment:
     amount: float
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _num(self.amount)}
+        out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}
         out["is_dealer"] = self.is_dealer
         out["doubled"] = self.doubled
         if self.kong_money:
@@ -214,7 +215,7 @@ class ScoreResult:
         out["waits"] = format_tiles(self.waits)
         out["payments"] = [p.to_json() for p in self.payments]
         if self.payments:
-            out["total"] = _num(self.total)
+            out["total"] = _money(self.total)
         out["point_value"] = _num(self.point_value)
         if self.notes:
             out["notes"] = list(self.notes)
@@ -226,3 +227,10 @@ def _num(x: float) -> float | int:
     if isinstance(x, float) and x.is_integer():
         return int(x)
     return x
+
+
+def _money(x: float) -> float | int:
+    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002)."""
+    if isinstance(x, float) and math.isfinite(x):
+        x = float(f"{x:.12g}")
+    return _num(x)

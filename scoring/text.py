@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scoring.model import ScoreResult, _num
+from scoring.model import ScoreResult, _money, _num
 from scoring.rules import load_rules
 from scoring.tiles import format_tiles
 
@@ -57,13 +57,19 @@ def format_text(result: ScoreResult) -> str:
         for p in result.payments:
             name = p.payer + (" (dealer)" if p.is_dealer else "")
             rows.append(
-                [name, str(p.eaten), "yes" if p.doubled else "", str(p.kong_money or ""), str(_num(p.amount))]
+                [
+                    name,
+                    str(p.eaten),
+                    "yes" if p.doubled else "",
+                    str(p.kong_money or ""),
+                    str(_money(p.amount)),
+                ]
             )
         lines.extend(_table(rows))
         for p in result.payments:
             for i in p.eaten_items:
                 lines.append(f"    eaten from {p.payer}: {i.key} {i.name_zh} +{i.points} — {i.reason}")
-        lines.append(f"Total to the winner: {_num(result.total)}")
+        lines.append(f"Total to the winner: {_money(result.total)}")
     for n in result.notes:
         lines.append(f"Note: {n}")
     return "\n".join(lines) + "\n"

@@ -216,3 +216,14 @@ def test_closed_output_pipe_is_not_a_traceback():
     _, err = proc.communicate(json.dumps(HAND).encode(), timeout=60)
     assert proc.returncode == 0
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_fractional_point_value_has_no_float_noise(monkeypatch, capsys):
+    # 0.4 + 0.4 + 0.4 summed to 1.2000000000000002 in "total" and in the text table
+    hand = {"variant": "jiujiang", "concealed": "123m456p789s234mCC", "winning_tile": "C", "self_drawn": True}
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "point_value": 0.3}))
+    data = json.loads(out)
+    assert rc == 0 and data["own"] == 4
+    assert [p["amount"] for p in data["payments"]] == [1.2, 1.2, 1.2] and data["total"] == 3.6
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "point_value": 0.1}), "--format", "text")
+    assert rc == 0 and out.rstrip().endswith("Total to the winner: 1.2")
