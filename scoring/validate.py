@@ -350,6 +350,17 @@ def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[
         raise HandError("earthly (地胡) cannot combine with kong or last-tile events")
 
 
+def _default_name(i: int, n: int, given: set[Any]) -> str:
+    """A payer's default name that no payer was given: ``player 2`` named by the user is kept."""
+    base = f"player {i + 1}" if n == 3 else "discarder"
+    name, k = base, 1
+    while name in given:  # payers [{"name": "player 2"}, {}, {}]: the second is "player 1"
+        name = f"player {k}" if n == 3 else f"discarder {k}"
+        k += 1
+    given.add(name)
+    return name
+
+
 def _payers(
     hand: HandInput, rules: RuleTable, self_drawn: bool, winner_is_dealer: bool, ev: set[str]
 ) -> tuple[Payer, ...]:
@@ -365,6 +376,7 @@ def _payers(
         how = "a self-draw has three payers" if n == 3 else "a discard win has one payer (the discarder)"
         raise HandError(f"{len(raw)} payers given: {how}")
     out: list[Payer] = []
+    given = {getattr(p, "name", None) if not isinstance(p, Mapping) else p.get("name") for p in raw}
     for i, p in enumerate(raw):
         where = f"payer {i + 1}"
         if isinstance(p, Mapping):
@@ -377,7 +389,7 @@ def _payers(
             )
         elif not isinstance(p, Payer):
             raise HandError(f"{where} must be an object")
-        name = p.name if p.name != "" else (f"player {i + 1}" if n == 3 else "discarder")
+        name = p.name if p.name != "" else _default_name(i, n, given)
         if not isinstance(name, str):
             raise HandError(f"{where}: name must be a string")
         where = f"payer {name!r}"

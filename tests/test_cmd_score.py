@@ -227,3 +227,17 @@ def test_fractional_point_value_has_no_float_noise(monkeypatch, capsys):
     assert [p["amount"] for p in data["payments"]] == [1.2, 1.2, 1.2] and data["total"] == 3.6
     rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "point_value": 0.1}), "--format", "text")
     assert rc == 0 and out.rstrip().endswith("Total to the winner: 1.2")
+
+
+def test_default_payer_names_avoid_the_names_given(monkeypatch, capsys):
+    # payers [{"name": "player 2"}, {}, {}] was refused: "payer names must differ"
+    hand = {"variant": "jiujiang", "concealed": "123m456p789s234mCC", "winning_tile": "C", "self_drawn": True}
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "payers": [{"name": "player 2"}, {}, {}]}))
+    assert rc == 0
+    assert [(p["payer"], p["amount"]) for p in json.loads(out)["payments"]] == [
+        ("player 2", 4),
+        ("player 1", 4),
+        ("player 3", 4),
+    ]
+    rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "payers": [{"name": "a"}, {"name": "a"}, {}]}))
+    assert rc == 2 and json.loads(out) == {"error": "payer names must differ: ['a', 'a', 'player 3']"}
