@@ -25,16 +25,24 @@ def read_labels(p: Path) -> np.ndarray:
     return np.array(rows, np.float32).reshape(-1, 5)
 
 
-def letterbox_random(img, labels, size, rng, train=True):
+def letterbox_random(img, labels, size, rng, train=True, zoom_p=0.0):
     """Scale/shift the image into a size x size canvas (pad 114). labels: cls cx cy w h normalised."""
     h, w = img.shape[:2]
     f = size / max(h, w)
-    if train:
+    zoom = train and len(labels) and rng.random() < zoom_p  # close-ups: tiles up to ~a third of the frame
+    if zoom:
+        k = int(rng.integers(len(labels)))
+        target = rng.uniform(0.08, 0.35) * size  # tile width in the canvas
+        f = max(f, target / max(labels[k, 3] * w, 1e-3))
+    elif train:
         f *= rng.uniform(0.55, 1.6) if rng.random() < 0.6 else 1.0
     nw, nh = max(1, round(w * f)), max(1, round(h * f))
     im = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
     canvas = np.full((size, size, 3), 114, np.uint8)
-    if train:
+    if zoom:
+        ox = int(size / 2 - labels[k, 1] * nw + rng.uniform(-0.4, 0.4) * size)
+        oy = int(size / 2 - labels[k, 2] * nh + rng.uniform(-0.4, 0.4) * size)
+    elif train:
         ox = int(rng.integers(min(0, size - nw), max(0, size - nw) + 1))
         oy = int(rng.integers(min(0, size - nh), max(0, size - nh) + 1))
     else:
@@ -94,7 +102,8 @@ def focal(pred_logit, gt, ignore):
 
 
 class Data:
-    def __init__(self, root: Path, size: int, seed: int):
+    def __init__(self, root: Path, size: int, seed: int, zoom_p: float = 0.0):
+        self.zoom_p = zoom_p
         self.imgs = sorted((root / "images").glob("*.jpg"))
         self.root = root
         self.size = size
@@ -109,7 +118,9 @@ class Data:
             if train and rng.random() < 0.5:
                 img = img[:, ::-1]
                 lab[:, 1] = 1 - lab[:, 1]
-            canvas, boxes = letterbox_random(np.ascontiguousarray(img), lab, self.size, rng, train)
+            canvas, boxes = letterbox_random(
+                np.ascontiguousarray(img), lab, self.size, rng, train, self.zoom_p
+            )
             h, r, m, ig = targets(boxes, self.size)
             ims.append(canvas)
             hs.append(h)
@@ -143,12 +154,13 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ckpt-every", type=int, default=100)
+    ap.add_argument("--zoom-p", type=float, default=0.0, help="share of close-up crops (big tiles)")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    data = Data(Path(a.data) / "loc" / "train", a.size, a.seed)
+    data = Data(Path(a.data) / "loc" / "train", a.size, a.seed, a.zoom_p)
     print(f"train scenes {len(data.imgs)}", flush=True)
     model = Localizer(2, a.width)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
