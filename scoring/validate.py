@@ -248,7 +248,17 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     if "robbing_kong" in ev:
         p = payers[0]
         idx = next((i for i, m in enumerate(p.melds) if m.kind == "pung" and m.tile == win), None)
-        if idx is None:
+        kong = next((m for m in p.melds if m.is_kong and m.tile == win), None)
+        if kong is not None and kong.kind == "added_kong" and idx is None:
+            # the robbed kong given as the added kong it was becoming: the same as its pung
+            new = p.melds
+            robbed_note = f"{p.name}'s added kong of {win.code} is the robbed kong"
+        elif kong is not None:
+            raise HandError(
+                f"robbing_kong: {p.name} already has a kong ({kong.kind}) of {win.code} ({win.zh}); "
+                "only a pung being made an added kong can be robbed — give that meld as the pung it was"
+            )
+        elif idx is None:
             new = (*p.melds, Meld("added_kong", (win,) * 4))
             robbed_note = f"robbed kong of {win.code} added to {p.name}'s melds"
         else:
