@@ -13,6 +13,7 @@ directly (0-8 m, 9-17 p, 18-26 s, 27-33 E S W N C F P).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -215,6 +216,8 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
         return out
     src = text
     if not text.isascii():
+        # Full-width letters and digits (１２３ｍ, typed with a Chinese IME) are plain ASCII tiles.
+        src = unicodedata.normalize("NFKC", src)
         for alias, short in _ALIASES:
             src = src.replace(alias, short)
     tiles: list[Tile] = []

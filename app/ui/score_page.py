@@ -517,17 +517,26 @@ def _on_undo() -> None:
     ss.sel = None
 
 
+MAX_TYPED_TILES = 22  # 14 + four kongs; more is never a hand and only slows the page
+MAX_TYPED_CHARS = 200
+
+
 def _on_typed() -> None:
     text = (ss.get("typed") or "").strip()
     try:
+        if len(text) > MAX_TYPED_CHARS:
+            raise ValueError(f"at most {MAX_TYPED_TILES} tiles ({len(text)} characters typed)")
         codes = T.parse(text)
-    except ValueError:
-        flash("error", "msg.typed_bad", text=text)
-        return
+        if len(codes) > MAX_TYPED_TILES:
+            raise ValueError(f"at most {MAX_TYPED_TILES} tiles ({len(codes)} typed)")
+    except ValueError as exc:
+        flash("error", "msg.typed_bad", detail=str(exc), text=text[:40])
+        return  # the current hand stays as it was
     h = H.empty_hand()
-    h["concealed"] = [H.tile(c) for c in codes if c != "F" or ss.cond["variant"] == "xinyu"]
-    h["bonus"] = ss.hand.get("bonus", 0) + sum(1 for c in codes if c == "F" and ss.cond["variant"] != "xinyu")
-    h["bonus"] = min(4, h["bonus"])
+    keeps_green = ss.cond["variant"] == "xinyu"  # 發 stands in a 新余 hand, else it is set aside
+    h["concealed"] = [H.tile(c) for c in codes if c != "F" or keeps_green]
+    # The typed string is the whole hand: its 發 replace the count, never add to it.
+    h["bonus"] = 0 if keeps_green else min(4, codes.count("F"))
     H._default_win(h)
     _set_hand(h)
     ss.sel = None

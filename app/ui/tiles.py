@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from app.ui.i18n import t
+from scoring import parse_tiles
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SUITS = ("m", "p", "s")
@@ -86,22 +87,12 @@ def groups_html(
 
 
 def parse(text: str) -> list[str]:
-    """`123m45p77sCCP` -> ['1m','2m','3m','4p','5p','7s','7s','C','C','P'] (digits wait for a suit)."""
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in text.replace(" ", ""):
-        if ch.isdigit():
-            digits.append(ch)
-        elif ch in "mps":
-            out += [d + ch for d in digits]
-            digits = []
-        elif ch in "ESWNCFP":
-            out.append(ch)
-        else:
-            raise ValueError(f"not a tile: {ch!r}")
-    if digits:
-        raise ValueError("digits without a suit")
-    return out
+    """`123m45p77sCCP` -> ['1m','2m','3m','4p','5p','7s','7s','C','C','P'].
+
+    The engine's parser does the reading, so Chinese names (一万, 东, 發) and full-width
+    digits are accepted and `5z` gets its explanation. Raises ValueError naming the problem.
+    """
+    return [str(tile) for tile in parse_tiles(text)]
 
 
 def to_string(codes: list[str]) -> str:

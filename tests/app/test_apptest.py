@@ -224,3 +224,28 @@ def test_hand_edits_keep_the_winning_tile_and_regroup_melds():
     assert ok and [x["t"] for x in h6["melds"][0]["tiles"]] == ["6s", "7s", "8s"]
     _, ok = H.make_meld(h, 0, "kong")  # only one 2m
     assert not ok
+
+
+def test_typed_hand_replaces_the_bonus_count_instead_of_adding(at):
+    for _ in range(3):
+        _type_hand(at, "123m456p789s111mCCF")
+    assert at.session_state.hand["bonus"] == 1
+    _type_hand(at, "234m567p678s777p99s")
+    assert at.session_state.hand["bonus"] == 0
+
+
+def test_full_width_and_chinese_typed_tiles_become_plain_codes():
+    assert T.parse("１２３ｍ 东 發") == ["1m", "2m", "3m", "E", "F"]
+
+
+def test_overlong_typed_hand_is_refused_and_the_hand_kept(at):
+    before = [t["t"] for t in at.session_state.hand["concealed"]]
+    _type_hand(at, "1" * 5000 + "m")
+    assert [t["t"] for t in at.session_state.hand["concealed"]] == before
+    assert any("22" in e.value for e in at.error)
+    assert not at.exception
+
+
+def test_riichi_5z_typed_gets_the_engines_reason(at):
+    _type_hand(at, "123m5z")
+    assert any("ambiguous" in e.value or "5z" in e.value for e in at.error)
