@@ -25,6 +25,7 @@ from scoring.tiles import counts_of, tiles_of
         ("中发發白", "CFFP"),
         ("红中发财白板", "CFP"),
         ("123万", "123m"),
+        ("１２３ｍ４５６ｐ", "123m456p"),  # full-width, as a Chinese IME types them
     ],
 )
 def test_parse_accepts_notation_and_chinese(text, expected):
