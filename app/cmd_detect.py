@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -35,8 +36,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
 
 
+def emit(text: str) -> None:
+    """Print `text` to standard output; a reader that went away (`| head`) is not an error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+
+
 def error(message: str, status: int) -> int:
-    print(json.dumps({"error": message}, ensure_ascii=False))
+    emit(json.dumps({"error": message}, ensure_ascii=False))
     return status
 
 
@@ -88,5 +98,5 @@ def run(args: argparse.Namespace) -> int:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
             return error(f"cannot write {args.annotate}: {exc}", 2)
-    print(json.dumps(result.to_json(), ensure_ascii=False, indent=1 if args.pretty else None))
+    emit(json.dumps(result.to_json(), ensure_ascii=False, indent=1 if args.pretty else None))
     return 0

@@ -47,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _fail(message: str, status: int, as_json: bool, extra: dict[str, Any] | None = None) -> int:
     if as_json:
-        print(json.dumps({"error": message, **(extra or {})}, ensure_ascii=False))
+        from app.cmd_detect import emit
+
+        emit(json.dumps({"error": message, **(extra or {})}, ensure_ascii=False))
     else:
         print(f"jxmj photo: {message}", file=sys.stderr)
         if extra and "hand" in extra:
@@ -86,7 +88,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.cmd_detect import detect, write_annotation
+    from app.cmd_detect import detect, emit, write_annotation
     from vision import ImageError, ModelError, hand_from_layout
 
     try:
@@ -132,13 +134,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, payload)
 
     if args.json:
-        print(json.dumps({**payload, "score": score}, ensure_ascii=False))
+        emit(json.dumps({**payload, "score": score}, ensure_ascii=False))
         return 0
-    n = len(result.detections)
-    print(f"{n} tiles read ({result.width}x{result.height} px):")
-    print("\n".join(_rows_text(result)))
-    print("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
-    for note in guess.notes:
-        print(f"  - {note}")
-    print("\n".join(_score_text(args.variant, score)))
+    lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
+    lines += _rows_text(result)
+    lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
+    lines += [f"  - {note}" for note in guess.notes]
+    lines += _score_text(args.variant, score)
+    emit("\n".join(lines))
     return 0

@@ -150,3 +150,14 @@ def test_full_resolution_option_gives_the_same_boxes(models_env, scene_pixels, t
     assert len(fast["detections"]) == len(full["detections"])
     for a, b in zip(fast["detections"], full["detections"], strict=True):
         assert np.allclose(a["xyxy"], b["xyxy"], atol=4)
+
+
+def test_a_closed_pipe_is_not_a_traceback():
+    import subprocess
+    import sys
+
+    code = "from app.cmd_detect import emit; emit('x' * 2_000_000)"  # more than a pipe holds
+    cmd = f"'{sys.executable}' -c \"{code}\" | head -c 10"
+    out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert out.stdout == "x" * 10
+    assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr
