@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
     parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
-    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.3)")
+    parser.add_argument(
+        "--conf", type=conf_value, default=None, help="minimum localizer score, 0..1 (default 0.3)"
+    )
     parser.add_argument(
         "--full-resolution",
         action="store_true",
@@ -51,8 +53,38 @@ def error(message: str, status: int) -> int:
 
 
 def read_input(name: str) -> bytes | Path:
-    """The image argument as bytes (for `-`) or a path."""
-    return sys.stdin.buffer.read() if name == "-" else Path(name)
+    """The image argument as bytes (for `-`, at most `MAX_BYTES` + 1 read) or a path."""
+    from vision.image import MAX_BYTES
+
+    return sys.stdin.buffer.read(MAX_BYTES + 1) if name == "-" else Path(name)
+
+
+def conf_value(text: str) -> float:
+    """argparse type for --conf: a number in 0..1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must lie in 0..1, got {text}")
+    return value
+
+
+ANNOTATE_FORMATS = (".png", ".jpg", ".jpeg", ".webp")
+
+
+def check_annotate_path(path: str | None) -> str | None:
+    """Why `--annotate PATH` cannot be written, or None when it can (checked before detecting)."""
+    if path is None:
+        return None
+    out = Path(path)
+    if path == "" or out.is_dir():
+        return f"--annotate needs an image file name such as boxes.png, not {path!r}"
+    if out.suffix.lower() not in ANNOTATE_FORMATS:
+        return f"--annotate {path}: the file name must end in {', '.join(ANNOTATE_FORMATS)}"
+    if not out.parent.exists():
+        return f"--annotate {path}: the folder {out.parent} does not exist"
+    return None
 
 
 def make_reader(args: argparse.Namespace):
@@ -87,13 +119,16 @@ def write_annotation(path: str, result, loaded) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision import ImageError, ModelError
 
+    problem = check_annotate_path(args.annotate)
+    if problem:
+        return error(problem, 2)
     try:
         result, loaded = detect(args)
     except ImageError as exc:
         return error(str(exc), 2)
     except ModelError as exc:
         return error(str(exc), 1)
-    if args.annotate:
+    if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:

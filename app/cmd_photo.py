@@ -19,12 +19,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
+
+from app.cmd_detect import check_annotate_path, conf_value
 
 DESCRIPTION = __doc__
 VARIANTS = ("jiujiang", "xingzi", "xinyu")
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
+
+
+def point_value(text: str) -> float:
+    """argparse type for --point-value: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,9 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--event", action="append", default=[], choices=EVENTS, help="a special event (repeatable)"
     )
     parser.add_argument("--winning-tile", metavar="TILE", help="override the guessed winning tile, e.g. 5p")
-    parser.add_argument("--point-value", type=float, default=None, help="points per 炮 (default 1)")
+    parser.add_argument(
+        "--point-value", type=point_value, default=None, help="points per 炮, a positive number (default 1)"
+    )
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
-    parser.add_argument("--conf", type=float, default=None, help="minimum localizer score (default 0.3)")
+    parser.add_argument(
+        "--conf", type=conf_value, default=None, help="minimum localizer score, 0..1 (default 0.3)"
+    )
     parser.add_argument(
         "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"
     )
@@ -91,13 +109,16 @@ def run(args: argparse.Namespace) -> int:
     from app.cmd_detect import detect, emit, write_annotation
     from vision import ImageError, ModelError, hand_from_layout
 
+    problem = check_annotate_path(args.annotate)
+    if problem:
+        return _fail(problem, 2, args.json)
     try:
         result, loaded = detect(args)
     except ImageError as exc:
         return _fail(str(exc), 2, args.json)
     except ModelError as exc:
         return _fail(str(exc), 1, args.json)
-    if args.annotate:
+    if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:

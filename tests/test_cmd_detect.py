@@ -161,3 +161,41 @@ def test_a_closed_pipe_is_not_a_traceback():
     out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert out.stdout == "x" * 10
     assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr
+
+
+@pytest.mark.parametrize("value", ["-1", "5", "nan", "inf", "abc"])
+def test_conf_outside_0_1_is_a_usage_error(value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["detect", "x.png", "--conf", value])
+    assert exc.value.code == 2
+    assert "--conf" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("target", "fragment"),
+    [
+        ("", "image file name"),
+        ("DIR", "image file name"),
+        ("out.txt", "must end in"),
+        ("no/such/x.png", "folder"),
+    ],
+)
+def test_annotate_path_is_checked_before_detecting(
+    models_env, scene_pixels, tmp_path, capsys, target, fragment
+):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    out = {"DIR": str(tmp_path), "": ""}.get(target, str(tmp_path / target))
+    status, j, _ = run_cli(capsys, str(photo), "--annotate", out)
+    assert status == 2
+    assert fragment in j["error"]
+
+
+def test_stdin_stream_larger_than_the_byte_limit_is_refused(models_env, monkeypatch, capsys):
+    from vision import image
+
+    monkeypatch.setattr(image, "MAX_BYTES", 1000)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\0" * 5000)))
+    status, j, _ = run_cli(capsys, "-")
+    assert status == 2
+    assert "too large" in j["error"]

@@ -110,3 +110,11 @@ def test_photo_needs_a_variant(capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["photo", "x.jpg"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("value", ["nan", "-2", "0", "inf"])
+def test_photo_point_value_must_be_positive(value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["photo", "x.jpg", "--variant", "xingzi", "--point-value", value])
+    assert exc.value.code == 2
+    assert "--point-value" in capsys.readouterr().err

@@ -35,6 +35,8 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 MAX_PIXELS = 100_000_000
+# No photo format we read needs more bytes than this for 100 MP; more is junk or a stream (/dev/zero).
+MAX_BYTES = 200 * 1024 * 1024
 """Images with more pixels than this (width x height, before any downscale) are refused."""
 
 MIN_SIDE = 16
@@ -103,7 +105,8 @@ def _read_source(source: bytes | bytearray | memoryview | str | Path) -> bytes:
     else:
         path = Path(source)
         try:
-            data = path.read_bytes()
+            with path.open("rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
             raise ImageError(f"no such file: {path}") from None
         except IsADirectoryError:
@@ -112,6 +115,8 @@ def _read_source(source: bytes | bytearray | memoryview | str | Path) -> bytes:
             raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not data:
         raise ImageError("the image file is empty (0 bytes)")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"the image file is too large: more than {MAX_BYTES // 2**20} MiB")
     return data
 
 
