@@ -24,7 +24,17 @@ import numpy as np
 from datasets.predict import Predictor, load_rgb
 from datasets.tiles import _MIT_TO_OURS, CLASSES, SHARED
 
-RIICHI = {"ton": "E", "nan": "S", "sha": "W", "pe": "N", "chun": "C", "hatu": "F", "haku": "P"}
+RIICHI = {
+    "ton": "E",
+    "tou": "E",
+    "nan": "S",
+    "sha": "W",
+    "pe": "N",
+    "chun": "C",
+    "hatu": "F",
+    "hatsu": "F",
+    "haku": "P",
+}
 
 
 def synthetic_val(models, data):
