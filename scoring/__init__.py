@@ -1,7 +1,7 @@
 """jxmj scoring engine for 九江 (Jiujiang), 星子 (Xingzi) and 新余 (Xinyu) mahjong.
 
 Pure Python (stdlib only); depends on nothing else of jxmj. The rules are read as
-``shared/rules/DECISIONS.md`` fixes them; every number lives in ``scoring/rules/*.toml``.
+`docs/rules/DECISIONS.md` fixes them; every number lives in ``scoring/rules/*.toml``.
 
 Public API (stable)::
 

@@ -1,6 +1,6 @@
 """Rule tables: one TOML file per variant (`jiujiang.toml`, `xingzi.toml`, `xinyu.toml`).
 
-Every number of ``shared/rules/DECISIONS.md`` lives in these tables, with the section it comes
+Every number of `docs/rules/DECISIONS.md` lives in these tables, with the section it comes
 from beside it. :func:`load_rules` reads one (cached); :func:`load_rules_file` reads a house
 table with other values and the same layout.
 """
