@@ -26,7 +26,7 @@ CLS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 BACK = CLS_INDEX["back"]
 FLOWER = CLS_INDEX["flower"]
 
-SHARED = Path(os.environ.get("JXMJ_SHARED", "/work/shared"))
+SHARED = Path(os.environ.get("JXMJ_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 CC0_DIR = SHARED / "data/tile_art_cc0/faces_600x800"
 MIT_DIR = SHARED / "data/tile_crops_mit/single_tiles"
 

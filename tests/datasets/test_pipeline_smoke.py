@@ -1,7 +1,7 @@
 """Smoke test of the whole training pipeline on the CPU: generate, train a step, export, run the ONNX pair.
 
-Needs the `train` extra (torch, onnx) and the shared tile imagery (JXMJ_SHARED, default /work/shared;
-without it the generator falls back to font-rendered faces only).
+Needs the `train` extra (torch, onnx); uses the shared tile imagery when present (JXMJ_SHARED, default
+../shared beside the repository; without it the generator falls back to font-rendered faces only).
 """
 
 import json
