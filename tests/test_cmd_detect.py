@@ -10,29 +10,7 @@ import pytest
 from PIL import Image
 
 from app import cli
-from tests.vision.conftest import SCENE_SIZE, encode, huge_png
-from vision import testing
-
-
-@pytest.fixture(scope="module")
-def scene():
-    return testing.hand_scene(*SCENE_SIZE)
-
-
-@pytest.fixture(scope="module")
-def scene_pixels(scene):
-    return testing.paint_scene(*SCENE_SIZE, scene)
-
-
-@pytest.fixture(scope="module")
-def stand_in_models(tmp_path_factory, scene):
-    return testing.build_models(tmp_path_factory.mktemp("models"), scene, SCENE_SIZE)
-
-
-@pytest.fixture
-def models_env(stand_in_models, monkeypatch):
-    monkeypatch.setenv("JXMJ_MODELS_DIR", str(stand_in_models))
-    return stand_in_models
+from tests.vision.conftest import encode, huge_png
 
 
 def run_cli(capsys, *argv):
