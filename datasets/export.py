@@ -22,31 +22,18 @@ LOC_CLASSES = ["tile", "back"]
 
 def _to_onnx(module, example, input_name, output_name, dynamic_axes) -> onnx.ModelProto:
     buf = io.BytesIO()
-    kwargs = {}
-    try:
-        torch.onnx.export(
-            module,
-            (example,),
-            buf,
-            input_names=[input_name],
-            output_names=[output_name],
-            opset_version=OPSET,
-            dynamic_axes=dynamic_axes,
-            do_constant_folding=True,
-            dynamo=False,
-            **kwargs,
-        )
-    except TypeError:  # older torch without the dynamo switch
-        torch.onnx.export(
-            module,
-            (example,),
-            buf,
-            input_names=[input_name],
-            output_names=[output_name],
-            opset_version=OPSET,
-            dynamic_axes=dynamic_axes,
-            do_constant_folding=True,
-        )
+    # The legacy exporter: the dynamo one would need onnxscript; torch is pinned in the `train` extra.
+    torch.onnx.export(
+        module,
+        (example,),
+        buf,
+        input_names=[input_name],
+        output_names=[output_name],
+        opset_version=OPSET,
+        dynamic_axes=dynamic_axes,
+        do_constant_folding=True,
+        dynamo=False,
+    )
     return onnx.load_from_string(buf.getvalue())
 
 
