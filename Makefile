@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PORT   ?= 8501
+# Where a machine keeps a local CPU build of torch (it saves a multi-GB CUDA download), use it.
+FIND_LINKS = $(if $(wildcard /opt/wheels/torch-*),--find-links /opt/wheels,)
 
 .PHONY: run test setup lint format bench clean
 
@@ -15,7 +17,7 @@ $(BIN)/.jxmj-runtime: pyproject.toml
 	touch $@
 
 $(BIN)/.jxmj-dev: $(BIN)/.jxmj-runtime
-	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m pip install --quiet $(FIND_LINKS) -e '.[dev,train]'
 	touch $@
 
 setup: $(BIN)/.jxmj-dev
