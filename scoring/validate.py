@@ -138,6 +138,20 @@ def check_meld(m: Meld, rules: RuleTable, where: str) -> None:
             raise HandError(f"{label}: a chow is three consecutive tiles of one suit")
 
 
+def _checked_melds(raw: Any, rules: RuleTable, prefix: str, owner: str) -> tuple[Meld, ...]:
+    """One player's melds, coerced and checked: a list, at most four, each shape valid for the
+    variant, and the chow rule (§1.1). ``prefix`` names the player in messages ("" = the winner)."""
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+        raise HandError(f"{prefix}melds must be a list of {{kind, tiles}} objects")
+    if len(raw) > 4:  # before coercing: a huge list is answered at once
+        raise HandError(f"{prefix}{len(raw)} melds: a hand has at most four")
+    melds = tuple(coerce_meld(m, f"{prefix}meld {i + 1}") for i, m in enumerate(raw))
+    for i, m in enumerate(melds):
+        check_meld(m, rules, f"{prefix}meld {i + 1}")
+    _check_chow_rule(melds, rules, owner)
+    return melds
+
+
 def _check_chow_rule(melds: Sequence[Meld], rules: RuleTable, who: str) -> None:
     chows = sum(1 for m in melds if m.kind == "chow")
     if chows and rules.chow == "fourth_meld_only" and (chows > 1 or len(melds) != 4):
@@ -172,21 +186,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> Hand:
     win = parse_tile(hand.winning_tile)
     check_tiles([win], rules, "winning_tile", standing=True)
 
-    if not isinstance(hand.melds, (list, tuple)) and (
-        isinstance(hand.melds, (str, bytes, Mapping)) or not isinstance(hand.melds, Sequence)
-    ):
-        raise HandError("melds must be a list of {kind, tiles} objects")
-    if hand.melds:
-        if len(hand.melds) > 4:
-            raise HandError(f"{len(hand.melds)} melds: a hand has at most four")
-        melds = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(hand.melds))
-        for i, m in enumerate(melds):
-            check_meld(m, rules, f"meld {i + 1}")
-        if len(melds) > 4:
-            raise HandError(f"{len(melds)} melds: a hand has at most four")
-        _check_chow_rule(melds, rules, "the winner's melds")
-    else:
-        melds = ()
+    melds = _checked_melds(hand.melds, rules, "", "the winner's melds") if hand.melds != () else ()
 
     self_drawn = hand.self_drawn
     if self_drawn is not True and self_drawn is not False:
@@ -410,14 +410,7 @@ def _payers(
         ready = _bool(p.ready_declared, f"{where}: ready_declared")
         if ready and not rules.payer_ready_declared:
             raise HandError(f"{where}: ready_declared (报听) is a jiujiang rule, not {rules.variant}")
-        if isinstance(p.melds, (str, bytes, Mapping)) or not isinstance(p.melds, Sequence):
-            raise HandError(f"{where}: melds must be a list of {{kind, tiles}} objects")
-        melds = tuple(coerce_meld(m, f"{where} meld {j + 1}") for j, m in enumerate(p.melds))
-        for j, m in enumerate(melds):
-            check_meld(m, rules, f"{where} meld {j + 1}")
-        if len(melds) > 4:
-            raise HandError(f"{where} has {len(melds)} melds: at most four")
-        _check_chow_rule(melds, rules, f"{where}'s melds")
+        melds = _checked_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
         out.append(Payer(name, is_dealer, bonus, melds, ready))
     dealers = sum(p.is_dealer for p in out) + winner_is_dealer
     if dealers > 1:
