@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import glob
 import json
-import math
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from torch.nn import functional as F
 
 from datasets.nets import TileClassifier
 from datasets.tiles import CLASSES
+from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
 
 
 def load_split(data, split):
@@ -78,15 +78,7 @@ def evaluate(model, x, y, bs=512):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", default="datasets/out/data")
-    ap.add_argument("--out", default="datasets/out/cls")
-    ap.add_argument("--iters", type=int, default=3000)
-    ap.add_argument("--bs", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--width", type=int, default=24)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ckpt-every", type=int, default=200)
+    add_common_args(ap, out="datasets/out/cls", iters=3000, bs=128, lr=3e-3, width=24, ckpt_every=200)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -102,14 +94,8 @@ def main(argv=None):
     )
     model = TileClassifier(len(CLASSES), a.width)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
-    start = 0
     ck = out / "last.pt"
-    if ck.exists():
-        s = torch.load(ck, map_location="cpu")
-        model.load_state_dict(s["model"])
-        opt.load_state_dict(s["opt"])
-        start = s["iter"]
-        print(f"resumed at {start}", flush=True)
+    start = resume(ck, model, opt)
     g = torch.Generator().manual_seed(a.seed + start)
     rs = np.random.default_rng([a.seed, start])
     # class-balanced sampling
@@ -119,9 +105,7 @@ def main(argv=None):
     t0 = time.time()
     model.train()
     for it in range(start, a.iters):
-        lr = a.lr * 0.5 * (1 + math.cos(math.pi * it / a.iters)) if it > 100 else a.lr * (it + 1) / 100
-        for pg in opt.param_groups:
-            pg["lr"] = lr
+        lr = set_lr(opt, a.lr, it, a.iters, warmup=100)
         idx = rs.choice(len(x), a.bs, p=wts)
         xb = augment(to_tensor(x[idx]), g)
         yb = torch.from_numpy(y[idx])
@@ -132,9 +116,7 @@ def main(argv=None):
         if it % 50 == 0:
             print(f"it {it} loss {loss.item():.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
         if (it + 1) % a.ckpt_every == 0 or it + 1 == a.iters:
-            torch.save(
-                {"model": model.state_dict(), "opt": opt.state_dict(), "iter": it + 1, "width": a.width}, ck
-            )
+            save_checkpoint(ck, model, opt, it + 1, a.width)
     if len(xv):
         acc, conf = evaluate(model, xv, yv)
         print(f"val accuracy {acc:.4f}", flush=True)

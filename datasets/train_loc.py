@@ -16,6 +16,7 @@ import torch
 from torch.nn import functional as F
 
 from datasets.nets import Localizer
+from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
 
 
 def read_labels(p: Path) -> np.ndarray:
@@ -144,16 +145,8 @@ def loss_fn(model, batch):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", default="datasets/out/data")
-    ap.add_argument("--out", default="datasets/out/loc")
     ap.add_argument("--size", type=int, default=384)
-    ap.add_argument("--iters", type=int, default=2000)
-    ap.add_argument("--bs", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--width", type=int, default=16)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--ckpt-every", type=int, default=100)
+    add_common_args(ap, out="datasets/out/loc", iters=2000, bs=16, lr=2e-3, width=16, ckpt_every=100)
     ap.add_argument("--zoom-p", type=float, default=0.0, help="share of close-up crops (big tiles)")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -164,21 +157,13 @@ def main(argv=None):
     print(f"train scenes {len(data.imgs)}", flush=True)
     model = Localizer(2, a.width)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
-    start = 0
     ck = out / "last.pt"
-    if ck.exists():
-        s = torch.load(ck, map_location="cpu")
-        model.load_state_dict(s["model"])
-        opt.load_state_dict(s["opt"])
-        start = s["iter"]
-        print(f"resumed at {start}", flush=True)
+    start = resume(ck, model, opt)
     rng = np.random.default_rng([a.seed, start])
     t0 = time.time()
     model.train()
     for it in range(start, a.iters):
-        lr = a.lr * 0.5 * (1 + math.cos(math.pi * it / a.iters)) if it > 50 else a.lr * (it + 1) / 50
-        for pg in opt.param_groups:
-            pg["lr"] = lr
+        lr = set_lr(opt, a.lr, it, a.iters, warmup=50)
         idx = rng.integers(0, len(data.imgs), a.bs)
         loss, parts = loss_fn(model, data.batch(idx, rng))
         opt.zero_grad()
@@ -192,9 +177,7 @@ def main(argv=None):
                 flush=True,
             )
         if (it + 1) % a.ckpt_every == 0 or it + 1 == a.iters:
-            torch.save(
-                {"model": model.state_dict(), "opt": opt.state_dict(), "iter": it + 1, "width": a.width}, ck
-            )
+            save_checkpoint(ck, model, opt, it + 1, a.width)
     torch.save({"model": model.state_dict(), "width": a.width, "size": a.size}, out / "final.pt")
 
 
