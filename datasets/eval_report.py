@@ -3,7 +3,8 @@
     python -m datasets.eval_report --models models --data datasets/out/data --out datasets/out/report.json
 
 - synthetic validation crops: classifier accuracy and per-class confusion;
-- real rows (`eval_rows.py` on real_rows_public, the judge): rows exact, tile accuracy, per-class errors;
+- real rows (`eval_rows.py` on real_rows_public, the judge): rows exact, tile accuracy, per-class errors,
+  through the reference predictor and through the run-time reader with and without its box trim;
 - tile_crops_mit/collages_val and riichi_table_photo: box recall/precision at IoU 0.5, accuracy of the
   matched boxes' names, end-to-end recall (other styles; no target).
 """
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.eval_runtime import evaluate as evaluate_runtime
 from datasets.predict import Predictor, load_rgb
 from datasets.tiles import _MIT_TO_OURS, CLASSES, SHARED
 
@@ -253,12 +255,22 @@ def main(argv=None):
     ap.add_argument("--skip", nargs="*", default=[], choices=["synthetic", "rows", "collages", "riichi"])
     ap.add_argument("--collages-limit", type=int)
     a = ap.parse_args(argv)
+    if not (SHARED / "data").is_dir():
+        print(f"{SHARED}/data is not here (set JXMJ_SHARED): real rows, riichi and collages skipped")
+        a.skip = [*a.skip, "rows", "riichi", "collages"]
     rep = {}
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if "rows" not in a.skip:
         rep["real_rows_public"] = real_rows(a.models, str(out.with_suffix(".rows.json")))
         print("real rows:", rep["real_rows_public"]["summary"], flush=True)
+    if "rows" not in a.skip:
+        # the run-time reader (`jxmj detect`), in process, with and without its box trim
+        for key, refine in (("real_rows_runtime", True), ("real_rows_runtime_no_trim", False)):
+            r = evaluate_runtime(a.models, refine=refine)
+            rep[key] = {k: v for k, v in r.items() if k != "per_image"}
+            summary = f"{r['rows_exact']}/{r['rows']} rows exact, tile accuracy {r['tile_accuracy']}"
+            print(f"real rows, runtime, trim={refine}: {summary}", flush=True)
     if "rows" not in a.skip:
         rep["real_rows_public_reduce2"] = real_rows(a.models, str(out.with_suffix(".rows2.json")), reduce=2)
         print("real rows (JPEG decoded at 1/2):", rep["real_rows_public_reduce2"]["summary"], flush=True)

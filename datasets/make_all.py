@@ -84,6 +84,8 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 lo["width"],
                 "--threads",
                 lo.get("threads", 1),
+                "--zoom-p",
+                lo.get("zoom_p", 0.0),
                 "--seed",
                 seed,
             )

@@ -119,24 +119,29 @@ def _background(rng: np.random.Generator, h: int, w: int, felt_rgb=None) -> np.n
     return np.clip(img, 0, 255)
 
 
-def _layout(rng, sets, tile_w, tile_h, two_rows, last_apart=None):
-    """Place tiles on the plane. Returns list of (cls, x, y, rotated) of tile top-left, and plane size."""
+def _layout(rng, sets, tile_w, tile_h, rows=1, last_apart=None):
+    """Place tiles on the plane. Returns list of (cls, x, y, rotated) of tile top-left.
+
+    ``rows`` > 1 wraps the hand into that many rows; they are spaced loosely or packed edge to
+    edge (a tile chart, a hand laid in two touching rows).
+    """
     placed = []
     x, y = 0.0, 0.0
     row_h = tile_h
     gap_p = rng.uniform(0.0, 0.02)
     big_gap = rng.uniform(0.15, 0.8) if rng.random() < 0.75 else rng.uniform(0.0, 0.1)
     n_total = sum(len(s) for s in sets)
-    split_at = n_total // 2 + int(rng.integers(-3, 4)) if two_rows else 10**6
+    splits = {n_total * k // rows + int(rng.integers(-2, 3)) for k in range(1, rows)}
+    spacing = rng.uniform(1.15, 1.8) if rng.random() < 0.6 else rng.uniform(1.0, 1.08)
     count = 0
     for si, s in enumerate(sets):
         sideways_idx = int(rng.integers(len(s))) if (len(s) >= 3 and rng.random() < 0.15) else -1
         if si == len(sets) - 1 and (last_apart if last_apart is not None else rng.random() < 0.3):
             x += tile_w * rng.uniform(0.5, 1.5)  # lone / set-aside group
         for k, c in enumerate(s):
-            if count == split_at:
-                x = tile_w * rng.uniform(-0.3, 1.0)
-                y += row_h * rng.uniform(1.15, 1.8)
+            if count in splits:
+                x = tile_w * (rng.uniform(-0.3, 1.0) if spacing > 1.1 else rng.uniform(-0.1, 0.1))
+                y += row_h * spacing
             rot = k == sideways_idx
             if rot:
                 placed.append((c, x, y + tile_h - tile_w, True))
@@ -147,6 +152,61 @@ def _layout(rng, sets, tile_w, tile_h, two_rows, last_apart=None):
             count += 1
         x += tile_w * big_gap * rng.uniform(0.5, 1.5)
     return placed
+
+
+def _side_faces(rng, placed, tile_w, tile_h, style):
+    """The side faces of tiles that a camera sees in the gaps between sets.
+
+    Real tiles are boxes: from a camera above the row, a tile shows the side that faces the
+    camera (its left side right of the camera, its right side left of it), the wider the
+    farther it is off-centre, unless a touching neighbour hides it. The strip lies in the gap
+    and is not part of the tile's box.
+    Returns ``(x0, y0, x1, y1, inner_is_left)`` strips on the plane; none for flat (printed) tiles.
+    """
+    if style["thick"] <= 0 or rng.random() < 0.2:
+        return []
+    spans = [
+        (x, y, x + (tile_h if rot else tile_w), y + (tile_w if rot else tile_h)) for _, x, y, rot in placed
+    ]
+    left, right = min(s[0] for s in spans), max(s[2] for s in spans)
+    cam = (left + right) / 2 + rng.uniform(-0.3, 0.3) * (right - left)
+    dist = (right - left) * rng.uniform(0.6, 2.5)
+    depth = tile_w * rng.uniform(0.45, 0.85)  # body thickness, in plane pixels
+    strips = []
+    for i, (x0, y0, x1, y1) in enumerate(spans):
+        if x0 < cam < x1:
+            continue  # the camera is over this tile: no side shows
+        # the side that faces the camera shows: the left one right of it, the right one left of it
+        edge, sign = (x0, -1) if x0 >= cam else (x1, 1)
+        w = min(depth * abs(edge - cam) / dist, 0.35 * tile_w)
+        for j, (a0, b0, a1, b1) in enumerate(spans):  # a neighbour on that side hides the side
+            if j != i and b0 < y1 and b1 > y0:
+                gap = (a0 - edge) if sign > 0 else (edge - a1)
+                if gap > -0.5 * tile_w:
+                    w = min(w, max(0.0, gap))
+        if w >= 2:
+            lo, hi = (edge, edge + w) if sign > 0 else (edge - w, edge)
+            strips.append((lo, y0 + 0.04 * tile_h, hi, y1, sign > 0))
+    return strips
+
+
+def _draw_side(plane, strip, minx, miny, style, rng):
+    x0, y0, x1, y1, inner_left = strip
+    # int(): the coordinates may be numpy floats
+    x0, x1 = int(round(x0 - minx)), int(round(x1 - minx))  # noqa: RUF046
+    y0, y1 = int(round(y0 - miny)), int(round(y1 - miny))  # noqa: RUF046
+    w = x1 - x0
+    if w < 1 or y1 <= y0:
+        return
+    shade = rng.uniform(0.55, 0.85)
+    cols = np.empty((w, 3), np.float32)
+    n_ivory = int(round(w * style["ivory_part"]))  # noqa: RUF046
+    ivory, back = np.array(style["ivory"], np.float32), np.array(style["back"], np.float32)
+    order = np.arange(w) if inner_left else np.arange(w)[::-1]
+    cols[order[:n_ivory]] = ivory * shade
+    cols[order[n_ivory:]] = back * shade
+    plane[y0:y1, x0:x1, :3] = cols[None].astype(np.uint8)
+    plane[y0:y1, x0:x1, 3] = 255
 
 
 def _tile_w_h(style):
@@ -162,10 +222,11 @@ def make_scene(
     source=None,
     opts: dict | None = None,
 ):
-    """Return (image RGB uint8, list[Box]).
+    """Return (image RGB uint8, list[Box]); with ``opts["clean"]`` the image is float 0..255, undegraded.
 
-    ``opts`` pins choices for a fixed rendering: ``portrait``, ``two_rows``, ``row_frac`` (row width as a
-    fraction of the image width), ``angle`` (degrees), ``tilt``, ``last_apart`` (gap before the last set).
+    ``opts`` pins choices for a fixed rendering: ``portrait``, ``rows`` (or ``two_rows``), ``row_frac``
+    (row width as a fraction of the image width), ``angle`` (degrees), ``tilt``, ``last_apart`` (gap
+    before the last set).
     """
     opts = opts or {}
     if opts.get("portrait", rng.random() < 0.4):  # portrait photos
@@ -174,13 +235,22 @@ def make_scene(
     source = source or rng.choice(["font", "cc0", "mit"], p=[0.5, 0.2, 0.3])
     sets = sets if sets is not None else random_hand(rng)
     tw, th = _tile_w_h(style)
-    two_rows = opts.get("two_rows", rng.random() < 0.2 and sum(len(s) for s in sets) > 8)
-    placed = _layout(rng, sets, tw, th, two_rows, opts.get("last_apart"))
+    if "rows" in opts or "two_rows" in opts:
+        rows = opts.get("rows", 2 if opts.get("two_rows") else 1)
+    elif rng.random() < 0.25 and sum(len(s) for s in sets) > 8:
+        rows = 2 if rng.random() < 0.75 else 3
+    else:
+        rows = 1
+    placed = _layout(rng, sets, tw, th, rows, opts.get("last_apart"))
+    sides = _side_faces(rng, placed, tw, th, style)
     xs = [p[1] for p in placed] + [p[1] + (th if p[3] else tw) for p in placed]
+    xs += [s[0] for s in sides] + [s[2] for s in sides]
     ys = [p[2] for p in placed] + [p[2] + (tw if p[3] else th) for p in placed]
     minx, miny = min(xs), min(ys)
     pw, ph = int(max(xs) - minx) + 2, int(max(ys) - miny) + 2
     plane = np.zeros((ph, pw, 4), np.uint8)
+    for strip in sides:
+        _draw_side(plane, strip, minx, miny, style, rng)
     quads_plane = []
     for cls, x, y, rot in placed:
         src = source if (source != "mit" or rng.random() < 0.85) else "font"
@@ -250,6 +320,14 @@ def make_scene(
     H = cv2.getPerspectiveTransform(src_pts, dst.astype(np.float32))
 
     bg = _background(rng, out_h, out_w, opts.get("felt_rgb"))
+    if rng.random() < 0.25 and not opts.get("clean"):
+        # a sheet of paper, a tray or a light mat under the tiles, a little larger than the hand:
+        # light margins next to a tile are not part of it
+        m = tw * rng.uniform(0.05, 1.2, 4)
+        rect = np.float32([[-m[0], -m[1]], [pw + m[2], -m[1]], [pw + m[2], ph + m[3]], [-m[0], ph + m[3]]])
+        sheet = cv2.perspectiveTransform(rect[None], H)[0].astype(np.int32)
+        col = rng.uniform(190, 255) * rng.uniform(0.9, 1.0, 3)
+        cv2.fillPoly(bg, [sheet], tuple(float(c) for c in col))
     warped = cv2.warpPerspective(
         plane, H, (out_w, out_h), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR
     )
@@ -356,6 +434,10 @@ def crop_for_classifier(
     bw, bh = x1 - x0, y1 - y0
     if rng is not None:
         d = rng.normal(0, jitter, 4) * np.array([bw, bh, bw, bh])
+        if rng.random() < 0.15:
+            # a loose box: the localiser sometimes takes in the table or a neighbour on one side
+            side = int(rng.integers(4))
+            d[side] += (1 if side >= 2 else -1) * rng.uniform(0.1, 0.4) * (bw if side % 2 == 0 else bh)
         x0, y0, x1, y1 = x0 + d[0], y0 + d[1], x1 + d[2], y1 + d[3]
     return cut(img, (x0, y0, x1, y1), out_hw, rot_k=(1 if rng is None or rng.random() < 0.5 else 3))
 

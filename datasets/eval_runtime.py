@@ -1,0 +1,99 @@
+"""Real rows read by the run-time reader (`vision.TileReader`), in process, with its options.
+
+    python -m datasets.eval_runtime --models models [--no-refine] [--json OUT.json]
+
+Needs `../shared` (or `$JXMJ_SHARED`): it reads `data/real_rows_public` and scores rows exactly as
+`tools/eval_rows.py` does (its `read_rows` and `edit_distance` are imported from there), but
+without starting a process per photo, so a models directory can be compared with and without the
+runtime's box trim (`ReaderConfig.refine_boxes`) in a minute. Evaluation only: nothing here is
+fitted to the photos. Exits 0 with a message when the shared data is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from datasets.tiles import SHARED
+
+
+def _eval_rows_module():
+    spec = importlib.util.spec_from_file_location("eval_rows", SHARED / "tools" / "eval_rows.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def evaluate(models: str | Path, refine: bool = True, decode_min_side: int = 2000) -> dict:
+    """Rows exact and tile accuracy on `real_rows_public` through `TileReader.detect`.
+
+    Returns:
+        `{"rows", "rows_exact", "tiles", "tile_accuracy", "errors_by_true_class", "per_image"}`.
+    """
+    from vision.image import open_image
+    from vision.reader import ReaderConfig, TileReader
+
+    er = _eval_rows_module()
+    d = SHARED / "data" / "real_rows_public"
+    labels = json.loads((d / "labels.json").read_text(encoding="utf-8"))
+    reader = TileReader(models, ReaderConfig(refine_boxes=refine, decode_min_side=decode_min_side))
+    n_rows = exact = n_tiles = edits = 0
+    errors: Counter[str] = Counter()
+    per_image: dict[str, list] = {}
+    for name, lab in sorted(labels.items()):
+        loaded = open_image(d / "images" / name, min_side=decode_min_side or None)
+        res = reader.detect(loaded)
+        dets = [{"xyxy": list(t.xyxy), "tile": t.tile} for t in res.detections]
+        got = er.read_rows(dets, lab["row_bbox"], res.width, res.height)
+        for want, seen in zip(lab["rows"], got, strict=False):
+            if all(t == "X" for t in want):
+                continue
+            e = er.edit_distance(want, seen)
+            n_rows += 1
+            exact += e == 0
+            n_tiles += len(want)
+            edits += min(e, len(want))
+            if e:
+                errors.update(w for w, g in zip(want, seen, strict=False) if w != g)
+            per_image.setdefault(name, []).append({"want": " ".join(want), "got": " ".join(seen), "edits": e})
+    return {
+        "rows": n_rows,
+        "rows_exact": exact,
+        "tiles": n_tiles,
+        "tile_accuracy": round(1 - edits / max(n_tiles, 1), 4),
+        "errors_by_true_class": dict(errors.most_common()),
+        "per_image": per_image,
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="models")
+    ap.add_argument("--no-refine", action="store_true", help="turn the runtime's box trim off")
+    ap.add_argument("--json", help="write the full result here")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every row that is not exact")
+    a = ap.parse_args(argv)
+    if not (SHARED / "data" / "real_rows_public" / "labels.json").exists():
+        print(f"skipped: {SHARED}/data/real_rows_public is not here (set JXMJ_SHARED)")
+        return 0
+    r = evaluate(a.models, refine=not a.no_refine)
+    if a.verbose:
+        for name, rows in r["per_image"].items():
+            for row in rows:
+                if row["edits"]:
+                    print(f"{name}: edits={row['edits']}\n  want {row['want']}\n  got  {row['got']}")
+    print(
+        f"rows exact {r['rows_exact']}/{r['rows']}; tile accuracy {r['tile_accuracy']:.3f} "
+        f"({r['tiles']} tiles); refine_boxes={not a.no_refine}"
+    )
+    if a.json:
+        Path(a.json).write_text(json.dumps(r, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
