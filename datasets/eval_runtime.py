@@ -1,12 +1,17 @@
 """Real rows read by the run-time reader (`vision.TileReader`), in process, with its options.
 
     python -m datasets.eval_runtime --models models [--no-refine] [--json OUT.json]
+    python -m datasets.eval_runtime --models models --synthetic 150 --crop-margin 0 0.03 0.06 0.1
 
 Needs `../shared` (or `$JXMJ_SHARED`): it reads `data/real_rows_public` and scores rows exactly as
 `tools/eval_rows.py` does (its `read_rows` and `edit_distance` are imported from there), but
 without starting a process per photo, so a models directory can be compared with and without the
 runtime's box trim (`ReaderConfig.refine_boxes`) in a minute. Evaluation only: nothing here is
 fitted to the photos. Exits 0 with a message when the shared data is absent.
+
+`--synthetic N` instead reads the first N synthetic validation scenes (re-rendered at full size
+from their seeds, `gen.py`'s validation stream) through the same reader, once per
+`--crop-margin`: the place to choose the reader's knobs without looking at the judge.
 """
 
 from __future__ import annotations
@@ -70,13 +75,72 @@ def evaluate(models: str | Path, refine: bool = True, decode_min_side: int = 200
     }
 
 
+def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) -> dict[float, dict]:
+    """End-to-end reading of synthetic validation scenes through `TileReader.detect`.
+
+    Scene `i` is `make_scene(default_rng([seed, 1, i]))`, the validation stream of `gen.py`. A
+    labelled tile counts as read when a detection overlaps it at IoU >= 0.5 and names it.
+
+    Returns:
+        `{crop_margin: {"tiles", "box_recall", "name_accuracy_of_matched", "end_to_end_recall",
+        "extra_boxes"}}`.
+    """
+    import numpy as np
+
+    from datasets.scenes import make_scene
+    from datasets.tiles import CLASSES
+    from vision.reader import ReaderConfig, TileReader
+
+    scenes = [make_scene(np.random.default_rng([seed, 1, i])) for i in range(n)]
+    out = {}
+    for margin in crop_margins:
+        reader = TileReader(models, ReaderConfig(refine_boxes=False, crop_margin=margin))
+        n_gt = n_match = n_right = n_det = 0
+        for img, boxes in scenes:
+            dets = reader.detect(np.ascontiguousarray(img)).detections
+            n_det += len(dets)
+            used: set[int] = set()
+            for b in boxes:
+                n_gt += 1
+                best, bi = 0.5, None
+                for i, d in enumerate(dets):
+                    v = _iou(b.xyxy, d.xyxy)
+                    if i not in used and v >= best:
+                        best, bi = v, i
+                if bi is not None:
+                    used.add(bi)
+                    n_match += 1
+                    n_right += dets[bi].tile == CLASSES[b.cls]
+        out[margin] = {
+            "tiles": n_gt,
+            "box_recall": round(n_match / max(n_gt, 1), 4),
+            "name_accuracy_of_matched": round(n_right / max(n_match, 1), 4),
+            "end_to_end_recall": round(n_right / max(n_gt, 1), 4),
+            "extra_boxes": n_det - n_match,
+        }
+    return out
+
+
+def _iou(a, b) -> float:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="models")
     ap.add_argument("--no-refine", action="store_true", help="turn the runtime's box trim off")
     ap.add_argument("--json", help="write the full result here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every row that is not exact")
+    ap.add_argument("--synthetic", type=int, metavar="N", help="read N synthetic validation scenes instead")
+    ap.add_argument("--crop-margin", type=float, nargs="+", default=[0.0], help="with --synthetic")
     a = ap.parse_args(argv)
+    if a.synthetic:
+        for margin, r in synthetic(a.models, a.synthetic, crop_margins=a.crop_margin).items():
+            print(f"crop_margin {margin}: {r}", flush=True)
+        return 0
     if not (SHARED / "data" / "real_rows_public" / "labels.json").exists():
         print(f"skipped: {SHARED}/data/real_rows_public is not here (set JXMJ_SHARED)")
         return 0
