@@ -4,7 +4,7 @@
 
 - synthetic validation crops: classifier accuracy and per-class confusion;
 - real rows (`eval_rows.py` on real_rows_public, the judge): rows exact, tile accuracy, per-class errors,
-  through the reference predictor and through the run-time reader with and without its box trim;
+  through the reference predictor and through the run-time reader;
 - tile_crops_mit/collages_val and riichi_table_photo: box recall/precision at IoU 0.5, accuracy of the
   matched boxes' names, end-to-end recall (other styles; no target).
 """
@@ -265,12 +265,11 @@ def main(argv=None):
         rep["real_rows_public"] = real_rows(a.models, str(out.with_suffix(".rows.json")))
         print("real rows:", rep["real_rows_public"]["summary"], flush=True)
     if "rows" not in a.skip:
-        # the run-time reader (`jxmj detect`), in process, with and without its box trim
-        for key, refine in (("real_rows_runtime", True), ("real_rows_runtime_no_trim", False)):
-            r = evaluate_runtime(a.models, refine=refine)
-            rep[key] = {k: v for k, v in r.items() if k != "per_image"}
-            summary = f"{r['rows_exact']}/{r['rows']} rows exact, tile accuracy {r['tile_accuracy']}"
-            print(f"real rows, runtime, trim={refine}: {summary}", flush=True)
+        # the run-time reader (what `jxmj detect` runs), in process
+        r = evaluate_runtime(a.models)
+        rep["real_rows_runtime"] = {k: v for k, v in r.items() if k != "per_image"}
+        summary = f"{r['rows_exact']}/{r['rows']} rows exact, tile accuracy {r['tile_accuracy']}"
+        print(f"real rows, runtime: {summary}", flush=True)
     if "rows" not in a.skip:
         rep["real_rows_public_reduce2"] = real_rows(a.models, str(out.with_suffix(".rows2.json")), reduce=2)
         print("real rows (JPEG decoded at 1/2):", rep["real_rows_public_reduce2"]["summary"], flush=True)

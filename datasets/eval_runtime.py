@@ -1,13 +1,12 @@
 """Real rows read by the run-time reader (`vision.TileReader`), in process, with its options.
 
-    python -m datasets.eval_runtime --models models [--no-refine] [--json OUT.json]
+    python -m datasets.eval_runtime --models models [-v] [--json OUT.json]
     python -m datasets.eval_runtime --models models --synthetic 150 --crop-margin 0 0.03 0.06 0.1
 
 Needs `../shared` (or `$JXMJ_SHARED`): it reads `data/real_rows_public` and scores rows exactly as
 `tools/eval_rows.py` does (its `read_rows` and `edit_distance` are imported from there), but
-without starting a process per photo, so a models directory can be compared with and without the
-runtime's box trim (`ReaderConfig.refine_boxes`) in a minute. Evaluation only: nothing here is
-fitted to the photos. Exits 0 with a message when the shared data is absent.
+without starting a process per photo, so a models directory is judged in seconds. Evaluation
+only: nothing here is fitted to the photos. Exits 0 with a message when the shared data is absent.
 
 `--synthetic N` instead reads the first N synthetic validation scenes (re-rendered at full size
 from their seeds, `gen.py`'s validation stream) through the same reader, once per
@@ -33,7 +32,7 @@ def _eval_rows_module():
     return mod
 
 
-def evaluate(models: str | Path, refine: bool = True, decode_min_side: int = 2000) -> dict:
+def evaluate(models: str | Path, decode_min_side: int = 2000) -> dict:
     """Rows exact and tile accuracy on `real_rows_public` through `TileReader.detect`.
 
     Returns:
@@ -45,7 +44,7 @@ def evaluate(models: str | Path, refine: bool = True, decode_min_side: int = 200
     er = _eval_rows_module()
     d = SHARED / "data" / "real_rows_public"
     labels = json.loads((d / "labels.json").read_text(encoding="utf-8"))
-    reader = TileReader(models, ReaderConfig(refine_boxes=refine, decode_min_side=decode_min_side))
+    reader = TileReader(models, ReaderConfig(decode_min_side=decode_min_side))
     n_rows = exact = n_tiles = edits = 0
     errors: Counter[str] = Counter()
     per_image: dict[str, list] = {}
@@ -94,7 +93,7 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
     scenes = [make_scene(np.random.default_rng([seed, 1, i])) for i in range(n)]
     out = {}
     for margin in crop_margins:
-        reader = TileReader(models, ReaderConfig(refine_boxes=False, crop_margin=margin))
+        reader = TileReader(models, ReaderConfig(crop_margin=margin))
         n_gt = n_match = n_right = n_det = 0
         for img, boxes in scenes:
             dets = reader.detect(np.ascontiguousarray(img)).detections
@@ -131,7 +130,6 @@ def _iou(a, b) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="models")
-    ap.add_argument("--no-refine", action="store_true", help="turn the runtime's box trim off")
     ap.add_argument("--json", help="write the full result here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every row that is not exact")
     ap.add_argument("--synthetic", type=int, metavar="N", help="read N synthetic validation scenes instead")
@@ -144,7 +142,7 @@ def main(argv=None) -> int:
     if not (SHARED / "data" / "real_rows_public" / "labels.json").exists():
         print(f"skipped: {SHARED}/data/real_rows_public is not here (set JXMJ_SHARED)")
         return 0
-    r = evaluate(a.models, refine=not a.no_refine)
+    r = evaluate(a.models)
     if a.verbose:
         for name, rows in r["per_image"].items():
             for row in rows:
@@ -152,7 +150,7 @@ def main(argv=None) -> int:
                     print(f"{name}: edits={row['edits']}\n  want {row['want']}\n  got  {row['got']}")
     print(
         f"rows exact {r['rows_exact']}/{r['rows']}; tile accuracy {r['tile_accuracy']:.3f} "
-        f"({r['tiles']} tiles); refine_boxes={not a.no_refine}"
+        f"({r['tiles']} tiles); {a.models}"
     )
     if a.json:
         Path(a.json).write_text(json.dumps(r, indent=1, ensure_ascii=False))

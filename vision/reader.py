@@ -12,7 +12,6 @@ Two ONNX models (docs/ARCHITECTURE.md):
    classifier's `input_size` and all boxes go through the classifier in one batch.
    A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
    A box the localizer calls `back` is a face-down tile unless the classifier says `flower`.
-   Before cropping, a box much larger than its row neighbours is trimmed (`refine_boxes`).
 
 Speed: a JPEG is decoded once, at a reduced DCT scale whose long side stays >= 2000 px
 (`ReaderConfig.decode_min_side`) — half the work of a full decode for a 12-megapixel photo.
@@ -33,14 +32,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import median
 
 import cv2
 import numpy as np
 
 from vision.detection import Detection, DetectResult
 from vision.image import ImageError, LoadedImage, open_image
-from vision.layout import group_tiles, rows_of
+from vision.layout import group_tiles
 from vision.modelfiles import CLASSIFIER_FILE, LOCALIZER_FILE, ModelError, ModelSpec, models_dir, open_model
 from vision.modelfiles import run as run_model
 
@@ -68,8 +66,6 @@ class ReaderConfig:
         min_crop_px: when the median short side of the boxes, in pixels of the decoded
             image, is below `min_crop_px` x the classifier's input width, the photo is
             decoded again at full resolution for the crops.
-        refine_boxes: trim a box that is much larger than its row neighbours (see
-            `refine_boxes`) before it is cropped.
         crop_margin: each crop is widened by this fraction of the box size on every side.
         threads: onnxruntime intra-op threads (None: one per core).
     """
@@ -80,7 +76,6 @@ class ReaderConfig:
     max_detections: int = 300
     decode_min_side: int = 2000
     min_crop_px: float = 1.0
-    refine_boxes: bool = True
     crop_margin: float = 0.0
     threads: int | None = None
 
@@ -205,50 +200,6 @@ def _suppress_contained(xyxy: np.ndarray, threshold: float) -> np.ndarray:
                 continue
         keep.append(i)
     return np.asarray(keep, dtype=np.int64)
-
-
-def refine_boxes(xyxy: np.ndarray, grow: tuple[float, float] = (1.2, 1.15)) -> np.ndarray:
-    """Trim boxes that are much larger than their neighbours in the same row.
-
-    Tiles in a row have about the same size (perspective changes it gradually), so a box
-    wider than `grow[0]` x and taller than `grow[1]` x the median of its (up to four) nearest
-    row neighbours has taken in some of its surroundings — the localizer does that at the
-    end of a row, and the tile face then fills too little of the crop. Such a box loses its
-    overlap with the neighbour before it (or after it, for the first tile) and comes down to
-    the neighbours' top edge, never below their median height. Rows of fewer than four
-    tiles are left alone.
-
-    Args:
-        xyxy: float `(K, 4)` boxes in pixels.
-
-    Returns:
-        A refined copy, float32 `(K, 4)`.
-    """
-    out = np.array(xyxy, dtype=np.float32, copy=True)
-    if len(out) < 4:
-        return out
-    boxes = out.tolist()
-    widths = [b[2] - b[0] for b in boxes]
-    heights = [b[3] - b[1] for b in boxes]
-    dets = [Detection((b[0], b[1], b[2], b[3]), "", 1.0) for b in boxes]
-    for row in rows_of(dets):
-        if len(row) < 4:
-            continue
-        for k, i in enumerate(row):
-            near = [row[j] for j in (k - 2, k - 1, k + 1, k + 2) if 0 <= j < len(row)]
-            mw = median(widths[j] for j in near)
-            mh = median(heights[j] for j in near)
-            if widths[i] <= grow[0] * mw or heights[i] <= grow[1] * mh:
-                continue
-            x0, y0, x1, y1 = boxes[i]
-            if k > 0:
-                x0 = max(x0, boxes[row[k - 1]][2] - 0.05 * mw)
-            else:
-                x1 = min(x1, boxes[row[k + 1]][0] + 0.05 * mw)
-            top = median(boxes[j][1] for j in near)
-            y0 = max(y0, min(top, y1 - mh))
-            out[i] = (x0, y0, x1, y1)
-    return out
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -380,8 +331,7 @@ class TileReader:
                 full = open_image(loaded.source)
                 timing["decode"] += full.decode_ms
                 crop_src, crop_scale = full.pixels, full.scale
-        crop_boxes = refine_boxes(xyxy) if cfg.refine_boxes else xyxy
-        boxes_src = crop_boxes * np.float32(crop_scale / loaded.scale)
+        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         batch, rotated, owner = cut_crops(crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin)
         logits = np.asarray(run_model(self.classifier, batch), dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):
@@ -397,7 +347,7 @@ class TileReader:
             if probs[b, c] > best_p[k]:
                 best_p[k], best_c[k] = probs[b, c], c
         classes = self.classifier.classes
-        full_xyxy = crop_boxes / np.float32(loaded.scale)
+        full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         for k in range(len(xyxy)):
             tile = classes[best_c[k]]
@@ -468,6 +418,5 @@ __all__ = [
     "decode_localizer",
     "get_reader",
     "letterbox",
-    "refine_boxes",
     "softmax",
 ]

@@ -266,33 +266,3 @@ def test_get_reader_reloads_replaced_models(tmp_path, scene):
     os.utime(tmp_path / "classifier.onnx", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     second = get_reader(tmp_path)
     assert second is not first and second.classifier.input_size == (40, 30)
-
-
-def row_boxes(n=8, w=60.0, h=80.0, gap=2.0, x=100.0, y=200.0):
-    return np.array([(x + k * (w + gap), y, x + k * (w + gap) + w, y + h) for k in range(n)], np.float32)
-
-
-def test_refine_boxes_trims_an_oversized_box_to_its_row():
-    from vision.reader import refine_boxes
-
-    boxes = row_boxes()
-    last = boxes[-1].copy()
-    boxes[-1] = (last[0] - 25, last[1] - 30, last[2] + 5, last[3])  # 1.5x wide, 1.4x tall
-    out = refine_boxes(boxes)
-    assert out[:-1] == pytest.approx(boxes[:-1])
-    x0, y0, _, y1 = out[-1]
-    assert x0 >= boxes[-2][2] - 0.05 * 60 - 1e-3  # no longer over its left neighbour
-    assert y0 == pytest.approx(200.0) and y1 == pytest.approx(last[3])  # down to the row's top
-
-
-def test_refine_boxes_leaves_normal_rows_sideways_tiles_and_short_rows_alone():
-    from vision.reader import refine_boxes
-
-    boxes = row_boxes()
-    assert refine_boxes(boxes) == pytest.approx(boxes)
-    sideways = boxes.copy()
-    sideways[3] = (sideways[3][0], 220, sideways[3][0] + 80, 280)  # wider but lower: a claimed tile
-    assert refine_boxes(sideways) == pytest.approx(sideways)
-    short = row_boxes(3)
-    short[-1] = (short[-1][0] - 30, 150, short[-1][2], 280)
-    assert refine_boxes(short) == pytest.approx(short)
