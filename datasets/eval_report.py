@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.eval_runtime import align as _align
 from datasets.eval_runtime import evaluate as evaluate_runtime
 from datasets.predict import Predictor, load_rgb
 from datasets.tiles import _MIT_TO_OURS, CLASSES, SHARED
@@ -68,29 +69,6 @@ def synthetic_val(models, data):
         for i in range(n)
     }
     return {"crops": len(y), "accuracy": round(float((pr == y).mean()), 4), "per_class": per_class}
-
-
-def _align(want, got):
-    """Edit-distance alignment; returns list of (want_or_None, got_or_None)."""
-    n, m = len(want), len(got)
-    d = np.zeros((n + 1, m + 1), np.int64)
-    d[:, 0] = np.arange(n + 1)
-    d[0, :] = np.arange(m + 1)
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (want[i - 1] != got[j - 1]))
-    i, j, out = n, m, []
-    while i > 0 or j > 0:
-        if i > 0 and j > 0 and d[i, j] == d[i - 1, j - 1] + (want[i - 1] != got[j - 1]):
-            out.append((want[i - 1], got[j - 1]))
-            i, j = i - 1, j - 1
-        elif i > 0 and d[i, j] == d[i - 1, j] + 1:
-            out.append((want[i - 1], None))
-            i -= 1
-        else:
-            out.append((None, got[j - 1]))
-            j -= 1
-    return out[::-1]
 
 
 def real_rows(models, out_json, reduce=1):

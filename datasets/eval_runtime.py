@@ -22,6 +22,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 from datasets.tiles import SHARED
 
 
@@ -32,11 +34,35 @@ def _eval_rows_module():
     return mod
 
 
+def align(want: list[str], got: list[str]) -> list[tuple[str | None, str | None]]:
+    """Edit-distance alignment; returns list of (want_or_None, got_or_None)."""
+    n, m = len(want), len(got)
+    d = np.zeros((n + 1, m + 1), np.int64)
+    d[:, 0] = np.arange(n + 1)
+    d[0, :] = np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (want[i - 1] != got[j - 1]))
+    i, j, out = n, m, []
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and d[i, j] == d[i - 1, j - 1] + (want[i - 1] != got[j - 1]):
+            out.append((want[i - 1], got[j - 1]))
+            i, j = i - 1, j - 1
+        elif i > 0 and d[i, j] == d[i - 1, j] + 1:
+            out.append((want[i - 1], None))
+            i -= 1
+        else:
+            out.append((None, got[j - 1]))
+            j -= 1
+    return out[::-1]
+
+
 def evaluate(models: str | Path, decode_min_side: int = 2000) -> dict:
     """Rows exact and tile accuracy on `real_rows_public` through `TileReader.detect`.
 
     Returns:
-        `{"rows", "rows_exact", "tiles", "tile_accuracy", "errors_by_true_class", "per_image"}`.
+        `{"rows", "rows_exact", "tiles", "tile_accuracy", "errors_by_true_class", "substitutions",
+        "missed", "extra", "per_image"}`.
     """
     from vision.image import open_image
     from vision.reader import ReaderConfig, TileReader
@@ -47,6 +73,9 @@ def evaluate(models: str | Path, decode_min_side: int = 2000) -> dict:
     reader = TileReader(models, ReaderConfig(decode_min_side=decode_min_side))
     n_rows = exact = n_tiles = edits = 0
     errors: Counter[str] = Counter()
+    subs: Counter[str] = Counter()
+    missed: Counter[str] = Counter()
+    extra: Counter[str] = Counter()
     per_image: dict[str, list] = {}
     for name, lab in sorted(labels.items()):
         loaded = open_image(d / "images" / name, min_side=decode_min_side or None)
@@ -61,8 +90,14 @@ def evaluate(models: str | Path, decode_min_side: int = 2000) -> dict:
             exact += e == 0
             n_tiles += len(want)
             edits += min(e, len(want))
-            if e:
-                errors.update(w for w, g in zip(want, seen, strict=False) if w != g)
+            for w, g in align(want, seen) if e else ():
+                if w is None:
+                    extra[g] += 1
+                elif g is None:
+                    missed[w] += 1
+                elif w != g:
+                    subs[f"{w}->{g}"] += 1
+                errors.update([w] if w is not None and w != g else [])
             per_image.setdefault(name, []).append({"want": " ".join(want), "got": " ".join(seen), "edits": e})
     return {
         "rows": n_rows,
@@ -70,6 +105,9 @@ def evaluate(models: str | Path, decode_min_side: int = 2000) -> dict:
         "tiles": n_tiles,
         "tile_accuracy": round(1 - edits / max(n_tiles, 1), 4),
         "errors_by_true_class": dict(errors.most_common()),
+        "substitutions": dict(subs.most_common()),
+        "missed": dict(missed.most_common()),
+        "extra": dict(extra.most_common()),
         "per_image": per_image,
     }
 
@@ -84,8 +122,6 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
         `{crop_margin: {"tiles", "box_recall", "name_accuracy_of_matched", "end_to_end_recall",
         "extra_boxes"}}`.
     """
-    import numpy as np
-
     from datasets.scenes import make_scene
     from datasets.tiles import CLASSES
     from vision.reader import ReaderConfig, TileReader
