@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.eval_runtime import _iou
 from datasets.eval_runtime import align as _align
 from datasets.eval_runtime import evaluate as evaluate_runtime
 from datasets.predict import Predictor, load_rgb
@@ -141,13 +142,6 @@ def timing(models, reduce=1):
         "classify_ms": med[2],
         "total_ms": med[3],
     }
-
-
-def _iou(a, b):
-    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
-    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0, x1 - x0) * max(0, y1 - y0)
-    return inter / max(1e-9, (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def box_eval(pred: Predictor, items):
