@@ -139,7 +139,7 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
                 n_gt += 1
                 best, bi = 0.5, None
                 for i, d in enumerate(dets):
-                    v = _iou(b.xyxy, d.xyxy)
+                    v = iou(b.xyxy, d.xyxy)
                     if i not in used and v >= best:
                         best, bi = v, i
                 if bi is not None:
@@ -156,7 +156,7 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
     return out
 
 
-def _iou(a, b) -> float:
+def iou(a, b) -> float:
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter

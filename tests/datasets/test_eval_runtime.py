@@ -34,4 +34,4 @@ def test_synthetic_scenes_read_through_the_shipped_models():
     ],
 )
 def test_iou(a, b, iou):
-    assert eval_runtime._iou(a, b) == pytest.approx(iou)
+    assert eval_runtime.iou(a, b) == pytest.approx(iou)
