@@ -38,6 +38,14 @@ FONT_GLOBS = [
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
     "/usr/share/fonts/opentype/noto/NotoSerifCJK-Black.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Black.ttc",
+    # brush (楷) and Mincho hands, as printed on many Chinese sets (Debian fonts-lxgw-wenkai,
+    # fonts-arphic-gkai00mp, fonts-arphic-bkai00mp, fonts-cwtex-kai, fonts-hanazono)
+    "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf",
+    "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf",
+    "/usr/share/fonts/truetype/arphic-gkai00mp/gkai00mp.ttf",
+    "/usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf",
+    "/usr/share/fonts/truetype/cwtex/cwkai.ttf",
+    "/usr/share/fonts/truetype/hanazono/HanaMinA.ttf",
 ]
 
 # riichi file names of the CC0 set
@@ -96,11 +104,27 @@ def _font(path: str, size: int, index: int = 0):
         return ImageFont.truetype(path, size)
 
 
+@functools.cache
+def has_glyph(font_path: str, ch: str) -> bool:
+    """Whether the font draws ``ch`` (a GB-only Kai has no 萬, a Big5-only one no 发)."""
+    font = _font(font_path, 48)
+
+    def bitmap(c):
+        im = Image.new("L", (64, 64), 0)
+        ImageDraw.Draw(im).text((4, 4), c, font=font, fill=255)
+        return im.tobytes()
+
+    b = bitmap(ch)
+    return any(b) and b != bitmap("\uffff")
+
+
 def _draw_char(img: Image.Image, ch: str, box, colour, rng, font_path: str, stroke=0):
-    """Draw one glyph scaled to fill ``box`` (x0, y0, x1, y1)."""
+    """Draw one glyph scaled to fill ``box`` (x0, y0, x1, y1); a font without it falls back to one with it."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     size = 200
+    if not has_glyph(font_path, ch):
+        font_path = next((f for f in available_fonts() if has_glyph(f, ch)), font_path)
     font = _font(font_path, size)
     layer = Image.new("L", (size * 2, size * 2), 0)
     d = ImageDraw.Draw(layer)
@@ -108,7 +132,7 @@ def _draw_char(img: Image.Image, ch: str, box, colour, rng, font_path: str, stro
     bb = layer.getbbox()
     if bb is None:
         return
-    glyph = layer.crop(bb)
+    glyph = glyph_variation(layer.crop(bb), rng)
     gw, gh = glyph.size
     # stretch a little to fill the box like tile calligraphy does
     sx, sy = w / gw, h / gh
@@ -120,6 +144,41 @@ def _draw_char(img: Image.Image, ch: str, box, colour, rng, font_path: str, stro
     gy = y0 + (h - glyph.size[1]) // 2
     solid = Image.new("RGBA", glyph.size, (*colour, 255))
     img.paste(solid, (gx, gy), glyph)
+
+
+def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7) -> Image.Image:
+    """Vary a rendered glyph (8-bit mask) the way hand-cut tile engravings vary from a font.
+
+    With probability ``p``: a smooth random warp (strokes bend, hooks move), a stroke-weight change
+    (thicker or thinner by a few pixels at the 200-px render size) and a small shear. A font gives one
+    form of each character; tile makers carve their own, and a classifier that saw only the fonts
+    learns their exact stroke shapes.
+    """
+    if rng.random() >= p:
+        return glyph
+    a = np.asarray(glyph, np.uint8)
+    pad = 12
+    a = cv2.copyMakeBorder(a, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    h, w = a.shape
+    if rng.random() < 0.7:
+        # smooth displacement field: coarse noise upsampled, amplitude up to ~6% of the glyph size
+        amp = rng.uniform(0.02, 0.06) * max(h, w)
+        grid = int(rng.integers(3, 6))
+        dx = cv2.resize(rng.uniform(-1, 1, (grid, grid)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        dy = cv2.resize(rng.uniform(-1, 1, (grid, grid)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        xx, yy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        a = cv2.remap(a, xx + dx * amp, yy + dy * amp, cv2.INTER_LINEAR, borderValue=0)
+    if rng.random() < 0.5:
+        k = int(rng.integers(1, 4)) * 2 + 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        a = cv2.dilate(a, kernel) if rng.random() < 0.6 else cv2.erode(a, kernel)
+    if rng.random() < 0.5:
+        sh = rng.uniform(-0.18, 0.18)
+        M = np.float32([[1, sh, -sh * h / 2], [0, 1, 0]])
+        a = cv2.warpAffine(a, M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
+    out = Image.fromarray(a)
+    bb = out.getbbox()
+    return out.crop(bb) if bb is not None else glyph
 
 
 _NUMERALS = "一二三四五六七八九"
@@ -538,7 +597,9 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
     # darker rim around the face
     rim = _rounded_mask(fw, fh, style["radius"]).astype(np.float32) / 255.0
     rim = cv2.GaussianBlur(rim, (0, 0), 3)
-    face = face * (0.75 + 0.25 * np.clip(rim * 1.6, 0, 1))[:, :, None]
+    # (printed and flat-faced tiles have almost no rim: their edge on white paper is faint)
+    depth = 0.25 if rng.random() < 0.8 else rng.uniform(0.03, 0.15)
+    face = face * (1 - depth + depth * np.clip(rim * 1.6, 0, 1))[:, :, None]
     tile[:fh, :, :3] = np.clip(face, 0, 255).astype(np.uint8)
     return tile
 

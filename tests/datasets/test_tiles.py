@@ -1,0 +1,58 @@
+"""Tile face rendering: glyph variation and font fallback (datasets/tiles.py)."""
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from datasets.tiles import CLS_INDEX, available_fonts, glyph_variation, has_glyph, render_font_face
+
+
+def _bar_glyph() -> Image.Image:
+    im = Image.new("L", (120, 160), 0)
+    ImageDraw.Draw(im).rectangle((50, 10, 70, 150), fill=255)
+    return im
+
+
+def test_glyph_variation_p0_returns_the_glyph_unchanged():
+    g = _bar_glyph()
+    assert glyph_variation(g, np.random.default_rng(0), p=0.0) is g
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_glyph_variation_changes_shape_but_keeps_ink(seed):
+    g = _bar_glyph()
+    out = np.asarray(glyph_variation(g, np.random.default_rng(seed), p=1.0))
+    ink = (out > 127).sum()
+    base = (np.asarray(g) > 127).sum()
+    # cropped to its ink, never empty, never blown up to a blob
+    assert out.shape[0] > 100 and out.shape[1] >= 10
+    assert 0.4 * base < ink < 3.0 * base
+    assert out[0].any() and out[-1].any() and out[:, 0].any() and out[:, -1].any()
+
+
+def test_glyph_variation_is_seeded():
+    a = np.asarray(glyph_variation(_bar_glyph(), np.random.default_rng(5), p=1.0))
+    b = np.asarray(glyph_variation(_bar_glyph(), np.random.default_rng(5), p=1.0))
+    assert np.array_equal(a, b)
+
+
+needs_fonts = pytest.mark.skipif(not available_fonts(), reason="no CJK font installed")
+
+
+@needs_fonts
+def test_has_glyph_knows_a_cjk_font_draws_wan_but_not_a_private_use_char():
+    font = available_fonts()[0]
+    assert has_glyph(font, "萬")
+    assert not has_glyph(font, "\ue000")
+
+
+@needs_fonts
+@pytest.mark.parametrize("name", ["7m", "9m", "N", "F"])
+def test_font_face_has_ink_for_every_font(name):
+    # each font in turn (a GB-only Kai lacks 萬 and 發: the fallback must still draw them)
+    for seed in range(len(available_fonts()) * 2):
+        face = np.asarray(render_font_face(CLS_INDEX[name], np.random.default_rng(seed)))
+        assert face[:, :, 3].max() == 255
+        assert (face[:, :, 3] > 0).mean() > 0.03
+        if name.endswith("m"):  # 萬 fills the lower half
+            assert (face[face.shape[0] // 2 :, :, 3] > 0).mean() > 0.05
