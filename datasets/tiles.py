@@ -164,8 +164,8 @@ def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7
         # smooth displacement field: coarse noise upsampled, amplitude up to ~6% of the glyph size
         amp = rng.uniform(0.02, 0.06) * max(h, w)
         grid = int(rng.integers(3, 6))
-        dx = cv2.resize(rng.uniform(-1, 1, (grid, grid)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-        dy = cv2.resize(rng.uniform(-1, 1, (grid, grid)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        coarse = rng.uniform(-1, 1, (2, grid, grid)).astype(np.float32)
+        dx, dy = (cv2.resize(c, (w, h), interpolation=cv2.INTER_CUBIC) for c in coarse)
         xx, yy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
         a = cv2.remap(a, xx + dx * amp, yy + dy * amp, cv2.INTER_LINEAR, borderValue=0)
     if rng.random() < 0.5:
