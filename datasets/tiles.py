@@ -150,14 +150,15 @@ def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7
     """Vary a rendered glyph (8-bit mask) the way hand-cut tile engravings vary from a font.
 
     With probability ``p``: a smooth random warp (strokes bend, hooks move), a stroke-weight change
-    (thicker or thinner by a few pixels at the 200-px render size) and a small shear. A font gives one
+    (thicker or thinner by a few pixels at the 200-px render size), a small horizontal shear and a
+    vertical shear that raises horizontal strokes to the right (up to ~17°). A font gives one
     form of each character; tile makers carve their own, and a classifier that saw only the fonts
     learns their exact stroke shapes.
     """
     if rng.random() >= p:
         return glyph
     a = np.asarray(glyph, np.uint8)
-    pad = 12
+    pad = 12 + int(0.2 * max(a.shape))  # room for the shears
     a = cv2.copyMakeBorder(a, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     h, w = a.shape
     if rng.random() < 0.7:
@@ -175,6 +176,12 @@ def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7
     if rng.random() < 0.5:
         sh = rng.uniform(-0.18, 0.18)
         M = np.float32([[1, sh, -sh * h / 2], [0, 1, 0]])
+        a = cv2.warpAffine(a, M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
+    if rng.random() < 0.5:
+        # brush hands raise horizontal strokes to the right, tile calligraphy steeply so (see the
+        # real single-tile crops we train on): a vertical shear, mostly right-side-up
+        sv = rng.uniform(-0.3, 0.08)
+        M = np.float32([[1, 0, 0], [sv, 1, -sv * w / 2]])
         a = cv2.warpAffine(a, M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
     out = Image.fromarray(a)
     bb = out.getbbox()
