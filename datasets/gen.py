@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from datasets.scenes import crop_for_classifier, make_scene
-from datasets.tiles import BACK
+from datasets.tiles import BACK, set_render_options
 
 CROP_HW = (64, 48)
 
@@ -82,6 +82,27 @@ def generate(
             print(f"shard {shard} crops {n} ({time.time() - t:.0f}s)", flush=True)
 
 
+def parse_render(items: list[str]) -> dict:
+    """`["brush_fonts=true", "glyph_variation=0.7"]` -> `{"brush_fonts": True, "glyph_variation": 0.7}`.
+
+    Raises ValueError on an item without `=` or a value that is neither a bool nor a number.
+    """
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"{item!r} is not KEY=VALUE")
+        low = value.strip().lower()
+        if low in ("true", "false"):
+            out[key.strip()] = low == "true"
+        else:
+            try:
+                out[key.strip()] = float(value)
+            except ValueError:
+                raise ValueError(f"{item!r}: the value must be true, false or a number") from None
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="datasets/out/data")
@@ -91,7 +112,19 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--save-side", type=int, default=640)
     ap.add_argument("--crops-per-tile", type=int, default=1)
+    ap.add_argument(
+        "--render",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="renderer switches, `datasets.tiles.RenderOptions` (e.g. brush_fonts=true glyph_variation=0.7)",
+    )
     a = ap.parse_args(argv)
+    try:
+        opts = set_render_options(**parse_render(a.render))
+    except (TypeError, ValueError) as e:
+        ap.error(f"--render: {e}")
+    print("render options:", opts, flush=True)
     generate(a.out, a.scenes, a.val, a.seed, a.workers, a.save_side, crops_per_tile=a.crops_per_tile)
 
 

@@ -42,6 +42,8 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 d.get("save_side", 640),
                 "--crops-per-tile",
                 d.get("crops_per_tile", 2),
+                "--render",
+                *(f"{k}={str(v).lower()}" for k, v in d.get("render", {}).items()),
             )
         ],
         "cls": [

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from datasets import tiles
 from datasets.tiles import BACK, CLASSES, FLOWER, make_tile, random_style
 
 SUITS = "mps"
@@ -320,10 +321,14 @@ def make_scene(
     H = cv2.getPerspectiveTransform(src_pts, dst.astype(np.float32))
 
     bg = _background(rng, out_h, out_w, opts.get("felt_rgb"))
-    if rng.random() < 0.35 and not opts.get("clean"):
+    edges = tiles.OPTIONS.sheet_edges
+    if rng.random() < (0.35 if edges else 0.25) and not opts.get("clean"):
         # a sheet of paper, a tray or a light mat under the tiles, a little larger than the hand:
         # light margins next to a tile are not part of it; a side may run right up to the row end
-        m = tw * np.where(rng.random(4) < 0.3, rng.uniform(0.0, 0.08, 4), rng.uniform(0.05, 1.2, 4))
+        if edges:
+            m = tw * np.where(rng.random(4) < 0.3, rng.uniform(0.0, 0.08, 4), rng.uniform(0.05, 1.2, 4))
+        else:
+            m = tw * rng.uniform(0.05, 1.2, 4)
         rect = np.float32([[-m[0], -m[1]], [pw + m[2], -m[1]], [pw + m[2], ph + m[3]], [-m[0], ph + m[3]]])
         sheet = cv2.perspectiveTransform(rect[None], H)[0].astype(np.int32)
         col = rng.uniform(190, 255) * rng.uniform(0.9, 1.0, 3)

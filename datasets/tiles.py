@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import glob
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -38,8 +39,11 @@ FONT_GLOBS = [
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
     "/usr/share/fonts/opentype/noto/NotoSerifCJK-Black.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Black.ttc",
-    # brush (楷) and Mincho hands, as printed on many Chinese sets (Debian fonts-lxgw-wenkai,
-    # fonts-arphic-gkai00mp, fonts-arphic-bkai00mp, fonts-cwtex-kai, fonts-hanazono)
+]
+# brush (楷) and Mincho hands, as printed on many Chinese sets (Debian fonts-lxgw-wenkai,
+# fonts-arphic-gkai00mp, fonts-arphic-bkai00mp, fonts-cwtex-kai, fonts-hanazono); with
+# ``RenderOptions.brush_fonts``
+BRUSH_FONT_GLOBS = [
     "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf",
     "/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf",
     "/usr/share/fonts/truetype/arphic-gkai00mp/gkai00mp.ttf",
@@ -88,12 +92,42 @@ def _jitter(rng, col, amount=18):
     return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in col)
 
 
+@dataclass
+class RenderOptions:
+    """Switches for renderer changes made after recipe 0.2.0 (the defaults draw exactly as 0.2.0).
+
+    A recipe sets them in its ``[data.render]`` table (``gen.py --render KEY=VALUE``), so each
+    recipe version keeps drawing the same scenes from the same seeds.
+    """
+
+    brush_fonts: bool = False  # 0.3.0: add BRUSH_FONT_GLOBS to the fonts
+    glyph_variation: float = 0.0  # 0.3.0: 0.7, the probability of `glyph_variation` per glyph
+    glyph_vshear: bool = False  # 0.4.0: `glyph_variation` also raises horizontal strokes
+    faint_rims: bool = False  # 0.3.0: 20% of faces with almost no darker rim
+    sheet_edges: bool = False  # 0.3.0: sheets under 35% of hands, a side may run up to the row
+
+
+OPTIONS = RenderOptions()
+
+
+def set_render_options(**kw) -> RenderOptions:
+    """Set the module's `OPTIONS` (before generation workers fork). Raises TypeError on an unknown key."""
+    global OPTIONS
+    OPTIONS = RenderOptions(**kw)
+    return OPTIONS
+
+
 @functools.cache
-def available_fonts() -> tuple[str, ...]:
+def _fonts(brush: bool) -> tuple[str, ...]:
     out = []
-    for pattern in FONT_GLOBS:
+    for pattern in FONT_GLOBS + (BRUSH_FONT_GLOBS if brush else []):
         out.extend(sorted(glob.glob(pattern)))
     return tuple(out)
+
+
+def available_fonts() -> tuple[str, ...]:
+    """The installed CJK font files the renderer draws with (per `OPTIONS.brush_fonts`)."""
+    return _fonts(OPTIONS.brush_fonts)
 
 
 @functools.lru_cache(maxsize=256)
@@ -132,7 +166,7 @@ def _draw_char(img: Image.Image, ch: str, box, colour, rng, font_path: str, stro
     bb = layer.getbbox()
     if bb is None:
         return
-    glyph = glyph_variation(layer.crop(bb), rng)
+    glyph = glyph_variation(layer.crop(bb), rng, OPTIONS.glyph_variation, OPTIONS.glyph_vshear)
     gw, gh = glyph.size
     # stretch a little to fill the box like tile calligraphy does
     sx, sy = w / gw, h / gh
@@ -146,19 +180,22 @@ def _draw_char(img: Image.Image, ch: str, box, colour, rng, font_path: str, stro
     img.paste(solid, (gx, gy), glyph)
 
 
-def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7) -> Image.Image:
+def glyph_variation(
+    glyph: Image.Image, rng: np.random.Generator, p: float = 0.7, vshear: bool = True
+) -> Image.Image:
     """Vary a rendered glyph (8-bit mask) the way hand-cut tile engravings vary from a font.
 
     With probability ``p``: a smooth random warp (strokes bend, hooks move), a stroke-weight change
     (thicker or thinner by a few pixels at the 200-px render size), a small horizontal shear and a
-    vertical shear that raises horizontal strokes to the right (up to ~17°). A font gives one
+    vertical shear that raises horizontal strokes to the right (up to ~17°, with ``vshear``).
+    ``p = 0`` draws nothing from ``rng``. A font gives one
     form of each character; tile makers carve their own, and a classifier that saw only the fonts
     learns their exact stroke shapes.
     """
-    if rng.random() >= p:
+    if p <= 0 or rng.random() >= p:
         return glyph
     a = np.asarray(glyph, np.uint8)
-    pad = 12 + int(0.2 * max(a.shape))  # room for the shears
+    pad = 12 + (int(0.2 * max(a.shape)) if vshear else 0)  # room for the shears
     a = cv2.copyMakeBorder(a, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     h, w = a.shape
     if rng.random() < 0.7:
@@ -177,7 +214,7 @@ def glyph_variation(glyph: Image.Image, rng: np.random.Generator, p: float = 0.7
         sh = rng.uniform(-0.18, 0.18)
         M = np.float32([[1, sh, -sh * h / 2], [0, 1, 0]])
         a = cv2.warpAffine(a, M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
-    if rng.random() < 0.5:
+    if vshear and rng.random() < 0.5:
         # brush hands raise horizontal strokes to the right, tile calligraphy steeply so (see the
         # real single-tile crops we train on): a vertical shear, mostly right-side-up
         sv = rng.uniform(-0.3, 0.08)
@@ -605,7 +642,7 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
     rim = _rounded_mask(fw, fh, style["radius"]).astype(np.float32) / 255.0
     rim = cv2.GaussianBlur(rim, (0, 0), 3)
     # (printed and flat-faced tiles have almost no rim: their edge on white paper is faint)
-    depth = 0.25 if rng.random() < 0.8 else rng.uniform(0.03, 0.15)
+    depth = 0.25 if not OPTIONS.faint_rims or rng.random() < 0.8 else rng.uniform(0.03, 0.15)
     face = face * (1 - depth + depth * np.clip(rim * 1.6, 0, 1))[:, :, None]
     tile[:fh, :, :3] = np.clip(face, 0, 255).astype(np.uint8)
     return tile

@@ -1,9 +1,12 @@
 """Tile face rendering: glyph variation and font fallback (datasets/tiles.py)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from datasets import tiles
 from datasets.tiles import CLS_INDEX, available_fonts, glyph_variation, has_glyph, render_font_face
 
 
@@ -56,3 +59,40 @@ def test_font_face_has_ink_for_every_font(name):
         assert (face[:, :, 3] > 0).mean() > 0.03
         if name.endswith("m"):  # 萬 fills the lower half
             assert (face[face.shape[0] // 2 :, :, 3] > 0).mean() > 0.05
+
+
+def test_glyph_variation_p0_draws_nothing_from_the_rng():
+    # recipe 0.2.0 must keep drawing the same scenes from the same seeds
+    rng, ref = np.random.default_rng(3), np.random.default_rng(3)
+    glyph_variation(_bar_glyph(), rng, p=0.0)
+    assert rng.random() == ref.random()
+
+
+@pytest.fixture
+def restore_options():
+    yield
+    tiles.set_render_options()
+
+
+def test_default_render_options_are_recipe_0_2_0(restore_options):
+    opts = tiles.set_render_options()
+    assert opts == tiles.RenderOptions(
+        brush_fonts=False, glyph_variation=0.0, glyph_vshear=False, faint_rims=False, sheet_edges=False
+    )
+    assert tiles.OPTIONS is opts
+
+
+def test_unknown_render_option_is_refused(restore_options):
+    with pytest.raises(TypeError):
+        tiles.set_render_options(glyph_wobble=1.0)
+
+
+@needs_fonts
+def test_brush_fonts_option_adds_fonts_without_dropping_any(restore_options):
+    tiles.set_render_options()
+    base = set(available_fonts())
+    tiles.set_render_options(brush_fonts=True)
+    with_brush = set(available_fonts())
+    assert base <= with_brush
+    installed_brush = {p for p in tiles.BRUSH_FONT_GLOBS if Path(p).exists()}
+    assert with_brush - base == installed_brush
