@@ -188,9 +188,9 @@ def glyph_variation(
     With probability ``p``: a smooth random warp (strokes bend, hooks move), a stroke-weight change
     (thicker or thinner by a few pixels at the 200-px render size), a small horizontal shear and a
     vertical shear that raises horizontal strokes to the right (up to ~17°, with ``vshear``).
-    ``p = 0`` draws nothing from ``rng``. A font gives one
-    form of each character; tile makers carve their own, and a classifier that saw only the fonts
-    learns their exact stroke shapes.
+    A font gives one form of each character; tile makers carve their own. ``p = 0`` draws nothing
+    from ``rng`` (recipe 0.2.0 redraws its scenes exactly). Measured: it made the real 七萬 → 九萬
+    confusion worse (models/MODEL.md, "Session 3 candidates"), so no shipped recipe uses it.
     """
     if p <= 0 or rng.random() >= p:
         return glyph
