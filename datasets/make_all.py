@@ -21,31 +21,37 @@ def _py(module, *args):
     return [sys.executable, "-m", module, *map(str, args)]
 
 
+def _gen(d: dict, seed) -> list[str]:
+    return _py(
+        "datasets.gen",
+        "--out",
+        d["out"],
+        "--scenes",
+        d["scenes"],
+        "--val",
+        d["val"],
+        "--seed",
+        seed,
+        "--workers",
+        d.get("workers", 2),
+        "--save-side",
+        d.get("save_side", 640),
+        "--crops-per-tile",
+        d.get("crops_per_tile", 2),
+        "--render",
+        *(f"{k}={str(v).lower()}" for k, v in d.get("render", {}).items()),
+    )
+
+
 def plan(cfg: dict) -> dict[str, list[list[str]]]:
+    """The commands of each step. `[localizer.data]` (optional) overrides `[data]` keys for the
+    localiser's own scenes (its own `out`, its own `render` table), generated in the gen step too."""
     d, c, lo, ex = cfg["data"], cfg["classifier"], cfg["localizer"], cfg["export"]
     seed = cfg.get("seed", 1)
+    loc_d = {**d, **lo.get("data", {})}
+    gens = [_gen(d, seed)] + ([_gen(loc_d, seed)] if loc_d["out"] != d["out"] else [])
     return {
-        "gen": [
-            _py(
-                "datasets.gen",
-                "--out",
-                d["out"],
-                "--scenes",
-                d["scenes"],
-                "--val",
-                d["val"],
-                "--seed",
-                seed,
-                "--workers",
-                d.get("workers", 2),
-                "--save-side",
-                d.get("save_side", 640),
-                "--crops-per-tile",
-                d.get("crops_per_tile", 2),
-                "--render",
-                *(f"{k}={str(v).lower()}" for k, v in d.get("render", {}).items()),
-            )
-        ],
+        "gen": gens,
         "cls": [
             _py(
                 "datasets.train_cls",
@@ -71,7 +77,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
             _py(
                 "datasets.train_loc",
                 "--data",
-                d["out"],
+                loc_d["out"],
                 "--out",
                 lo["out"],
                 "--size",
@@ -138,7 +144,8 @@ def main(argv=None):
                 print(" ".join(cmd))
         return 0
     if "gen" in steps:
-        subprocess.run(cmds["gen"][0], check=True)
+        for cmd in cmds["gen"]:
+            subprocess.run(cmd, check=True)
     train = [s for s in ("cls", "loc") if s in steps]
     procs = [subprocess.Popen(cmds[s][0]) for s in train]
     for p in procs:

@@ -38,8 +38,27 @@ def test_make_all_passes_the_recipe_render_table_to_gen():
     from datasets import make_all
 
     root = Path(__file__).resolve().parents[2] / "datasets"
-    shipped = make_all.plan(tomllib.loads((root / "config.toml").read_text()))["gen"][0]
-    cand = make_all.plan(tomllib.loads((root / "candidates/0.4.0.toml").read_text()))["gen"][0]
-    assert shipped[shipped.index("--render") + 1 :] == []  # 0.2.0: the defaults
-    assert "glyph_vshear=true" in cand and "brush_fonts=true" in cand
-    assert gen.parse_render(cand[cand.index("--render") + 1 :])["glyph_variation"] == 0.7
+    cand = make_all.plan(tomllib.loads((root / "candidates/0.4.0.toml").read_text()))["gen"]
+    assert len(cand) == 1  # one set of scenes for both models
+    assert "glyph_vshear=true" in cand[0] and "brush_fonts=true" in cand[0]
+    assert gen.parse_render(cand[0][cand[0].index("--render") + 1 :])["glyph_variation"] == 0.7
+
+
+def test_make_all_gives_the_localiser_its_own_scenes_when_the_recipe_says_so():
+    import tomllib
+    from pathlib import Path
+
+    from datasets import make_all
+
+    cfg = tomllib.loads((Path(__file__).resolve().parents[2] / "datasets/config.toml").read_text())
+    steps = make_all.plan(cfg)
+    cls_gen, loc_gen = steps["gen"]
+    render = lambda cmd: gen.parse_render(cmd[cmd.index("--render") + 1 :])  # noqa: E731
+    assert render(cls_gen) == {"faint_rims": True, "sheet_edges": True}
+    assert render(loc_gen)["glyph_variation"] == 0.7
+    loc_out = loc_gen[loc_gen.index("--out") + 1]
+    assert steps["loc"][0][steps["loc"][0].index("--data") + 1] == loc_out
+    assert steps["cls"][0][steps["cls"][0].index("--data") + 1] == cls_gen[cls_gen.index("--out") + 1]
+    # the other [data] keys carry over to the localiser's scenes
+    for key in ("--scenes", "--seed", "--save-side"):
+        assert loc_gen[loc_gen.index(key) + 1] == cls_gen[cls_gen.index(key) + 1]
