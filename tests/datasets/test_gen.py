@@ -38,8 +38,10 @@ def test_make_all_passes_the_recipe_render_table_to_gen():
     from datasets import make_all
 
     root = Path(__file__).resolve().parents[2] / "datasets"
-    cand = make_all.plan(tomllib.loads((root / "candidates/0.4.0.toml").read_text()))["gen"]
+    cand = make_all.plan(tomllib.loads((root / "recipes/0.4.0.toml").read_text()))["gen"]
     assert len(cand) == 1  # one set of scenes for both models
+    old = make_all.plan(tomllib.loads((root / "recipes/0.2.0.toml").read_text()))["gen"][0]
+    assert old[old.index("--render") + 1 :] == []  # 0.2.0: the renderer's defaults
     assert "glyph_vshear=true" in cand[0] and "brush_fonts=true" in cand[0]
     assert gen.parse_render(cand[0][cand[0].index("--render") + 1 :])["glyph_variation"] == 0.7
 
