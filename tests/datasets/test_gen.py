@@ -1,8 +1,17 @@
 """gen.py's command line: the renderer switches of a recipe (`[data.render]`)."""
 
+import tomllib
+from pathlib import Path
+
 import pytest
 
-from datasets import gen, tiles
+from datasets import gen, make_all, tiles
+
+DATASETS = Path(__file__).resolve().parents[2] / "datasets"
+
+
+def _plan(name: str) -> dict:
+    return make_all.plan(tomllib.loads((DATASETS / name).read_text()))
 
 
 @pytest.mark.parametrize(
@@ -32,28 +41,16 @@ def test_unknown_switch_is_a_usage_error_not_a_traceback(capsys, tmp_path):
 
 
 def test_make_all_passes_the_recipe_render_table_to_gen():
-    import tomllib
-    from pathlib import Path
-
-    from datasets import make_all
-
-    root = Path(__file__).resolve().parents[2] / "datasets"
-    cand = make_all.plan(tomllib.loads((root / "recipes/0.4.0.toml").read_text()))["gen"]
+    cand = _plan("recipes/0.4.0.toml")["gen"]
     assert len(cand) == 1  # one set of scenes for both models
-    old = make_all.plan(tomllib.loads((root / "recipes/0.2.0.toml").read_text()))["gen"][0]
+    old = _plan("recipes/0.2.0.toml")["gen"][0]
     assert old[old.index("--render") + 1 :] == []  # 0.2.0: the renderer's defaults
     assert "glyph_vshear=true" in cand[0] and "brush_fonts=true" in cand[0]
     assert gen.parse_render(cand[0][cand[0].index("--render") + 1 :])["glyph_variation"] == 0.7
 
 
 def test_make_all_gives_the_localiser_its_own_scenes_when_the_recipe_says_so():
-    import tomllib
-    from pathlib import Path
-
-    from datasets import make_all
-
-    cfg = tomllib.loads((Path(__file__).resolve().parents[2] / "datasets/config.toml").read_text())
-    steps = make_all.plan(cfg)
+    steps = _plan("config.toml")
     cls_gen, loc_gen = steps["gen"]
     render = lambda cmd: gen.parse_render(cmd[cmd.index("--render") + 1 :])  # noqa: E731
     assert render(cls_gen) == {"faint_rims": True, "sheet_edges": True}
