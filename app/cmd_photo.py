@@ -12,7 +12,7 @@ Every part of the hand is a guess: the output shows the guessed hand as score JS
 can be corrected and scored again with `jxmj score -`.
 
 Exit status: 0 scored; 2 bad input (unreadable photo, no tiles, a hand that cannot be
-scored — the message says why and shows the hand); 1 models or scoring engine missing.
+scored — the message says why and shows the hand); 1 models missing or invalid.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ import sys
 from typing import Any
 
 from app.cmd_detect import check_annotate_path, conf_value
+from app.photo_hand import hand_from_photo
+from scoring import HandError, score_json
+from scoring.model import EVENTS
+from scoring.rules import VARIANTS
 
 DESCRIPTION = __doc__
-VARIANTS = ("jiujiang", "xingzi", "xinyu")
-EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 
 
 def point_value(text: str) -> float:
@@ -107,7 +109,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from app.cmd_detect import detect, emit, write_annotation
-    from vision import ImageError, ModelError, hand_from_layout
+    from vision import ImageError, ModelError
 
     problem = check_annotate_path(args.annotate)
     if problem:
@@ -126,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     if not result.detections:
         return _fail("no tiles found in the photo", 2, args.json, {"detect": result.to_json()})
 
-    guess = hand_from_layout(result.detections, result.groups, variant=args.variant)
+    guess = hand_from_photo(result, args.variant)
     fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
     if args.dealer:
         fields["winner_is_dealer"] = True
@@ -135,23 +137,17 @@ def run(args: argparse.Namespace) -> int:
     if args.point_value is not None:
         fields["point_value"] = args.point_value
     hand = guess.to_score_json(**fields)
+    notes = [note.text for note in guess.notes]
     if args.winning_tile:
         hand["winning_tile"] = args.winning_tile
-        guess.notes.append(f"winning tile {args.winning_tile} given on the command line")
-    payload = {"detect": result.to_json(), "hand": hand, "notes": guess.notes}
+        notes.append(f"winning tile {args.winning_tile} given on the command line")
+    payload = {"detect": result.to_json(), "hand": hand, "notes": notes}
 
-    try:
-        import scoring
-
-        score_json = scoring.score_json
-        hand_error = scoring.HandError
-    except (ImportError, AttributeError):
-        return _fail("the scoring engine is not available", 1, args.json, payload)
     if not hand["winning_tile"]:
         return _fail("no face-up tile was read, so there is no hand to score", 2, args.json, payload)
     try:
         score = score_json(dict(hand))
-    except hand_error as exc:
+    except HandError as exc:
         return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, payload)
 
     if args.json:
@@ -160,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
     lines += _rows_text(result)
     lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
-    lines += [f"  - {note}" for note in guess.notes]
+    lines += [f"  - {note}" for note in notes]
     lines += _score_text(args.variant, score)
     emit("\n".join(lines))
     return 0

@@ -10,9 +10,9 @@ result.to_json()                              # the object of docs/detect-json.m
 ```
 """
 
-from vision.detection import Detection, DetectResult
+from vision.detection import Detection, DetectResult, Group
 from vision.image import MAX_PIXELS, ImageError, LoadedImage, load_image, open_image
-from vision.layout import Group, HandGuess, group_tiles, hand_from_layout
+from vision.layout import group_tiles
 from vision.modelfiles import TILE_CODES, ModelError, models_dir
 from vision.reader import ReaderConfig, TileReader, get_reader
 
@@ -22,7 +22,6 @@ __all__ = [
     "DetectResult",
     "Detection",
     "Group",
-    "HandGuess",
     "ImageError",
     "LoadedImage",
     "ModelError",
@@ -30,7 +29,6 @@ __all__ = [
     "TileReader",
     "get_reader",
     "group_tiles",
-    "hand_from_layout",
     "load_image",
     "models_dir",
     "open_image",

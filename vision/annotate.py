@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from vision.detection import Detection
-from vision.layout import Group
+from vision.detection import Group
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_CANDIDATES = (

@@ -1,12 +1,15 @@
-"""Result types of tile reading: one `Detection` per tile, a `DetectResult` per photo."""
+"""Result types of tile reading: one `Detection` per tile, a `Group` per set of tiles laid
+together, a `DetectResult` per photo (leaf module: `vision.layout` and `vision.reader` build
+these, nothing here imports them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-if TYPE_CHECKING:
-    from vision.layout import Group
+KINDS = ("hand", "winning_tile", "bonus", "flowers", "pung", "kong", "concealed_kong", "chow", "unknown")
+"""`Group.kind_guess` values (docs/detect-json.md); `vision.layout` says when each is guessed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,39 @@ class Detection:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A set of tiles laid together, and a guess at what it is.
+
+    Attributes:
+        tiles: indices into the detection list, left to right.
+        kind_guess: one of `KINDS` (the table in `vision.layout`).
+        row: row number, 0 = top row.
+        claimed: the set has a sideways tile (a meld claimed from a discard).
+        guess: always true — the kind is read from the layout, not known.
+    """
+
+    tiles: tuple[int, ...]
+    kind_guess: str
+    row: int = 0
+    claimed: bool = False
+    guess: bool = True
+
+    def reindexed(self, remap: Mapping[int, int]) -> Group:
+        """The same group with detection indices renumbered by `remap` (old -> new)."""
+        return replace(self, tiles=tuple(remap[i] for i in self.tiles))
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"tiles": [...], "kind_guess": ..., "row": ..., "claimed": ..., "guess": true}`."""
+        return {
+            "tiles": list(self.tiles),
+            "kind_guess": self.kind_guess,
+            "row": self.row,
+            "claimed": self.claimed,
+            "guess": self.guess,
+        }
+
+
 @dataclass(slots=True)
 class DetectResult:
     """Everything read from one photo.
@@ -64,7 +100,7 @@ class DetectResult:
         height: height in pixels of the full-resolution upright image.
         detections: tiles, sorted top row first, left to right within a row
             (the order of `vision.layout.group_tiles`).
-        groups: the layout guess (`vision.layout.Group`), indices into `detections`.
+        groups: the layout guess (`Group`), indices into `detections`.
         timing_ms: wall time per stage in milliseconds: `decode`, `detect`, `classify`.
     """
 

@@ -16,26 +16,20 @@ by visible gaps (left to right), and guesses what each set is:
 | `unknown` | anything else (a lone tile when the winning tile is already chosen, ...) |
 
 Every kind is a guess (`Group.guess` is always true): the photo alone cannot tell an exposed
-pung from a concealed triplet pulled aside. `hand_from_layout` turns the groups into the
-score-JSON fields `concealed`, `winning_tile`, `melds`, `bonus_tiles`, with a note for
-each guess it makes.
+pung from a concealed triplet pulled aside. Geometry only: which tiles a variant knows, and
+how the groups become a hand to score, is `app.photo_hand.hand_from_photo`'s job.
 
 All geometry is relative to the median tile size, so it works at any image resolution.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from statistics import median
-from typing import Any
 
-from vision.detection import Detection
-
-SUITS = "mps"
-HONOURS = "ESWNCFP"
-MELD_KINDS = ("pung", "kong", "concealed_kong", "chow")
-KINDS = ("hand", "winning_tile", "bonus", "flowers", *MELD_KINDS, "unknown")
+from scoring.tiles import SUITS
+from vision.detection import KINDS, Detection, Group
 
 GAP_FACTOR = 0.4
 """A gap wider than this x the median tile width (short side) splits a row into sets."""
@@ -43,39 +37,6 @@ GAP_FACTOR = 0.4
 ROW_OVERLAP = 0.4
 """Two neighbouring tiles share a row when their vertical extents overlap by at least this
 fraction of the shorter one."""
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """A set of tiles laid together, and a guess at what it is.
-
-    Attributes:
-        tiles: indices into the detection list, left to right.
-        kind_guess: one of `KINDS` (see the module docstring).
-        row: row number, 0 = top row.
-        claimed: the set has a sideways tile (a meld claimed from a discard).
-        guess: always true — the kind is read from the layout, not known.
-    """
-
-    tiles: tuple[int, ...]
-    kind_guess: str
-    row: int = 0
-    claimed: bool = False
-    guess: bool = True
-
-    def reindexed(self, remap: Mapping[int, int]) -> Group:
-        """The same group with detection indices renumbered by `remap` (old -> new)."""
-        return replace(self, tiles=tuple(remap[i] for i in self.tiles))
-
-    def to_json(self) -> dict[str, Any]:
-        """`{"tiles": [...], "kind_guess": ..., "row": ..., "claimed": ..., "guess": true}`."""
-        return {
-            "tiles": list(self.tiles),
-            "kind_guess": self.kind_guess,
-            "row": self.row,
-            "claimed": self.claimed,
-            "guess": self.guess,
-        }
 
 
 # -- geometry --------------------------------------------------------------------------------
@@ -242,149 +203,13 @@ def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -
     groups[pick] = replace(groups[pick], kind_guess="winning_tile")
 
 
-# -- score-JSON hand -------------------------------------------------------------------------
-
-
-def _tile_key(t: str) -> tuple[int, int]:
-    if len(t) == 2 and t[1] in SUITS:
-        return SUITS.index(t[1]), int(t[0])
-    return 3, HONOURS.index(t)
-
-
-def format_tiles(tiles: Sequence[str]) -> str:
-    """Tile codes -> a sorted tile string of `docs/score-json.md`: `["2m","1m","C"]` -> `"12mC"`."""
-    out: list[str] = []
-    run_suit, digits = None, ""
-    for t in sorted(tiles, key=_tile_key):
-        if len(t) == 2 and t[1] in SUITS:
-            if run_suit not in (None, t[1]):
-                out.append(digits + run_suit)
-                digits = ""
-            run_suit, digits = t[1], digits + t[0]
-        else:
-            if run_suit is not None:
-                out.append(digits + run_suit)
-                run_suit, digits = None, ""
-            out.append(t)
-    if run_suit is not None:
-        out.append(digits + run_suit)
-    return "".join(out)
-
-
-@dataclass(slots=True)
-class HandGuess:
-    """A hand as the score JSON wants it, read from the layout — every field a guess.
-
-    Attributes:
-        concealed: tile string of the standing tiles, winning tile included.
-        winning_tile: the winning tile's code, or None when no face-up tile was read.
-        melds: `[{"kind": "pung"|"kong"|"concealed_kong"|"chow", "tiles": "777p"}, ...]`.
-        bonus_tiles: 發 set aside.
-        notes: one sentence per guess or per tile that was left out.
-    """
-
-    concealed: str = ""
-    winning_tile: str | None = None
-    melds: list[dict[str, str]] = field(default_factory=list)
-    bonus_tiles: int = 0
-    notes: list[str] = field(default_factory=list)
-
-    def to_score_json(self, **fields: Any) -> dict[str, Any]:
-        """The four hand fields plus `fields` (e.g. `variant=`, `self_drawn=`) as score JSON."""
-        data: dict[str, Any] = {
-            "concealed": self.concealed,
-            "winning_tile": self.winning_tile,
-            "melds": [dict(m) for m in self.melds],
-            "bonus_tiles": self.bonus_tiles,
-        }
-        data.update(fields)
-        return data
-
-
-def hand_from_layout(
-    detections: Sequence[Detection],
-    groups: Sequence[Group] | None = None,
-    *,
-    variant: str | None = None,
-) -> HandGuess:
-    """Build the score-JSON hand fields from the layout.
-
-    Args:
-        detections: the tiles (as in `DetectResult.detections`).
-        groups: their groups (default: `group_tiles(detections)`).
-        variant: `jiujiang`/`xingzi` (default) treat every 發 as a bonus tile set aside;
-            `xinyu` keeps 發 as an ordinary tile.
-
-    Returns:
-        A `HandGuess`; `notes` says what was guessed and which tiles were left out.
-    """
-    if groups is None:
-        groups = group_tiles(detections)
-    fa_is_bonus = variant != "xinyu"
-    guess = HandGuess()
-    concealed: list[str] = []
-    bonus = 0
-    winning: str | None = None
-    for g in groups:
-        tiles = [detections[i].tile for i in g.tiles]
-        kind = g.kind_guess
-        if kind == "bonus":
-            if fa_is_bonus:
-                bonus += len(tiles)
-                guess.notes.append(f"{len(tiles)} 發 set apart: bonus tiles")
-                continue
-            kind = guess_kind(tiles, g.claimed, fa_is_bonus=False) if len(tiles) > 1 else "hand"
-            if kind == "unknown":
-                kind = "hand"
-        if kind == "flowers":
-            guess.notes.append(f"{len(tiles)} flower tile(s) left out")
-            continue
-        if kind in MELD_KINDS:
-            faces = [t for t in tiles if t != "back"]
-            if not faces:
-                guess.notes.append("a face-down kong whose tile cannot be seen was left out")
-                continue
-            meld_tiles = [faces[0]] * 4 if kind == "concealed_kong" else faces
-            how = "with a sideways tile" if g.claimed else "set apart"
-            guess.melds.append({"kind": kind, "tiles": format_tiles(meld_tiles)})
-            guess.notes.append(f"{kind} {format_tiles(meld_tiles)} guessed from {len(tiles)} tiles {how}")
-            continue
-        if kind == "winning_tile":
-            winning = tiles[0]
-            guess.notes.append(f"winning tile {winning} guessed: the lone tile set apart")
-        for t in tiles:
-            if t == "back":
-                guess.notes.append("a face-down tile in the hand was left out")
-            elif t == "flower":
-                guess.notes.append("a flower tile was left out")
-            elif t == "F" and fa_is_bonus:
-                bonus += 1
-                guess.notes.append("a 發 among the standing tiles counted as a bonus tile")
-            else:
-                concealed.append(t)
-    if winning is None and concealed:
-        hands = [g for g in groups if g.kind_guess == "hand"]
-        pool = [detections[i].tile for i in max(hands, key=lambda g: len(g.tiles)).tiles] if hands else []
-        pool = [t for t in pool if t in concealed]
-        if pool:
-            winning = pool[-1]
-            guess.notes.append(f"no tile set apart: winning tile guessed as the rightmost one, {winning}")
-    guess.concealed = format_tiles(concealed)
-    guess.winning_tile = winning
-    guess.bonus_tiles = bonus
-    return guess
-
-
 __all__ = [
     "GAP_FACTOR",
     "KINDS",
     "ROW_OVERLAP",
     "Group",
-    "HandGuess",
-    "format_tiles",
     "group_tiles",
     "guess_kind",
-    "hand_from_layout",
     "rows_of",
     "split_by_gaps",
 ]

@@ -206,8 +206,10 @@ def read_photo(data: bytes) -> Photo:
     t2 = time.perf_counter()
     guess = None
     try:
-        g = vision.hand_from_layout(result.detections, result.groups)
-        guess = {"winning_tile": g.winning_tile, "notes": list(g.notes)}
+        from app.photo_hand import hand_from_photo
+
+        g = hand_from_photo(result, "jiujiang")
+        guess = {"winning_tile": g.winning_tile, "notes": [n.text for n in g.notes]}
     except Exception:
         guess = None  # the app groups by itself from the detect-JSON
     image = loaded.pixels

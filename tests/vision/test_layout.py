@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vision.detection import Detection
-from vision.layout import format_tiles, group_tiles, guess_kind, hand_from_layout, rows_of
+from vision.layout import group_tiles, guess_kind, rows_of
 
 TW, TH = 60.0, 80.0  # tile width / height in pixels
 
@@ -133,67 +133,6 @@ def test_every_group_is_a_guess_and_json_shape():
 
 def test_empty():
     assert group_tiles([]) == []
-    guess = hand_from_layout([])
-    assert guess.concealed == "" and guess.winning_tile is None and guess.melds == []
-
-
-@pytest.mark.parametrize(
-    "tiles,want",
-    [
-        (["2m", "1m", "C", "5p", "5s", "E"], "12m5p5sEC"),
-        (["9s", "1s", "P", "F"], "19sFP"),
-        ([], ""),
-    ],
-)
-def test_format_tiles(tiles, want):
-    assert format_tiles(tiles) == want
-
-
-def test_hand_from_layout_full_hand():
-    dets = lay("7p 7p~ 7p | back 9s 9s back | F F", y=100) + lay("1m 2m 3m 4m 5m 6m 6s 7s 8s 2p | 2p", y=400)
-    guess = hand_from_layout(dets)
-    assert guess.concealed == "123456m22p678s"
-    assert guess.winning_tile == "2p"
-    assert guess.melds == [{"kind": "pung", "tiles": "777p"}, {"kind": "concealed_kong", "tiles": "9999s"}]
-    assert guess.bonus_tiles == 2
-    assert any("winning tile" in n for n in guess.notes)
-    hand = guess.to_score_json(variant="xingzi", self_drawn=True)
-    assert hand["variant"] == "xingzi" and hand["self_drawn"] is True
-    assert set(hand) == {"concealed", "winning_tile", "melds", "bonus_tiles", "variant", "self_drawn"}
-
-
-def test_winning_tile_defaults_to_the_rightmost_standing_tile():
-    guess = hand_from_layout(lay("1m 2m 3m 5p 5p"))
-    assert guess.winning_tile == "5p"
-    assert any("rightmost" in n for n in guess.notes)
-
-
-def test_fa_in_the_hand_is_a_bonus_tile_except_in_xinyu():
-    dets = lay("1m 2m 3m F 5p 5p")
-    assert hand_from_layout(dets, variant="xingzi").bonus_tiles == 1
-    assert "F" not in hand_from_layout(dets, variant="xingzi").concealed
-    xinyu = hand_from_layout(dets, variant="xinyu")
-    assert xinyu.bonus_tiles == 0 and "F" in xinyu.concealed
-
-
-def test_fa_pung_set_apart_in_xinyu_is_a_pung():
-    dets = lay("F F F | 1m 2m 3m 5p 5p")
-    assert hand_from_layout(dets, variant="xinyu").melds == [{"kind": "pung", "tiles": "FFF"}]
-    assert hand_from_layout(dets, variant="jiujiang").bonus_tiles == 3
-
-
-def test_backs_and_flowers_are_left_out_with_notes():
-    dets = lay("1m 2m back 5p 5p | flower")
-    guess = hand_from_layout(dets)
-    assert guess.concealed == "12m55p"
-    assert any("face-down" in n for n in guess.notes)
-    assert any("flower" in n for n in guess.notes)
-
-
-def test_unknown_concealed_kong_is_left_out():
-    guess = hand_from_layout(lay("back back back back | 1m 1m"))
-    assert guess.melds == []
-    assert any("cannot be seen" in n for n in guess.notes)
 
 
 def test_a_box_straddling_two_rows_does_not_merge_them():

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.conftest import SCENE_SIZE, encode
 from vision import ImageError, ModelError, ReaderConfig, TileReader, get_reader, testing
-from vision.reader import Letterbox, cut_crops, decode_localizer, letterbox
+from vision.boxes import Letterbox, cut_crops, decode_localizer, letterbox
 
 
 def codes(result):

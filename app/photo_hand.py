@@ -1,0 +1,262 @@
+"""Photo -> hand: the one step from a `vision.DetectResult` to a hand guess (CLI and web app).
+
+`hand_from_photo(result, variant)` reads the layout groups of `vision.layout` with the rules
+of one variant (DECISIONS §1.1 tile set: 發 is a bonus tile set aside in 九江/星子, an
+ordinary tile in 新余):
+
+| group (`kind_guess`) | becomes |
+|---|---|
+| `pung` `kong` `concealed_kong` `chow` | a meld; a concealed kong's backs take the name of its faces |
+| 4 tiles with backs, all faces alike | a concealed kong (暗杠) |
+| `bonus`, and every 發 anywhere (九江/星子) | bonus tiles set aside |
+| `bonus` in 新余 | its own kind again (`FFF` a pung), else standing tiles |
+| `flowers`, a flower tile anywhere | left out |
+| `winning_tile` | the winning tile, standing in the hand |
+| `hand`, `unknown` | standing tiles |
+
+**A face-down tile that is not part of a kong** (one back in the standing hand, four backs
+whose tile cannot be seen) is kept as an unknown tile `?` with `conf` 0, where it lies: the
+tile count stays right and the player names it. Decided once, for both users: the app shows
+it as a `?` to tap; `HandGuess.to_score_json` (the CLI's score JSON, which has no unknown
+tile) leaves unknown tiles out and its note says so.
+
+Every tile keeps its detection index and confidence, so the app can mark it on the photo.
+Every guess and every tile left out is a `Note` with a `code` (translated by the app) and an
+English `text` (printed by the CLI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.model import MELD_KINDS
+from scoring.rules import load_rules
+from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
+from vision.detection import DetectResult, Group
+from vision.layout import group_tiles, guess_kind
+
+UNKNOWN = "?"
+"""The code of a tile the photo could not name (a face-down tile outside a kong)."""
+
+TILE_CODES = tuple(t.code for t in ALL_TILES)
+_MAX_BONUS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoTile:
+    """One tile of the guess. `code`: a tile code or `UNKNOWN`; `detection`: index into
+    `DetectResult.detections` (None for a tile added to complete a kong); `conf`: 0..1."""
+
+    code: str
+    detection: int | None
+    conf: float
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoMeld:
+    """A meld guessed from a set laid apart. `kind`: one of `scoring.model.MELD_KINDS`;
+    `claimed`: the set has a sideways tile."""
+
+    kind: str
+    tiles: tuple[PhotoTile, ...]
+    claimed: bool = False
+
+    @property
+    def codes(self) -> list[str]:
+        return [t.code for t in self.tiles]
+
+
+_NOTE_TEXT = {
+    "bonus_set_apart": "{count} 發 set apart: bonus tiles",
+    "fa_in_hand": "a 發 among the standing tiles counted as a bonus tile",
+    "flowers_left_out": "{count} flower tile(s) left out",
+    "meld_guessed": "{kind} {tiles} guessed from {count} tiles {how}",
+    "hidden_kong": "a face-down kong whose tile cannot be seen: unknown (left out of the score JSON)",
+    "face_down_in_hand": "a face-down tile in the hand: unknown (left out of the score JSON)",
+    "winning_set_apart": "winning tile {tiles} guessed: the lone tile set apart",
+    "winning_rightmost": "no tile set apart: winning tile guessed as the rightmost one, {tiles}",
+    "too_many_bonus": "{count} 發 read, more than the 4 a set has: 4 counted",
+}
+NOTE_CODES = tuple(_NOTE_TEXT)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One guess or one tile left out. `code`: one of `NOTE_CODES`; `tiles`, `count`, `kind`
+    and `claimed` fill in its sentence."""
+
+    code: str
+    tiles: str = ""
+    count: int = 0
+    kind: str = ""
+    claimed: bool = False
+
+    @property
+    def text(self) -> str:
+        """The English sentence (the CLI's words; the app translates by `code`)."""
+        how = "with a sideways tile" if self.claimed else "set apart"
+        return _NOTE_TEXT[self.code].format(tiles=self.tiles, count=self.count, kind=self.kind, how=how)
+
+
+@dataclass(slots=True)
+class HandGuess:
+    """A hand read from a photo — every field a guess.
+
+    Attributes:
+        concealed: the standing tiles, winning tile included, in the order they lie.
+        winning_index: index into `concealed` of the winning tile (None: no face-up tile).
+        melds: melds laid apart.
+        bonus: 發 set aside (九江/星子; at most 4 counted, `bonus_tiles`).
+        notes: what was guessed and what was left out.
+    """
+
+    concealed: list[PhotoTile] = field(default_factory=list)
+    winning_index: int | None = None
+    melds: list[PhotoMeld] = field(default_factory=list)
+    bonus: list[PhotoTile] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def winning_tile(self) -> str | None:
+        return None if self.winning_index is None else self.concealed[self.winning_index].code
+
+    @property
+    def bonus_tiles(self) -> int:
+        return min(len(self.bonus), _MAX_BONUS)
+
+    def to_score_json(self, **fields: Any) -> dict[str, Any]:
+        """The hand fields of docs/score-json.md (`concealed`, `winning_tile`, `melds`,
+        `bonus_tiles`) plus `fields` (e.g. `variant=`, `self_drawn=`). Unknown tiles are left
+        out (score JSON has no notation for them): a meld with one is left out whole."""
+        data: dict[str, Any] = {
+            "concealed": _tile_string([t.code for t in self.concealed]),
+            "winning_tile": self.winning_tile,
+            "melds": [
+                {"kind": m.kind, "tiles": _tile_string(m.codes)} for m in self.melds if UNKNOWN not in m.codes
+            ],
+            "bonus_tiles": self.bonus_tiles,
+        }
+        data.update(fields)
+        return data
+
+
+def _tile_string(codes: Sequence[str]) -> str:
+    """Known codes as a sorted tile string (`["2m", "?", "1m", "C"]` -> `"12mC"`)."""
+    return format_tiles(parse_tiles([c for c in codes if c != UNKNOWN]), sort=True)
+
+
+def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
+    """Guess the hand of `result` under the rules of `variant` (the module's table).
+
+    Args:
+        result: tiles and layout groups of one photo (`TileReader.detect`); without groups
+            (a hand-made result), `vision.layout.group_tiles` makes them.
+        variant: `jiujiang`, `xingzi` or `xinyu`.
+
+    Returns:
+        A `HandGuess`; each detection is used at most once.
+
+    Raises:
+        ValueError: `variant` is unknown (from `scoring.rules.load_rules`).
+    """
+    bonus_code = _bonus_code(variant)
+    dets = result.detections
+    groups: Sequence[Group] = result.groups or group_tiles(dets)
+    guess = HandGuess()
+    win_det: int | None = None
+    hand_groups: list[Group] = []
+    flowers = 0
+    for g in groups:
+        codes = [_code(dets[i].tile) for i in g.tiles]
+        kind = g.kind_guess
+        if kind == "bonus" and bonus_code is None:
+            kind = guess_kind(codes, g.claimed, fa_is_bonus=False) if len(codes) > 1 else "hand"
+            kind = "hand" if kind in ("unknown", "bonus") else kind
+        tiles: list[PhotoTile] = []
+        set_aside = 0
+        for i, code in zip(g.tiles, codes, strict=True):
+            tile = PhotoTile(code, i, float(dets[i].conf))
+            if code == "flower":
+                flowers += 1
+            elif code == bonus_code:
+                guess.bonus.append(tile)
+                set_aside += 1
+                if kind != "bonus":
+                    guess.notes.append(Note("fa_in_hand"))
+            else:
+                tiles.append(tile)
+        if kind == "bonus":
+            guess.notes.append(Note("bonus_set_apart", count=set_aside))
+        faces = [t.code for t in tiles if t.code != "back"]
+        if kind not in MELD_KINDS and len(tiles) == 4 and len(faces) < 4 and len(set(faces)) == 1:
+            kind = "concealed_kong"
+        if not tiles:
+            continue
+        if kind in MELD_KINDS:
+            guess.melds.append(_meld(kind, tiles, faces, g.claimed, guess.notes))
+            continue
+        if kind == "hand":
+            hand_groups.append(g)
+        for t in tiles:
+            if t.code == "back":
+                guess.notes.append(Note("face_down_in_hand"))
+                t = PhotoTile(UNKNOWN, t.detection, 0.0)
+            elif kind == "winning_tile":
+                win_det = t.detection
+                guess.notes.append(Note("winning_set_apart", tiles=t.code))
+            guess.concealed.append(t)
+    if flowers:
+        guess.notes.append(Note("flowers_left_out", count=flowers))
+    if len(guess.bonus) > _MAX_BONUS:
+        guess.notes.append(Note("too_many_bonus", count=len(guess.bonus)))
+    guess.winning_index = _winning_index(guess, win_det, hand_groups)
+    return guess
+
+
+def _bonus_code(variant: str) -> str | None:
+    bonus = load_rules(variant).bonus_tile
+    return None if bonus is None else ALL_TILES[bonus].code
+
+
+def _code(tile: str) -> str:
+    return tile if tile in TILE_CODES or tile in ("back", "flower") else UNKNOWN
+
+
+def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, notes: list[Note]) -> PhotoMeld:
+    """A meld of `kind`: a concealed kong's backs take its faces' name (all unknown when it shows
+    none) and it is completed to four tiles."""
+    if kind == "concealed_kong":
+        name = faces[0] if faces else UNKNOWN
+        tiles = [
+            t if t.code == name else PhotoTile(name, t.detection, 0.0 if name == UNKNOWN else t.conf)
+            for t in tiles
+        ]
+        tiles += [PhotoTile(name, None, 0.0) for _ in range(4 - len(tiles))]
+        if name == UNKNOWN:
+            notes.append(Note("hidden_kong"))
+            return PhotoMeld(kind, tuple(tiles), claimed)
+    meld = PhotoMeld(kind, tuple(tiles), claimed)
+    notes.append(
+        Note("meld_guessed", tiles=_tile_string(meld.codes), count=len(tiles), kind=kind, claimed=claimed)
+    )
+    return meld
+
+
+def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Group]) -> int | None:
+    """The tile set apart; else the rightmost known tile of the longest standing set."""
+    standing = guess.concealed
+    if win_det is not None:
+        return next(k for k, t in enumerate(standing) if t.detection == win_det)
+    if hand_groups:
+        main = max(hand_groups, key=lambda g: len(g.tiles))
+        for i in reversed(main.tiles):
+            k = next((k for k, t in enumerate(standing) if t.detection == i and t.code != UNKNOWN), None)
+            if k is not None:
+                guess.notes.append(Note("winning_rightmost", tiles=standing[k].code))
+                return k
+    return None
+
+
+__all__ = ["NOTE_CODES", "UNKNOWN", "HandGuess", "Note", "PhotoMeld", "PhotoTile", "hand_from_photo"]

@@ -1,0 +1,111 @@
+"""`app.photo_hand.hand_from_photo`: the layout groups read as a hand, per variant."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.photo_hand import NOTE_CODES, UNKNOWN, Note, hand_from_photo
+from tests.vision.test_layout import lay
+from vision.detection import DetectResult
+from vision.layout import group_tiles
+
+
+def photo(*rows: str) -> DetectResult:
+    """A DetectResult laid out as `lay` rows (one per argument, top to bottom), grouped."""
+    dets = [d for k, spec in enumerate(rows) for d in lay(spec, y=100 + 300 * k)]
+    return DetectResult(width=2000, height=1200, detections=dets, groups=group_tiles(dets))
+
+
+def codes(tiles) -> list[str]:
+    return [t.code for t in tiles]
+
+
+def test_empty():
+    guess = hand_from_photo(DetectResult(width=10, height=10), "xingzi")
+    assert guess.concealed == [] and guess.winning_tile is None and guess.melds == []
+    assert guess.to_score_json()["concealed"] == ""
+
+
+def test_full_hand():
+    result = photo("7p 7p~ 7p | back 9s 9s back | F F", "1m 2m 3m 4m 5m 6m 6s 7s 8s 2p | 2p")
+    guess = hand_from_photo(result, "xingzi")
+    assert guess.winning_tile == "2p" and guess.winning_index == len(guess.concealed) - 1
+    assert [(m.kind, "".join(m.codes), m.claimed) for m in guess.melds] == [
+        ("pung", "7p7p7p", True),
+        ("concealed_kong", "9s9s9s9s", False),
+    ]
+    assert guess.bonus_tiles == 2
+    hand = guess.to_score_json(variant="xingzi", self_drawn=True)
+    assert hand == {
+        "concealed": "123456m22p678s",
+        "winning_tile": "2p",
+        "melds": [{"kind": "pung", "tiles": "777p"}, {"kind": "concealed_kong", "tiles": "9999s"}],
+        "bonus_tiles": 2,
+        "variant": "xingzi",
+        "self_drawn": True,
+    }
+    assert "winning_set_apart" in [n.code for n in guess.notes]
+
+
+def test_every_tile_keeps_its_detection_and_conf():
+    result = photo("7p 7p~ 7p | 1m 2m 3m 5p | 5p")
+    guess = hand_from_photo(result, "jiujiang")
+    used = [t.detection for t in guess.concealed] + [t.detection for m in guess.melds for t in m.tiles]
+    assert sorted(used) == list(range(len(result.detections)))
+    for t in guess.concealed:
+        assert t.code == result.detections[t.detection].tile and t.conf == pytest.approx(0.9)
+
+
+def test_winning_tile_defaults_to_the_rightmost_standing_tile():
+    guess = hand_from_photo(photo("1m 2m 3m 5p 5p"), "jiujiang")
+    assert guess.winning_tile == "5p" and guess.winning_index == 4
+    assert any("rightmost" in n.text for n in guess.notes)
+
+
+@pytest.mark.parametrize("variant,bonus,concealed", [("xingzi", 1, "123m55p"), ("xinyu", 0, "123m55pF")])
+def test_fa_in_the_hand_is_a_bonus_tile_except_in_xinyu(variant, bonus, concealed):
+    guess = hand_from_photo(photo("1m 2m 3m F 5p 5p"), variant)
+    assert guess.bonus_tiles == bonus and guess.to_score_json()["concealed"] == concealed
+
+
+def test_fa_pung_set_apart_in_xinyu_is_a_pung():
+    result = photo("F F F | 1m 2m 3m 5p 5p")
+    assert hand_from_photo(result, "xinyu").to_score_json()["melds"] == [{"kind": "pung", "tiles": "FFF"}]
+    assert hand_from_photo(result, "jiujiang").bonus_tiles == 3
+
+
+def test_face_down_tile_in_the_hand_is_an_unknown_tile_left_out_of_score_json():
+    guess = hand_from_photo(photo("1m 2m back 5p 5p | flower"), "xingzi")
+    assert codes(guess.concealed) == ["1m", "2m", UNKNOWN, "5p", "5p"]
+    assert guess.concealed[2].conf == 0.0 and guess.concealed[2].detection == 2
+    assert guess.to_score_json()["concealed"] == "12m55p"
+    assert {"face_down_in_hand", "flowers_left_out"} <= {n.code for n in guess.notes}
+
+
+def test_kong_whose_tile_cannot_be_seen_is_unknown():
+    guess = hand_from_photo(photo("back back back back | 1m 1m"), "xingzi")
+    assert [(m.kind, m.codes) for m in guess.melds] == [("concealed_kong", [UNKNOWN] * 4)]
+    assert guess.to_score_json()["melds"] == []
+    assert any("cannot be seen" in n.text for n in guess.notes)
+
+
+def test_four_with_one_back_is_a_concealed_kong_of_its_faces():
+    result = photo("5s 5s 5s back | 1m 1m")  # one back: the layout calls it a hand set
+    guess = hand_from_photo(result, "xinyu")
+    assert [(m.kind, m.codes) for m in guess.melds] == [("concealed_kong", ["5s"] * 4)]
+
+
+def test_without_groups_the_layout_is_made():
+    result = photo("1m 2m 3m | 5p")
+    result.groups = []
+    assert hand_from_photo(result, "xingzi").winning_tile == "5p"
+
+
+def test_unknown_variant_is_an_error():
+    with pytest.raises(ValueError):
+        hand_from_photo(photo("1m"), "riichi")
+
+
+@pytest.mark.parametrize("code", NOTE_CODES)
+def test_every_note_has_an_english_sentence(code):
+    assert Note(code, tiles="5p", count=2, kind="pung").text.strip()
