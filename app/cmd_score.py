@@ -28,11 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _error(message: str, fmt: str) -> int:
+def _error(message: str, fmt: str, code: str = "bad_field") -> int:
+    """Exit status 2 with ``{"error": sentence, "code": stable code}`` (scoring.errors.CODES)."""
     if fmt == "text":
         print(f"error: {message}")
     else:
-        print(json.dumps({"error": message}, ensure_ascii=False))
+        print(json.dumps({"error": message, "code": code}, ensure_ascii=False))
     return 2
 
 
@@ -49,24 +50,26 @@ def run(args: argparse.Namespace) -> int:
             with open(args.input, encoding="utf-8") as fh:
                 text = fh.read(MAX_INPUT_CHARS + 1)
     except (OSError, UnicodeDecodeError) as e:
-        return _error(f"cannot read {args.input}: {e}", fmt)
+        return _error(f"cannot read {args.input}: {e}", fmt, "bad_json")
     if len(text) > MAX_INPUT_CHARS:  # /dev/zero or an endless pipe must not hang or eat the memory
         where = "standard input" if args.input in (None, "-") else args.input
         return _error(
-            f"{where} is larger than {MAX_INPUT_CHARS // 2**20} MiB: a hand is a small JSON object", fmt
+            f"{where} is larger than {MAX_INPUT_CHARS // 2**20} MiB: a hand is a small JSON object",
+            fmt,
+            "input_too_large",
         )
     try:
         data = json.loads(text.lstrip("\ufeff"))  # a byte-order mark from some editors is fine
     except (json.JSONDecodeError, RecursionError) as e:
-        return _error(f"the input is not valid JSON: {e}", fmt)
+        return _error(f"the input is not valid JSON: {e}", fmt, "bad_json")
     except ValueError as e:  # e.g. an integer of more than 4300 digits
-        return _error(f"the input could not be read as JSON: {e}", fmt)
+        return _error(f"the input could not be read as JSON: {e}", fmt, "bad_json")
     try:
         result = score(hand_from_json(data))
     except HandError as e:
-        return _error(str(e), fmt)
+        return _error(str(e), fmt, e.code)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
-        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt)
+        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, "internal_error")
     try:
         if fmt == "text":
             sys.stdout.write(format_text(result))

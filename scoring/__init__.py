@@ -7,28 +7,45 @@ Public API (stable)::
 
     score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult   # DECISIONS §1.3-1.5, §2
     score_json(data: dict) -> dict                  # docs/score-json.md, raises HandError
-    hand_from_json(data: dict) -> HandInput
+    HandInput.from_json(data: dict) -> HandInput    # also as hand_from_json
     is_complete(concealed, melds=(), variant="jiujiang") -> bool
     waits(concealed, melds=(), variant="jiujiang") -> list[Tile]
     suggest_fixes(concealed, melds=(), variant="jiujiang", *, winning_tile=None, limit=10) -> list[Fix]
     parse_tiles(text) -> list[Tile]; format_tiles(tiles) -> str
     format_text(result: ScoreResult) -> str         # the people-readable table of `jxmj score --format text`
     load_rules(variant) -> RuleTable; load_rules_file(path) -> RuleTable
-    HandError                                       # bad input; str(e) names the problem
+    HandError(code, message)                        # bad input; .code from scoring.errors.CODES
+    VARIANTS, EVENTS, MELD_KINDS                    # the rule vocabulary (scoring.model)
+    counts_of(tiles) -> list[int]                   # the tile notation is scoring.tiles
 """
 
-from scoring.engine import score
+from scoring import errors
+from scoring.engine import REASON_CODES, score, score_json
 from scoring.errors import HandError
-from scoring.helpers import Fix, is_complete, suggest_fixes, waits
-from scoring.jsonio import hand_from_json, score_json
-from scoring.model import EVENTS, MELD_KINDS, Block, HandInput, Item, Meld, Payer, Payment, ScoreResult
-from scoring.rules import VARIANTS, RuleTable, load_rules, load_rules_file
+from scoring.model import (
+    EVENTS,
+    MELD_KINDS,
+    VARIANTS,
+    Block,
+    HandInput,
+    Item,
+    Meld,
+    Payer,
+    Payment,
+    ScoreResult,
+)
+from scoring.rules import RuleTable, load_rules, load_rules_file
 from scoring.text import format_text
-from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from scoring.tiles import Tile, counts_of, format_tiles, parse_tile, parse_tiles
+from scoring.waits import Fix, is_complete, suggest_fixes, waits
+
+#: Build a :class:`HandInput` from a JSON hand (the same as ``HandInput.from_json``).
+hand_from_json = HandInput.from_json
 
 __all__ = [
     "EVENTS",
     "MELD_KINDS",
+    "REASON_CODES",
     "VARIANTS",
     "Block",
     "Fix",
@@ -41,6 +58,8 @@ __all__ = [
     "RuleTable",
     "ScoreResult",
     "Tile",
+    "counts_of",
+    "errors",
     "format_text",
     "format_tiles",
     "hand_from_json",

@@ -8,20 +8,34 @@ an optional cap, self-draw only, kong money.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from scoring import errors as E
 from scoring.decompose import is_all_honours, seven_pairs_of, standard_readings, waits_of
 from scoring.errors import HandError
-from scoring.model import Block, HandInput, Item, Payer, Payment, ScoreResult
+from scoring.model import Block, HandInput, Item, Payer, Payment, ScoreResult, json_type
 from scoring.patterns import registry
 from scoring.patterns.base import HandFacts, Reading
 from scoring.patterns.pao import DRAGONS, pair_runs, pung_run_length
 from scoring.rules import RuleTable
 from scoring.tiles import ALL_TILES, Tile, format_tiles
-from scoring.validate import Hand, validate
+from scoring.validate import CheckedHand as Hand
+from scoring.validate import validate
+from scoring.waits import suggest_fixes
 
-__all__ = ["eaten_items", "score", "score_hand"]
+__all__ = [
+    "BELOW_MINIMUM",
+    "REASON_CODES",
+    "SELF_DRAW_ONLY",
+    "eaten_items",
+    "score",
+    "score_hand",
+    "score_json",
+]
+
+BELOW_MINIMUM = "below_minimum"  #: reason_code: own below 二炮起胡 on a discard (§1.4)
+SELF_DRAW_ONLY = "self_draw_only"  #: reason_code: a discard in xinyu (§2)
+REASON_CODES = (BELOW_MINIMUM, SELF_DRAW_ONLY)
 
 _WAIT_TEXT = {
     "edge_wait": "edge wait (12+3 or 89+7)",
@@ -30,34 +44,42 @@ _WAIT_TEXT = {
 }
 
 
-def score(hand: HandInput | Mapping[str, Any], rules: RuleTable | None = None) -> ScoreResult:
+def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
     """Score a winning hand (DECISIONS §1.3-§1.5 for jiujiang/xingzi, §2 for xinyu).
 
-    ``hand`` is a :class:`~scoring.model.HandInput` (or a JSON-style dict as in
-    docs/score-json.md). ``rules`` overrides the variant's built-in table (a house table from
-    :func:`scoring.rules.load_rules_file`). Raises :class:`~scoring.errors.HandError` on
-    invalid input or a hand that is not complete.
+    ``rules`` replaces the variant's built-in table (a house table from
+    :func:`scoring.rules.load_rules_file`); ``hand.rules`` overrides single keys of it. Raises
+    :class:`~scoring.errors.HandError` (with a ``code``) on invalid input or a hand that is not
+    complete. A hand that may not be won is a result with ``can_win`` false and a ``reason_code``.
+
+    >>> r = score(HandInput("xingzi", "234p456p777pCCCPP", "P", self_drawn=True))
+    >>> r.own, [i.key for i in r.items][:3], [p.amount for p in r.payments]
+    (15, ['half_flush', 'self_drawn', 'concealed'], [15, 15, 15])
     """
     if not isinstance(hand, HandInput):
-        if not isinstance(hand, Mapping):
-            raise HandError(f"score() takes a HandInput or a JSON-style dict, not {type(hand).__name__}")
-        from scoring.jsonio import hand_from_json
-
-        hand = hand_from_json(hand)
+        raise HandError(
+            E.BAD_FIELD,
+            f"score() takes a HandInput, not {json_type(hand)}: "
+            "use score_json() or HandInput.from_json() for JSON",
+        )
     return score_hand(validate(hand, rules))
 
 
-_NAMES: dict[int, tuple[RuleTable, dict[str, tuple[str, str, str]]]] = {}
+def score_json(data: Any) -> dict[str, Any]:
+    """Score a JSON hand; returns the contract's output object (docs/score-json.md).
+
+    Raises :class:`HandError` with a code and one sentence naming the problem on any bad input.
+
+    >>> out = score_json({"variant": "xinyu", "concealed": "123m456p789s345sEE",
+    ...                   "winning_tile": "E", "self_drawn": False})
+    >>> out["can_win"], out["reason_code"]
+    (False, 'self_draw_only')
+    """
+    return score(HandInput.from_json(data)).to_json()
 
 
 def _item(rules: RuleTable, key: str, reason: str, *, points: int | None = None, mult=None) -> Item:
-    got = _NAMES.get(id(rules))
-    if got is None or got[0] is not rules:
-        got = _NAMES[id(rules)] = (rules, {})
-    names = got[1]
-    name = names.get(key)
-    if name is None:
-        name = names[key] = rules.name(key)
+    name = rules.name(key)
     return Item(key, name[0], name[1], reason, name[2], points, mult)
 
 
@@ -72,7 +94,10 @@ def _compiled(rules: RuleTable) -> tuple[list, list]:
         reg = registry(rules.family)
         missing = [k for k in rules.patterns if k not in reg]
         if missing:
-            raise HandError(f"rule table {rules.variant}: no predicate for pattern(s) {', '.join(missing)}")
+            raise HandError(
+                E.BAD_RULE_TABLE,
+                f"rule table {rules.variant}: no predicate for pattern(s) {', '.join(missing)}",
+            )
         full = [(k, reg[k], p) for k, p in rules.patterns.items()]
         got = _COMPILED[id(rules)] = (rules, (full, [x for x in full if not x[1].event]))
     return got[1]
@@ -128,20 +153,6 @@ def _waits(h: Hand) -> list[int]:
 
 
 _EMPTY: frozenset[str] = frozenset()
-_EXCL: dict[int, tuple[RuleTable, dict[str, frozenset[str]]]] = {}
-
-
-def _exclusions(rules: RuleTable) -> dict[str, frozenset[str]]:
-    """adder → the patterns that exclude it (``[adder_rules] <adder>_excluded_by``), cached."""
-    got = _EXCL.get(id(rules))
-    if got is None or got[0] is not rules:
-        table = {
-            k.removesuffix("_excluded_by"): frozenset(v)
-            for k, v in rules.adder_rules.items()
-            if k.endswith("_excluded_by")
-        }
-        got = _EXCL[id(rules)] = (rules, table)
-    return got[1]
 
 
 def _eval_pao(r: Reading, h: Hand, waits: list[int]) -> tuple[int, list[Item]]:
@@ -218,7 +229,7 @@ def _eval_pao(r: Reading, h: Hand, waits: list[int]) -> tuple[int, list[Item]]:
                 )
 
     # wait / condition adders (§1.3): once each, at the largest value a holding pattern gives
-    excluded = _exclusions(rules)
+    excluded = rules.exclusions
     basic_adders = rules.basic.get("adders", {})
     held = set(holding)
 
@@ -414,7 +425,7 @@ def score_hand(h: Hand) -> ScoreResult:
     facts = HandFacts(h)
     readings = _readings(h, facts)
     if not readings:
-        raise HandError(_not_complete_message(h))
+        raise HandError(E.NOT_COMPLETE, _not_complete_message(h))
 
     ws = _waits(h)  # needed for 独听 and shown in the result
     best = None
@@ -428,14 +439,18 @@ def score_hand(h: Hand) -> ScoreResult:
     assert best is not None
     r, own, items = best
 
-    can_win, reason = True, None
+    can_win, reason, reason_code = True, None, None
     if rules.self_draw_only and not h.self_drawn:
-        can_win, reason = False, f"{rules.variant} is won by self-draw only (DECISIONS §2)"
+        can_win, reason, reason_code = (
+            False,
+            f"{rules.variant} is won by self-draw only (DECISIONS §2)",
+            SELF_DRAW_ONLY,
+        )
     elif pao and not h.self_drawn:
         need = int(rules.option("min_win", 0) or 0)
         exceptions = set(rules.option("min_win_exceptions", []))
         if own < need and not (exceptions & h.events):
-            can_win = False
+            can_win, reason_code = False, BELOW_MINIMUM
             reason = (
                 f"below the minimum (二炮起胡): {own} 炮 on a discard, {need} needed; "
                 "吃炮 does not count (DECISIONS §1.4)"
@@ -479,12 +494,12 @@ def score_hand(h: Hand) -> ScoreResult:
         h.point_value,
         len(readings),
         notes,
+        reason_code,
+        rules.applied,
     )
 
 
 def _not_complete_message(h: Hand) -> str:
-    from scoring.helpers import suggest_fixes
-
     hand = format_tiles(h.concealed)
     melds = "".join(f" + {m.kind} {m.code}" for m in h.melds)
     msg = f"not a winning hand: {hand}{melds} is neither four sets and a pair nor seven pairs"

@@ -1,18 +1,35 @@
-"""Input and result dataclasses of the scoring API (docs/score-json.md in Python form)."""
+"""The scoring vocabulary and the input dataclasses (docs/score-json.md "Input" in Python form).
+
+A leaf module (it imports :mod:`scoring.tiles`, :mod:`scoring.errors` and :mod:`scoring.result`
+only). The one place where the rule vocabulary is declared — :data:`VARIANTS`, :data:`EVENTS`,
+:data:`MELD_KINDS` — and the one layer where input *types* are checked: each dataclass checks
+and normalises its fields in ``__post_init__`` (tile strings parsed, melds sorted), and
+:meth:`HandInput.from_json` adds only what belongs to JSON (field names, strings for tiles).
+Rule checks (a wind in jiujiang, a fifth copy, the chow rule) are :mod:`scoring.validate`'s.
+
+>>> hand = HandInput.from_json({"variant": "xingzi", "concealed": "234p456p777pCCCPP",
+...                             "winning_tile": "P", "self_drawn": True})
+>>> hand.winning_tile.zh, len(hand.concealed), hand.melds
+('白', 14, ())
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring import errors as E
 from scoring.errors import HandError
-from scoring.tiles import Tile, format_tiles, parse_tiles
+from scoring.result import Block, Item, Payment, ScoreResult
+from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
     "EVENTS",
+    "MAX_POINT_VALUE",
     "MELD_KINDS",
+    "VARIANTS",
     "Block",
     "HandInput",
     "Item",
@@ -20,32 +37,120 @@ __all__ = [
     "Payer",
     "Payment",
     "ScoreResult",
+    "json_type",
 ]
 
+#: The rule variants, each with a table ``scoring/rules/<variant>.toml``.
+VARIANTS = ("jiujiang", "xingzi", "xinyu")
 #: ``kind`` values of a declared meld (docs/score-json.md).
 MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
-#: ``events`` values (docs/score-json.md); which ones a variant knows is in its rule table.
+#: ``events`` values (docs/score-json.md); which ones a variant knows is ``RuleTable.events``.
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+#: point_value bound: keeps every amount finite (1e308 would pay Infinity, which is no JSON).
+MAX_POINT_VALUE = 10**12
+
+
+def json_type(v: Any) -> str:
+    """How a value reads in an error sentence: ``a string ('yes')``, ``a number (5)``, ``null``."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return f"a boolean ({str(v).lower()})"
+    if isinstance(v, (int, float)):
+        text = str(v) if not isinstance(v, int) or v.bit_length() < 200 else f"{str(v)[:20]}…"
+        return f"a number ({text})"
+    if isinstance(v, str):
+        return f"a string ({v[:60]!r})"
+    if isinstance(v, (list, tuple)):
+        return "a list"
+    if isinstance(v, Mapping):
+        return "an object"
+    return type(v).__name__
+
+
+def _bool(v: Any, name: str) -> bool:
+    if v is not True and v is not False:
+        raise HandError(E.BAD_FIELD, f"{name} must be true or false, not {json_type(v)}")
+    return v
+
+
+def _bonus(v: Any, name: str) -> int:
+    if type(v) is not int or not 0 <= v <= 4:
+        raise HandError(
+            E.BAD_FIELD, f"{name} must be a whole number from 0 to 4 (發 set aside), not {json_type(v)}"
+        )
+    return v
+
+
+def check_point_value(pv: Any) -> float:
+    """point_value: a positive, finite number no larger than :data:`MAX_POINT_VALUE`."""
+    if isinstance(pv, bool) or not isinstance(pv, (int, float)):
+        raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {json_type(pv)}")
+    if pv > MAX_POINT_VALUE:  # before isfinite: an int beyond a float's range would crash it
+        raise HandError(
+            E.BAD_POINT_VALUE, f"point_value is too large: at most {MAX_POINT_VALUE:,} points per 炮"
+        )
+    if (isinstance(pv, float) and not math.isfinite(pv)) or pv <= 0:
+        raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {pv!r}")
+    return pv
+
+
+def _set(obj: Any, name: str, value: Any) -> None:
+    object.__setattr__(obj, name, value)
 
 
 @dataclass(frozen=True)
 class Meld:
-    """A declared meld: ``kind`` one of :data:`MELD_KINDS`, ``tiles`` sorted.
+    """A declared meld: ``kind`` one of :data:`MELD_KINDS`, ``tiles`` sorted (a string is parsed).
 
     ``pung`` and ``kong`` come from a discard, ``added_kong`` is a pung plus the player's own
-    draw (补杠), ``concealed_kong`` is four drawn tiles (暗杠), ``chow`` a sequence (吃).
+    draw (补杠), ``concealed_kong`` is four drawn tiles (暗杠), ``chow`` a sequence (吃). The
+    shape (three alike, a run of one suit) is a rule check: :func:`scoring.validate.check_meld`.
+
+    >>> Meld("chow", "876s")
+    Meld(kind='chow', tiles=(<Tile.S6: 23>, <Tile.S7: 24>, <Tile.S8: 25>))
     """
 
     kind: str
     tiles: tuple[Tile, ...]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or self.kind not in MELD_KINDS:
+            raise HandError(
+                E.BAD_FIELD, f"unknown meld kind {self.kind!r}; use one of {', '.join(MELD_KINDS)}"
+            )
+        t = self.tiles
+        if not (type(t) is tuple and all(type(x) is Tile for x in t) and list(t) == sorted(t)):
+            _set(self, "tiles", tuple(sorted(parse_tiles(t))))
+
     @classmethod
     def of(cls, kind: str, tiles: str | Sequence[Tile | str]) -> Meld:
-        """Build from a kind and a tile string (``Meld.of("pung", "777p")``); shape is checked later."""
-        if kind not in MELD_KINDS:
-            raise HandError(f"unknown meld kind {kind!r}: use one of {', '.join(MELD_KINDS)}")
-        return cls(kind, tuple(sorted(parse_tiles(tiles))))
+        """Build from a kind and a tile string (``Meld.of("pung", "777p")``)."""
+        return cls(kind, tiles)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_json(cls, obj: Any, where: str = "meld") -> Meld:
+        """A meld object ``{"kind": "pung", "tiles": "777p"}`` (or a Meld, returned as is)."""
+        if isinstance(obj, Meld):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise HandError(
+                E.BAD_FIELD, f"{where} must be an object with 'kind' and 'tiles', not {json_type(obj)}"
+            )
+        _unknown(obj, _MELD_FIELDS, where)
+        for k in ("kind", "tiles"):
+            if k not in obj:
+                raise HandError(E.BAD_FIELD, f"{where} has no {k!r}")
+        if not isinstance(obj["tiles"], str):
+            raise HandError(
+                E.BAD_FIELD,
+                f"{where}: tiles must be a tile string such as '777p', not {json_type(obj['tiles'])}",
+            )
+        try:
+            return cls(obj["kind"], obj["tiles"])
+        except HandError as e:
+            raise e.with_prefix(f"{where}: ") from None
 
     @property
     def is_kong(self) -> bool:
@@ -69,9 +174,20 @@ class Meld:
         return f"{self.kind} {self.code}"
 
 
+def _melds(v: Any, name: str) -> tuple[Meld, ...]:
+    if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Sequence):
+        raise HandError(E.BAD_FIELD, f"{name} must be a list of {{kind, tiles}} objects, not {json_type(v)}")
+    if len(v) > 4:  # before looking at one: a 200k-meld list is answered at once
+        raise HandError(E.TOO_MANY_MELDS, f"{name}: {len(v)} given, a hand has at most four")
+    return tuple(Meld.from_json(m, f"{name.removesuffix('melds')}meld {i + 1}") for i, m in enumerate(v))
+
+
 @dataclass(frozen=True)
 class Payer:
-    """A losing player who pays the winner (DECISIONS §1.5): their melds and 發 can be eaten (吃炮)."""
+    """A losing player who pays the winner (DECISIONS §1.5): their melds and 發 can be eaten (吃炮).
+
+    ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored.
+    """
 
     name: str = ""
     is_dealer: bool = False
@@ -79,158 +195,155 @@ class Payer:
     melds: tuple[Meld, ...] = ()
     ready_declared: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise HandError(E.BAD_FIELD, f"name must be a string, not {json_type(self.name)}")
+        _bool(self.is_dealer, "is_dealer")
+        _bonus(self.bonus_tiles, "bonus_tiles")
+        _bool(self.ready_declared, "ready_declared")
+        if type(self.melds) is not tuple or not all(type(m) is Meld for m in self.melds):
+            _set(self, "melds", _melds(self.melds, "melds"))
+
+
+_FIELDS = {
+    "variant", "concealed", "winning_tile", "melds", "bonus_tiles", "self_drawn",
+    "events", "winner_is_dealer", "payers", "point_value", "rules",
+}  # fmt: skip
+_REQUIRED = ("variant", "concealed", "winning_tile", "self_drawn")
+_PAYER_FIELDS = {"name", "is_dealer", "bonus_tiles", "melds", "ready_declared"}
+_MELD_FIELDS = {"kind", "tiles"}
+
+
+def _unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    """No unknown field (a misspelt ``self_drawm`` must not be ignored); ``_notes`` are left alone."""
+    for k in obj:
+        if not isinstance(k, str):
+            raise HandError(E.BAD_FIELD, f"{where}: field names must be strings")
+        if k not in allowed and not k.startswith("_"):
+            raise HandError(
+                E.BAD_FIELD, f"{where}: unknown field {k[:60]!r} (known: {', '.join(sorted(allowed))})"
+            )
+
 
 @dataclass(frozen=True)
 class HandInput:
     """A winning hand and how it was won (docs/score-json.md "Input").
 
-    ``concealed``: every tile standing in the hand after the win, winning tile included;
-    a tile string (``"234m567p678s99s"``) or a sequence of tiles. ``payers=None`` means the
-    defaults: one plain discarder on a discard win, three plain players on a self-draw.
+    ``concealed``: every tile standing in the hand after the win, winning tile included; a tile
+    string (``"234m567p678s99s"``) or a sequence of tiles — kept as a sorted tuple of
+    :class:`~scoring.tiles.Tile`. ``payers=None`` means the defaults: one plain discarder on a
+    discard win, three plain players on a self-draw. ``rules``: house-rule overrides of the
+    variant's table by table key (``{"full_flush.base": 15}``, docs/rules/README.md). Raises
+    :class:`HandError` (code ``bad_field`` …) on a value of the wrong type.
     """
 
     variant: str
-    concealed: str | Sequence[Tile | str]
-    winning_tile: str | Tile
+    concealed: tuple[Tile, ...]
+    winning_tile: Tile
     self_drawn: bool
-    melds: Sequence[Meld] = ()
+    melds: tuple[Meld, ...] = ()
     bonus_tiles: int = 0
-    events: Sequence[str] = ()
+    events: tuple[str, ...] = ()
     winner_is_dealer: bool = False
-    payers: Sequence[Payer] | None = None
+    payers: tuple[Payer, ...] | None = None
     point_value: float = 1
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
+            what = repr(self.variant[:60]) if isinstance(self.variant, str) else json_type(self.variant)
+            raise HandError(E.UNKNOWN_VARIANT, f"unknown variant {what}: choose one of {', '.join(VARIANTS)}")
+        _set(self, "concealed", tuple(sorted(parse_tiles(self.concealed))))
+        _set(self, "winning_tile", parse_tile(self.winning_tile))
+        _bool(self.self_drawn, "self_drawn")
+        _bool(self.winner_is_dealer, "winner_is_dealer")
+        if self.melds != ():
+            _set(self, "melds", _melds(self.melds, "melds"))
+        if self.bonus_tiles != 0:
+            _bonus(self.bonus_tiles, "bonus_tiles")
+        if self.events != ():
+            _set(self, "events", _events(self.events))
+        if self.payers is not None:
+            _set(self, "payers", _payers(self.payers))
+        if type(self.point_value) is not int or self.point_value != 1:
+            check_point_value(self.point_value)
+        if not isinstance(self.rules, Mapping):
+            raise HandError(
+                E.BAD_FIELD, f"rules must be an object of table keys, not {json_type(self.rules)}"
+            )
+
+    @classmethod
+    def from_json(cls, data: Any) -> HandInput:
+        """Check a JSON hand (docs/score-json.md "Input") and build a :class:`HandInput`.
+
+        Unknown fields are an error (keys starting with ``_`` are annotations, left alone);
+        tiles must be strings. Raises :class:`HandError` naming the field.
+        """
+        if not isinstance(data, Mapping):
+            raise HandError(E.BAD_FIELD, f"the input must be a JSON object (a hand), not {json_type(data)}")
+        _unknown(data, _FIELDS, "input")
+        for k in _REQUIRED:
+            if k not in data:
+                raise HandError(E.BAD_FIELD, f"missing required field {k!r}")
+        for k, what in (
+            ("concealed", "a tile string such as '123m456p99s'"),
+            ("winning_tile", "one tile such as '5m' or 'C'"),
+        ):
+            if not isinstance(data[k], str):
+                raise HandError(E.BAD_FIELD, f"{k} must be {what}, not {json_type(data[k])}")
+        kw = {k: data[k] for k in _FIELDS if k in data}
+        if "melds" in kw:
+            kw["melds"] = _melds(kw["melds"], "melds")
+        if "events" in kw and not isinstance(kw["events"], list):
+            raise HandError(
+                E.BAD_FIELD, f"events must be a list of event names, not {json_type(kw['events'])}"
+            )
+        if "payers" in kw and kw["payers"] is not None:
+            kw["payers"] = _payers_json(kw["payers"])
+        return cls(**kw)
 
 
-@dataclass(slots=True)
-class Item:
-    """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu)."""
-
-    key: str
-    name_zh: str
-    name_en: str
-    reason: str
-    rule: str
-    points: int | None = None
-    multiplier: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"key": self.key}
-        if self.multiplier is not None:
-            out["multiplier"] = _num(self.multiplier)
-        else:
-            out["points"] = self.points
-        out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, rule=self.rule)
-        return out
+def _events(ev: Any) -> tuple[str, ...]:
+    if isinstance(ev, (str, bytes, Mapping)) or not isinstance(ev, Sequence):
+        raise HandError(E.BAD_FIELD, f"events must be a list of event names, not {json_type(ev)}")
+    out: list[str] = []
+    for e in ev:
+        if not isinstance(e, str) or e not in EVENTS:
+            shown = repr(e[:60]) if isinstance(e, str) else json_type(e)
+            raise HandError(E.UNKNOWN_EVENT, f"unknown event {shown}: use any of {', '.join(EVENTS)}")
+        if e not in out:  # a repeated event counts once
+            out.append(e)
+    return tuple(out)
 
 
-@dataclass(slots=True)
-class Block:
-    """One block of the chosen reading.
-
-    ``kind``: ``chow``, ``pung``, ``pair`` for tiles standing in the hand (``single``,
-    ``pair``, ``pung``, ``quad`` in xinyu's all-honour free shape), or a meld kind for a
-    declared meld. ``source`` is ``"hand"`` or ``"meld"``; ``winning`` marks the block the
-    winning tile completes.
-    """
-
-    kind: str
-    tiles: tuple[Tile, ...]
-    source: str = "hand"
-    winning: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles), "source": self.source}
-        if self.winning:
-            out["winning"] = True
-        return out
+def _payers(raw: Any) -> tuple[Payer, ...]:
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+        raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
+    if len(raw) > 3:  # before looking at one: the payers are the (at most three) other players
+        raise HandError(
+            E.BAD_PAYERS, f"{len(raw)} payers given: the payers are the other players, at most three"
+        )
+    for i, p in enumerate(raw):
+        if not isinstance(p, Payer):
+            raise HandError(E.BAD_FIELD, f"payer {i + 1} must be a Payer, not {json_type(p)}")
+    return tuple(raw)
 
 
-@dataclass(slots=True)
-class Payment:
-    """What one payer pays the winner (DECISIONS §1.5 / §2).
-
-    jiujiang/xingzi: ``amount = (own + eaten) x point_value`` (x2 when ``doubled``, xingzi's
-    dealer rule). xinyu: ``amount = own x point_value + kong_money``.
-    """
-
-    payer: str
-    is_dealer: bool
-    eaten: int
-    eaten_items: tuple[Item, ...]
-    doubled: bool
-    kong_money: int
-    amount: float
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}
-        out["is_dealer"] = self.is_dealer
-        out["doubled"] = self.doubled
-        if self.kong_money:
-            out["kong_money"] = self.kong_money
-        out["eaten_items"] = [i.to_json() for i in self.eaten_items]
-        return out
-
-
-@dataclass(slots=True)
-class ScoreResult:
-    """The scored hand (docs/score-json.md "Output").
-
-    ``own``: jiujiang/xingzi — the hand's own 炮 without 吃炮 (items' points add up to it);
-    xinyu — the product of the multipliers. ``can_win`` is False with a ``reason`` when the
-    hand is complete but may not be won (below 二炮起胡 §1.4, or a discard in xinyu §2).
-    """
-
-    variant: str
-    can_win: bool
-    reason: str | None
-    own: float | None
-    items: tuple[Item, ...]
-    decomposition: tuple[Block, ...]
-    shape: str
-    wait: str | None
-    waits: tuple[Tile, ...]
-    payments: tuple[Payment, ...] = ()
-    point_value: float = 1
-    readings: int = 1
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def total(self) -> float:
-        """What the winner collects from all payers together."""
-        return sum(p.amount for p in self.payments)
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's JSON object (plus a few documented extra fields)."""
-        out: dict[str, Any] = {
-            "can_win": self.can_win,
-            "reason": self.reason,
-            "variant": self.variant,
-        }
-        if self.own is not None:
-            out["own"] = _num(self.own)
-        out["items"] = [i.to_json() for i in self.items]
-        out["decomposition"] = [b.to_json() for b in self.decomposition]
-        out["shape"] = self.shape
-        out["wait"] = self.wait
-        out["waits"] = format_tiles(self.waits)
-        out["payments"] = [p.to_json() for p in self.payments]
-        if self.payments:
-            out["total"] = _money(self.total)
-        out["point_value"] = _num(self.point_value)
-        if self.notes:
-            out["notes"] = list(self.notes)
-        return out
-
-
-def _num(x: float) -> float | int:
-    """Integral numbers as int in JSON (15, not 15.0)."""
-    if isinstance(x, float) and x.is_integer():
-        return int(x)
-    return x
-
-
-def _money(x: float) -> float | int:
-    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002)."""
-    if isinstance(x, float) and math.isfinite(x):
-        x = float(f"{x:.12g}")
-    return _num(x)
+def _payers_json(raw: Any) -> tuple[Payer, ...]:
+    if not isinstance(raw, list):
+        raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
+    _payers(raw and [Payer()] * len(raw))  # the count, before any payer is looked at
+    out = []
+    for i, p in enumerate(raw):
+        where = f"payer {i + 1}"
+        if not isinstance(p, Mapping):
+            raise HandError(E.BAD_FIELD, f"{where} must be an object, not {json_type(p)}")
+        _unknown(p, _PAYER_FIELDS, where)
+        kw = dict(p)
+        try:
+            if "melds" in kw:
+                kw["melds"] = _melds(kw["melds"], "melds")
+            out.append(Payer(**{k: v for k, v in kw.items() if not k.startswith("_")}))
+        except HandError as e:
+            raise e.with_prefix(f"{where}: ") from None
+    return tuple(out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scoring.model import ScoreResult, _money, _num
+from scoring.result import ScoreResult, _money, _num
 from scoring.rules import load_rules
 from scoring.tiles import format_tiles
 

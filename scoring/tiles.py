@@ -17,12 +17,14 @@ import unicodedata
 from collections.abc import Iterable
 from enum import IntEnum
 
-from scoring.errors import HandError
+from scoring.errors import AMBIGUOUS_HONOUR, BAD_FIELD, UNKNOWN_TILE, HandError
 
 __all__ = [
+    "ALL_TILES",
     "HONOURS",
     "NUM_KINDS",
     "SUITS",
+    "SUIT_ZH",
     "Tile",
     "counts_of",
     "format_tiles",
@@ -34,7 +36,8 @@ __all__ = [
 NUM_KINDS = 34
 SUITS = "mps"
 HONOURS = "ESWNCFP"
-_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+#: Chinese name of each suit letter (``z`` = 字, the honours).
+SUIT_ZH = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 _HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白"}
 _NUM_ZH = "一二三四五六七八九"
 
@@ -102,7 +105,7 @@ class Tile(IntEnum):
         """The Chinese name: 五万, 东, 中."""
         if self >= 27:
             return _HONOUR_ZH[HONOURS[self - 27]]
-        return _NUM_ZH[self % 9] + _SUIT_ZH[SUITS[self // 9]]
+        return _NUM_ZH[self % 9] + SUIT_ZH[SUITS[self // 9]]
 
     def __str__(self) -> str:
         return self.code
@@ -192,6 +195,13 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
 
     A list of tile strings/tiles is accepted too. Order is kept. Raises :class:`HandError`
     naming the offending characters (DECISIONS §0: `5z` is rejected as ambiguous).
+
+    >>> [t.code for t in parse_tiles("123m 中中")]
+    ['1m', '2m', '3m', 'C', 'C']
+    >>> parse_tiles("5z")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.errors.HandError: honours in 'z' notation ('5z') are ambiguous: ...
     """
     if isinstance(text, Tile):
         return [text]
@@ -227,48 +237,61 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
             rank = _DIGITS[ch]
             if rank == 0:
                 raise HandError(
-                    f"tile rank 0 in {_clip(text)}: ranks run 1-9 (0 is the riichi red five, not used here)"
+                    UNKNOWN_TILE,
+                    f"tile rank 0 in {_clip(text)}: ranks run 1-9 (0 is the riichi red five, not used here)",
                 )
             pending.append(rank)
         elif ch in _SUIT_CHARS:
             if not pending:
-                raise HandError(f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m or 一万")
+                raise HandError(
+                    UNKNOWN_TILE, f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m or 一万"
+                )
             base = SUITS.index(_SUIT_CHARS[ch]) * 9
             tiles.extend(ALL_TILES[base + r - 1] for r in pending)
             pending = []
         elif ch in _HONOUR_CHARS:
             if pending:
-                raise HandError(f"ranks {_ranks(pending)} before honour {ch!r} in {_clip(text)} have no suit")
+                raise HandError(
+                    UNKNOWN_TILE,
+                    f"ranks {_ranks(pending)} before honour {ch!r} in {_clip(text)} have no suit",
+                )
             tiles.append(_HONOUR_CHARS[ch])
         elif ch in "zZ":
-            raise HandError(_Z_MESSAGE.format(text=_clip(text)))
+            raise HandError(AMBIGUOUS_HONOUR, _Z_MESSAGE.format(text=_clip(text)))
         elif ch in _SEPARATORS:
             if pending:
-                raise HandError(f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter")
+                raise HandError(UNKNOWN_TILE, f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter")
         elif ch in "eswncf":
             raise HandError(
+                UNKNOWN_TILE,
                 f"unknown tile letter {ch!r} in {_clip(text)}: honours are upper-case E S W N C F P "
-                "(lower-case m p s are suits)"
+                "(lower-case m p s are suits)",
             )
         else:
-            raise HandError(f"unknown tile character {ch!r} in {_clip(text)}")
+            raise HandError(UNKNOWN_TILE, f"unknown tile character {ch!r} in {_clip(text)}")
     if pending:
-        raise HandError(f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter (m, p or s)")
+        raise HandError(
+            UNKNOWN_TILE, f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter (m, p or s)"
+        )
     return tiles
 
 
 def parse_tile(text: str | Tile) -> Tile:
-    """Parse exactly one tile (``"5m"``, ``"五万"``, ``"C"``)."""
+    """Parse exactly one tile (``"5m"``, ``"五万"``, ``"C"``).
+
+    >>> parse_tile("五万"), parse_tile("红中").zh
+    (<Tile.M5: 4>, '中')
+    """
     if isinstance(text, Tile):
         return text
     got = _BY_CODE.get(text) if isinstance(text, str) else None
     if got is not None:
         return got
     if not isinstance(text, str):
-        raise HandError(f"a tile must be a string such as '5m' or 'C', not {type(text).__name__}")
+        raise HandError(BAD_FIELD, f"a tile must be a string such as '5m' or 'C', not {type(text).__name__}")
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise HandError(f"expected exactly one tile, got {len(tiles)} in {_clip(text)}")
+        raise HandError(UNKNOWN_TILE, f"expected exactly one tile, got {len(tiles)} in {_clip(text)}")
     return tiles[0]
 
 
@@ -276,6 +299,9 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = False, sep: str = "") -> 
     """Format tiles in project notation, grouping runs of one suit: ``123m45p CC`` → ``"123m45pCC"``.
 
     With ``sort=True`` the tiles are sorted first (suits m p s, then E S W N C F P).
+
+    >>> format_tiles(parse_tiles("C5m4m"), sort=True)
+    '45mC'
     """
     seq = sorted(tiles) if sort else list(tiles)
     parts: list[str] = []
@@ -301,7 +327,11 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = False, sep: str = "") -> 
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:
-    """Count vector (length 34) of a tile sequence."""
+    """Count vector (length 34) of a tile sequence.
+
+    >>> counts_of(parse_tiles("11m C"))[:2], counts_of(parse_tiles("C"))[Tile.C]
+    ([2, 0], 1)
+    """
     counts = [0] * NUM_KINDS
     for t in tiles:
         counts[t] += 1

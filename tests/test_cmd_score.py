@@ -50,26 +50,30 @@ def test_scores_from_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("stdin", "fragment"),
+    ("stdin", "fragment", "code"),
     [
-        ("not json", "not valid JSON"),
-        ("[1, 2]", "must be a JSON object"),
-        ("{}", "missing required field 'variant'"),
-        (json.dumps({**HAND, "variant": "riichi"}), "unknown variant"),
-        (json.dumps({**HAND, "self_drawn": "yes"}), "self_drawn must be true or false"),
-        (json.dumps({**HAND, "self_drawm": True}), "unknown field 'self_drawm'"),
-        (json.dumps({**HAND, "concealed": "234p456p777pCCCP5z"}), "ambiguous"),
-        (json.dumps({**HAND, "concealed": "234p456p777pCCCPE"}), "wind E"),
-        (json.dumps({**HAND, "bonus_tiles": True}), "bonus_tiles"),
-        (json.dumps({**HAND, "melds": [{"kind": "triple", "tiles": "777p"}]}), "unknown meld kind"),
-        (json.dumps({**HAND, "point_value": -1}), "point_value"),
+        ("not json", "not valid JSON", "bad_json"),
+        ("[1, 2]", "must be a JSON object", "bad_field"),
+        ("{}", "missing required field 'variant'", "bad_field"),
+        (json.dumps({**HAND, "variant": "riichi"}), "unknown variant", "unknown_variant"),
+        (json.dumps({**HAND, "self_drawn": "yes"}), "self_drawn must be true or false", "bad_field"),
+        (json.dumps({**HAND, "self_drawm": True}), "unknown field 'self_drawm'", "bad_field"),
+        (json.dumps({**HAND, "concealed": "234p456p777pCCCP5z"}), "ambiguous", "ambiguous_honour"),
+        (json.dumps({**HAND, "concealed": "234p456p777pCCCPE"}), "wind E", "tile_not_in_variant"),
+        (json.dumps({**HAND, "bonus_tiles": True}), "bonus_tiles", "bad_field"),
+        (
+            json.dumps({**HAND, "melds": [{"kind": "triple", "tiles": "777p"}]}),
+            "unknown meld kind",
+            "bad_field",
+        ),
+        (json.dumps({**HAND, "point_value": -1}), "point_value", "bad_point_value"),
     ],
 )
-def test_bad_input_exit_2_with_error_object(monkeypatch, capsys, stdin, fragment):
+def test_bad_input_exit_2_with_error_object(monkeypatch, capsys, stdin, fragment, code):
     rc, out = run_cli(monkeypatch, capsys, stdin, "-")
-    assert rc == 2
+    assert rc == 2 and json.loads(out)["code"] == code
     err = json.loads(out)
-    assert list(err) == ["error"] and fragment in err["error"]
+    assert list(err) == ["error", "code"] and fragment in err["error"]
 
 
 def test_missing_file_is_an_error_object(capsys, tmp_path):
@@ -114,12 +118,13 @@ def test_byte_order_mark_is_accepted(monkeypatch, capsys):
     assert rc == 0 and json.loads(out)["own"] == 15
 
 
-def test_score_accepts_a_dict_too():
-    from scoring import HandError, score
+def test_score_takes_a_hand_input_and_score_json_a_dict():
+    from scoring import HandError, HandInput, score, score_json
 
-    assert score(HAND).own == 15
-    with pytest.raises(HandError):
-        score(["not", "a", "hand"])  # type: ignore[arg-type]
+    assert score(HandInput.from_json(HAND)).own == 15 and score_json(HAND)["own"] == 15
+    with pytest.raises(HandError) as e:
+        score(HAND)  # type: ignore[arg-type]
+    assert e.value.code == "bad_field" and "score_json()" in str(e.value)
 
 
 # ---- adversarial regressions (each was a traceback, an "internal error", Infinity or a hang) ----
@@ -139,7 +144,10 @@ def test_huge_point_value_is_a_clear_error(monkeypatch, capsys, pv):
     stdin = json.dumps(HAND)[:-1] + f', "point_value": {pv}' + "}"
     rc, out = run_cli(monkeypatch, capsys, stdin, "-")
     assert rc == 2
-    assert json.loads(out) == {"error": "point_value is too large: at most 1,000,000,000,000 points per 炮"}
+    assert json.loads(out) == {
+        "error": "point_value is too large: at most 1,000,000,000,000 points per 炮",
+        "code": "bad_point_value",
+    }
 
 
 def test_largest_point_value_still_scores(monkeypatch, capsys):
@@ -150,19 +158,23 @@ def test_largest_point_value_still_scores(monkeypatch, capsys):
 
 def test_huge_meld_and_payer_lists_are_refused_at_once(monkeypatch, capsys):
     # "at once": refused on the list's length, before a single item is looked at
-    from scoring import jsonio
+    from scoring import model
 
     looked_at = []
-    unknown = jsonio._unknown
-    monkeypatch.setattr(jsonio, "_unknown", lambda m, fields, w: (looked_at.append(w), unknown(m, fields, w)))
+    unknown = model._unknown
+    monkeypatch.setattr(model, "_unknown", lambda m, fields, w: (looked_at.append(w), unknown(m, fields, w)))
     rc, out = run_cli(
         monkeypatch, capsys, json.dumps({**HAND, "melds": [{"kind": "pung", "tiles": "111m"}] * 200_000})
     )
-    assert rc == 2 and json.loads(out) == {"error": "melds: 200000 given, a hand has at most four"}
+    assert rc == 2 and json.loads(out) == {
+        "error": "melds: 200000 given, a hand has at most four",
+        "code": "too_many_melds",
+    }
     rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "payers": [{}] * 200_000}))
     assert rc == 2
     assert json.loads(out) == {
-        "error": "200000 payers given: the payers are the other players, at most three"
+        "error": "200000 payers given: the payers are the other players, at most three",
+        "code": "bad_payers",
     }
     assert not [w for w in looked_at if w.startswith(("meld", "payer"))]
 
@@ -177,7 +189,8 @@ def test_long_pasted_tile_string_is_clipped_in_the_error(monkeypatch, capsys):
     )
     assert rc == 2
     assert json.loads(out) == {
-        "error": "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles"
+        "error": "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles",
+        "code": "bad_meld",
     }
 
 
@@ -188,7 +201,10 @@ def test_endless_input_is_refused_not_read_forever(monkeypatch, capsys):
     monkeypatch.setattr(cmd_score, "MAX_INPUT_CHARS", 1000)
     rc, out = run_cli(monkeypatch, capsys, "y\n" * 600, "-")
     assert rc == 2
-    assert json.loads(out) == {"error": "standard input is larger than 0 MiB: a hand is a small JSON object"}
+    assert json.loads(out) == {
+        "error": "standard input is larger than 0 MiB: a hand is a small JSON object",
+        "code": "input_too_large",
+    }
     assert cmd_score.MAX_INPUT_CHARS == 1000
 
 
@@ -202,7 +218,8 @@ def test_dev_zero_is_an_error_within_seconds():
     out = _subprocess("", "/dev/zero")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert json.loads(out.stdout) == {
-        "error": "/dev/zero is larger than 32 MiB: a hand is a small JSON object"
+        "error": "/dev/zero is larger than 32 MiB: a hand is a small JSON object",
+        "code": "input_too_large",
     }
     assert time.perf_counter() - t < 20
 
@@ -243,4 +260,7 @@ def test_default_payer_names_avoid_the_names_given(monkeypatch, capsys):
         ("player 3", 4),
     ]
     rc, out = run_cli(monkeypatch, capsys, json.dumps({**hand, "payers": [{"name": "a"}, {"name": "a"}, {}]}))
-    assert rc == 2 and json.loads(out) == {"error": "payer names must differ: ['a', 'a', 'player 3']"}
+    assert rc == 2 and json.loads(out) == {
+        "error": "payer names must differ: ['a', 'a', 'player 3']",
+        "code": "bad_payers",
+    }

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scoring import errors as E
 from scoring.errors import HandError
+from scoring.model import VARIANTS
+from scoring.rules.overrides import ADDER_KEYS, apply_overrides
 from scoring.tiles import HONOURS, Tile
 
 __all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_rules", "load_rules_file"]
 
-VARIANTS = ("jiujiang", "xingzi", "xinyu")
 _HERE = Path(__file__).resolve().parent
-ADDER_KEYS = ("self_drawn", "concealed", "edge_wait", "closed_wait", "single_wait")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class RuleTable:
     bonus_tile: int | None
     chow: str  # "fourth_meld_only" | "never" | "any"
     self_draw_only: bool
-    events: frozenset[str]
+    events: tuple[str, ...]  # the variant's events, in table order (a subset of scoring.model.EVENTS)
     all_honours_free_shape: bool
     payer_ready_declared: bool
     options: dict[str, Any]
@@ -63,6 +65,7 @@ class RuleTable:
     names: dict[str, tuple[str, str, str]]
     exclusion_groups: tuple[tuple[str, ...], ...]
     raw: dict[str, Any]
+    applied: dict[str, Any] = field(default_factory=dict)  # house-rule overrides baked into this table
 
     @functools.cached_property
     def tile_kinds(self) -> tuple[int, ...]:
@@ -74,17 +77,69 @@ class RuleTable:
         """:attr:`tile_kinds` as a set."""
         return frozenset(self.tile_kinds)
 
+    @functools.cached_property
+    def exclusions(self) -> dict[str, frozenset[str]]:
+        """adder → the patterns that exclude it for the whole hand (``[adder_rules] <adder>_excluded_by``)."""
+        return {
+            k.removesuffix("_excluded_by"): frozenset(v)
+            for k, v in self.adder_rules.items()
+            if k.endswith("_excluded_by")
+        }
+
+    @functools.cached_property
+    def item_names(self) -> dict[str, tuple[str, str, str]]:
+        """item key → (name_zh, name_en, rule reference) for every key the table names."""
+        out = dict(self.names)
+        out[self.basic.get("key", "basic")] = (
+            self.basic["name_zh"],
+            self.basic["name_en"],
+            self.basic["rule"],
+        )
+        out.update({k: (p.name_zh, p.name_en, p.rule) for k, p in self.patterns.items()})
+        return out
+
     def option(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
 
     def name(self, key: str) -> tuple[str, str, str]:
         """(name_zh, name_en, rule reference) of an item key."""
-        if key in self.patterns:
-            p = self.patterns[key]
-            return p.name_zh, p.name_en, p.rule
-        if key == self.basic.get("key", "basic"):
-            return self.basic["name_zh"], self.basic["name_en"], self.basic["rule"]
-        return self.names.get(key, (key, key, ""))
+        return self.item_names.get(key, (key, key, ""))
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> RuleTable:
+        """This table with house-rule ``overrides`` (table key → value) applied; cached per table.
+
+        Keys are dotted paths of the TOML table (``options.cap``, ``patterns.full_flush.base``,
+        ``patterns.half_flush.adders.self_drawn``, ``extras.pair_run``, ``bonus.kong``,
+        ``eaten.red_flag``, ``basic.points``) or the short forms ``cap`` (an option) and
+        ``full_flush.base`` (a pattern field); docs/rules/README.md lists them. Raises
+        :class:`HandError` ``unknown_rule_key`` / ``bad_rule_value`` naming the key.
+
+        >>> load_rules("xinyu").with_overrides({"cap": 16}).applied
+        {'options.cap': 16}
+        """
+        if not overrides:
+            return self
+        try:
+            key = tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
+        except TypeError:  # a key that is not a string: let apply_overrides name it
+            key = None
+        cache = self._override_cache
+        got = cache.get(key) if key is not None else None
+        if got is None:
+            doc, applied = apply_overrides(self.raw, overrides, self.variant)
+            got = _parse(doc)
+            object.__setattr__(got, "applied", {**self.applied, **applied})
+            if key is not None and len(cache) < 256:
+                cache[key] = got
+        return got
+
+    @functools.cached_property
+    def _override_cache(self) -> dict:
+        return {}
+
+
+def _freeze(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
 
 
 def _tile(code: str) -> int:
@@ -124,7 +179,7 @@ def _parse(doc: dict[str, Any]) -> RuleTable:
         bonus_tile=_tile(bonus) if bonus else None,
         chow=play.get("chow", "any"),
         self_draw_only=bool(play.get("self_draw_only", False)),
-        events=frozenset(play.get("events", [])),
+        events=tuple(play.get("events", [])),
         all_honours_free_shape=bool(play.get("all_honours_free_shape", False)),
         payer_ready_declared=bool(play.get("payer_ready_declared", False)),
         options=dict(doc.get("options", {})),
@@ -144,12 +199,18 @@ def _parse(doc: dict[str, Any]) -> RuleTable:
 def load_rules(variant: str) -> RuleTable:
     """The built-in table of ``variant`` (``"jiujiang"``, ``"xingzi"`` or ``"xinyu"``)."""
     if variant not in VARIANTS:
-        raise HandError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+        raise HandError(
+            E.UNKNOWN_VARIANT, f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+        )
     with open(_HERE / f"{variant}.toml", "rb") as fh:
         return _parse(tomllib.load(fh))
 
 
 def load_rules_file(path: str | Path) -> RuleTable:
-    """A house table in the same layout as the built-in ones."""
-    with open(path, "rb") as fh:
-        return _parse(tomllib.load(fh))
+    """A whole house table in the same layout as the built-in ones (for a few changed values,
+    prefer :meth:`RuleTable.with_overrides`). Raises :class:`HandError` ``bad_rule_table``."""
+    try:
+        with open(path, "rb") as fh:
+            return _parse(tomllib.load(fh))
+    except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as e:
+        raise HandError(E.BAD_RULE_TABLE, f"cannot read the rule table {path}: {e}") from None

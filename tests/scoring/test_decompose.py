@@ -10,7 +10,7 @@ from mahjong.hand_calculating.divider import HandDivider
 from scoring import HandError, Tile, format_tiles, is_complete, parse_tiles, suggest_fixes, waits
 from scoring.decompose import decompose_all, standard_readings
 from scoring.tiles import counts_of
-from tests.scoring.util import sc
+from tests.scoring.util import melds_of, sc
 
 
 def readings(text):
@@ -73,7 +73,7 @@ def test_waits_ignore_a_tile_held_four_times():
 
 
 def test_waits_with_melds_and_variants():
-    assert waits("13m55p", ["pung 777p", "pung 999s", "pung CCC"], "jiujiang") == [Tile.M2]
+    assert waits("13m55p", melds_of("pung 777p, pung 999s, pung CCC"), "jiujiang") == [Tile.M2]
     assert format_tiles(waits("ESWNCFPESWNCF", (), "xinyu")) == "ESWNCFP"  # free all-honour shape
 
 
@@ -83,7 +83,7 @@ def test_is_complete():
     assert is_complete("11m33m55p77p99s22s44s")
     assert is_complete("ESWNCFPESWNCFE", variant="xinyu")
     assert not is_complete("123m456p789s345sEW", variant="xinyu")
-    assert is_complete("99s", ["pung 111m", "pung 777p", "pung 555s", "chow 678s"])
+    assert is_complete("99s", melds_of("pung 111m, pung 777p, pung 555s, chow 678s"))
     with pytest.raises(HandError, match="wind"):
         is_complete("123m456p789s345sEE")
 

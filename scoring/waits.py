@@ -1,4 +1,4 @@
-"""Helpers for callers that hold a hand which may not be complete yet (the web app, `jxmj photo`).
+"""Waits and fixes, for callers that hold a hand which may not be complete yet (the web app, `jxmj photo`).
 
 - :func:`is_complete` — is this a winning shape (DECISIONS §1.2 / §2)?
 - :func:`waits` — the tiles a hand one short of winning waits on (独听 when there is one, §1.3).
@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring import errors as E
 from scoring.decompose import is_complete as _is_complete
 from scoring.decompose import waits_of
 from scoring.errors import HandError
 from scoring.model import Meld
 from scoring.rules import RuleTable, load_rules
-from scoring.tiles import NUM_KINDS, Tile, parse_tile, parse_tiles
-from scoring.validate import check_meld, check_tiles, coerce_meld
+from scoring.tiles import Tile, counts_of, parse_tile, parse_tiles
+from scoring.validate import check_meld, check_tiles
 
 __all__ = ["Fix", "is_complete", "suggest_fixes", "waits"]
 
@@ -28,19 +29,19 @@ def _prep(
     rules = variant if isinstance(variant, RuleTable) else load_rules(variant)
     tiles = sorted(parse_tiles(concealed))
     check_tiles(tiles, rules, "the hand", standing=True)
-    ms = tuple(coerce_meld(m, f"meld {i + 1}") for i, m in enumerate(melds))
+    ms = tuple(Meld.from_json(m, f"meld {i + 1}") for i, m in enumerate(melds))
     for i, m in enumerate(ms):
         check_meld(m, rules, f"meld {i + 1}")
-    counts = [0] * NUM_KINDS
-    for t in tiles:
-        counts[t] += 1
+    counts = counts_of(tiles)
     held = list(counts)
     for m in ms:
         for t in m.tiles:
             held[t] += 1
     for t, n in enumerate(held):
         if n > 4:
-            raise HandError(f"five or more copies of {Tile(t).code} ({Tile(t).zh}) in the hand and melds")
+            raise HandError(
+                E.FIFTH_COPY, f"five or more copies of {Tile(t).code} ({Tile(t).zh}) in the hand and melds"
+            )
     return rules, tiles, ms, counts, held
 
 
@@ -48,7 +49,16 @@ def is_complete(
     concealed: str | Sequence[Tile | str], melds: Sequence = (), variant: str | RuleTable = "jiujiang"
 ) -> bool:
     """True when the standing tiles plus ``melds`` form a winning shape of ``variant``:
-    four sets + a pair, seven pairs (no melds), or xinyu's all-honour free shape (§1.2, §2)."""
+    four sets + a pair, seven pairs (no melds), or xinyu's all-honour free shape (§1.2, §2).
+
+    ``melds``: :class:`~scoring.model.Meld` objects or ``{"kind", "tiles"}`` mappings.
+
+    >>> is_complete("11223344556677m"), is_complete("123m456p789s345s56p")
+    (True, False)
+    >>> is_complete("99s", [Meld.of("pung", "111m"), Meld.of("pung", "777p"),
+    ...                     {"kind": "pung", "tiles": "555s"}, {"kind": "chow", "tiles": "678s"}])
+    True
+    """
     rules, _tiles, ms, counts, _held = _prep(concealed, melds, variant)
     return _is_complete(counts, len(ms), free_honours=rules.all_honours_free_shape)
 
@@ -57,12 +67,17 @@ def waits(
     concealed: str | Sequence[Tile | str], melds: Sequence = (), variant: str | RuleTable = "jiujiang"
 ) -> list[Tile]:
     """The tile kinds that would complete a hand one tile short (13 standing tiles minus three
-    per meld). A kind the player already holds four of is no wait. One kind = 独听 (§1.3)."""
+    per meld). A kind the player already holds four of is no wait. One kind = 独听 (§1.3).
+
+    >>> [t.code for t in waits("123m456p789s345s5p")], [t.code for t in waits("123m456p789s13s55p")]
+    (['5p'], ['2s'])
+    """
     rules, tiles, ms, counts, held = _prep(concealed, melds, variant)
     if len(tiles) + 3 * len(ms) != 13:
         raise HandError(
+            E.WRONG_TILE_COUNT,
             f"waits needs a hand one tile short of winning: 13 tiles plus one per kong, got "
-            f"{len(tiles)} standing with {len(ms)} meld(s)"
+            f"{len(tiles)} standing with {len(ms)} meld(s)",
         )
     found = waits_of(counts, len(ms), rules.tile_kinds, held, free_honours=rules.all_honours_free_shape)
     return [Tile(t) for t in found]
@@ -110,6 +125,9 @@ def suggest_fixes(
     winning tile is kept). One tile short: the tiles to add (its waits). One tile over: the
     tiles to take out. Returns ``[]`` when the hand is already complete or no single change
     helps. Cost: same suit by rank distance < same rank in another suit < anything else.
+
+    >>> [f.describe() for f in suggest_fixes("123m456p789s345s59p", winning_tile="9p")]
+    ['9p instead of 5p']
     """
     rules, tiles, ms, counts, held = _prep(concealed, melds, variant)
     win = parse_tile(winning_tile) if winning_tile is not None else None

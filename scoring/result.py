@@ -1,0 +1,156 @@
+"""Result dataclasses of the scoring API (docs/score-json.md "Output" in Python form).
+
+A leaf module: it imports only :mod:`scoring.tiles`. :mod:`scoring.model` re-exports every name.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.tiles import Tile, format_tiles
+
+__all__ = ["Block", "Item", "Payment", "ScoreResult"]
+
+
+@dataclass(slots=True)
+class Item:
+    """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu)."""
+
+    key: str
+    name_zh: str
+    name_en: str
+    reason: str
+    rule: str
+    points: int | None = None
+    multiplier: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key}
+        if self.multiplier is not None:
+            out["multiplier"] = _num(self.multiplier)
+        else:
+            out["points"] = self.points
+        out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, rule=self.rule)
+        return out
+
+
+@dataclass(slots=True)
+class Block:
+    """One block of the chosen reading.
+
+    ``kind``: ``chow``, ``pung``, ``pair`` for tiles standing in the hand (``single``,
+    ``pair``, ``pung``, ``quad`` in xinyu's all-honour free shape), or a meld kind for a
+    declared meld. ``source`` is ``"hand"`` or ``"meld"``; ``winning`` marks the block the
+    winning tile completes.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    source: str = "hand"
+    winning: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles), "source": self.source}
+        if self.winning:
+            out["winning"] = True
+        return out
+
+
+@dataclass(slots=True)
+class Payment:
+    """What one payer pays the winner (DECISIONS §1.5 / §2).
+
+    jiujiang/xingzi: ``amount = (own + eaten) x point_value`` (x2 when ``doubled``, xingzi's
+    dealer rule). xinyu: ``amount = own x point_value + kong_money``.
+    """
+
+    payer: str
+    is_dealer: bool
+    eaten: int
+    eaten_items: tuple[Item, ...]
+    doubled: bool
+    kong_money: int
+    amount: float
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}
+        out["is_dealer"] = self.is_dealer
+        out["doubled"] = self.doubled
+        if self.kong_money:
+            out["kong_money"] = self.kong_money
+        out["eaten_items"] = [i.to_json() for i in self.eaten_items]
+        return out
+
+
+@dataclass(slots=True)
+class ScoreResult:
+    """The scored hand (docs/score-json.md "Output").
+
+    ``own``: jiujiang/xingzi — the hand's own 炮 without 吃炮 (items' points add up to it);
+    xinyu — the product of the multipliers. ``can_win`` is False with a ``reason`` and a stable
+    ``reason_code`` when the hand is complete but may not be won: ``below_minimum`` (二炮起胡
+    §1.4) or ``self_draw_only`` (a discard in xinyu, §2). ``rules_applied``: the house-rule
+    overrides (table key → value) this score used, empty for the built-in table.
+    """
+
+    variant: str
+    can_win: bool
+    reason: str | None
+    own: float | None
+    items: tuple[Item, ...]
+    decomposition: tuple[Block, ...]
+    shape: str
+    wait: str | None
+    waits: tuple[Tile, ...]
+    payments: tuple[Payment, ...] = ()
+    point_value: float = 1
+    readings: int = 1
+    notes: tuple[str, ...] = field(default=())
+    reason_code: str | None = None
+    rules_applied: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        """What the winner collects from all payers together."""
+        return sum(p.amount for p in self.payments)
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON object (plus a few documented extra fields)."""
+        out: dict[str, Any] = {
+            "can_win": self.can_win,
+            "reason": self.reason,
+            "reason_code": self.reason_code,
+            "variant": self.variant,
+        }
+        if self.own is not None:
+            out["own"] = _num(self.own)
+        out["items"] = [i.to_json() for i in self.items]
+        out["decomposition"] = [b.to_json() for b in self.decomposition]
+        out["shape"] = self.shape
+        out["wait"] = self.wait
+        out["waits"] = format_tiles(self.waits)
+        out["payments"] = [p.to_json() for p in self.payments]
+        if self.payments:
+            out["total"] = _money(self.total)
+        out["point_value"] = _num(self.point_value)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.rules_applied:
+            out["rules_applied"] = dict(self.rules_applied)
+        return out
+
+
+def _num(x: float) -> float | int:
+    """Integral numbers as int in JSON (15, not 15.0)."""
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+
+def _money(x: float) -> float | int:
+    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002)."""
+    if isinstance(x, float) and math.isfinite(x):
+        x = float(f"{x:.12g}")
+    return _num(x)
