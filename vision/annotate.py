@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.detection import Detection
-from vision.detection import Group
+from vision.detection import Detection, Group
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_CANDIDATES = (
