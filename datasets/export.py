@@ -49,12 +49,13 @@ def _save(model: onnx.ModelProto, meta: dict, path: Path):
 
 def export_classifier(ckpt, out: Path, hw=(64, 48), version="dev"):
     s = torch.load(ckpt, map_location="cpu")
-    m = TileClassifier(len(CLASSES), s.get("width", 24))
+    classes = s.get("classes", CLASSES)
+    m = TileClassifier(len(classes), s.get("width", 24))
     m.load_state_dict(s["model"])
     m.eval()
     x = torch.rand(2, 3, *hw)
     model = _to_onnx(m, x, "crops", "logits", {"crops": {0: "batch"}, "logits": {0: "batch"}})
-    meta = {"task": "classify", "input_size": list(hw), "classes": CLASSES, "version": version}
+    meta = {"task": "classify", "input_size": list(hw), "classes": list(classes), "version": version}
     _save(model, meta, out)
     return out
 

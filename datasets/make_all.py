@@ -1,9 +1,11 @@
 """One command: generate data, train both models, export ONNX, write the evaluation report.
 
-    python -m datasets.make_all --config datasets/config.toml [--steps gen cls loc export eval]
+    python -m datasets.make_all --config datasets/config.toml [--steps gen real cls loc export calibrate eval]
 
 The classifier and the localiser train side by side (one process each); both checkpoint and resume,
-so re-running the command continues where it stopped.
+so re-running the command continues where it stopped. A recipe with a `[real]` table (0.6.0 on)
+also builds the real-photo set and the hard negatives (`real` step), fine-tunes from the ONNX files
+named by `init_onnx`, and calibrates the classifier's uncertainty flag on the real validation part.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-STEPS = ["gen", "cls", "loc", "export", "eval"]
+STEPS = ["gen", "real", "cls", "loc", "export", "calibrate", "eval"]
 
 
 def _py(module, *args):
@@ -43,6 +45,56 @@ def _gen(d: dict, seed) -> list[str]:
     )
 
 
+def resolve(path: str) -> str:
+    """A recipe path; `git:REV:PATH` is that file as committed at REV, copied out under
+    `datasets/out/git/REV/` (the shipped models a fine-tune starts from stay reproducible after
+    `models/` moves on)."""
+    if not path.startswith("git:"):
+        return path
+    _, rev, inner = path.split(":", 2)
+    dest = Path("datasets/out/git") / rev / inner
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        blob = subprocess.run(["git", "show", f"{rev}:{inner}"], check=True, capture_output=True).stdout
+        dest.write_bytes(blob)
+    return str(dest)
+
+
+def _opt(table: dict, key: str, flag: str | None = None) -> list[str]:
+    """`--flag value` when `key` is in the recipe table (`true` -> a bare flag), else nothing."""
+    if key not in table:
+        return []
+    flag = flag or "--" + key.replace("_", "-")
+    v = resolve(table[key]) if isinstance(table[key], str) else table[key]
+    if isinstance(v, bool):
+        return [flag] if v else []
+    return [flag, str(v)]
+
+
+def _models_dir(spec: str) -> str:
+    """A models directory; `git:REV:DIR` -> both ONNX files of DIR at REV, copied out."""
+    for name in ("localizer.onnx", "classifier.onnx"):
+        path = resolve(f"{spec}/{name}")
+    return str(Path(path).parent)
+
+
+def _real(cfg: dict) -> tuple[list[list[str]], list[str], list[str]]:
+    """The `real` step's commands, and the extra options of the classifier and localiser trainers."""
+    r = cfg.get("real")
+    if not r:
+        return [], [], []
+    d, seed = cfg["data"], cfg.get("seed", 1)
+    cmds = [
+        _py("datasets.real", "--out", r["out"], "--seed", seed, "--val-frac", r["val_frac"],
+            "--models", _models_dir(r["models"]), "--jitter-crops", r["jitter_crops"], "--drop-p", r["drop_p"]),
+        _py("datasets.negatives", "--data", d["out"], "--seed", seed),
+    ]
+    out = Path(r["out"])
+    cls = ["--extra", str(out / "cls" / "train.npz"),
+           "--synth-extra", str(Path(d["out"]) / "cls" / "none_train.npz")]
+    return cmds, cls, ["--extra-data", str(out)]
+
+
 def plan(cfg: dict) -> dict[str, list[list[str]]]:
     """The commands of each step. `[localizer.data]` (optional) overrides `[data]` keys for the
     localiser's own scenes (its own `out`, its own `render` table), generated in the gen step too."""
@@ -50,8 +102,14 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
     seed = cfg.get("seed", 1)
     loc_d = {**d, **lo.get("data", {})}
     gens = [_gen(d, seed)] + ([_gen(loc_d, seed)] if loc_d["out"] != d["out"] else [])
+    real, cls_extra, loc_extra = _real(cfg)
+    tuning = ("init_onnx", "none", "extra_frac", "rot180", "warmup")
+    cls_opts = cls_extra + [x for k in tuning for x in _opt(c, k)]
+    loc_opts = loc_extra + [x for k in tuning for x in _opt(lo, k)]
+    cal = cfg.get("calibrate")
     return {
         "gen": gens,
+        "real": real,
         "cls": [
             _py(
                 "datasets.train_cls",
@@ -71,6 +129,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 c.get("threads", 1),
                 "--seed",
                 seed,
+                *cls_opts,
             )
         ],
         "loc": [
@@ -96,6 +155,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 lo.get("zoom_p", 0.0),
                 "--seed",
                 seed,
+                *loc_opts,
             )
         ],
         "export": [
@@ -115,6 +175,12 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 cfg.get("version", "dev"),
             )
         ],
+        "calibrate": (
+            [_py("datasets.calibrate", "--models", ex["out"], "--real", cfg["real"]["out"],
+                 "--target-right", cal.get("target_right", 0.05))]
+            if cal
+            else []
+        ),
         "eval": [
             _py(
                 "datasets.eval_report",
@@ -143,17 +209,19 @@ def main(argv=None):
             for cmd in cmds[s]:
                 print(" ".join(cmd))
         return 0
-    if "gen" in steps:
-        for cmd in cmds["gen"]:
-            subprocess.run(cmd, check=True)
+    for s in ("gen", "real"):
+        if s in steps:
+            for cmd in cmds[s]:
+                subprocess.run(cmd, check=True)
     train = [s for s in ("cls", "loc") if s in steps]
     procs = [subprocess.Popen(cmds[s][0]) for s in train]
     for p in procs:
         if p.wait() != 0:
             raise SystemExit(f"training failed: {p.args}")
-    for s in ("export", "eval"):
+    for s in ("export", "calibrate", "eval"):
         if s in steps:
-            subprocess.run(cmds[s][0], check=True)
+            for cmd in cmds[s]:
+                subprocess.run(cmd, check=True)
     return 0
 
 

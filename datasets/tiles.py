@@ -21,8 +21,13 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-# Classifier class order (docs/ARCHITECTURE.md).
-CLASSES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP") + ["back", "flower"]
+from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
+from vision.modelfiles import TILE_CODES
+
+# Classifier class order: vision's one tile vocabulary (docs/ARCHITECTURE.md). The tile classes
+# are drawn; `CLASSIFIER_CLASSES` adds `none` (not a tile) for the models from 0.6.0.
+CLASSES = list(TILE_CODES)
+CLASSIFIER_CLASSES = list(VISION_CLASSIFIER_CLASSES)
 CLS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 BACK = CLS_INDEX["back"]
 FLOWER = CLS_INDEX["flower"]

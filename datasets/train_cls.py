@@ -16,7 +16,8 @@ import torch
 from torch.nn import functional as F
 
 from datasets.nets import TileClassifier
-from datasets.tiles import CLASSES
+from datasets.onnx_init import freeze_bn, load_onnx
+from datasets.tiles import CLASSES, CLASSIFIER_CLASSES
 from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
 
 
@@ -31,8 +32,8 @@ def load_split(data, split):
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """x float [B,3,H,W] 0..1."""
+def augment(x: torch.Tensor, g: torch.Generator, rot180: float = 0.08) -> torch.Tensor:
+    """x float [B,3,H,W] 0..1; `rot180`: share of crops turned upside down."""
     b, _, h, w = x.shape
     r = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
     # low resolution (small tiles in the photo)
@@ -52,7 +53,7 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     x = x.clamp(0, 1) ** (1 + (r(b, 1, 1, 1) - 0.5) * 0.5)
     gray = (r(b, 1, 1, 1) < 0.05).float()
     x = x * (1 - gray) + x.mean(1, keepdim=True) * gray
-    flip = r(b) < 0.08
+    flip = r(b) < rot180
     x[flip] = torch.flip(x[flip], (2, 3))
     x = x + torch.randn(x.shape, generator=g) * 0.03 * r(b, 1, 1, 1)
     return x.clamp(0, 1)
@@ -60,6 +61,23 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
 
 def to_tensor(xu8: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(xu8).permute(0, 3, 1, 2).float() / 255.0
+
+
+def load_extra(paths: list[str], none_index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops from `.npz` files (`x` uint8 [n,H,W,3], `y`; y == -1 means `none`)."""
+    xs, ys = [], []
+    for p in paths:
+        z = np.load(p)
+        xs.append(z["x"])
+        ys.append(np.where(z["y"] < 0, none_index, z["y"]))
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def balanced(y: np.ndarray, n: int) -> np.ndarray:
+    """Sampling weights that make every class present in `y` equally likely."""
+    counts = np.bincount(y, minlength=n).astype(np.float64)
+    w = 1.0 / np.maximum(counts[y], 1)
+    return w / w.sum()
 
 
 def evaluate(model, x, y, bs=512):
@@ -70,7 +88,7 @@ def evaluate(model, x, y, bs=512):
             preds.append(model(to_tensor(x[i : i + bs])).argmax(1).numpy())
     model.train()
     p = np.concatenate(preds)
-    n = len(CLASSES)
+    n = model.fc.out_features
     conf = np.zeros((n, n), np.int64)
     np.add.at(conf, (y, p), 1)
     return float((p == y).mean()), conf
@@ -79,37 +97,57 @@ def evaluate(model, x, y, bs=512):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     add_common_args(ap, out="datasets/out/cls", iters=3000, bs=128, lr=3e-3, width=24, ckpt_every=200)
+    ap.add_argument("--init-onnx", help="start from this classifier.onnx (fine-tune)")
+    ap.add_argument("--none", action="store_true", help="add the `none` class (CLASSIFIER_CLASSES)")
+    ap.add_argument("--extra", nargs="*", default=[], help="more crops (.npz): real crops, negatives")
+    ap.add_argument("--synth-extra", nargs="*", default=[], help="more crops drawn with the synthetic ones")
+    ap.add_argument("--extra-frac", type=float, default=0.5, help="share of each batch from --extra")
+    ap.add_argument("--rot180", type=float, default=0.08, help="share of crops turned upside down")
+    ap.add_argument("--warmup", type=int, default=100)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    classes = CLASSIFIER_CLASSES if a.none else CLASSES
+    nc = len(classes)
     x, y = load_split(a.data, "train")
+    if a.synth_extra:
+        xe, ye = load_extra(a.synth_extra, nc - 1)
+        x, y = np.concatenate([x, xe]), np.concatenate([y, ye])
+    xr, yr = load_extra(a.extra, nc - 1) if a.extra else (x[:0], y[:0])
     try:
         xv, yv = load_split(a.data, "val")
     except SystemExit:
         xv, yv = x[:0], y[:0]
     print(
-        f"train crops {len(x)}, val {len(xv)}; per class min {np.bincount(y, minlength=36).min()}", flush=True
+        f"train crops {len(x)} + extra {len(xr)}, val {len(xv)}; per class min {np.bincount(y, minlength=nc).min()}",
+        flush=True,
     )
-    model = TileClassifier(len(CLASSES), a.width)
+    model = TileClassifier(nc, a.width)
+    if a.init_onnx:
+        print("init from", a.init_onnx, load_onnx(model, a.init_onnx, torch.rand(2, 3, 64, 48)), flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     ck = out / "last.pt"
     start = resume(ck, model, opt)
     g = torch.Generator().manual_seed(a.seed + start)
     rs = np.random.default_rng([a.seed, start])
-    # class-balanced sampling
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    wts = 1.0 / np.maximum(counts[y], 1)
-    wts /= wts.sum()
+    wts = balanced(y, nc)  # class-balanced sampling, within each source
+    wr = balanced(yr, nc) if len(yr) else None
+    n_extra = round(a.bs * a.extra_frac) if len(yr) else 0
     t0 = time.time()
     model.train()
+    if a.init_onnx:
+        freeze_bn(model)
     for it in range(start, a.iters):
-        lr = set_lr(opt, a.lr, it, a.iters, warmup=100)
-        idx = rs.choice(len(x), a.bs, p=wts)
-        xb = augment(to_tensor(x[idx]), g)
-        yb = torch.from_numpy(y[idx])
-        loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
+        lr = set_lr(opt, a.lr, it, a.iters, warmup=a.warmup)
+        idx = rs.choice(len(x), a.bs - n_extra, p=wts)
+        xb, yb = x[idx], y[idx]
+        if n_extra:
+            jdx = rs.choice(len(xr), n_extra, p=wr)
+            xb, yb = np.concatenate([xb, xr[jdx]]), np.concatenate([yb, yr[jdx]])
+        xb = augment(to_tensor(xb), g, a.rot180)
+        loss = F.cross_entropy(model(xb), torch.from_numpy(yb), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -121,9 +159,9 @@ def main(argv=None):
         acc, conf = evaluate(model, xv, yv)
         print(f"val accuracy {acc:.4f}", flush=True)
         (out / "val_confusion.json").write_text(
-            json.dumps({"accuracy": acc, "classes": CLASSES, "confusion": conf.tolist()})
+            json.dumps({"accuracy": acc, "classes": classes, "confusion": conf.tolist()})
         )
-    torch.save({"model": model.state_dict(), "width": a.width}, out / "final.pt")
+    torch.save({"model": model.state_dict(), "width": a.width, "classes": classes}, out / "final.pt")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import torch
 from torch.nn import functional as F
 
 from datasets.nets import Localizer
+from datasets.onnx_init import freeze_bn, load_onnx
 from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
 
 
@@ -148,24 +149,37 @@ def main(argv=None):
     ap.add_argument("--size", type=int, default=384)
     add_common_args(ap, out="datasets/out/loc", iters=2000, bs=16, lr=2e-3, width=16, ckpt_every=100)
     ap.add_argument("--zoom-p", type=float, default=0.0, help="share of close-up crops (big tiles)")
+    ap.add_argument("--init-onnx", help="start from this localizer.onnx (fine-tune)")
+    ap.add_argument("--extra-data", help="a second YOLO set (e.g. real photos: DIR/loc/train)")
+    ap.add_argument("--extra-frac", type=float, default=0.5, help="share of each batch from --extra-data")
+    ap.add_argument("--warmup", type=int, default=50)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     data = Data(Path(a.data) / "loc" / "train", a.size, a.seed, a.zoom_p)
-    print(f"train scenes {len(data.imgs)}", flush=True)
+    extra = Data(Path(a.extra_data) / "loc" / "train", a.size, a.seed, a.zoom_p) if a.extra_data else None
+    print(f"train scenes {len(data.imgs)} + extra {len(extra.imgs) if extra else 0}", flush=True)
     model = Localizer(2, a.width)
+    if a.init_onnx:
+        print("init from", a.init_onnx, load_onnx(model, a.init_onnx, torch.rand(1, 3, a.size, a.size)), flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     ck = out / "last.pt"
     start = resume(ck, model, opt)
     rng = np.random.default_rng([a.seed, start])
+    n_extra = round(a.bs * a.extra_frac) if extra else 0
     t0 = time.time()
     model.train()
+    if a.init_onnx:
+        freeze_bn(model)
     for it in range(start, a.iters):
-        lr = set_lr(opt, a.lr, it, a.iters, warmup=50)
-        idx = rng.integers(0, len(data.imgs), a.bs)
-        loss, parts = loss_fn(model, data.batch(idx, rng))
+        lr = set_lr(opt, a.lr, it, a.iters, warmup=a.warmup)
+        batch = data.batch(rng.integers(0, len(data.imgs), a.bs - n_extra), rng)
+        if n_extra:
+            more = extra.batch(rng.integers(0, len(extra.imgs), n_extra), rng)
+            batch = tuple(torch.cat([u, v]) for u, v in zip(batch, more, strict=True))
+        loss, parts = loss_fn(model, batch)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +27,12 @@ TILE_CODES = (
     "flower",
 )
 """Every tile code a detection may carry (the classifier's 36 classes, in order)."""
+
+NONE_CLASS = "none"
+"""The classifier's "not a tile" class (models from 0.6.0): a box it wins goes to `rejected`."""
+
+CLASSIFIER_CLASSES = (*TILE_CODES, NONE_CLASS)
+"""The 0.6.0 classifier's classes, in order: `TILE_CODES`, then `none`."""
 
 
 class ModelError(RuntimeError):
@@ -47,6 +53,8 @@ class ModelSpec:
         session: the onnxruntime session (thread-safe for `run`).
         input_name: name of the single input.
         output_name: name of the first output.
+        calibration: the classifier's uncertainty calibration from the metadata (models from
+            0.6.0: `temperature`, `flag_margin`; see `vision.reader`), else empty.
     """
 
     path: Path
@@ -57,6 +65,7 @@ class ModelSpec:
     session: ort.InferenceSession
     input_name: str
     output_name: str
+    calibration: dict = field(default_factory=dict)
 
 
 def models_dir() -> Path:
@@ -113,7 +122,7 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
     if got_task != task:
         raise ModelError(f"{path.name}: metadata task is {got_task!r}, expected {task!r}")
     if task == "classify":
-        unknown = [c for c in classes if c not in TILE_CODES]
+        unknown = [c for c in classes if c not in CLASSIFIER_CLASSES]
         if unknown:
             raise ModelError(f"{path.name}: unknown classifier classes {unknown}")
     inputs, outputs = session.get_inputs(), session.get_outputs()
@@ -126,6 +135,7 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
         session=session,
         input_name=inputs[0].name,
         output_name=outputs[0].name,
+        calibration=dict(meta.get("calibration") or {}),
     )
 
 

@@ -1,0 +1,110 @@
+"""Calibrate the classifier's uncertainty flag on the real validation part, and store it in the model.
+
+    python -m datasets.calibrate --models datasets/out/0.6.0/models --real datasets/out/0.6.0/real
+
+Each crop is read at 0° and at 180° (the runtime's two views; a sideways box's two views are
+±90°, the same pair); the view with the likelier reading wins. On the validation crops of
+`real_photos_rf` (photos never trained on):
+1. the temperature `T` that minimises the negative log-likelihood of the labels (grid 0.5..4);
+2. `flag_margin`: a tile is flagged `uncertain` when its two views disagree or when the
+   calibrated top-1 minus top-2 probability is below `flag_margin`, chosen as the largest value
+   that flags at most `--target-right` of the right readings.
+Both go into the classifier's `jxmj` metadata as `calibration`; `vision.reader` applies them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+
+def logits_both(path: Path, x: np.ndarray, bs: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Classifier logits of uint8 `[n, H, W, 3]` crops, upright and turned 180°."""
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    out = ([], [])
+    for i in range(0, len(x), bs):
+        b = x[i : i + bs].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        out[0].append(sess.run(None, {"crops": b})[0])
+        out[1].append(sess.run(None, {"crops": np.ascontiguousarray(b[:, :, ::-1, ::-1])})[0])
+    return np.concatenate(out[0]), np.concatenate(out[1])
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def reading(z0: np.ndarray, z1: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
+    """The runtime's reading of two views: probabilities of the winning view, its class, the margin
+    (top-1 minus top-2), and whether both views name the same class."""
+    p0, p1 = _softmax(z0 / temperature), _softmax(z1 / temperature)
+    win = p0.max(1) >= p1.max(1)
+    p = np.where(win[:, None], p0, p1)
+    top2 = np.sort(p, 1)[:, -2:]
+    return {"p": p, "cls": p.argmax(1), "margin": top2[:, 1] - top2[:, 0], "agree": p0.argmax(1) == p1.argmax(1)}
+
+
+def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
+    """Temperature and flag margin (see the module docstring), with the figures on these crops."""
+    temps = np.round(np.arange(0.5, 4.01, 0.05), 2)
+    nll = [float(-np.log(reading(z0, z1, t)["p"][np.arange(len(y)), y] + 1e-9).mean()) for t in temps]
+    t = float(temps[int(np.argmin(nll))])
+    r = reading(z0, z1, t)
+    tiles = (y != none_index) & (r["cls"] != none_index)  # read as a tile, truly a tile
+    right, wrong = tiles & (r["cls"] == y), tiles & (r["cls"] != y)
+    margin = 0.0
+    for m in np.round(np.arange(0.0, 1.0, 0.005), 3):
+        flagged = ~r["agree"] | (r["margin"] < m)
+        if flagged[right].mean() > target_right:
+            break
+        margin = float(m)
+    flagged = ~r["agree"] | (r["margin"] < margin)
+    return {
+        "temperature": t,
+        "flag_margin": margin,
+        "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
+        "nll": min(nll),
+        "crops": int(len(y)),
+        "tiles_read": int(tiles.sum()),
+        "wrong": int(wrong.sum()),
+        "wrong_flagged": float(flagged[wrong].mean()) if wrong.any() else 0.0,
+        "right_flagged": float(flagged[right].mean()) if right.any() else 0.0,
+        "accuracy": float(right.sum() / max(tiles.sum(), 1)),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--models", required=True)
+    ap.add_argument("--real", required=True)
+    ap.add_argument("--target-right", type=float, default=0.05)
+    a = ap.parse_args(argv)
+    path = Path(a.models) / "classifier.onnx"
+    model = onnx.load(str(path))
+    meta = json.loads(next(p.value for p in model.metadata_props if p.key == "jxmj"))
+    z = np.load(Path(a.real) / "cls" / "val.npz")
+    none_index = meta["classes"].index("none") if "none" in meta["classes"] else -1
+    z0, z1 = logits_both(path, z["x"])
+    res = fit(z0, z1, z["y"], none_index, a.target_right)
+    print(json.dumps(res), flush=True)
+    meta["calibration"] = {
+        "temperature": res["temperature"],
+        "flag_margin": res["flag_margin"],
+        "fitted_on": f"real_photos_rf validation part, {res['crops']} crops",
+    }
+    for p in model.metadata_props:
+        if p.key == "jxmj":
+            p.value = json.dumps(meta)
+    onnx.save(model, str(path))
+    (Path(a.models) / "calibration.json").write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
