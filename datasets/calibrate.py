@@ -47,7 +47,12 @@ def reading(z0: np.ndarray, z1: np.ndarray, temperature: float) -> dict[str, np.
     win = p0.max(1) >= p1.max(1)
     p = np.where(win[:, None], p0, p1)
     top2 = np.sort(p, 1)[:, -2:]
-    return {"p": p, "cls": p.argmax(1), "margin": top2[:, 1] - top2[:, 0], "agree": p0.argmax(1) == p1.argmax(1)}
+    return {
+        "p": p,
+        "cls": p.argmax(1),
+        "margin": top2[:, 1] - top2[:, 0],
+        "agree": p0.argmax(1) == p1.argmax(1),
+    }
 
 
 def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
@@ -70,7 +75,7 @@ def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
         "flag_margin": margin,
         "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
         "nll": min(nll),
-        "crops": int(len(y)),
+        "crops": len(y),
         "tiles_read": int(tiles.sum()),
         "wrong": int(wrong.sum()),
         "wrong_flagged": float(flagged[wrong].mean()) if wrong.any() else 0.0,

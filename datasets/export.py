@@ -56,6 +56,8 @@ def export_classifier(ckpt, out: Path, hw=(64, 48), version="dev"):
     x = torch.rand(2, 3, *hw)
     model = _to_onnx(m, x, "crops", "logits", {"crops": {0: "batch"}, "logits": {0: "batch"}})
     meta = {"task": "classify", "input_size": list(hw), "classes": list(classes), "version": version}
+    if "none" in classes:  # 0.6.0 on: trained at 0° and 180° (the runtime reads both ways)
+        meta["upside_down"] = True
     _save(model, meta, out)
     return out
 

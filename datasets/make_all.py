@@ -85,13 +85,30 @@ def _real(cfg: dict) -> tuple[list[list[str]], list[str], list[str]]:
         return [], [], []
     d, seed = cfg["data"], cfg.get("seed", 1)
     cmds = [
-        _py("datasets.real", "--out", r["out"], "--seed", seed, "--val-frac", r["val_frac"],
-            "--models", _models_dir(r["models"]), "--jitter-crops", r["jitter_crops"], "--drop-p", r["drop_p"]),
+        _py(
+            "datasets.real",
+            "--out",
+            r["out"],
+            "--seed",
+            seed,
+            "--val-frac",
+            r["val_frac"],
+            "--models",
+            _models_dir(r["models"]),
+            "--jitter-crops",
+            r["jitter_crops"],
+            "--drop-p",
+            r["drop_p"],
+        ),
         _py("datasets.negatives", "--data", d["out"], "--seed", seed),
     ]
     out = Path(r["out"])
-    cls = ["--extra", str(out / "cls" / "train.npz"),
-           "--synth-extra", str(Path(d["out"]) / "cls" / "none_train.npz")]
+    cls = [
+        "--extra",
+        str(out / "cls" / "train.npz"),
+        "--synth-extra",
+        str(Path(d["out"]) / "cls" / "none_train.npz"),
+    ]
     return cmds, cls, ["--extra-data", str(out)]
 
 
@@ -176,8 +193,17 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
             )
         ],
         "calibrate": (
-            [_py("datasets.calibrate", "--models", ex["out"], "--real", cfg["real"]["out"],
-                 "--target-right", cal.get("target_right", 0.05))]
+            [
+                _py(
+                    "datasets.calibrate",
+                    "--models",
+                    ex["out"],
+                    "--real",
+                    cfg["real"]["out"],
+                    "--target-right",
+                    cal.get("target_right", 0.05),
+                )
+            ]
             if cal
             else []
         ),

@@ -54,9 +54,13 @@ def _halves(tiles: np.ndarray, rng: np.random.Generator, n: int) -> list[tuple]:
         x0, y0, x1, y1 = (float(v) for v in tiles[i])
         f = rng.uniform(0.4, 0.55)
         if y1 - y0 >= x1 - x0:  # long side vertical: top or bottom part
-            out.append((x0, y0, x1, y0 + f * (y1 - y0)) if rng.random() < 0.5 else (x0, y1 - f * (y1 - y0), x1, y1))
+            out.append(
+                (x0, y0, x1, y0 + f * (y1 - y0)) if rng.random() < 0.5 else (x0, y1 - f * (y1 - y0), x1, y1)
+            )
         else:
-            out.append((x0, y0, x0 + f * (x1 - x0), y1) if rng.random() < 0.5 else (x1 - f * (x1 - x0), y0, x1, y1))
+            out.append(
+                (x0, y0, x0 + f * (x1 - x0), y1) if rng.random() < 0.5 else (x1 - f * (x1 - x0), y0, x1, y1)
+            )
     return out
 
 
@@ -113,10 +117,19 @@ def negative_boxes(
 
 
 def _read_yolo(p: Path, w: int, h: int) -> np.ndarray:
-    rows = [list(map(float, ln.split())) for ln in p.read_text().splitlines() if ln.strip()] if p.exists() else []
+    rows = (
+        [list(map(float, ln.split())) for ln in p.read_text().splitlines() if ln.strip()]
+        if p.exists()
+        else []
+    )
     a = np.array(rows, np.float32).reshape(-1, 5)
     return np.stack(
-        [(a[:, 1] - a[:, 3] / 2) * w, (a[:, 2] - a[:, 4] / 2) * h, (a[:, 1] + a[:, 3] / 2) * w, (a[:, 2] + a[:, 4] / 2) * h],
+        [
+            (a[:, 1] - a[:, 3] / 2) * w,
+            (a[:, 2] - a[:, 4] / 2) * h,
+            (a[:, 1] + a[:, 3] / 2) * w,
+            (a[:, 2] + a[:, 4] / 2) * h,
+        ],
         1,
     )
 
@@ -125,7 +138,7 @@ def synthetic(data: Path, seed: int, split: str) -> int:
     """Negatives from a generated scene set (complete labels) -> `cls/none_{split}.npz`."""
     out = data / "cls" / f"none_{split}.npz"
     if out.exists():
-        return int(len(np.load(out)["y"]))
+        return len(np.load(out)["y"])
     xs = []
     for i, p in enumerate(sorted((data / "loc" / split / "images").glob("*.jpg"))):
         rng = np.random.default_rng([seed, 7, 0 if split == "train" else 1, i])

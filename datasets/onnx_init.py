@@ -70,7 +70,9 @@ def load_onnx(net: nn.Module, path: str | Path, example: torch.Tensor) -> list[s
         for k, ((w, b), (mod, bn)) in enumerate(zip(src, dst, strict=True)):
             tw = torch.from_numpy(np.array(w, dtype=np.float32))
             if isinstance(mod, nn.Linear):
-                tw = tw.T if tw.shape[::-1] == tuple(mod.weight.shape) and tw.shape != mod.weight.shape else tw
+                tw = (
+                    tw.T if tw.shape[::-1] == tuple(mod.weight.shape) and tw.shape != mod.weight.shape else tw
+                )
                 n = tw.shape[0]
                 if tw.shape[1:] != mod.weight.shape[1:] or n > mod.weight.shape[0]:
                     raise ValueError(f"layer {k}: {tuple(tw.shape)} vs {tuple(mod.weight.shape)}")
@@ -82,7 +84,9 @@ def load_onnx(net: nn.Module, path: str | Path, example: torch.Tensor) -> list[s
             if tw.shape != mod.weight.shape:
                 raise ValueError(f"layer {k}: {tuple(tw.shape)} vs {tuple(mod.weight.shape)}")
             mod.weight.copy_(tw)
-            bias = torch.from_numpy(np.array(b, dtype=np.float32)) if b is not None else torch.zeros(tw.shape[0])
+            bias = (
+                torch.from_numpy(np.array(b, dtype=np.float32)) if b is not None else torch.zeros(tw.shape[0])
+            )
             if bn is None:
                 mod.bias.copy_(bias)
             else:

@@ -34,7 +34,9 @@ NONE = CLASSIFIER_CLASSES.index("none")
 
 def photos(root: Path) -> list[str]:
     """Stems of the photos that have a label file, sorted."""
-    return sorted(p.stem for p in (root / "images").glob("*.jpg") if (root / "labels" / f"{p.stem}.txt").exists())
+    return sorted(
+        p.stem for p in (root / "images").glob("*.jpg") if (root / "labels" / f"{p.stem}.txt").exists()
+    )
 
 
 def source_of(stem: str) -> str:
@@ -45,7 +47,8 @@ def source_of(stem: str) -> str:
 def split_by_source(stems: list[str], seed: int, val_frac: float) -> dict[str, str]:
     """Deterministic split: a source photo goes to `val` when sha1(seed:source) falls below `val_frac`.
 
-    >>> split_by_source(["a_jpg.rf.1", "a_jpg.rf.2"], 1, 0.5)["a_jpg.rf.1"] == split_by_source(["a_jpg.rf.2", "a_jpg.rf.1"], 1, 0.5)["a_jpg.rf.2"]
+    >>> s = split_by_source(["a_jpg.rf.1", "a_jpg.rf.2", "b_jpg.rf.3"], 1, 0.5)
+    >>> s["a_jpg.rf.1"] == s["a_jpg.rf.2"]  # two versions of one source photo: the same part
     True
     """
     out = {}
@@ -141,7 +144,9 @@ def build(out: Path, seed: int, val_frac: float, models: Path, jitter_crops: int
         stats["ignored"] += len(unlabelled)
         stats["split_negatives"] = stats.get("split_negatives", 0) + min(len(splits), 5)
         lines = [_yolo_line(0, b, w, h) for b in xyxy] + [_yolo_line(-1, b, w, h) for b in unlabelled]
-        cv2.imwrite(str(out / "loc" / sp / "images" / f"{i:04d}.jpg"), img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+        cv2.imwrite(
+            str(out / "loc" / sp / "images" / f"{i:04d}.jpg"), img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 95]
+        )
         (out / "loc" / sp / "labels" / f"{i:04d}.txt").write_text("\n".join(lines) + "\n")
         # tile crops: the box as labelled, plus jittered copies (train only)
         exact = np.stack([cut(img, b) for b in xyxy]) if len(xyxy) else np.zeros((0, 64, 48, 3), np.uint8)
@@ -167,7 +172,9 @@ def build(out: Path, seed: int, val_frac: float, models: Path, jitter_crops: int
                 bw, bh = x1 - x0, y1 - y0
                 for _ in range(jitter_crops):
                     d = rng.normal(0, 0.05, 4) * np.array([bw, bh, bw, bh])
-                    xs[sp].append(cut(img, (x0 + d[0], y0 + d[1], x1 + d[2], y1 + d[3]), rot_k=int(rng.choice([1, 3]))))
+                    xs[sp].append(
+                        cut(img, (x0 + d[0], y0 + d[1], x1 + d[2], y1 + d[3]), rot_k=int(rng.choice([1, 3])))
+                    )
                     ys[sp].append(y)
         # hard negatives where no tile can be (see datasets.negatives)
         negs = negative_boxes(xyxy, (w, h), rng, complete=False, others=unlabelled)
@@ -181,7 +188,9 @@ def build(out: Path, seed: int, val_frac: float, models: Path, jitter_crops: int
         np.savez(out / "cls" / f"{sp}.npz", x=np.stack(xs[sp]), y=np.array(ys[sp], np.int64))
         stats[f"crops_{sp}"] = len(ys[sp])
         stats[f"none_{sp}"] = int(np.sum(np.array(ys[sp]) == NONE))
-    (out / "split.json").write_text(json.dumps({"seed": seed, "val_frac": val_frac, "stats": stats, "split": split}, indent=1))
+    (out / "split.json").write_text(
+        json.dumps({"seed": seed, "val_frac": val_frac, "stats": stats, "split": split}, indent=1)
+    )
     (out / "noise.json").write_text(json.dumps(dict(sorted(noise.items(), key=lambda kv: -kv[1])), indent=1))
     return stats
 
@@ -193,7 +202,9 @@ def main(argv=None):
     ap.add_argument("--val-frac", type=float, default=0.2)
     ap.add_argument("--models", default="models", help="the previous models: noise filter and ignore regions")
     ap.add_argument("--jitter-crops", type=int, default=3)
-    ap.add_argument("--drop-p", type=float, default=0.95, help="drop a crop the old classifier reads otherwise at >= this")
+    ap.add_argument(
+        "--drop-p", type=float, default=0.95, help="drop a crop the old classifier reads otherwise at >= this"
+    )
     a = ap.parse_args(argv)
     out = Path(a.out)
     if (out / "split.json").exists():

@@ -121,7 +121,8 @@ def main(argv=None):
     except SystemExit:
         xv, yv = x[:0], y[:0]
     print(
-        f"train crops {len(x)} + extra {len(xr)}, val {len(xv)}; per class min {np.bincount(y, minlength=nc).min()}",
+        f"train crops {len(x)} + extra {len(xr)}, val {len(xv)}; "
+        f"per class min {np.bincount(y, minlength=nc).min()}",
         flush=True,
     )
     model = TileClassifier(nc, a.width)

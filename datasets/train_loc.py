@@ -163,7 +163,12 @@ def main(argv=None):
     print(f"train scenes {len(data.imgs)} + extra {len(extra.imgs) if extra else 0}", flush=True)
     model = Localizer(2, a.width)
     if a.init_onnx:
-        print("init from", a.init_onnx, load_onnx(model, a.init_onnx, torch.rand(1, 3, a.size, a.size)), flush=True)
+        print(
+            "init from",
+            a.init_onnx,
+            load_onnx(model, a.init_onnx, torch.rand(1, 3, a.size, a.size)),
+            flush=True,
+        )
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     ck = out / "last.pt"
     start = resume(ck, model, opt)

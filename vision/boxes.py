@@ -118,8 +118,29 @@ def decode_localizer(
     xyxy, scores, class_ids = xyxy[ok], scores[ok], class_ids[ok]
     if len(scores) == 0:
         return empty
+    return nms(xyxy, scores, class_ids, iou_threshold, max_detections, containment_threshold)
+
+
+def nms(
+    xyxy: np.ndarray,
+    scores: np.ndarray,
+    class_ids: np.ndarray,
+    iou_threshold: float,
+    max_detections: int,
+    containment_threshold: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class-agnostic NMS (`cv2.dnn.NMSBoxes`), then `suppress_contained`; strongest first.
+
+    Args:
+        xyxy: float32 `(K, 4)`; scores float32 `(K,)`; class_ids int `(K,)` (kept along).
+
+    Returns:
+        The kept `(xyxy, scores, class_ids)`, at most `max_detections`.
+    """
+    if len(scores) == 0:
+        return xyxy, scores, class_ids
     xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), float(conf_threshold), float(iou_threshold))
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), 0.0, float(iou_threshold))
     idx = np.asarray(idx, dtype=np.int64).reshape(-1)
     idx = idx[np.argsort(-scores[idx], kind="stable")]
     if containment_threshold < 1.0:
@@ -158,11 +179,13 @@ def cut_crops(
     xyxy: np.ndarray,
     size: tuple[int, int],
     margin: float = 0.0,
+    both_ways: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Cut boxes out of `pixels`, stand sideways ones upright, resize to `size = (H, W)`.
 
     A sideways box (width > `SIDEWAYS_RATIO` x height) yields two crops: turned 90° counter-clockwise and
-    90° clockwise.
+    90° clockwise. With `both_ways`, an upright box yields two as well: as it is and turned 180°
+    (an upside-down tile), so every box has two views, each the other turned 180°.
 
     Args:
         pixels: `(h, w, 3)` uint8 RGB.
@@ -186,7 +209,10 @@ def cut_crops(
         crop = pixels[iy0:iy1, ix0:ix1]
         sideways = (x1 - x0) > SIDEWAYS_RATIO * (y1 - y0)
         rotated[k] = sideways
-        views = [np.rot90(crop, 1), np.rot90(crop, -1)] if sideways else [crop]
+        if sideways:
+            views = [np.rot90(crop, 1), np.rot90(crop, -1)]
+        else:
+            views = [crop, crop[::-1, ::-1]] if both_ways else [crop]
         for v in views:
             interp = cv2.INTER_AREA if v.shape[0] > H else cv2.INTER_LINEAR
             crops.append(cv2.resize(np.ascontiguousarray(v), (W, H), interpolation=interp))
@@ -205,6 +231,7 @@ __all__ = [
     "cut_crops",
     "decode_localizer",
     "letterbox",
+    "nms",
     "softmax",
     "suppress_contained",
 ]

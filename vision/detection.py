@@ -25,6 +25,9 @@ class Detection:
         conf: confidence in 0..1 (localizer score x classifier probability).
         face_down: the tile shows its back (then `tile == "back"`).
         rotated: the tile lies sideways (box width > 1.15 x height): a claimed tile in a meld.
+        uncertain: the reading may be wrong (`vision.reading.uncertain`): the app draws it red.
+        off_row: far from every row of tiles, or far larger or smaller than its row's tiles
+            (`vision.layout.off_row`); kept out of the groups and the hand guess.
     """
 
     xyxy: tuple[float, float, float, float]
@@ -32,6 +35,8 @@ class Detection:
     conf: float
     face_down: bool = False
     rotated: bool = False
+    uncertain: bool = False
+    off_row: bool = False
 
     @property
     def center(self) -> tuple[float, float]:
@@ -55,6 +60,31 @@ class Detection:
             "conf": round(float(self.conf), 4),
             "face_down": bool(self.face_down),
             "rotated": bool(self.rotated),
+            "uncertain": bool(self.uncertain),
+            "off_row": bool(self.off_row),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A box the localizer found that the reader judged not to be a tile (never a `Detection`).
+
+    Attributes:
+        xyxy: as `Detection.xyxy`.
+        conf: localizer score x the classifier's probability for `none`, 0..1.
+        why: `"not_a_tile"` (the classifier's `none` class won).
+    """
+
+    xyxy: tuple[float, float, float, float]
+    conf: float
+    why: str = "not_a_tile"
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"xyxy": [...], "conf": ..., "why": ...}` (docs/detect-json.md)."""
+        return {
+            "xyxy": [round(float(v), 1) for v in self.xyxy],
+            "conf": round(float(self.conf), 4),
+            "why": self.why,
         }
 
 
@@ -99,8 +129,9 @@ class DetectResult:
         width: width in pixels of the full-resolution upright image.
         height: height in pixels of the full-resolution upright image.
         detections: tiles, sorted top row first, left to right within a row
-            (the order of `vision.layout.group_tiles`).
-        groups: the layout guess (`Group`), indices into `detections`.
+            (the order of `vision.layout.group_tiles`), then the `off_row` ones.
+        groups: the layout guess (`Group`), indices into `detections` (never an `off_row` one).
+        rejected: boxes judged not to be tiles (`Rejected`), strongest first.
         timing_ms: wall time per stage in milliseconds: `decode`, `detect`, `classify`.
     """
 
@@ -109,6 +140,7 @@ class DetectResult:
     detections: list[Detection] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
+    rejected: list[Rejected] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The `jxmj detect` JSON object of `docs/detect-json.md`."""
@@ -116,5 +148,6 @@ class DetectResult:
             "image": {"width": int(self.width), "height": int(self.height)},
             "detections": [d.to_json() for d in self.detections],
             "groups": [g.to_json() for g in self.groups],
+            "rejected": [r.to_json() for r in self.rejected],
             "timing_ms": {k: round(float(v), 1) for k, v in self.timing_ms.items()},
         }

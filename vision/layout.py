@@ -39,6 +39,18 @@ ROW_OVERLAP = 0.4
 fraction of the shorter one."""
 
 
+OFF_ROW_SIZE = (0.5, 1.8)
+"""A tile whose long side is outside these multiples of its row's median long side is `off_row`
+(chosen on synthetic scenes: `python -m datasets.eval_runtime --synthetic 60 --off-row`)."""
+
+OFF_ROW_DISTANCE = 3.0
+"""A tile more than this many median long sides from every row of `OFF_ROW_MIN` or more tiles
+(or from every other tile of its own row) is `off_row`."""
+
+OFF_ROW_MIN = 3
+"""Rows with at least this many tiles are the hand's rows; with none, nothing is `off_row`."""
+
+
 # -- geometry --------------------------------------------------------------------------------
 
 
@@ -174,6 +186,55 @@ def group_tiles(
     return groups
 
 
+def _gap(d: Detection, box: tuple[float, float, float, float]) -> float:
+    """Distance in pixels from `d`'s centre to the rectangle `box` (0 inside)."""
+    cx, cy = d.center
+    return max(box[0] - cx, 0.0, cx - box[2]) + max(box[1] - cy, 0.0, cy - box[3])
+
+
+def off_row(detections: Sequence[Detection]) -> list[bool]:
+    """Which detections lie off the hand's rows (see `OFF_ROW_SIZE`, `OFF_ROW_DISTANCE`).
+
+    Generic geometry, relative to each row's median tile: a discard or a phantom box on a rack,
+    a chair or a foot is far from the rows or the wrong size; a tile of the hand is neither.
+
+    >>> row = [Detection((x, 0, x + 30, 40), "1m", 0.9) for x in range(0, 200, 32)]
+    >>> off_row(row + [Detection((600, 500, 630, 540), "W", 0.9), Detection((0, 0, 100, 120), "P", 0.9)])[-3:]
+    [False, True, True]
+    """
+    n = len(detections)
+    flags = [False] * n
+    if n == 0:
+        return flags
+    size = [max(d.width, d.height) for d in detections]
+    rows = rows_of(detections)
+    main = [row for row in rows if len(row) >= OFF_ROW_MIN]
+    if not main:
+        return flags
+    bands = []
+    for row in main:
+        ds = [detections[i] for i in row]
+        box = (
+            min(d.xyxy[0] for d in ds),
+            min(d.xyxy[1] for d in ds),
+            max(d.xyxy[2] for d in ds),
+            max(d.xyxy[3] for d in ds),
+        )
+        bands.append((box, median(size[i] for i in row), row))
+    lo, hi = OFF_ROW_SIZE
+    for i, d in enumerate(detections):
+        box, med, row = min(bands, key=lambda b: _gap(d, b[0]) / b[1])
+        if not lo * med <= size[i] <= hi * med:
+            flags[i] = True
+        elif i not in row and _gap(d, box) > OFF_ROW_DISTANCE * med:
+            flags[i] = True
+        elif i in row:
+            others = [detections[j] for j in row if j != i]
+            near = min(_gap(d, o.xyxy) for o in others)
+            flags[i] = near > OFF_ROW_DISTANCE * med
+    return flags
+
+
 def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -> None:
     """Mark one lone face-up tile as `winning_tile`: the one nearest the right end of the hand."""
     lone = [
@@ -206,10 +267,14 @@ def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -
 __all__ = [
     "GAP_FACTOR",
     "KINDS",
+    "OFF_ROW_DISTANCE",
+    "OFF_ROW_MIN",
+    "OFF_ROW_SIZE",
     "ROW_OVERLAP",
     "Group",
     "group_tiles",
     "guess_kind",
+    "off_row",
     "rows_of",
     "split_by_gaps",
 ]

@@ -53,8 +53,8 @@ class ModelSpec:
         session: the onnxruntime session (thread-safe for `run`).
         input_name: name of the single input.
         output_name: name of the first output.
-        calibration: the classifier's uncertainty calibration from the metadata (models from
-            0.6.0: `temperature`, `flag_margin`; see `vision.reader`), else empty.
+        meta: the whole `jxmj` metadata object. Classifiers from 0.6.0 add `upside_down` (trained
+            at 0° and 180°: read each crop both ways) and `calibration` (`vision.reading`).
     """
 
     path: Path
@@ -65,7 +65,7 @@ class ModelSpec:
     session: ort.InferenceSession
     input_name: str
     output_name: str
-    calibration: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
 
 
 def models_dir() -> Path:
@@ -135,7 +135,7 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
         session=session,
         input_name=inputs[0].name,
         output_name=outputs[0].name,
-        calibration=dict(meta.get("calibration") or {}),
+        meta=meta,
     )
 
 

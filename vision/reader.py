@@ -29,17 +29,26 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import cut_crops, decode_localizer, letterbox, softmax
-from vision.detection import Detection, DetectResult
+from vision.boxes import SIDEWAYS_RATIO, cut_crops, decode_localizer, letterbox, nms
+from vision.detection import Detection, DetectResult, Group, Rejected
 from vision.image import ImageError, LoadedImage, open_image
-from vision.layout import group_tiles
-from vision.modelfiles import CLASSIFIER_FILE, LOCALIZER_FILE, ModelError, ModelSpec, models_dir, open_model
+from vision.layout import group_tiles, off_row
+from vision.modelfiles import (
+    CLASSIFIER_FILE,
+    LOCALIZER_FILE,
+    NONE_CLASS,
+    ModelError,
+    ModelSpec,
+    models_dir,
+    open_model,
+)
 from vision.modelfiles import run as run_model
+from vision.reading import Readings, combine_views, uncertain
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,10 @@ class ReaderConfig:
             image, is below `min_crop_px` x the classifier's input width, the photo is
             decoded again at full resolution for the crops.
         crop_margin: each crop is widened by this fraction of the box size on every side.
+        refine_min_gain: coarse-to-fine: when the boxes of the first localizer pass lie in a
+            region this many times smaller (long side) than the image, the localizer runs again
+            on that region and the boxes are merged (`refine_region`); 0 turns it off.
+        refine_margin: the region is widened by this fraction of its long side on every side.
         threads: onnxruntime intra-op threads (None: one per core).
     """
 
@@ -70,6 +83,8 @@ class ReaderConfig:
     decode_min_side: int = 2000
     min_crop_px: float = 1.0
     crop_margin: float = 0.0
+    refine_min_gain: float = 1.6
+    refine_margin: float = 0.1
     threads: int | None = None
 
 
@@ -111,8 +126,9 @@ class TileReader:
                 be decoded at reduced size; boxes are still reported in full-size pixels).
 
         Returns:
-            A `DetectResult`: detections in reading order (rows top to bottom, left to right),
-            the layout groups, and `timing_ms` (`decode`, `detect`, `classify`).
+            A `DetectResult`: detections in reading order (rows top to bottom, left to right,
+            then the `off_row` ones), the layout groups, the `rejected` boxes and `timing_ms`
+            (`decode`, `detect`, `classify`).
 
         Raises:
             ImageError: `image` is not an `(h, w, 3)` uint8 array.
@@ -124,10 +140,61 @@ class TileReader:
 
         t0 = time.perf_counter()
         pix = loaded.pixels
+        xyxy, scores, class_ids = self._localize(pix)
+        region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
+        if region is not None:
+            x0, y0, x1, y1 = region
+            more = self._localize(pix[y0:y1, x0:x1])
+            offset = np.array([x0, y0, x0, y0], np.float32)
+            xyxy, scores, class_ids = nms(
+                np.concatenate([xyxy, more[0] + offset]),
+                np.concatenate([scores, more[1]]),
+                np.concatenate([class_ids, more[2]]),
+                self.config.iou_threshold,
+                self.config.max_detections,
+                self.config.containment_threshold,
+            )
+        timing["detect"] = (time.perf_counter() - t0) * 1000.0
+        if len(xyxy) == 0:
+            return result
+
+        t1 = time.perf_counter()
+        readings = self._classify(loaded, xyxy, timing)
+        classes = self.classifier.classes
+        none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
+        conf = scores * readings.p
+        flags = uncertain(readings, conf, self.classifier.meta.get("calibration") or {})
+        full_xyxy = xyxy / np.float32(loaded.scale)
+        dets: list[Detection] = []
+        for k in range(len(xyxy)):
+            box = tuple(float(v) for v in full_xyxy[k])
+            if int(readings.cls[k]) == none:
+                result.rejected.append(Rejected(xyxy=box, conf=float(conf[k])))
+                continue
+            tile = classes[readings.cls[k]]
+            if int(class_ids[k]) == self._back_class and tile != "flower":
+                tile = "back"  # the localizer saw a back: face down, unless the classifier says flower
+            w, h = box[2] - box[0], box[3] - box[1]
+            dets.append(
+                Detection(
+                    xyxy=box,
+                    tile=tile,
+                    conf=float(conf[k]),
+                    face_down=tile == "back",
+                    rotated=w > SIDEWAYS_RATIO * h,
+                    uncertain=bool(flags[k]) and tile != "back",
+                )
+            )
+        timing["classify"] = (time.perf_counter() - t1) * 1000.0
+        result.detections, result.groups = arrange(dets)
+        return result
+
+    def _localize(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS."""
         blob, lb = letterbox(pix, self.localizer.input_size)
         raw = run_model(self.localizer, blob)
         cfg = self.config
-        xyxy, scores, class_ids = decode_localizer(
+        return decode_localizer(
             raw,
             len(self.localizer.classes),
             lb,
@@ -137,12 +204,11 @@ class TileReader:
             cfg.max_detections,
             cfg.containment_threshold,
         )
-        timing["detect"] = (time.perf_counter() - t0) * 1000.0
-        if len(xyxy) == 0:
-            return result
 
-        t1 = time.perf_counter()
-        crop_src, crop_scale = pix, loaded.scale
+    def _classify(self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]) -> Readings:
+        """Cut the boxes (pixels of `loaded.pixels`), classify every view, combine them."""
+        cfg = self.config
+        crop_src, crop_scale = loaded.pixels, loaded.scale
         if loaded.scale < 1.0 and loaded.source is not None:
             short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
             if short < cfg.min_crop_px * self.classifier.input_size[1]:
@@ -150,46 +216,60 @@ class TileReader:
                 timing["decode"] += full.decode_ms
                 crop_src, crop_scale = full.pixels, full.scale
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
-        batch, rotated, owner = cut_crops(crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin)
+        both = bool(self.classifier.meta.get("upside_down", False))
+        batch, _rotated, owner = cut_crops(
+            crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin, both_ways=both
+        )
         logits = np.asarray(run_model(self.classifier, batch), dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):
             raise ModelError(
                 f"classifier output has shape {logits.shape}, expected "
                 f"[{len(batch)}, {len(self.classifier.classes)}]"
             )
-        probs = softmax(logits.copy())
-        best_p = np.zeros(len(xyxy), np.float32)
-        best_c = np.zeros(len(xyxy), np.int64)
-        for b, k in enumerate(owner):
-            c = int(np.argmax(probs[b]))
-            if probs[b, c] > best_p[k]:
-                best_p[k], best_c[k] = probs[b, c], c
-        classes = self.classifier.classes
-        full_xyxy = xyxy / np.float32(loaded.scale)
-        dets: list[Detection] = []
-        for k in range(len(xyxy)):
-            tile = classes[best_c[k]]
-            p = float(best_p[k])
-            if int(class_ids[k]) == self._back_class and tile != "flower":
-                tile = "back"  # the localizer saw a back: face down, unless the classifier says flower
-            x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
-            dets.append(
-                Detection(
-                    xyxy=(x0, y0, x1, y1),
-                    tile=tile,
-                    conf=float(scores[k]) * p,
-                    face_down=tile == "back",
-                    rotated=bool(rotated[k]),
-                )
-            )
-        timing["classify"] = (time.perf_counter() - t1) * 1000.0
+        temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
+        return combine_views(logits, owner, len(xyxy), temperature)
 
-        groups = group_tiles(dets)
-        order = [i for g in groups for i in g.tiles]
-        remap = {old: new for new, old in enumerate(order)}
-        result.detections = [dets[i] for i in order]
-        result.groups = [g.reindexed(remap) for g in groups]
-        return result
+
+def refine_region(
+    xyxy: np.ndarray, hw: tuple[int, int], input_size: tuple[int, int], cfg: ReaderConfig
+) -> tuple[int, int, int, int] | None:
+    """The region `(x0, y0, x1, y1)` (pixels) for a second localizer pass, or None.
+
+    When the boxes found fill a small part of a large image, the region that holds them (widened
+    by `cfg.refine_margin` of its size and by two tiles) is localized again, so far tiles get
+    `cfg.refine_min_gain` times or more the pixels. Only where the image has those pixels: its
+    long side must be at least `cfg.refine_min_gain` x the localizer input's.
+    """
+    if cfg.refine_min_gain <= 0 or len(xyxy) < 2:
+        return None
+    h, w = hw
+    tile = float(np.median(np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+    bx0, by0 = xyxy[:, 0].min(), xyxy[:, 1].min()
+    bx1, by1 = xyxy[:, 2].max(), xyxy[:, 3].max()
+    pad = max(cfg.refine_margin * max(bx1 - bx0, by1 - by0), 2 * tile)
+    x0, y0 = max(0, int(bx0 - pad)), max(0, int(by0 - pad))
+    x1, y1 = min(w, int(np.ceil(bx1 + pad))), min(h, int(np.ceil(by1 + pad)))
+    side = max(x1 - x0, y1 - y0)
+    if (
+        side <= 0
+        or max(w, h) / side < cfg.refine_min_gain
+        or max(w, h) < cfg.refine_min_gain * max(input_size)
+    ):
+        return None
+    return x0, y0, x1, y1
+
+
+def arrange(dets: list[Detection]) -> tuple[list[Detection], list[Group]]:
+    """Mark `off_row` tiles, group the others (`vision.layout`); detections in reading order,
+    the `off_row` ones last, and the groups' indices into that list."""
+    flags = off_row(dets)
+    kept = [replace(d, off_row=True) if f else d for d, f in zip(dets, flags, strict=True)]
+    inside = [i for i, f in enumerate(flags) if not f]
+    groups = group_tiles([kept[i] for i in inside])
+    order = [inside[i] for g in groups for i in g.tiles]
+    out = [kept[i] for i in order] + [kept[i] for i, f in enumerate(flags) if f]
+    remap = {j: n for n, j in enumerate(i for g in groups for i in g.tiles)}
+    return out, [g.reindexed(remap) for g in groups]
 
 
 _READERS: dict[tuple, TileReader] = {}

@@ -115,9 +115,10 @@ def test_reads_the_scene_exactly(reader, scene, scene_pixels):
 
 def test_json_follows_the_contract(reader, scene_pixels):
     j = json.loads(json.dumps(reader.detect(scene_pixels).to_json()))
-    assert set(j) == {"image", "detections", "groups", "timing_ms"}
+    assert set(j) == {"image", "detections", "groups", "timing_ms", "rejected"}
+    assert j["rejected"] == []
     d = j["detections"][0]
-    assert set(d) == {"xyxy", "tile", "conf", "face_down", "rotated"}
+    assert set(d) == {"xyxy", "tile", "conf", "face_down", "rotated", "uncertain", "off_row"}
     x0, y0, x1, y1 = d["xyxy"]
     assert x0 < x1 and y0 < y1
     assert all(0 <= i < len(j["detections"]) for g in j["groups"] for i in g["tiles"])

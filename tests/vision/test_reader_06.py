@@ -1,0 +1,138 @@
+"""What the 0.6.0 models bring to the reader, on stand-in models: `none` boxes go to `rejected`,
+every crop is read at 0° and 180°, `off_row` tiles stay out of the groups, the calibrated
+`uncertain` flag, and the coarse-to-fine second localizer pass."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import ReaderConfig, TileReader, testing
+from vision.boxes import cut_crops, nms
+from vision.detection import Detection
+from vision.layout import off_row
+from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
+from vision.reader import arrange, refine_region
+from vision.reading import Readings, combine_views, uncertain
+
+SIZE = (1600, 1200)
+
+
+def build(tmp_path, tiles, calibration=None, upside_down=False):
+    """Stand-ins with the 37 classes of 0.6.0 (`none` last) for a scene of `(xyxy, code)`."""
+    testing.build_localizer(tmp_path / LOCALIZER_FILE, [b for b, _ in tiles], image_size=SIZE, size=128)
+    meta = {"upside_down": upside_down}
+    if calibration is not None:
+        meta["calibration"] = calibration
+    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, meta_override=meta)
+    pixels = testing.paint_scene(*SIZE, tiles, classes=CLASSIFIER_CLASSES)
+    # the stand-in localizer knows its boxes in whole-image coordinates only: no second pass
+    return TileReader(tmp_path, ReaderConfig(refine_min_gain=0)), pixels
+
+
+def row(codes, x=100.0, y=500.0, w=72.0, h=96.0):
+    return [((x + k * (w + 4), y, x + k * (w + 4) + w, y + h), c) for k, c in enumerate(codes)]
+
+
+def test_a_box_read_as_none_moves_to_rejected(tmp_path):
+    tiles = row(["1m", "2m", "3m", "none", "5p"])
+    reader, pixels = build(tmp_path, tiles)
+    result = reader.detect(pixels)
+    assert [d.tile for d in result.detections] == ["1m", "2m", "3m", "5p"]
+    assert len(result.rejected) == 1
+    rej = result.rejected[0]
+    assert rej.why == "not_a_tile" and np.allclose(rej.xyxy, tiles[3][0], atol=2)
+    assert result.to_json()["rejected"][0]["why"] == "not_a_tile"
+    assert sorted(i for g in result.groups for i in g.tiles) == [0, 1, 2, 3]
+
+
+def test_cut_crops_both_ways_gives_every_upright_box_a_180_view():
+    img = np.zeros((60, 80, 3), np.uint8)
+    img[10:20, 10:30] = 200  # top part of the box is bright
+    batch, rotated, owner = cut_crops(
+        img, np.array([[10, 10, 30, 50], [0, 0, 80, 20]], np.float32), (16, 8), both_ways=True
+    )
+    assert owner == [0, 0, 1, 1] and rotated.tolist() == [False, True]
+    assert batch[0, 0, 0, 4] > 0.5 and batch[0, 0, -1, 4] < 0.1  # as it is: bright on top
+    assert np.allclose(batch[1], batch[0][:, ::-1, ::-1])  # turned 180°
+    single, _, owner1 = cut_crops(img, np.array([[10, 10, 30, 50]], np.float32), (16, 8))
+    assert owner1 == [0] and len(single) == 1
+
+
+def test_the_likelier_view_wins_and_disagreement_is_recorded():
+    # box 0: upright view says class 2 at 0.5, the 180° view says class 1 at 0.8 -> 1 wins
+    p = np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.05, 0.05, 0.9], [0.1, 0.1, 0.8]])
+    r = combine_views(np.log(p), [0, 0, 1, 1], 2)
+    assert r.cls.tolist() == [1, 2]
+    assert r.p == pytest.approx([0.8, 0.9], abs=1e-5)
+    assert r.margin == pytest.approx([0.7, 0.85], abs=1e-5)
+    assert r.agree.tolist() == [False, True]
+
+
+def test_temperature_softens_the_probabilities():
+    z = np.log(np.array([[0.8, 0.2]]))
+    assert combine_views(z, [0], 1, 2.0).p[0] == pytest.approx(2 / 3, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("margin", "agree", "flag_margin", "expected"),
+    [(0.5, True, 0.3, False), (0.2, True, 0.3, True), (0.9, False, 0.3, True), (0.0, True, 0.0, False)],
+)
+def test_uncertain_uses_margin_and_agreement(margin, agree, flag_margin, expected):
+    r = Readings(np.array([0]), np.array([0.9]), np.array([margin]), np.array([agree]))
+    assert uncertain(r, np.array([0.95]), {"temperature": 1.0, "flag_margin": flag_margin}).tolist() == [
+        expected
+    ]
+
+
+def test_uncertain_flag_from_the_model_calibration(tmp_path):
+    tiles = row(["1m", "2m", "3m"])
+    sharp, pixels = build(tmp_path / "a", tiles, {"temperature": 1.0, "flag_margin": 0.01}, upside_down=True)
+    assert not any(d.uncertain for d in sharp.detect(pixels).detections)
+    strict, _ = build(tmp_path / "b", tiles, {"temperature": 1.0, "flag_margin": 1.01}, upside_down=True)
+    assert all(d.uncertain for d in strict.detect(pixels).detections)
+    assert strict.detect(pixels).to_json()["detections"][0]["uncertain"] is True
+
+
+def test_off_row_tiles_stay_out_of_groups_and_come_last():
+    dets = [Detection(b, c, 0.9) for b, c in row(["1m", "2m", "3m", "4m", "5m"])]
+    far = Detection((1400.0, 100.0, 1472.0, 196.0), "W", 0.9)  # a box on a chair, far away
+    huge = Detection((500.0, 480.0, 760.0, 800.0), "P", 0.9)  # much larger than the row's tiles
+    assert off_row(dets) == [False] * 5
+    assert off_row([*dets, far, huge])[-2:] == [True, True]
+    out, groups = arrange([far, *dets, huge])
+    assert [d.tile for d in out] == ["1m", "2m", "3m", "4m", "5m", "W", "P"]
+    assert [d.off_row for d in out] == [False] * 5 + [True, True]
+    assert sorted(i for g in groups for i in g.tiles) == [0, 1, 2, 3, 4]
+
+
+def test_a_lone_set_apart_winning_tile_is_not_off_row():
+    dets = [Detection(b, c, 0.9) for b, c in row(["1m", "2m", "3m", "4m"])]
+    win = Detection((100 + 5 * 76 + 60, 500.0, 100 + 5 * 76 + 132, 596.0), "9p", 0.9)  # a tile apart
+    below = Detection((200.0, 640.0, 272.0, 736.0), "E", 0.9)  # a second row under the hand
+    assert off_row([*dets, win, below]) == [False] * 6
+
+
+def test_refine_region_only_for_small_clusters_in_large_images():
+    cfg = ReaderConfig()
+    small = np.array(
+        [[1000, 1000, 1040, 1060], [1045, 1000, 1085, 1060], [1090, 1000, 1130, 1060]], np.float32
+    )
+    region = refine_region(small, (3000, 4000), (384, 384), cfg)
+    assert region is not None
+    x0, y0, x1, y1 = region
+    assert x0 <= 1000 and x1 >= 1130 and y0 <= 1000 and y1 >= 1060
+    wide = small * np.array([3, 1, 3, 1], np.float32) - np.array([2900, 0, 0, 0], np.float32)
+    wide[:, 0] = np.clip(wide[:, 0], 0, None)
+    assert refine_region(wide, (3000, 4000), (384, 384), cfg) is None  # already fills the width
+    assert refine_region(small / 8, (375, 500), (384, 384), cfg) is None  # no pixels to gain
+    assert refine_region(small, (3000, 4000), (384, 384), ReaderConfig(refine_min_gain=0)) is None
+
+
+def test_nms_merges_two_passes():
+    a = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float32)
+    b = np.array([[0.5, 0, 10.5, 10], [40, 0, 50, 10]], np.float32)
+    xyxy, scores, _cls = nms(
+        np.concatenate([a, b]), np.array([0.9, 0.8, 0.95, 0.7], np.float32), np.zeros(4, np.int64), 0.45, 10
+    )
+    assert len(xyxy) == 3 and scores.tolist() == pytest.approx([0.95, 0.8, 0.7])
