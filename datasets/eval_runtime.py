@@ -130,10 +130,12 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
     out = {}
     for margin in crop_margins:
         reader = TileReader(models, ReaderConfig(crop_margin=margin))
-        n_gt = n_match = n_right = n_det = 0
+        n_gt = n_match = n_right = n_det = n_rej = off_true = off_extra = 0
         for img, boxes in scenes:
-            dets = reader.detect(np.ascontiguousarray(img)).detections
+            res = reader.detect(np.ascontiguousarray(img))
+            dets = res.detections
             n_det += len(dets)
+            n_rej += len(res.rejected)
             used: set[int] = set()
             for b in boxes:
                 n_gt += 1
@@ -146,12 +148,17 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
                     used.add(bi)
                     n_match += 1
                     n_right += dets[bi].tile == CLASSES[b.cls]
+                    off_true += dets[bi].off_row
+            off_extra += sum(d.off_row for i, d in enumerate(dets) if i not in used)
         out[margin] = {
             "tiles": n_gt,
             "box_recall": round(n_match / max(n_gt, 1), 4),
             "name_accuracy_of_matched": round(n_right / max(n_match, 1), 4),
             "end_to_end_recall": round(n_right / max(n_gt, 1), 4),
             "extra_boxes": n_det - n_match,
+            "rejected_boxes": n_rej,
+            "off_row_of_matched": off_true,
+            "off_row_of_extra": off_extra,
         }
     return out
 
@@ -170,7 +177,19 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every row that is not exact")
     ap.add_argument("--synthetic", type=int, metavar="N", help="read N synthetic validation scenes instead")
     ap.add_argument("--crop-margin", type=float, nargs="+", default=[0.0], help="with --synthetic")
+    ap.add_argument(
+        "--off-row",
+        type=float,
+        nargs=3,
+        metavar=("LO", "HI", "DIST"),
+        help="with --synthetic: try these vision.layout OFF_ROW_SIZE and OFF_ROW_DISTANCE",
+    )
     a = ap.parse_args(argv)
+    if a.off_row:
+        import vision.layout
+
+        vision.layout.OFF_ROW_SIZE = (a.off_row[0], a.off_row[1])
+        vision.layout.OFF_ROW_DISTANCE = a.off_row[2]
     if a.synthetic:
         for margin, r in synthetic(a.models, a.synthetic, crop_margins=a.crop_margin).items():
             print(f"crop_margin {margin}: {r}", flush=True)
