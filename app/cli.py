@@ -1,4 +1,4 @@
-"""The `jxmj` command line: `score`, `detect`, `photo`, `app`.
+"""The `jxmj` command line: `score`, `detect`, `photo`, `table`, `app`.
 
 Each subcommand lives in its own module (`app/cmd_*.py`) exposing
 `add_arguments(parser)` and `run(args) -> int`. Exit status: 0 success,
@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "score": ("app.cmd_score", "score a winning hand given as JSON (see docs/score-json.md)"),
     "detect": ("app.cmd_detect", "find and name every tile in a photo; prints JSON"),
     "photo": ("app.cmd_photo", "photo -> tiles -> hand -> score, in one step"),
+    "table": ("app.cmd_table", "a multi-hand table ledger (牌局): record hands, show totals, settle"),
     "app": ("app.cmd_app", "start the Streamlit web app"),
 }
 

@@ -1,0 +1,189 @@
+"""`jxmj table new|record|drawn|false-win|undo|edit|show|settle|lock|export|import` — the table ledger.
+
+The same database as the app (``JXMJ_DB`` or the SQLite file in the user's data directory; ``--db``
+overrides both). JSON in and out like `jxmj score`; any bad input exits 2 with
+``{"error": "...", "code": "..."}`` and nothing already recorded is changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
+
+  jxmj table new --variant jiujiang --seats 张三 李四 王五 赵六 --base 1
+  jxmj table record CODE hand.json     # {"seat": "李四", "discarder": "王五", "hand": {score JSON}}
+  jxmj table drawn CODE [--follow]     # 黄庄 (drawn hand); --follow: the dealer was followed (跟庄)
+  jxmj table false-win CODE 赵六       # 炸糊 (星子): the declarer pays each other player
+  jxmj table show CODE | settle CODE [--lock] | export CODE --format csv | import FILE
+Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...})."""
+
+MAX_INPUT = 32 * 2**20
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", help="SQLAlchemy URL of the ledger (default: $JXMJ_DB, else the user data dir)"
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("new", help="open a table; prints its code")
+    p.add_argument("--variant", required=True, choices=("jiujiang", "xingzi", "xinyu"))
+    p.add_argument("--seats", nargs=4, required=True, metavar="NAME", help="four names in turn order")
+    p.add_argument("--base", default="1", help="money per 炮 / point before raises (default 1)")
+    p.add_argument("--title", default="")
+    p.add_argument("--rules", help='house rules as JSON: {"ledger": {"drawn.window": 3}, "scoring": {...}}')
+    for name, help_text in (("record", "record a hand given as JSON (a win, drawn or false_win)"),
+                            ("edit", "replace hand NUMBER by the hand given as JSON")):  # fmt: skip
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("code")
+        if name == "edit":
+            p.add_argument("number", type=int)
+        p.add_argument("input", nargs="?", default="-", help="hand JSON file, or '-' for standard input")
+        _expect(p)
+    p = sub.add_parser("drawn", help="record a drawn hand (黄庄)")
+    p.add_argument("code")
+    p.add_argument("--follow", action="store_true", help="九江 跟庄: the three others followed the dealer")
+    p.add_argument("--follow-dragon", action="store_true", help="... and the first discard was 中 or 白")
+    p.add_argument("--follow-second", action="store_true", help="... and the second discard was followed too")
+    p.add_argument("--kongs", help='新余 kongs: {"张三": {"exposed": 1, "concealed": 0}}')
+    _expect(p)
+    p = sub.add_parser("false-win", help="record a false win (炸糊) by SEAT")
+    p.add_argument("code")
+    p.add_argument("seat")
+    _expect(p)
+    p = sub.add_parser("undo", help="remove the last hand")
+    p.add_argument("code")
+    _expect(p)
+    for name, help_text in (("show", "the whole ledger as JSON"), ("lock", "lock a settled table read-only")):
+        sub.add_parser(name, help=help_text).add_argument("code")
+    p = sub.add_parser("settle", help="nets and the fewest transfers")
+    p.add_argument("code")
+    p.add_argument("--lock", action="store_true", help="also lock the table read-only")
+    p = sub.add_parser("export", help="the table as JSON (restorable) or CSV")
+    p.add_argument("code")
+    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p = sub.add_parser("import", help="restore a table from its JSON export; prints its code")
+    p.add_argument("input", nargs="?", default="-")
+
+
+def _expect(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--expect", type=int, help="the hand count you saw: refused if another writer changed it")
+
+
+def _fail(message: str, code: str = "bad_input") -> int:
+    print(json.dumps({"error": message, "code": code}, ensure_ascii=False))
+    return 2
+
+
+def _json_arg(text: str | None, what: str) -> Any:
+    from ledger import LedgerError
+
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        raise LedgerError(f"{what} is not valid JSON: {e}") from None
+
+
+def _read(path: str) -> Any:
+    from ledger import LedgerError
+
+    try:
+        if path in (None, "-"):
+            text = sys.stdin.read(MAX_INPUT + 1)
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read(MAX_INPUT + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise LedgerError(f"cannot read {path}: {e}", "bad_input") from None
+    if len(text) > MAX_INPUT:
+        raise LedgerError(f"{path} is larger than {MAX_INPUT // 2**20} MiB", "bad_input")
+    return _json_arg(text.lstrip("\ufeff") or "null", "the input")
+
+
+def _print(obj: Any) -> None:
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ledger import LedgerError
+
+    try:
+        return _run(args)
+    except LedgerError as e:
+        return _fail(e.message, e.code)
+    except Exception as e:  # never a traceback
+        return _fail(f"internal error ({type(e).__name__}: {e})", "internal")
+
+
+def _after_write(ledger, hand_number: int | None = None) -> dict[str, Any]:
+    from ledger.exchange import export_json, outcome_json
+
+    full = export_json(ledger)
+    out: dict[str, Any] = {"code": ledger.table.code, "hands": len(ledger.outcomes)}
+    if hand_number:
+        out["hand"] = hand_number
+        out["outcome"] = outcome_json(ledger, ledger.outcomes[hand_number - 1])
+    out.update(totals=full["totals"], next=full["next"])
+    return out
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ledger import Table
+    from ledger.exchange import export_csv, export_json, table_from_export
+    from ledger.store import open_store
+
+    store = open_store(args.db)
+    a = args.action
+    if a == "new":
+        rules = _json_arg(args.rules, "--rules") or {}
+        rec = store.create_table(Table(args.variant, tuple(args.seats), args.base, rules, title=args.title))
+        _print({"code": rec.table.code, "table": rec.table.to_json()})
+    elif a == "import":
+        table, hands = table_from_export(_read(args.input))
+        rec = store.create_table(table, hands)
+        _print({"code": rec.table.code, "hands": len(rec.hands)})
+    elif a in ("record", "drawn", "false-win"):
+        if a == "record":
+            data = _read(args.input)
+        elif a == "drawn":
+            follow = {"followed": args.follow or args.follow_dragon or args.follow_second,
+                      "dragon": args.follow_dragon, "second": args.follow_second}  # fmt: skip
+            data = {"kind": "drawn", "follow": follow, "kongs": _json_arg(args.kongs, "--kongs")}
+        else:
+            data = {"kind": "false_win", "declarer": int(args.seat) if args.seat.isdigit() else args.seat}
+        _, ledger = store.append(args.code, data, expected=args.expect)
+        _print(_after_write(ledger, len(ledger.outcomes)))
+    elif a == "edit":
+        _, ledger = store.edit(args.code, args.number, _read(args.input), expected=args.expect)
+        _print(_after_write(ledger, args.number))
+    elif a == "undo":
+        _print(_after_write(store.undo(args.code, expected=args.expect)))
+    elif a == "lock":
+        _print(export_json(store.lock(args.code).ledger())["table"])
+    elif a == "show":
+        _print(export_json(store.get(args.code).ledger()))
+    elif a == "settle":
+        rec = store.lock(args.code) if args.lock else store.get(args.code)
+        _print(
+            {"code": rec.table.code, "locked": rec.table.locked, **export_json(rec.ledger())["settlement"]}
+        )
+    elif a == "export":
+        ledger = store.get(args.code).ledger()
+        text = (
+            export_csv(ledger)
+            if args.format == "csv"
+            else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
+        )
+        if args.output:
+            with open(args.output, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            _print({"code": ledger.table.code, "written": args.output})
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0

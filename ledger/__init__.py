@@ -1,0 +1,62 @@
+"""jxmj table ledger (牌局): a shared multi-hand account, derived by folding over the hands.
+
+Depends on :mod:`scoring` only (never on the app). A :class:`Table` holds the facts that do not
+change (variant, four seats, base point value, house rules); the recorded :class:`Hand` list
+holds what happened. Everything else — dealer 庄家, 九江 跟庄 / 黄庄 raises, 星子 dealer
+doubling and 炸糊, 新余 kong money, payments, running totals, the settlement — comes from
+:func:`replay` (DECISIONS §1.5-1.6, §2; every number in ``ledger/rules/*.toml``).
+
+Public API::
+
+    Table(variant, seats, base=1, house_rules={}, ...)       # ledger.model
+    hand_from_json(table, data, Context(...)) -> Hand         # hand JSON in (docs/ledger-json.md)
+    add_hand(table, hands, data) -> (Hand, Ledger)             # checked append
+    edit_hand(table, hands, number, data) -> (Hand, Ledger)    # checked edit, later hands recomputed
+    replay(table, hands, strict=True) -> Ledger                # the fold
+    settle(seats, nets) -> Settlement                          # nets + fewest transfers
+    load_ledger_rules(variant, overrides) -> LedgerRules
+    new_code() / normalize_code(text)                          # table codes (>= 50 random bits)
+    LedgerError (.code), NotFoundError, LockedError, ConflictError, StoreError
+    ledger.store.open_store(url=None) -> Store                  # SQLAlchemy: SQLite default, PostgreSQL
+"""
+
+from ledger.book import add_hand, edit_hand
+from ledger.codes import new_code, normalize_code
+from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
+from ledger.fold import HandOutcome, Ledger, Raise, replay, score_input
+from ledger.model import KINDS, SEATS, Follow, Hand, Table, Winner, parse_money
+from ledger.parse import Context, hand_from_json, payer_seats
+from ledger.rules import LedgerRules, load_ledger_rules
+from ledger.settle import Settlement, Transfer, settle
+
+__all__ = [
+    "KINDS",
+    "SEATS",
+    "ConflictError",
+    "Context",
+    "Follow",
+    "Hand",
+    "HandOutcome",
+    "Ledger",
+    "LedgerError",
+    "LedgerRules",
+    "LockedError",
+    "NotFoundError",
+    "Raise",
+    "Settlement",
+    "StoreError",
+    "Table",
+    "Transfer",
+    "Winner",
+    "add_hand",
+    "edit_hand",
+    "hand_from_json",
+    "load_ledger_rules",
+    "new_code",
+    "normalize_code",
+    "parse_money",
+    "payer_seats",
+    "replay",
+    "score_input",
+    "settle",
+]

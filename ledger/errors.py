@@ -1,0 +1,50 @@
+"""The ledger's exceptions: each carries a stable ``code`` beside its one-sentence message.
+
+The app translates by ``code`` (``app/locales``), never by matching the English text; the
+CLI prints ``{"error": str(e), "code": e.code}`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError"]
+
+
+class LedgerError(ValueError):
+    """Bad ledger input: an unknown seat, payers that contradict the seats, a bad import …
+
+    ``code`` is a stable word (``unknown_seat``, ``payers_contradict_seats``, ``bad_hand`` …);
+    ``str(error)`` is one sentence naming the problem.
+    """
+
+    def __init__(self, message: str, code: str = "bad_input") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class NotFoundError(LedgerError):
+    """No table has that code (the message never hints at which codes exist)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "table_not_found")
+
+
+class LockedError(LedgerError):
+    """The table is settled and locked read-only: nothing can be recorded, edited or undone."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "table_locked")
+
+
+class ConflictError(LedgerError):
+    """Another writer changed the table first (optimistic concurrency on the hand count)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "conflict")
+
+
+class StoreError(LedgerError):
+    """The database cannot be used: corrupt file, newer schema, unreachable server, missing driver."""
+
+    def __init__(self, message: str, code: str = "store_error") -> None:
+        super().__init__(message, code)

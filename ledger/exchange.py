@@ -1,0 +1,119 @@
+"""Export and import: a table as JSON (everything, derived values included) or CSV (one row a hand).
+
+``export_json`` is what ``jxmj table show|export`` print and the app downloads; ``table_from_export``
+reads it back (the derived ``outcome`` of each hand is ignored and recomputed) and checks every
+hand again, so a hand-edited file with a wrong shape is a clear :class:`LedgerError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from ledger.codes import normalize_code
+from ledger.errors import LedgerError
+from ledger.fold import HandOutcome, Ledger, Raise
+from ledger.model import Table, _num
+from ledger.settle import settle
+
+__all__ = ["FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
+
+FORMAT = "jxmj-table"
+VERSION = 1
+
+
+def _reasons(rs: tuple[Raise, ...]) -> list[dict[str, Any]]:
+    return [{"code": r.code, "factor": r.factor, "source": r.source} for r in rs]
+
+
+def outcome_json(ledger: Ledger, o: HandOutcome) -> dict[str, Any]:
+    """The derived part of one hand: dealer, raise, point value, money, results (score JSON)."""
+    seats = ledger.table.seats
+    out: dict[str, Any] = {
+        "dealer": seats[o.dealer],
+        "raise": o.raise_,
+        "reasons": _reasons(o.reasons),
+        "point_value": _num(o.point_value),
+        "deltas": {n: _num(d) for n, d in zip(seats, o.deltas, strict=True)},
+        "totals": {n: _num(t) for n, t in zip(seats, o.totals, strict=True)},
+        "results": [r.to_json() for r in o.results],
+    }
+    if o.error:
+        out["error"] = o.error
+    return out
+
+
+def export_json(ledger: Ledger) -> dict[str, Any]:
+    """The whole table: facts, every hand with its derived ``outcome``, totals, next hand, settlement."""
+    t = ledger.table
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "table": t.to_json(),
+        "hands": [{**o.hand.to_json(), "outcome": outcome_json(ledger, o)} for o in ledger.outcomes],
+        "totals": {n: _num(v) for n, v in zip(t.seats, ledger.totals, strict=True)},
+        "next": {
+            "hand": len(ledger.outcomes) + 1,
+            "dealer": t.seats[ledger.next_dealer],
+            "raise": ledger.next_raise,
+            "reasons": _reasons(ledger.next_reasons),
+            "point_value": _num(ledger.next_point_value),
+        },
+        "settlement": settle(t.seats, ledger.totals).to_json(),
+    }
+
+
+def export_csv(ledger: Ledger) -> str:
+    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat."""
+    seats = ledger.table.seats
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer",
+                *(f"{s} +/-" for s in seats), *(f"{s} total" for s in seats)])  # fmt: skip
+    for o in ledger.outcomes:
+        h = o.hand
+        w.writerow([
+            o.number, h.kind, seats[o.dealer], o.raise_, _num(o.point_value),
+            " ".join(seats[x.seat] for x in h.winners),
+            "" if h.discarder is None else seats[h.discarder],
+            "" if h.declarer is None else seats[h.declarer],
+            *(_num(d) for d in o.deltas), *(_num(t) for t in o.totals),
+        ])  # fmt: skip
+    return buf.getvalue()
+
+
+def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
+    """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape."""
+
+    def bad(why: str) -> LedgerError:
+        return LedgerError(f"not a jxmj table export: {why}", "bad_import")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f'expected a JSON object with "format": "{FORMAT}"')
+    if data.get("version") != VERSION:
+        raise bad(f"version {data.get('version')!r}; this jxmj reads version {VERSION}")
+    t, hands = data.get("table"), data.get("hands")
+    if not isinstance(t, dict) or not isinstance(hands, list):
+        raise bad('it needs "table" (an object) and "hands" (a list)')
+    try:
+        created = datetime.fromisoformat(t["created"]) if "created" in t else None
+        table = Table(
+            t.get("variant"), t.get("seats"), t.get("base", 1), t.get("house_rules") or {},
+            **({"created": created} if created else {}), code=str(t.get("code", "")),
+            locked=bool(t.get("locked", False)), title=str(t.get("title", ""))[:80],
+        )  # fmt: skip
+    except (TypeError, ValueError, KeyError) as e:
+        if isinstance(e, LedgerError):
+            raise bad(e.message) from None
+        raise bad(f"its table is malformed ({e})") from None
+    if table.code:
+        try:
+            table = replace(table, code=normalize_code(table.code))
+        except LedgerError:
+            table = replace(table, code="")  # a fresh code is drawn
+    if not all(isinstance(h, dict) for h in hands):
+        raise bad("each hand must be an object")
+    return table, [{k: v for k, v in h.items() if k != "outcome"} for h in hands]

@@ -1,0 +1,283 @@
+"""The ledger fold: dealer, raise, payments and running totals derived from the hand list.
+
+:func:`replay` is pure: the same table and hands give the same :class:`Ledger`, so an edit or
+undo of any hand recomputes everything after it. Rules: DECISIONS §1.5 (who pays), §1.6
+(dealer 庄家, 九江 跟庄 / 黄庄 raises, 星子 炸糊), §2 (新余 dealer and kong money 杠钱), with
+every number from the ledger rule table (``ledger/rules/*.toml``) and the scoring table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ledger.errors import LedgerError
+from ledger.model import SEATS, Hand, Table, _num
+from ledger.parse import payer_seats
+from ledger.rules import LedgerRules, load_ledger_rules
+from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score
+
+__all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
+
+ZERO = Decimal(0)
+_CENT = Decimal("0.0001")
+
+
+@dataclass(frozen=True)
+class Raise:
+    """One raise on a hand (DECISIONS §1.6): ``code`` (``follow`` 跟庄, ``follow_dragon``,
+    ``follow_second``, ``follow_hold`` 连庄 hold, ``drawn`` 黄庄, ``drawn_consecutive``), its
+    ``factor`` and the hand ``source`` (1-based hand number) that caused it."""
+
+    code: str
+    factor: int
+    source: int
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What the fold derives for the hand at ``number`` (1-based position in the list):
+    ``dealer`` seat, ``raise_`` (x1, x2, x4) and its ``reasons``, ``point_value`` (base x raise),
+    one ``ScoreResult`` per winner, ``deltas`` (money per seat, summing to 0) and running
+    ``totals`` after it. ``error`` is set only by a lenient replay of a hand that no longer scores."""
+
+    number: int
+    hand: Hand
+    dealer: int
+    raise_: int
+    reasons: tuple[Raise, ...]
+    point_value: Decimal
+    results: tuple[ScoreResult, ...]
+    deltas: tuple[Decimal, ...]
+    totals: tuple[Decimal, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A replayed table: ``outcomes`` per hand, ``totals`` per seat, and the state of the next
+    hand (``next_dealer``, ``next_raise``, ``next_reasons``, ``next_point_value``)."""
+
+    table: Table
+    outcomes: tuple[HandOutcome, ...]
+    totals: tuple[Decimal, ...]
+    next_dealer: int
+    next_raise: int
+    next_reasons: tuple[Raise, ...]
+
+    @property
+    def next_point_value(self) -> Decimal:
+        return self.table.base * self.next_raise
+
+
+@dataclass
+class _State:
+    dealer: int
+    played: int = 0  # hands ended so far (a 炸糊 that does not end the hand is not one)
+    windows: list[tuple[int, int, Raise]] = dataclasses.field(
+        default_factory=list
+    )  # first, last played index
+    hold: tuple[int, int, int] | None = None  # seat, first played index, source hand
+    last_drawn: bool = False
+
+
+def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool = True) -> Ledger:
+    """Fold ``hands`` of ``table`` into a :class:`Ledger`.
+
+    ``strict``: a hand that no longer scores raises :class:`LedgerError` naming it (used before
+    every write); ``strict=False`` marks it with ``error`` and zero money instead (reading an old
+    ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
+    """
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    st = _State(dealer=lr["dealer.first"] % SEATS)
+    totals = [ZERO] * SEATS
+    outcomes = []
+    for i, hand in enumerate(hands):
+        raise_, reasons = _raise(st, lr)
+        pv = table.base * raise_
+        error, results, deltas = None, (), [ZERO] * SEATS
+        try:
+            results, deltas = _money(table, lr, hand, i + 1, st.dealer, pv)
+        except LedgerError as e:
+            if strict:
+                raise
+            error = e.message
+        totals = [t + d for t, d in zip(totals, deltas, strict=True)]
+        outcomes.append(
+            HandOutcome(
+                i + 1, hand, st.dealer, raise_, reasons, pv, results, tuple(deltas), tuple(totals), error
+            )
+        )
+        _advance(st, lr, hand, i + 1)
+    raise_, reasons = _raise(st, lr)
+    return Ledger(table, tuple(outcomes), tuple(totals), st.dealer, raise_, reasons)
+
+
+def _raise(st: _State, lr: LedgerRules) -> tuple[int, tuple[Raise, ...]]:
+    """The raise of the hand about to be played (DECISIONS §1.6: never multiplied, the largest holds)."""
+    k = st.played
+    active = [r for first, last, r in st.windows if first <= k <= last]
+    if st.hold is not None and k >= st.hold[1]:
+        if st.dealer == st.hold[0]:
+            active.append(Raise("follow_hold", lr["follow.hold"], st.hold[2]))
+        else:
+            st.hold = None  # the 连庄 dealer stepped down: the hold is over for good
+    active = [r for r in active if r.factor > 1]
+    if not active:
+        return 1, ()
+    if lr["raises.combine"] == "multiply":
+        return functools.reduce(lambda a, r: a * r.factor, active, 1), tuple(active)
+    return max(r.factor for r in active), tuple(active)
+
+
+def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
+    """Next dealer and the raises this hand opens (DECISIONS §1.6, §2)."""
+    if hand.kind == "false_win" and not lr["false_win.ends_hand"]:
+        return
+    d, k = st.dealer, st.played
+    if hand.kind == "win":
+        seats = [w.seat for w in hand.winners]
+        nxt = seats[0]
+        if len(seats) > 1 and not (lr["dealer.several_winners"] == "dealer_keeps" and d in seats):
+            nxt = min(
+                seats, key=lambda s: (s - hand.discarder) % SEATS
+            )  # counter-clockwise from the discarder
+        elif len(seats) > 1:
+            nxt = d
+        if nxt == d and lr["dealer.after_dealer_win"] == "next":
+            nxt = (d + 1) % SEATS
+    else:
+        key = "dealer.after_drawn" if hand.kind == "drawn" else "dealer.after_false_win"
+        nxt = (d + 1) % SEATS if lr[key] == "next" else d
+    st.windows = [w for w in st.windows if w[1] > k]
+    f = hand.follow
+    if f.followed and lr["follow.enabled"]:
+        code, factor = "follow", lr["follow.raise"]
+        if f.dragon and lr["follow.raise_dragon"] >= factor:
+            code, factor = "follow_dragon", lr["follow.raise_dragon"]
+        if f.second and lr["follow.raise_second"] >= factor:
+            code, factor = "follow_second", lr["follow.raise_second"]
+        st.windows.append((k + 1, k + 1, Raise(code, factor, number)))
+        st.hold = (nxt, k + 2, number)
+    if hand.kind == "drawn":
+        st.windows.append((k + 1, k + lr["drawn.window"], Raise("drawn", lr["drawn.raise"], number)))
+        if st.last_drawn:
+            st.windows.append(
+                (k + 1, k + 1, Raise("drawn_consecutive", lr["drawn.consecutive_raise"], number))
+            )
+    st.last_drawn = hand.kind == "drawn"
+    st.played, st.dealer = k + 1, nxt
+
+
+def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, pv: Decimal):
+    def fail(msg: str, code: str = "bad_hand") -> LedgerError:
+        return LedgerError(f"hand {number}: {msg}", code)
+
+    if hand.follow.followed and not lr["follow.enabled"]:
+        raise fail("跟庄 is a 九江 rule: this table's rules have no 跟庄 raise", "rule_not_in_variant")
+    if hand.kongs and not lr["kong_money.enabled"]:
+        raise fail(
+            "kong money (杠钱) is a 新余 rule: record kongs in the winner's hand instead",
+            "rule_not_in_variant",
+        )
+    deltas = [ZERO] * SEATS
+    results = []
+    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)
+    rules = _scoring_rules(table.variant, house)
+    if hand.kind == "win":
+        for w in hand.winners:
+            data = score_input(table, hand, w, dealer, pv)
+            try:
+                res = _score(json.dumps(data, sort_keys=True, ensure_ascii=False), table.variant, house)
+            except HandError as e:
+                raise fail(
+                    f"{table.seats[w.seat]}'s hand: {e}", getattr(e, "code", None) or "bad_hand"
+                ) from None
+            if not res.can_win:
+                raise fail(f"{table.seats[w.seat]} cannot win this hand: {res.reason}", "cannot_win")
+            for s, p in zip(payer_seats(w.seat, hand.discarder), res.payments, strict=True):
+                amount = _dec(p.amount)
+                deltas[s] -= amount
+                deltas[w.seat] += amount
+            results.append(res)
+    elif hand.kind == "false_win":
+        penalty = lr["false_win.penalty"]
+        if penalty <= 0:
+            raise fail(
+                "this table's rules have no 炸糊 penalty (DECISIONS §1.6: a 星子 rule)", "rule_not_in_variant"
+            )
+        for s in range(SEATS):
+            if s != hand.declarer:
+                double = lr["false_win.dealer_doubles"] and dealer in (s, hand.declarer)
+                amount = penalty * pv * (2 if double else 1)
+                deltas[s] += amount
+                deltas[hand.declarer] -= amount
+    if hand.kind != "false_win":
+        _kong_money(table, lr, hand, rules, pv, deltas, fail)
+    return tuple(results), deltas
+
+
+def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
+    """新余 kong money of the players other than the winner (DECISIONS §2); the winner's own
+    comes with the scored payments."""
+    if not lr["kong_money.enabled"] or (hand.kind == "drawn" and not lr["kong_money.in_drawn_hand"]):
+        return
+    winners = {w.seat for w in hand.winners}
+    for s, (exposed, concealed) in hand.kongs.items():
+        if s in winners:
+            raise fail(
+                f"{table.seats[s]} won: their kongs are the melds of their hand, not kongs", "bad_hand"
+            )
+        if hand.kind == "win" and not lr["kong_money.from_every_player"]:
+            continue
+        each = Decimal(exposed * int(rules.option("kong_money_exposed", 1)))
+        each += concealed * int(rules.option("kong_money_concealed", 2))
+        if rules.option("kong_money_times_point_value", False):
+            each *= pv
+        for o in range(SEATS):
+            if o != s:
+                deltas[o] -= each
+                deltas[s] += each
+
+
+def score_input(table: Table, hand: Hand, w, dealer: int, pv: Decimal) -> dict[str, Any]:
+    """The full score JSON (docs/score-json.md) of winner ``w``: the recorded hand plus what the
+    table decides — variant, self_drawn, winner_is_dealer, point_value, payers by seat."""
+    data = dict(w.hand)
+    data["variant"] = table.variant
+    data["self_drawn"] = hand.discarder is None
+    data["winner_is_dealer"] = w.seat == dealer
+    data["point_value"] = _num(pv)
+    data["payers"] = [
+        {"name": table.seats[s], "is_dealer": s == dealer, **w.eaten.get(s, {})}
+        for s in payer_seats(w.seat, hand.discarder)
+    ]
+    return data
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(repr(x)).quantize(_CENT).normalize() if x != int(x) else Decimal(int(x))
+
+
+@functools.lru_cache(maxsize=32)
+def _scoring_rules(variant: str, overrides_json: str) -> RuleTable:
+    """The variant's scoring table with the table's option overrides ([options] keys)."""
+    rules = load_rules(variant)
+    overrides = json.loads(overrides_json)
+    for key, value in overrides.items():
+        if key not in rules.options or type(value) is not type(rules.options[key]):
+            raise LedgerError(
+                f"unknown scoring house rule {key!r} or wrong type: the options are {', '.join(rules.options)}",
+                "unknown_rule",
+            )
+    return dataclasses.replace(rules, options={**rules.options, **overrides}) if overrides else rules
+
+
+@functools.lru_cache(maxsize=16384)
+def _score(data_json: str, variant: str, house_json: str) -> ScoreResult:
+    """Score one winner (cached: a replay after an edit re-scores only what changed)."""
+    return score(hand_from_json(json.loads(data_json)), _scoring_rules(variant, house_json))

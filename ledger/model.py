@@ -1,0 +1,202 @@
+"""Typed records of a table (牌局): the :class:`Table` and its recorded :class:`Hand` list.
+
+Only facts are recorded: who won on whose discard (or self-draw 自摸), the winning hand as
+score JSON (docs/score-json.md, without the fields the table decides), the 跟庄 facts of
+九江, the kongs of the other players in 新余. Dealer, raise, payments and totals are
+derived from the hand list by :func:`ledger.fold.replay` (DECISIONS §1.6, §2).
+Seats are 0-3 in turn order (counter-clockwise round the table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from ledger.errors import LedgerError
+
+__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "parse_money"]
+
+SEATS = 4
+#: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
+KINDS = ("win", "drawn", "false_win")
+MAX_NAME = 24
+#: Score-JSON fields the table decides (DECISIONS §1.5-1.6): never stored with a hand.
+DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "payers")
+
+
+def parse_money(value: Any, what: str = "base point value") -> Decimal:
+    """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``), at most 4 decimals."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money")
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money") from None
+    if not d.is_finite() or d <= 0 or d > 10**6 or d != d.quantize(Decimal("0.0001")):
+        raise LedgerError(
+            f"the {what} must be above 0, at most 1000000, 4 decimals at most: {value!r}", "bad_money"
+        )
+    return d.normalize() if d != d.to_integral() else d.quantize(Decimal(1))
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table (牌局): ``variant``, four ``seats`` (names in turn order), ``base`` point value
+    (money per 炮 / per point before raises), ``house_rules`` (``{"ledger": {"section.key": v},
+    "scoring": {option: v}}``), ``created`` (UTC), ``code`` (the key to its ledger), ``locked``."""
+
+    variant: str
+    seats: tuple[str, ...]
+    base: Decimal = Decimal(1)
+    house_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    created: datetime = field(default_factory=lambda: datetime.now(UTC).replace(microsecond=0))
+    code: str = ""
+    locked: bool = False
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        from scoring import VARIANTS
+
+        if self.variant not in VARIANTS:
+            raise LedgerError(
+                f"unknown variant {self.variant!r}: use {', '.join(VARIANTS)}", "unknown_variant"
+            )
+        names = tuple(str(n).strip() for n in self.seats) if isinstance(self.seats, list | tuple) else ()
+        if len(names) != SEATS or not all(names):
+            raise LedgerError(f"a table has {SEATS} seats, each with a name: got {self.seats!r}", "bad_seats")
+        if len(set(names)) != SEATS or max(map(len, names)) > MAX_NAME:
+            raise LedgerError(
+                f"seat names must differ and be at most {MAX_NAME} characters: {names}", "bad_seats"
+            )
+        object.__setattr__(self, "seats", names)
+        object.__setattr__(self, "base", parse_money(self.base))
+        hr = self.house_rules or {}
+        if (
+            not isinstance(hr, dict)
+            or set(hr) - {"ledger", "scoring"}
+            or not all(isinstance(v, dict) for v in hr.values())
+        ):
+            raise LedgerError(
+                'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
+            )
+        from ledger.rules import load_ledger_rules
+
+        load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
+        object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
+
+    def seat(self, value: Any) -> int:
+        """Seat index of ``value``: an index 0-3 or a seat name. Raises ``unknown_seat``."""
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS:
+            return value
+        if isinstance(value, str) and value.strip() in self.seats:
+            return self.seats.index(value.strip())
+        raise LedgerError(
+            f"unknown seat {value!r}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "title": self.title,
+            "variant": self.variant,
+            "seats": list(self.seats),
+            "base": _num(self.base),
+            "house_rules": self.house_rules,
+            "created": self.created.isoformat(),
+            "locked": self.locked,
+        }
+
+
+@dataclass(frozen=True)
+class Follow:
+    """九江 跟庄 facts of a hand (DECISIONS §1.6): the three others ``followed`` the dealer's first
+    discard; that discard was 中/白 (``dragon``); the ``second`` discard was followed too."""
+
+    followed: bool = False
+    dragon: bool = False
+    second: bool = False
+
+    @classmethod
+    def from_json(cls, data: Any) -> Follow:
+        if data in (None, False):
+            return cls()
+        if data is True:
+            return cls(True)
+        if not isinstance(data, dict) or set(data) - {"followed", "dragon", "second"}:
+            raise LedgerError(
+                'follow (跟庄) is {"followed": bool, "dragon": bool, "second": bool}', "bad_hand"
+            )
+        if not all(isinstance(v, bool) for v in data.values()):
+            raise LedgerError("follow (跟庄) fields are true or false", "bad_hand")
+        f = cls(**data)
+        if (f.dragon or f.second) and not f.followed:
+            raise LedgerError(
+                "跟庄: a 中/白 first discard or a followed second discard needs followed = true", "bad_hand"
+            )
+        return f
+
+    def to_json(self) -> dict[str, bool] | None:
+        return {"followed": True, "dragon": self.dragon, "second": self.second} if self.followed else None
+
+
+@dataclass(frozen=True)
+class Winner:
+    """One winner of a hand: ``seat`` and the score-JSON ``hand`` (without the derived fields)
+    plus ``eaten``: 吃炮 facts per paying seat (``{seat: {"bonus_tiles", "melds", "ready_declared"}}``)."""
+
+    seat: int
+    hand: dict[str, Any]
+    eaten: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "hand": self.hand}
+        if self.eaten:
+            out["eaten"] = {str(s): v for s, v in sorted(self.eaten.items())}
+        return out
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A recorded hand. ``kind``: ``win`` (``winners``, ``discarder`` seat or None for 自摸; several
+    winners only on one discard, 一炮多响), ``drawn`` (黄庄), ``false_win`` (炸糊 by ``declarer``).
+    ``follow``: 九江 跟庄 facts. ``kongs``: 新余 kongs of players other than the winner,
+    ``{seat: (exposed, concealed)}`` (DECISIONS §2 kong money)."""
+
+    kind: str
+    winners: tuple[Winner, ...] = ()
+    discarder: int | None = None
+    declarer: int | None = None
+    follow: Follow = Follow()
+    kongs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    note: str = ""
+    recorded: str = ""
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.kind == "win" and self.discarder is None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.kind == "win":
+            out["winners"] = [w.to_json() for w in self.winners]
+            out["discarder"] = self.discarder
+        if self.kind == "false_win":
+            out["declarer"] = self.declarer
+        if self.follow.followed:
+            out["follow"] = self.follow.to_json()
+        if self.kongs:
+            out["kongs"] = {
+                str(s): {"exposed": e, "concealed": c} for s, (e, c) in sorted(self.kongs.items())
+            }
+        if self.note:
+            out["note"] = self.note
+        if self.recorded:
+            out["recorded"] = self.recorded
+        return out
+
+
+def _num(d: Decimal) -> int | float:
+    """A Decimal as a JSON number: an int when whole (``15``, not ``15.0``)."""
+    return int(d) if d == d.to_integral() else float(d)

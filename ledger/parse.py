@@ -1,0 +1,226 @@
+"""Hand JSON in: :func:`hand_from_json` turns a recorded hand's JSON into a :class:`Hand`.
+
+Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
+whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
+``is_dealer`` may be given but must agree with the table) and the stored form (the same
+without those fields, 吃炮 facts under ``eaten`` by seat). Seats are an index 0-3 or a name.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from ledger.errors import LedgerError
+from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table, Winner
+
+__all__ = ["Context", "hand_from_json", "payer_seats"]
+
+_HAND_KEYS = {
+    "kind",
+    "winners",
+    "discarder",
+    "declarer",
+    "follow",
+    "kongs",
+    "note",
+    "recorded",
+    "seat",
+    "hand",
+}
+_PAYER_FACTS = ("bonus_tiles", "melds", "ready_declared")
+
+
+class Context:
+    """What the table decides for the hand being parsed: its ``number`` (1-based), ``dealer``
+    seat and ``point_value`` (base x raise, DECISIONS §1.6). ``None`` skips those checks."""
+
+    def __init__(self, number: int, dealer: int | None = None, point_value: Decimal | None = None) -> None:
+        self.number, self.dealer, self.point_value = number, dealer, point_value
+
+
+def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
+    """Who pays a winner (DECISIONS §1.5): the discarder alone, or on a self-draw the three
+    others in turn order from the winner.
+
+    >>> payer_seats(1, None), payer_seats(1, 3)
+    ((2, 3, 0), (3,))
+    """
+    if discarder is not None:
+        return (discarder,)
+    return tuple((winner + i) % SEATS for i in range(1, SEATS))
+
+
+def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
+    return LedgerError(f"hand {ctx.number}: {message}", code)
+
+
+def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
+    """Parse one hand for ``table``; raises :class:`LedgerError` naming the field at fault
+    (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
+    if not isinstance(data, dict):
+        raise _fail(ctx, f"a hand is a JSON object, not {type(data).__name__}")
+    unknown = sorted(set(data) - _HAND_KEYS)
+    if unknown:
+        raise _fail(ctx, f"unknown field {unknown[0]!r} (a hand has {', '.join(sorted(_HAND_KEYS))})")
+    kind = data.get("kind", "win")
+    if kind not in KINDS:
+        raise _fail(ctx, f"unknown kind {kind!r}: use {', '.join(KINDS)}")
+    note = data.get("note", "")
+    if not isinstance(note, str) or len(note) > 200:
+        raise _fail(ctx, "note must be text of at most 200 characters")
+    seat = _seat_of(table, ctx)
+    common: dict[str, Any] = {
+        "follow": _follow(data.get("follow"), ctx),
+        "kongs": _kongs(table, data.get("kongs"), ctx),
+        "note": note,
+        "recorded": str(data.get("recorded", "")),
+    }
+    if kind == "drawn":
+        _none_of(data, ("winners", "discarder", "declarer", "seat", "hand"), "a drawn hand (黄庄)", ctx)
+        return Hand("drawn", **common)
+    if kind == "false_win":
+        _none_of(data, ("winners", "discarder", "seat", "hand"), "a false win (炸糊)", ctx)
+        if data.get("declarer") is None:
+            raise _fail(ctx, "a false win (炸糊) needs the declarer's seat")
+        return Hand("false_win", declarer=seat(data["declarer"]), **common)
+    _none_of(data, ("declarer",), "a win", ctx)
+    raw = data.get("winners")
+    if raw is None and "seat" in data:
+        raw = [{"seat": data["seat"], "hand": data.get("hand")}]
+    elif "seat" in data or "hand" in data:
+        raise _fail(ctx, "give either winners or seat + hand, not both")
+    if not isinstance(raw, list) or not raw or len(raw) > SEATS - 1:
+        raise _fail(ctx, "a win needs winners: a list of 1 to 3 {seat, hand} objects")
+    discarder = None if data.get("discarder") is None else seat(data["discarder"])
+    winners = tuple(_winner(table, w, discarder, ctx) for w in raw)
+    seats = [w.seat for w in winners]
+    if len(set(seats)) != len(seats):
+        raise _fail(ctx, "the same seat is given twice as a winner")
+    if discarder is None and len(winners) > 1:
+        raise _fail(ctx, "several winners are possible only on one discard (一炮多响): give the discarder")
+    if discarder in seats:
+        raise _fail(
+            ctx, f"{table.seats[discarder]} cannot win on their own discard", "payers_contradict_seats"
+        )
+    return Hand("win", winners, discarder, **common)
+
+
+def _seat_of(table: Table, ctx: Context):
+    def seat(value: Any) -> int:
+        try:
+            return table.seat(value)
+        except LedgerError as e:
+            raise _fail(ctx, e.message, e.code) from None
+
+    return seat
+
+
+def _none_of(data: dict, keys: tuple[str, ...], what: str, ctx: Context) -> None:
+    for k in keys:
+        if data.get(k) not in (None, [], {}):
+            raise _fail(ctx, f"{what} has no {k}")
+
+
+def _follow(data: Any, ctx: Context) -> Follow:
+    try:
+        return Follow.from_json(data)
+    except LedgerError as e:
+        raise _fail(ctx, e.message, e.code) from None
+
+
+def _count(v: Any, what: str, ctx: Context) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 4:
+        raise _fail(ctx, f"{what} must be a whole number 0-4, not {v!r}")
+    return v
+
+
+def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
+    if not data:
+        return {}
+    if not isinstance(data, dict):
+        raise _fail(ctx, 'kongs are {seat: {"exposed": n, "concealed": n}}')
+    out: dict[int, tuple[int, int]] = {}
+    for key, v in data.items():
+        s = _seat_of(table, ctx)(int(key) if isinstance(key, str) and key.isdigit() else key)
+        if isinstance(v, list | tuple) and len(v) == 2:
+            v = {"exposed": v[0], "concealed": v[1]}
+        if not isinstance(v, dict) or set(v) - {"exposed", "concealed"}:
+            raise _fail(ctx, f'kongs of {table.seats[s]} are {{"exposed": n, "concealed": n}}')
+        e, c = (_count(v.get(k, 0), f"{table.seats[s]}'s {k} kongs", ctx) for k in ("exposed", "concealed"))
+        if e or c:
+            out[s] = (e, c)
+    return out
+
+
+def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Winner:
+    if not isinstance(data, dict) or set(data) - {"seat", "hand", "eaten"} or "seat" not in data:
+        raise _fail(ctx, "each winner is {seat, hand} (hand: the score JSON of docs/score-json.md)")
+    seat = _seat_of(table, ctx)(data["seat"])
+    name = table.seats[seat]
+    hand = data.get("hand")
+    if not isinstance(hand, dict):
+        raise _fail(ctx, f"{name}'s hand must be a score-JSON object (docs/score-json.md)")
+    _agree(hand, "variant", table.variant, f"the table plays {table.variant}", ctx)
+    _agree(hand, "self_drawn", discarder is None, "self_drawn must agree with the discarder", ctx)
+    if ctx.dealer is not None:
+        dealer = table.seats[ctx.dealer]
+        _agree(hand, "winner_is_dealer", seat == ctx.dealer, f"the dealer of this hand is {dealer}", ctx)
+    if ctx.point_value is not None and "point_value" in hand:
+        pv = hand["point_value"]
+        if isinstance(pv, bool) or not isinstance(pv, int | float) or Decimal(str(pv)) != ctx.point_value:
+            raise _fail(
+                ctx, f"point_value comes from the table ({ctx.point_value} for this hand): leave it out"
+            )
+    paying = payer_seats(seat, discarder)
+    eaten = (
+        {int(k): v for k, v in (data.get("eaten") or {}).items()}
+        if isinstance(data.get("eaten"), dict)
+        else {}
+    )
+    for s in eaten:
+        if s not in paying:
+            raise _fail(ctx, f"吃炮 facts for seat {s}, who does not pay {name}", "payers_contradict_seats")
+    eaten.update(_payers(table, hand.get("payers"), paying, name, ctx))
+    clean = {k: v for k, v in hand.items() if k not in DERIVED_FIELDS}
+    return Winner(seat, clean, {s: f for s, f in eaten.items() if f})
+
+
+def _agree(hand: dict, key: str, want: Any, why: str, ctx: Context) -> None:
+    if key in hand and hand[key] != want:
+        raise _fail(ctx, f"{key} = {hand[key]!r} contradicts the table: {why}", "payers_contradict_seats")
+
+
+def _payers(table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Context) -> dict[int, dict]:
+    if raw is None:
+        return {}
+    who = ", ".join(table.seats[s] for s in paying)
+    if not isinstance(raw, list) or len(raw) > len(paying):
+        raise _fail(ctx, f"{name} is paid by {who}: at most {len(paying)} payers", "payers_contradict_seats")
+    out: dict[int, dict] = {}
+    for i, p in enumerate(raw):
+        if not isinstance(p, dict):
+            raise _fail(ctx, f"payer {i + 1} must be an object")
+        s = paying[i]
+        if "name" in p:
+            if p["name"] not in [table.seats[x] for x in paying]:
+                raise _fail(
+                    ctx,
+                    f"payer {p['name']!r} does not pay {name}: the payers are {who}",
+                    "payers_contradict_seats",
+                )
+            s = table.seats.index(p["name"])
+        if s in out:
+            raise _fail(ctx, f"{table.seats[s]} is given twice among the payers", "payers_contradict_seats")
+        if ctx.dealer is not None and "is_dealer" in p and p["is_dealer"] != (s == ctx.dealer):
+            dealer = table.seats[ctx.dealer]
+            raise _fail(
+                ctx,
+                f"payer {table.seats[s]}: is_dealer contradicts the table (the dealer is {dealer})",
+                "not_the_dealer",
+            )
+        out[s] = {k: p[k] for k in _PAYER_FACTS if k in p and p[k] not in (0, False, [], None)}
+        extra = set(p) - {"name", "is_dealer", *_PAYER_FACTS}
+        if extra:
+            raise _fail(ctx, f"payer {table.seats[s]}: unknown field {sorted(extra)[0]!r}")
+    return out

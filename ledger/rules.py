@@ -1,0 +1,89 @@
+"""Ledger rule tables: the between-hand rules of DECISIONS §1.6 and §2 as data.
+
+One TOML file per variant in ``ledger/rules/`` (``jiujiang.toml``, ``xingzi.toml``,
+``xinyu.toml``), each value with its DECISIONS section beside it. A table's house rules
+override any value by ``"section.key"`` (``{"drawn.window": 3, "false_win.penalty": 5}``);
+an unknown key, a wrong type or a value outside its choices is a :class:`LedgerError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ledger.errors import LedgerError
+
+__all__ = ["CHOICES", "LedgerRules", "load_ledger_rules"]
+
+_HERE = Path(__file__).resolve().parent / "rules"
+
+#: The values a text option may take (any other is an error naming the choices).
+CHOICES: dict[str, tuple[str, ...]] = {
+    "dealer.after_dealer_win": ("keep", "next"),
+    "dealer.after_drawn": ("keep", "next"),
+    "dealer.several_winners": ("first_from_discarder", "dealer_keeps"),
+    "dealer.after_false_win": ("keep", "next"),
+    "raises.combine": ("max", "multiply"),
+}
+
+
+@dataclass(frozen=True)
+class LedgerRules:
+    """A parsed ledger table: ``values`` maps ``"section.key"`` to its value."""
+
+    variant: str
+    values: dict[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+
+@functools.cache
+def _defaults(variant: str) -> dict[str, Any]:
+    path = _HERE / f"{variant}.toml"
+    if not path.is_file():
+        raise LedgerError(f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu", "unknown_variant")
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
+
+
+def _check(key: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    else:
+        ok = isinstance(value, str) and value in CHOICES.get(key, (value,))
+    if not ok:
+        want = CHOICES.get(key) or (type(default).__name__ + (" >= 0" if type(default) is int else ""),)
+        raise LedgerError(f"house rule {key} = {value!r} is not allowed: use {' / '.join(want)}", "bad_rule")
+    return value
+
+
+def load_ledger_rules(variant: str, overrides: dict[str, Any] | None = None) -> LedgerRules:
+    """The ledger table of ``variant`` with ``overrides`` (``{"section.key": value}``) applied.
+
+    Raises :class:`LedgerError` (``unknown_variant``, ``unknown_rule``, ``bad_rule``).
+
+    >>> load_ledger_rules("jiujiang")["drawn.window"]
+    4
+    >>> load_ledger_rules("xingzi", {"false_win.penalty": 5})["false_win.penalty"]
+    5
+    """
+    return _load(variant, json.dumps(overrides or {}, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _load(variant: str, overrides_json: str) -> LedgerRules:
+    values = dict(_defaults(variant))
+    for key, value in json.loads(overrides_json).items():
+        if key not in values:
+            raise LedgerError(
+                f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}", "unknown_rule"
+            )
+        values[key] = _check(key, value, values[key])
+    return LedgerRules(variant, values)

@@ -1,0 +1,78 @@
+"""Where the ledger lives and how to connect: SQLite by default, any SQLAlchemy URL by ``JXMJ_DB``.
+
+The default is ``<user data dir>/jxmj/ledger.sqlite3`` (platformdirs: ``~/.local/share/jxmj`` on
+Linux) in WAL mode, so readers never wait for a writer. ``JXMJ_DB=postgresql+psycopg://user@host/db``
+points every phone's app and the CLI at one PostgreSQL database (``pip install 'jxmj[postgres]'``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from ledger.errors import StoreError
+
+__all__ = ["ENV", "default_url", "make_engine"]
+
+ENV = "JXMJ_DB"
+
+
+def default_url() -> str:
+    """``JXMJ_DB`` when set, else the SQLite file in the user's data directory."""
+    url = os.environ.get(ENV, "").strip()
+    if url:
+        return url
+    import platformdirs
+
+    path = Path(platformdirs.user_data_dir("jxmj", appauthor=False)) / "ledger.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for ``url``; raises :class:`StoreError` for a bad URL or a missing driver."""
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError:
+        raise StoreError(
+            f"{ENV} is not a database URL: {url!r} (e.g. sqlite:///ledger.sqlite3)", "bad_url"
+        ) from None
+    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, not the legacy psycopg2
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if sqlite and parsed.database and parsed.database != ":memory:":
+        try:
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(
+                f"cannot create the folder of the ledger {parsed.database}: {e}", "store_unreachable"
+            ) from None
+    try:
+        engine = sa.create_engine(parsed, connect_args={"timeout": 15} if sqlite else {})
+    except (sa.exc.NoSuchModuleError, ModuleNotFoundError) as e:
+        hint = " (pip install 'jxmj[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
+        raise StoreError(f"no database driver for {parsed.drivername}{hint}: {e}", "missing_driver") from None
+    if sqlite:
+        _sqlite_events(engine)
+    return engine
+
+
+def _sqlite_events(engine: sa.Engine) -> None:
+    """WAL, foreign keys, and BEGIN IMMEDIATE for writes (a writer takes the lock before it reads,
+    so two phones never both read hand count N and both write hand N + 1)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record) -> None:
+        dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" below issues BEGIN itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=15000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        write = conn.get_execution_options().get("jxmj_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

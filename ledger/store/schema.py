@@ -1,0 +1,104 @@
+"""The ledger database schema and its migrations (a version table, no Alembic needed yet).
+
+``jxmj_schema.version`` says which migrations a database has had. :func:`migrate` brings an
+older database up to :data:`LATEST` inside one transaction, so a future release opens old
+ledgers; a newer database (written by a later jxmj) is refused with a clear message.
+
+- v1: ``jxmj_tables`` (one row per table: code, seats, base, house rules, hand count,
+  revision, locked) and ``jxmj_hands`` (one row per recorded hand, JSON, keyed by position).
+- v2: ``jxmj_drafts``: the hand in progress per table, or per URL token for the single-hand page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from ledger.errors import StoreError
+
+__all__ = ["LATEST", "drafts", "hands", "metadata", "migrate", "schema", "tables"]
+
+metadata = sa.MetaData()
+
+schema = sa.Table("jxmj_schema", metadata, sa.Column("version", sa.Integer, nullable=False))
+
+tables = sa.Table(
+    "jxmj_tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("title", sa.String(80), nullable=False, default=""),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),  # JSON list of four names
+    sa.Column("base", sa.String(24), nullable=False),  # Decimal as text: exact money
+    sa.Column("house_rules", sa.Text, nullable=False, default="{}"),
+    sa.Column("created", sa.String(32), nullable=False),  # ISO 8601, UTC
+    sa.Column("locked", sa.Boolean, nullable=False, default=False),
+    sa.Column("hand_count", sa.Integer, nullable=False, default=0),  # optimistic concurrency
+    sa.Column("revision", sa.Integer, nullable=False, default=0),  # bumped by every write
+)
+
+hands = sa.Table(
+    "jxmj_hands",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("jxmj_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),  # 1-based; the primary key forbids a doubled hand
+    sa.Column("data", sa.Text, nullable=False),  # the stored hand JSON (ledger.model.Hand.to_json)
+)
+
+drafts = sa.Table(
+    "jxmj_drafts",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),  # "table:CODE" or "token:TOKEN"
+    sa.Column("data", sa.Text, nullable=False),  # JSON: fixes, conditions
+    sa.Column("blob", sa.LargeBinary, nullable=True),  # the photo, when there is one
+    sa.Column("updated", sa.String(32), nullable=False),
+)
+
+
+def _v1(conn: sa.Connection) -> None:
+    for t in (schema, tables, hands):
+        t.create(conn)
+
+
+def _v2(conn: sa.Connection) -> None:
+    drafts.create(conn)
+
+
+#: MIGRATIONS[v] brings a database from version v - 1 to v.
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2}
+LATEST = max(MIGRATIONS)
+
+
+def version_of(conn: sa.Connection) -> int:
+    """The schema version of the database behind ``conn`` (0 = empty database)."""
+    names = set(sa.inspect(conn).get_table_names())
+    if schema.name not in names:
+        if names & {tables.name, hands.name, drafts.name}:
+            raise StoreError(
+                "the database has jxmj tables but no schema version: it is damaged", "corrupt_store"
+            )
+        return 0
+    v = conn.execute(sa.select(schema.c.version)).scalar()
+    if not isinstance(v, int):
+        raise StoreError("the database's schema version is missing: it is damaged", "corrupt_store")
+    return v
+
+
+def migrate(conn: sa.Connection, target: int = LATEST) -> int:
+    """Run the missing migrations up to ``target`` on ``conn`` (inside its transaction)."""
+    v = version_of(conn)
+    if v > LATEST:
+        raise StoreError(
+            f"this ledger database has schema version {v}, newer than this jxmj reads ({LATEST}): "
+            "upgrade jxmj to open it (nothing was changed)",
+            "newer_schema",
+        )
+    for step in range(v + 1, target + 1):
+        MIGRATIONS[step](conn)
+        if step == 1:
+            conn.execute(schema.insert().values(version=1))
+        else:
+            conn.execute(schema.update().values(version=step))
+    return max(v, target)

@@ -1,0 +1,251 @@
+"""The ledger store: tables, their hands and drafts in one database, every write checked.
+
+Writes are optimistic: a writer says how many hands it saw (``expected``); the table row's
+``hand_count`` is compared and bumped in the same statement, so of two phones that both saw N
+hands, one records hand N + 1 and the other gets a :class:`ConflictError` ("reload") — a hand
+is never lost or doubled (the hands' primary key (table, position) backs this up). Every write
+replays the whole table strictly before it commits (``ledger.book``), so a stored ledger always
+replays. Tables are found only by their code: nothing lists them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from ledger.book import add_hand, edit_hand
+from ledger.codes import new_code, normalize_code
+from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
+from ledger.fold import Ledger, replay
+from ledger.model import Hand, Table
+from ledger.parse import Context, hand_from_json
+from ledger.store import schema as S
+from ledger.store.db import default_url, make_engine
+
+__all__ = ["MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
+
+MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table as stored: the :class:`Table`, its hands in order and its ``revision``."""
+
+    table: Table
+    hands: tuple[Hand, ...]
+    revision: int
+
+    def ledger(self) -> Ledger:
+        """The lenient replay (a hand that no longer scores is marked, never fatal)."""
+        return replay(self.table, self.hands, strict=False)
+
+
+@contextlib.contextmanager
+def _db_errors(where: str) -> Iterator[None]:
+    try:
+        yield
+    except LedgerError:
+        raise
+    except sa.exc.IntegrityError:
+        raise ConflictError("another phone recorded the same hand first: reload the table") from None
+    except (sa.exc.DatabaseError, sqlite3.DatabaseError) as e:
+        text = str(getattr(e, "orig", e))
+        if "not a database" in text or "malformed" in text:
+            raise StoreError(
+                f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
+            ) from None
+        if isinstance(e, sa.exc.OperationalError) and "locked" in text:
+            raise ConflictError("the ledger is busy with another writer: try again") from None
+        raise StoreError(f"{where}: {text}", "store_unreachable") from None
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (and migrate) the store at ``url`` (default :func:`ledger.store.default_url`).
+
+    Raises :class:`StoreError`: ``bad_url``, ``missing_driver``, ``corrupt_store``,
+    ``newer_schema``, ``store_unreachable``.
+    """
+    url = url or default_url()
+    engine = make_engine(url)
+    where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
+    with _db_errors(where):
+        for attempt in (1, 2):  # two processes creating a fresh database at once: retry once
+            try:
+                with engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+                    S.migrate(conn)
+                break
+            except sa.exc.DatabaseError as e:
+                if attempt == 2 or "already exists" not in str(e):
+                    raise
+    return Store(engine, where)
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+class Store:
+    """Tables, hands and drafts in one database (see :func:`open_store`)."""
+
+    def __init__(self, engine: sa.Engine, where: str = "the ledger database") -> None:
+        self.engine, self.where = engine, where
+
+    @contextlib.contextmanager
+    def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
+        with _db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
+            with conn.begin():
+                yield conn
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- tables -------------------------------------------------------------------------------
+    def create_table(self, table: Table, hands: list[Any] | tuple[Any, ...] = ()) -> TableRecord:
+        """Store a new table with ``hands`` (hand JSON, checked one by one). A fresh code is drawn,
+        unless ``table.code`` is set (an import) and free; ``table.locked`` is kept."""
+        checked: list[Hand] = []
+        for data in hands:
+            hand, _ = add_hand(table, checked, data.to_json() if isinstance(data, Hand) else data)
+            checked.append(hand)
+        with self._tx(write=True) as conn:
+            code = table.code
+            for _ in range(8):
+                if (
+                    code
+                    and conn.execute(sa.select(S.tables.c.id).where(S.tables.c.code == code)).first() is None
+                ):
+                    break
+                code = new_code()
+            row = dict(
+                code=code, title=table.title, variant=table.variant, seats=json.dumps(table.seats, ensure_ascii=False),
+                base=str(table.base), house_rules=json.dumps(table.house_rules, ensure_ascii=False),
+                created=table.created.isoformat(), locked=table.locked, hand_count=len(checked), revision=0,
+            )  # fmt: skip
+            tid = conn.execute(S.tables.insert().values(**row)).inserted_primary_key[0]
+            for i, h in enumerate(checked, 1):
+                conn.execute(S.hands.insert().values(table_id=tid, position=i, data=_dump(h)))
+        return TableRecord(replace(table, code=code), tuple(checked), 0)
+
+    def get(self, code: str) -> TableRecord:
+        """The table with ``code`` and its hands; raises :class:`NotFoundError`."""
+        with self._tx() as conn:
+            return self._load(conn, normalize_code(code))
+
+    def _row(self, conn: sa.Connection, code: str) -> sa.Row:
+        row = conn.execute(sa.select(S.tables).where(S.tables.c.code == code)).first()
+        if row is None:
+            raise NotFoundError(f"no table has the code {code}: check the code (it is case-insensitive)")
+        return row
+
+    def _load(self, conn: sa.Connection, code: str) -> TableRecord:
+        row = self._row(conn, code)
+        table = Table(
+            row.variant, tuple(json.loads(row.seats)), row.base, json.loads(row.house_rules),
+            datetime.fromisoformat(row.created), row.code, bool(row.locked), row.title,
+        )  # fmt: skip
+        q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
+        hands = tuple(
+            hand_from_json(table, json.loads(d), Context(i)) for i, (d,) in enumerate(conn.execute(q), 1)
+        )
+        return TableRecord(table, hands, row.revision)
+
+    def _write(self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None):
+        """Claim the write: bump hand count and revision where they are what the writer saw."""
+        t = S.tables.c
+        cond = [t.code == code, t.locked.is_(False)]
+        if expected is not None:
+            cond.append(t.hand_count == expected)
+        if revision is not None:
+            cond.append(t.revision == revision)
+        done = conn.execute(
+            S.tables.update().where(*cond).values(hand_count=t.hand_count + delta, revision=t.revision + 1)
+        ).rowcount
+        if done != 1:
+            row = self._row(conn, code)
+            if row.locked:
+                raise LockedError(
+                    f"table {code} is settled and locked: nothing can be recorded, edited or undone"
+                )
+            raise ConflictError(
+                f"table {code} changed since you loaded it (hands now: {row.hand_count}, you saw: "
+                f"{expected if expected is not None else row.hand_count}): reload and try again"
+            )
+        return self._load(conn, code)
+
+    def append(self, code: str, data: Any, expected: int | None = None, revision: int | None = None):
+        """Record the next hand; returns ``(hand, ledger)``. ``expected``: the hand count the writer saw."""
+        code = normalize_code(code)
+        with self._tx(write=True) as conn:
+            rec = self._write(conn, code, expected, +1, revision)
+            hand, ledger = add_hand(rec.table, list(rec.hands), data)
+            tid = self._row(conn, code).id
+            conn.execute(S.hands.insert().values(table_id=tid, position=len(rec.hands) + 1, data=_dump(hand)))
+        return hand, ledger
+
+    def edit(
+        self, code: str, number: int, data: Any, expected: int | None = None, revision: int | None = None
+    ):
+        """Replace hand ``number`` (1-based); every later hand is recomputed. Returns ``(hand, ledger)``."""
+        code = normalize_code(code)
+        with self._tx(write=True) as conn:
+            rec = self._write(conn, code, expected, 0, revision)
+            hand, ledger = edit_hand(rec.table, list(rec.hands), number, data)
+            tid = self._row(conn, code).id
+            h = S.hands.c
+            conn.execute(
+                S.hands.update().where(h.table_id == tid, h.position == number).values(data=_dump(hand))
+            )
+        return hand, ledger
+
+    def undo(self, code: str, expected: int | None = None, revision: int | None = None) -> Ledger:
+        """Remove the last hand; returns the ledger without it."""
+        code = normalize_code(code)
+        with self._tx(write=True) as conn:
+            rec = self._write(conn, code, expected, -1, revision)
+            if not rec.hands:
+                raise LedgerError(f"table {code} has no hand to undo", "no_such_hand")
+            tid = self._row(conn, code).id
+            h = S.hands.c
+            conn.execute(S.hands.delete().where(h.table_id == tid, h.position == len(rec.hands)))
+            return replay(rec.table, rec.hands[:-1], strict=False)
+
+    def lock(self, code: str) -> TableRecord:
+        """Lock a settled table read-only (for good)."""
+        code = normalize_code(code)
+        with self._tx(write=True) as conn:
+            self._write(conn, code, None, 0, None)
+            conn.execute(S.tables.update().where(S.tables.c.code == code).values(locked=True))
+            return self._load(conn, code)
+
+    # -- drafts -------------------------------------------------------------------------------
+    def save_draft(self, key: str, data: dict[str, Any], blob: bytes | None = None) -> None:
+        """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN")."""
+        text = json.dumps(data, ensure_ascii=False)
+        if len(text.encode()) + len(blob or b"") > MAX_DRAFT_BYTES:
+            raise LedgerError(f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB", "draft_too_large")
+        with self._tx(write=True) as conn:
+            conn.execute(S.drafts.delete().where(S.drafts.c.key == key))
+            conn.execute(S.drafts.insert().values(key=key, data=text, blob=blob, updated=_now()))
+
+    def load_draft(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
+        """The draft under ``key`` as ``(data, blob)``, or None."""
+        with self._tx() as conn:
+            row = conn.execute(
+                sa.select(S.drafts.c.data, S.drafts.c.blob).where(S.drafts.c.key == key)
+            ).first()
+        return None if row is None else (json.loads(row.data), row.blob)
+
+    def delete_draft(self, key: str) -> None:
+        with self._tx(write=True) as conn:
+            conn.execute(S.drafts.delete().where(S.drafts.c.key == key))
+
+
+def _dump(hand: Hand) -> str:
+    return json.dumps(hand.to_json(), ensure_ascii=False, separators=(",", ":"))
