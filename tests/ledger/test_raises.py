@@ -1,0 +1,84 @@
+"""九江 raises (DECISIONS §1.6): 跟庄, 黄庄, their windows; never multiplied, the largest holds.
+
+Each list is the raise of hands 1..n followed by the raise of the next hand, derived by hand
+from §1.6. Hand A on a discard is 3 炮, self-drawn 4 炮 from each payer (tests/ledger/util.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger import LedgerError
+from tests.ledger.util import deltas, dealers, drawn, play, raises, totals, win
+
+
+def test_follow_doubles_the_next_hand_only_when_the_dealer_changes():
+    # hand 1 (dealer 0) followed; 1 wins -> hand 2 dealt by 1 at x2; 2 wins -> dealer changes -> x1
+    ledger = play("jiujiang", win("1<2", follow="followed"), win("2<3"), win("3<0"))
+    assert raises(ledger) == [1, 2, 1, 1]
+    assert deltas(ledger, 2) == [0, 0, 6, -6]  # 3 炮 x point value 2
+    assert [r.code for r in ledger.outcomes[1].reasons] == ["follow"]
+
+
+@pytest.mark.parametrize("follow", ["dragon", "second"])
+def test_follow_x4_for_a_dragon_first_discard_or_a_followed_second_discard(follow):
+    ledger = play("jiujiang", win("1<2", follow=follow), win("2<3"))
+    assert raises(ledger) == [1, 4, 1]
+    assert deltas(ledger, 2) == [0, 0, 12, -12]
+    assert ledger.outcomes[1].reasons[0].code == f"follow_{follow}"
+
+
+def test_follow_x2_holds_through_the_dealers_run_then_resets():
+    # hand 2's dealer (1) keeps dealing through hands 3 and 4 (连庄): x2 each; 3 wins hand 4 -> x1
+    ledger = play("jiujiang", win("1<2", follow="followed"), win("1*"), win("1<0"), win("3<1"), win("0<3"))
+    assert dealers(ledger) == [0, 1, 1, 1, 3, 0]
+    assert raises(ledger) == [1, 2, 2, 2, 1, 1]
+    assert [r.code for r in ledger.outcomes[2].reasons] == ["follow_hold"]
+    # x4 first, then the hold is x2 (not x4)
+    ledger = play("jiujiang", win("0*", follow="dragon"), win("0*"), win("0*"), win("2<1"))
+    assert raises(ledger) == [1, 4, 2, 2, 1]
+    assert deltas(ledger, 2) == [48, -16, -16, -16]  # dealer self-draw 4 炮 x4 from each
+
+
+def test_drawn_opens_a_window_of_four():
+    ledger = play("jiujiang", drawn(), *[win("1<2")] * 5)
+    assert raises(ledger) == [1, 2, 2, 2, 2, 1, 1]
+    assert totals(ledger) == [0, 3 * (2 * 4 + 1), -3 * (2 * 4 + 1), 0]  # four wins at x2, one at x1
+
+
+def test_consecutive_drawn_gives_x4_then_a_new_window():
+    # 1, 2 drawn: hand 3 x4, a new window from hand 3 (3..6) at x2, hand 7 x1
+    ledger = play("jiujiang", drawn(), drawn(), *[win("1<2")] * 5)
+    assert raises(ledger) == [1, 2, 4, 2, 2, 2, 1, 1]
+    # three drawn in a row: the third follows a drawn hand too -> hand 4 x4 as well
+    ledger = play("jiujiang", drawn(), drawn(), drawn(), *[win("1<2")] * 5)
+    assert raises(ledger) == [1, 2, 4, 4, 2, 2, 2, 1, 1]
+
+
+def test_overlapping_raises_take_the_largest():
+    # hand 1 drawn (window 2..5 x2); hand 2 followed on 中 -> hand 3 x4 (not 8); dealer 0 keeps
+    # dealing: hold x2 and the window x2 -> 2; hand 4 won by 1 -> hand 5 window only; hand 6 x1
+    ledger = play("jiujiang", drawn(), win("0*", follow="dragon"), win("0*"), win("1<2"), win("1<2"), win("1<2"))
+    assert raises(ledger) == [1, 2, 4, 2, 2, 1, 1]
+    assert deltas(ledger, 3) == [48, -16, -16, -16]
+    assert sorted(r.code for r in ledger.outcomes[2].reasons) == ["drawn", "follow_dragon"]
+    assert sorted(r.code for r in ledger.outcomes[3].reasons) == ["drawn", "follow_hold"]
+
+
+def test_house_rules_change_the_numbers():
+    assert raises(play("jiujiang", drawn(), win("1<2"), win("1<2"), rules={"drawn.window": 1})) == [1, 2, 1, 1]
+    multiply = {"raises.combine": "multiply"}
+    assert raises(play("jiujiang", drawn(), win("0*", follow="dragon"), rules=multiply)) == [1, 2, 8]
+    with pytest.raises(LedgerError, match="unknown house rule 'drawn.windw'") as e:
+        play("jiujiang", drawn(), rules={"drawn.windw": 3})
+    assert e.value.code == "unknown_rule"
+    with pytest.raises(LedgerError, match=r"raises.combine = 'add' is not allowed: use max / multiply"):
+        play("jiujiang", rules={"raises.combine": "add"})
+
+
+@pytest.mark.parametrize("variant", ["xingzi", "xinyu"])
+def test_follow_is_a_jiujiang_rule(variant):
+    with pytest.raises(LedgerError, match="跟庄 is a 九江 rule") as e:
+        play(variant, drawn(follow="followed"))
+    assert e.value.code == "rule_not_in_variant"
+    assert raises(play(variant, drawn(), drawn())) == [1, 1, 1]  # no 黄庄 raise outside 九江
