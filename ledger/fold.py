@@ -271,7 +271,8 @@ def _scoring_rules(variant: str, overrides_json: str) -> RuleTable:
     for key, value in overrides.items():
         if key not in rules.options or type(value) is not type(rules.options[key]):
             raise LedgerError(
-                f"unknown scoring house rule {key!r} or wrong type: the options are {', '.join(rules.options)}",
+                f"unknown scoring house rule {key!r} or wrong type: the options are "
+                + ", ".join(rules.options),
                 "unknown_rule",
             )
     return dataclasses.replace(rules, options={**rules.options, **overrides}) if overrides else rules

@@ -123,9 +123,10 @@ class Store:
                 ):
                     break
                 code = new_code()
+            seats = json.dumps(table.seats, ensure_ascii=False)
             row = dict(
-                code=code, title=table.title, variant=table.variant, seats=json.dumps(table.seats, ensure_ascii=False),
-                base=str(table.base), house_rules=json.dumps(table.house_rules, ensure_ascii=False),
+                code=code, title=table.title, variant=table.variant, seats=seats, base=str(table.base),
+                house_rules=json.dumps(table.house_rules, ensure_ascii=False),
                 created=table.created.isoformat(), locked=table.locked, hand_count=len(checked), revision=0,
             )  # fmt: skip
             tid = conn.execute(S.tables.insert().values(**row)).inserted_primary_key[0]

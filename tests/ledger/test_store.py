@@ -1,0 +1,186 @@
+"""The store on SQLite and PostgreSQL: round trip, optimistic concurrency, locks, drafts, schema."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from ledger import ConflictError, LedgerError, LockedError, NotFoundError, StoreError, Table
+from ledger.codes import ALPHABET, BITS, LENGTH, new_code
+from ledger.exchange import export_json, table_from_export
+from ledger.store import open_store, schema
+from tests.ledger.util import SEATS, drawn, totals, win
+
+
+def _table(store, variant="jiujiang", **kw):
+    return store.create_table(Table(variant, SEATS, **kw)).table.code
+
+
+def test_round_trip(store, db_url):
+    code = _table(store, base="0.5", house_rules={"ledger": {"drawn.window": 3}}, title="周五")
+    store.append(code, win("1<2", follow="followed"), expected=0)
+    store.append(code, drawn(), expected=1)
+    store.append(code, win("1*", payers=[{"name": "王五", "bonus_tiles": 2}]), expected=2)
+    store.close()
+    rec = open_store(db_url).get(code.lower())  # a fresh connection; codes are case-insensitive
+    assert rec.table.seats == SEATS and rec.table.title == "周五" and str(rec.table.base) == "0.5"
+    assert rec.table.house_rules == {"ledger": {"drawn.window": 3}}
+    assert [h.kind for h in rec.hands] == ["win", "drawn", "win"]
+    assert rec.hands[0].follow.followed and rec.hands[2].winners[0].eaten == {2: {"bonus_tiles": 2}}
+    ledger = rec.ledger()
+    # hand 3: x2 (跟庄 hold for dealer 1, 黄庄 window); self-draw 4 炮; 王五's two 發 eaten (+2)
+    assert [o.raise_ for o in ledger.outcomes] == [1, 2, 2]
+    assert totals(ledger) == [-4, 1.5 + 4 + 4 + 6, -1.5 - 6, -4]
+    assert rec.revision == 3
+
+
+def test_export_import_restores_a_table(store):
+    code = _table(store, variant="xingzi")
+    store.append(code, win("0*"))
+    store.append(code, {"kind": "false_win", "declarer": 2})
+    # dealer 0 self-draws 4 炮 x2 from each (+24); 王五 炸糊: 10 to each other player
+    exported = json.loads(json.dumps(export_json(store.get(code).ledger())))
+    table, hands = table_from_export(exported)
+    rec = store.create_table(table, hands)
+    assert rec.table.code != code  # the exported code is taken: a fresh one is drawn
+    assert export_json(rec.ledger())["totals"] == exported["totals"] == {"张三": 34, "李四": 2, "王五": -38, "赵六": 2}
+    for bad, msg in [({"format": "x"}, "format"), ({**exported, "hands": {}}, "hands"),
+                     ({**exported, "table": {**exported["table"], "seats": ["a"]}}, "4 seats")]:  # fmt: skip
+        with pytest.raises(LedgerError, match=msg) as e:
+            store.create_table(*table_from_export(bad))
+        assert e.value.code in ("bad_import", "bad_seats")
+
+
+def test_two_writers_never_lose_or_double_a_hand(store, db_url):
+    code = _table(store)
+    store.append(code, drawn())
+    other = open_store(db_url)
+    barrier = threading.Barrier(2)
+    results: list = []
+
+    def write(s):
+        barrier.wait()
+        try:
+            s.append(code, win("1<2"), expected=1)
+            results.append("ok")
+        except ConflictError as e:
+            results.append(e.code)
+
+    threads = [threading.Thread(target=write, args=(s,)) for s in (store, other)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["conflict", "ok"]
+    assert len(store.get(code).hands) == 2
+    # without an expected count both land, one after the other: never lost, never doubled
+    threads = [threading.Thread(target=lambda s=s: s.append(code, drawn())) for s in (store, other)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [h.kind for h in store.get(code).hands] == ["drawn", "win", "drawn", "drawn"]
+    other.close()
+
+
+def test_conflict_and_locked_messages(store):
+    code = _table(store, variant="xingzi")
+    store.append(code, drawn())
+    with pytest.raises(ConflictError, match=r"changed since you loaded it \(hands now: 1, you saw: 0\): reload"):
+        store.append(code, drawn(), expected=0)
+    with pytest.raises(ConflictError):
+        store.undo(code, revision=0)
+    store.lock(code)
+    for write in (lambda: store.append(code, drawn()), lambda: store.undo(code), lambda: store.edit(code, 1, drawn())):
+        with pytest.raises(LockedError, match="settled and locked"):
+            write()
+    assert store.get(code).table.locked and len(store.get(code).hands) == 1
+
+
+def test_edit_and_undo_in_the_store(store):
+    code = _table(store)
+    for h in (win("1<2"), win("1<2", follow="followed"), win("1<2")):
+        store.append(code, h)
+    _, ledger = store.edit(code, 1, drawn(), expected=3)
+    assert [o.raise_ for o in ledger.outcomes] == [1, 2, 2]
+    assert [o.raise_ for o in store.get(code).ledger().outcomes] == [1, 2, 2]
+    assert store.undo(code, expected=3).next_raise == 2
+    assert len(store.get(code).hands) == 2
+    with pytest.raises(LedgerError, match="hand 3: unknown seat 5"):
+        store.append(code, {"seat": 5, "hand": {}})
+    assert len(store.get(code).hands) == 2  # a refused write changes nothing
+
+
+def test_codes_are_unguessable_and_never_listed(store):
+    assert BITS >= 50 and LENGTH == 11 and not set("0O1IL5S2ZBG") & set(ALPHABET)
+    assert len({new_code() for _ in range(2000)}) == 2000
+    with pytest.raises(NotFoundError, match="no table has the code") as e:
+        store.get(new_code())
+    assert e.value.code == "table_not_found"
+    assert not [m for m in dir(store) if "list" in m or "all" in m]
+
+
+def test_drafts(store):
+    assert store.load_draft("table:X") is None
+    store.save_draft("table:X", {"tiles": "123m", "fixes": [1, 2]}, b"\xff\xd8photo")
+    store.save_draft("table:X", {"tiles": "456p"}, b"jpeg")
+    assert store.load_draft("table:X") == ({"tiles": "456p"}, b"jpeg")
+    store.save_draft("token:T", {"a": 1})
+    assert store.load_draft("token:T") == ({"a": 1}, None)
+    store.delete_draft("table:X")
+    assert store.load_draft("table:X") is None
+    with pytest.raises(LedgerError, match="larger than 24 MiB"):
+        store.save_draft("token:T", {}, b"x" * (25 * 2**20))
+
+
+def test_a_corrupt_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "ledger.sqlite3"
+    path.write_bytes(b"not a database at all\n" * 100)
+    with pytest.raises(StoreError, match="is damaged or not a jxmj ledger") as e:
+        open_store(f"sqlite:///{path}")
+    assert e.value.code == "corrupt_store"
+    assert path.read_bytes() == b"not a database at all\n" * 100  # nothing was changed
+
+
+def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:  # a ledger from release 1: schema v1, one table with one hand
+        schema.migrate(conn, target=1)
+        tid = conn.execute(schema.tables.insert().values(
+            code="K7QM9ACXTRE", title="", variant="jiujiang", seats=json.dumps(SEATS), base="1",
+            house_rules="{}", created="2026-11-30T20:00:00+00:00", locked=False, hand_count=1, revision=1,
+        )).inserted_primary_key[0]  # fmt: skip
+        conn.execute(schema.hands.insert().values(table_id=tid, position=1, data=json.dumps(drawn())))
+    store = open_store(db_url)
+    assert [h.kind for h in store.get("K7QM9ACXTRE").hands] == ["drawn"]
+    store.save_draft("table:K7QM9ACXTRE", {"ok": True})  # v2's drafts table now exists
+    store.close()
+    with engine.begin() as conn:
+        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 2
+        conn.execute(schema.schema.update().values(version=99))
+    with pytest.raises(StoreError, match="schema version 99, newer than this jxmj reads") as e:
+        open_store(db_url)
+    assert e.value.code == "newer_schema"
+    engine.dispose()
+
+
+def test_bad_urls(tmp_path):
+    with pytest.raises(StoreError, match="JXMJ_DB is not a database URL") as e:
+        open_store("not a url")
+    assert e.value.code == "bad_url"
+    with pytest.raises(StoreError, match="no database driver") as e:
+        open_store("nosuchdb://x/y")
+    assert e.value.code == "missing_driver"
+
+
+def test_default_url_follows_jxmj_db(monkeypatch, tmp_path):
+    from ledger.store import default_url
+
+    monkeypatch.setenv("JXMJ_DB", "postgresql+psycopg://u@h/db")
+    assert default_url() == "postgresql+psycopg://u@h/db"
+    monkeypatch.delenv("JXMJ_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path}/jxmj/ledger.sqlite3"

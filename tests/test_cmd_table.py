@@ -1,0 +1,87 @@
+"""`jxmj table`: JSON in and out on the same database, exit 2 + {"error", "code"} on bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from app import cli
+
+
+@pytest.fixture
+def jx(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{tmp_path / 'l.sqlite3'}")
+
+    def run(*args: str, stdin: str = "") -> tuple[int, object]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        rc = cli.main(["table", *args])
+        out = capsys.readouterr().out
+        try:
+            return rc, json.loads(out)
+        except json.JSONDecodeError:
+            return rc, out
+
+    return run
+
+
+HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}  # 3 炮 on a discard, 4 self-drawn
+
+
+def test_an_evening_from_the_command_line(jx, tmp_path):
+    rc, out = jx("new", "--variant", "jiujiang", "--seats", "张三", "李四", "王五", "赵六", "--base", "2")
+    assert rc == 0
+    code = out["code"]
+    rc, out = jx("record", code, "-", stdin=json.dumps({"seat": "李四", "discarder": "王五", "hand": HAND}))
+    assert rc == 0 and out["outcome"]["deltas"] == {"张三": 0, "李四": 6, "王五": -6, "赵六": 0}
+    assert out["next"] == {"hand": 2, "dealer": "李四", "raise": 1, "reasons": [], "point_value": 2}
+    rc, out = jx("drawn", code, "--follow", "--expect", "1")
+    assert rc == 0 and out["next"]["raise"] == 2 and out["next"]["point_value"] == 4
+    rc, out = jx("record", code, stdin=json.dumps({"seat": 1, "hand": HAND}))  # dealer 李四 self-draws at x2
+    assert out["outcome"]["deltas"] == {"张三": -16, "李四": 48, "王五": -16, "赵六": -16}
+    rc, out = jx("settle", code)
+    assert rc == 0 and out["nets"] == {"张三": -16, "李四": 54, "王五": -22, "赵六": -16}
+    assert out["lines"] == ["王五 → 李四 22", "张三 → 李四 16", "赵六 → 李四 16"]
+    rc, out = jx("export", code, "--format", "csv")
+    assert out.splitlines()[3] == "3,win,李四,2,4,李四,,,-16,48,-16,-16,-16,54,-22,-16"
+    f = tmp_path / "t.json"
+    assert jx("export", code, "-o", str(f))[0] == 0
+    rc, out = jx("import", str(f))
+    assert rc == 0 and out["hands"] == 3 and out["code"] != code
+    rc, out = jx("show", out["code"])
+    assert out["totals"] == {"张三": -16, "李四": 54, "王五": -22, "赵六": -16}
+    assert jx("undo", code)[1]["hands"] == 2
+    rc, out = jx("settle", code, "--lock")
+    assert out["locked"] is True
+    rc, out = jx("drawn", code)
+    assert rc == 2 and out["code"] == "table_locked"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "fragment"),
+    [
+        (("show", "K7QM9ACXTRE"), "", "table_not_found", "no table has the code K7QM9ACXTRE"),
+        (("show", "0000"), "", "bad_code", "is not a table code"),
+        (("new", "--variant", "xingzi", "--seats", "a", "a", "b", "c"), "", "bad_seats", "must differ"),
+        (("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--base", "-1"), "", "bad_money", "above 0"),
+        (("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--rules", "{x"), "", "bad_input", "not valid"),
+        (("import", "-"), "[1]", "bad_import", "not a jxmj table export"),
+    ],
+)
+def test_bad_input_exits_2_with_a_code(jx, args, stdin, code, fragment):
+    rc, out = jx(*args, stdin=stdin)
+    assert rc == 2 and out["code"] == code and fragment in out["error"]
+
+
+def test_a_bad_hand_changes_nothing(jx):
+    code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
+    rc, out = jx("record", code, stdin=json.dumps({"seat": "e", "hand": HAND}))
+    assert rc == 2 and out == {"error": "hand 1: unknown seat 'e': the seats are 0-3 or a, b, c, d", "code": "unknown_seat"}
+    rc, out = jx("record", code, stdin="{")
+    assert rc == 2 and "not valid JSON" in out["error"]
+    assert jx("show", code)[1]["hands"] == []
+    rc, out = jx("false-win", code, "d", "--expect", "3")
+    assert rc == 2 and out["code"] == "conflict"
+    assert jx("false-win", code, "d")[1]["totals"] == {"a": 10, "b": 10, "c": 10, "d": -30}
