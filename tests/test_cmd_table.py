@@ -65,8 +65,18 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
         (("show", "K7QM9ACXTRE"), "", "table_not_found", "no table has the code K7QM9ACXTRE"),
         (("show", "0000"), "", "bad_code", "is not a table code"),
         (("new", "--variant", "xingzi", "--seats", "a", "a", "b", "c"), "", "bad_seats", "must differ"),
-        (("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--base", "-1"), "", "bad_money", "above 0"),
-        (("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--rules", "{x"), "", "bad_input", "not valid"),
+        (
+            ("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--base", "-1"),
+            "",
+            "bad_money",
+            "above 0",
+        ),
+        (
+            ("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--rules", "{x"),
+            "",
+            "bad_input",
+            "not valid",
+        ),
         (("import", "-"), "[1]", "bad_import", "not a jxmj table export"),
     ],
 )
@@ -78,7 +88,10 @@ def test_bad_input_exits_2_with_a_code(jx, args, stdin, code, fragment):
 def test_a_bad_hand_changes_nothing(jx):
     code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
     rc, out = jx("record", code, stdin=json.dumps({"seat": "e", "hand": HAND}))
-    assert rc == 2 and out == {"error": "hand 1: unknown seat 'e': the seats are 0-3 or a, b, c, d", "code": "unknown_seat"}
+    assert rc == 2 and out == {
+        "error": "hand 1: unknown seat 'e': the seats are 0-3 or a, b, c, d",
+        "code": "unknown_seat",
+    }
     rc, out = jx("record", code, stdin="{")
     assert rc == 2 and "not valid JSON" in out["error"]
     assert jx("show", code)[1]["hands"] == []

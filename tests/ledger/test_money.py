@@ -54,7 +54,10 @@ def test_xinyu_kong_money_in_a_drawn_hand():
     # 王五's concealed kong collects 2 from each other player, 张三's exposed kong 1 (§2, also when drawn)
     ledger = play("xinyu", drawn(kongs={"王五": {"concealed": 1}, "0": [1, 0]}))
     assert deltas(ledger, 1) == [3 - 2, -1 - 2, 6 - 1, -1 - 2]
-    assert deltas(play("xinyu", drawn(kongs={"2": [0, 1]}), rules={"kong_money.in_drawn_hand": False}), 1) == [0] * 4
+    assert (
+        deltas(play("xinyu", drawn(kongs={"2": [0, 1]}), rules={"kong_money.in_drawn_hand": False}), 1)
+        == [0] * 4
+    )
 
 
 def test_kong_money_is_a_xinyu_rule_and_the_winner_has_none_in_kongs():
@@ -75,7 +78,11 @@ def test_base_point_value_is_exact_money():
     [
         ({"winner_is_dealer": True}, "the dealer of this hand is 张三", "payers_contradict_seats"),
         ({"point_value": 3}, "point_value comes from the table", "bad_hand"),
-        ({"payers": [{"name": "赵六"}]}, "payer '赵六' does not pay 李四: the payers are 王五", "payers_contradict_seats"),
+        (
+            {"payers": [{"name": "赵六"}]},
+            "payer '赵六' does not pay 李四: the payers are 王五",
+            "payers_contradict_seats",
+        ),
         ({"payers": [{"is_dealer": True}]}, "is_dealer contradicts the table", "not_the_dealer"),
         ({"self_drawn": True}, "self_drawn must agree with the discarder", "payers_contradict_seats"),
         ({"variant": "xinyu"}, "the table plays jiujiang", "payers_contradict_seats"),
@@ -90,7 +97,9 @@ def test_a_win_that_contradicts_the_seats_is_refused(change, message, code):
 
 def test_payers_facts_are_kept_per_seat():
     # 吃炮: 王五 (the discarder) shows an exposed kong: +1 eaten -> (3 + 1) = 4
-    ledger = play("jiujiang", win("1<2", payers=[{"name": "王五", "melds": [{"kind": "kong", "tiles": "9999p"}]}]))
+    ledger = play(
+        "jiujiang", win("1<2", payers=[{"name": "王五", "melds": [{"kind": "kong", "tiles": "9999p"}]}])
+    )
     assert deltas(ledger, 1) == [0, 4, -4, 0]
     assert ledger.outcomes[0].hand.winners[0].eaten == {2: {"melds": [{"kind": "kong", "tiles": "9999p"}]}}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ledger import LedgerError
-from tests.ledger.util import deltas, dealers, drawn, play, raises, totals, win
+from tests.ledger.util import dealers, deltas, drawn, play, raises, totals, win
 
 
 def test_follow_doubles_the_next_hand_only_when_the_dealer_changes():
@@ -58,7 +58,9 @@ def test_consecutive_drawn_gives_x4_then_a_new_window():
 def test_overlapping_raises_take_the_largest():
     # hand 1 drawn (window 2..5 x2); hand 2 followed on 中 -> hand 3 x4 (not 8); dealer 0 keeps
     # dealing: hold x2 and the window x2 -> 2; hand 4 won by 1 -> hand 5 window only; hand 6 x1
-    ledger = play("jiujiang", drawn(), win("0*", follow="dragon"), win("0*"), win("1<2"), win("1<2"), win("1<2"))
+    ledger = play(
+        "jiujiang", drawn(), win("0*", follow="dragon"), win("0*"), win("1<2"), win("1<2"), win("1<2")
+    )
     assert raises(ledger) == [1, 2, 4, 2, 2, 1, 1]
     assert deltas(ledger, 3) == [48, -16, -16, -16]
     assert sorted(r.code for r in ledger.outcomes[2].reasons) == ["drawn", "follow_dragon"]
@@ -66,10 +68,15 @@ def test_overlapping_raises_take_the_largest():
 
 
 def test_house_rules_change_the_numbers():
-    assert raises(play("jiujiang", drawn(), win("1<2"), win("1<2"), rules={"drawn.window": 1})) == [1, 2, 1, 1]
+    assert raises(play("jiujiang", drawn(), win("1<2"), win("1<2"), rules={"drawn.window": 1})) == [
+        1,
+        2,
+        1,
+        1,
+    ]
     multiply = {"raises.combine": "multiply"}
     assert raises(play("jiujiang", drawn(), win("0*", follow="dragon"), rules=multiply)) == [1, 2, 8]
-    with pytest.raises(LedgerError, match="unknown house rule 'drawn.windw'") as e:
+    with pytest.raises(LedgerError, match=r"unknown house rule 'drawn\.windw'") as e:
         play("jiujiang", drawn(), rules={"drawn.windw": 3})
     assert e.value.code == "unknown_rule"
     with pytest.raises(LedgerError, match=r"raises.combine = 'add' is not allowed: use max / multiply"):

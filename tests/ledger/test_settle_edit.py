@@ -44,12 +44,19 @@ def test_transfers_are_fewest_on_random_nets():
         t = settle(SEATS, nets).transfers
         assert _apply(nets, t) == [0, 0, 0, 0]
         live = [n for n in nets if n]
-        groups = max(  # the most zero-sum groups the non-zero nets split into (brute force)
-            (k for k in range(1, len(live) + 1) for labels in itertools.product(range(k), repeat=len(live))
-             if len(set(labels)) == k and all(sum(n for n, g in zip(live, labels) if g == i) == 0 for i in range(k))),
-            default=0,
-        )  # fmt: skip
+        groups = _most_zero_sum_groups(live)
         assert len(t) == len(live) - groups
+
+
+def _most_zero_sum_groups(live: list) -> int:
+    """Brute force: label the non-zero nets with k groups; the largest k whose groups all sum to 0."""
+    best = 0
+    for k in range(1, len(live) + 1):
+        for labels in itertools.product(range(k), repeat=len(live)):
+            sums = [sum(n for n, g in zip(live, labels, strict=True) if g == i) for i in range(k)]
+            if len(set(labels)) == k and not any(sums):
+                best = k
+    return best
 
 
 def test_a_real_evening_settles_to_zero():

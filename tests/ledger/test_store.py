@@ -46,7 +46,11 @@ def test_export_import_restores_a_table(store):
     table, hands = table_from_export(exported)
     rec = store.create_table(table, hands)
     assert rec.table.code != code  # the exported code is taken: a fresh one is drawn
-    assert export_json(rec.ledger())["totals"] == exported["totals"] == {"张三": 34, "李四": 2, "王五": -38, "赵六": 2}
+    assert (
+        export_json(rec.ledger())["totals"]
+        == exported["totals"]
+        == {"张三": 34, "李四": 2, "王五": -38, "赵六": 2}
+    )
     for bad, msg in [({"format": "x"}, "format"), ({**exported, "hands": {}}, "hands"),
                      ({**exported, "table": {**exported["table"], "seats": ["a"]}}, "4 seats")]:  # fmt: skip
         with pytest.raises(LedgerError, match=msg) as e:
@@ -89,12 +93,18 @@ def test_two_writers_never_lose_or_double_a_hand(store, db_url):
 def test_conflict_and_locked_messages(store):
     code = _table(store, variant="xingzi")
     store.append(code, drawn())
-    with pytest.raises(ConflictError, match=r"changed since you loaded it \(hands now: 1, you saw: 0\): reload"):
+    with pytest.raises(
+        ConflictError, match=r"changed since you loaded it \(hands now: 1, you saw: 0\): reload"
+    ):
         store.append(code, drawn(), expected=0)
     with pytest.raises(ConflictError):
         store.undo(code, revision=0)
     store.lock(code)
-    for write in (lambda: store.append(code, drawn()), lambda: store.undo(code), lambda: store.edit(code, 1, drawn())):
+    for write in (
+        lambda: store.append(code, drawn()),
+        lambda: store.undo(code),
+        lambda: store.edit(code, 1, drawn()),
+    ):
         with pytest.raises(LockedError, match="settled and locked"):
             write()
     assert store.get(code).table.locked and len(store.get(code).hands) == 1

@@ -25,8 +25,15 @@ def win(spec: str, hand: str = A, follow: str | None = None, **extra: Any) -> di
         who, discarder = spec.rstrip("*"), None
     concealed, tile = hand.split()
     kongs = extra.pop("kongs", None)
-    winners = [{"seat": int(s), "hand": {"concealed": concealed, "winning_tile": tile, **extra}} for s in who.split(",")]
-    out: dict[str, Any] = {"kind": "win", "winners": winners, "discarder": None if discarder is None else int(discarder)}
+    winners = [
+        {"seat": int(s), "hand": {"concealed": concealed, "winning_tile": tile, **extra}}
+        for s in who.split(",")
+    ]
+    out: dict[str, Any] = {
+        "kind": "win",
+        "winners": winners,
+        "discarder": None if discarder is None else int(discarder),
+    }
     return _common(out, follow, kongs)
 
 
