@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets import tiles
+from datasets import styles, tiles
 from datasets.tiles import BACK, CLASSES, FLOWER, make_tile, random_style
 
 SUITS = "mps"
@@ -64,6 +64,8 @@ def random_hand(rng: np.random.Generator, p_back=0.06, p_flower=0.05) -> list[li
 
 
 def _background(rng: np.random.Generator, h: int, w: int, felt_rgb=None) -> np.ndarray:
+    if tiles.OPTIONS.table_felts and felt_rgb is None and rng.random() < 0.4:
+        return np.clip(styles.felt_with_rail(rng, h, w), 0, 255)
     kind = rng.integers(7) if felt_rgb is None else 0
     base = rng.integers(0, 256, 3).astype(np.float32) if felt_rgb is None else np.array(felt_rgb, np.float32)
     if rng.random() < 0.4 and felt_rgb is None:  # typical tables: greens, blues, whites, wood, dark

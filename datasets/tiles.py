@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from datasets import styles
 from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
 from vision.modelfiles import TILE_CODES
 
@@ -110,6 +111,9 @@ class RenderOptions:
     glyph_vshear: bool = False  # 0.4.0: `glyph_variation` also raises horizontal strokes
     faint_rims: bool = False  # 0.3.0: 20% of faces with almost no darker rim
     sheet_edges: bool = False  # 0.3.0: sheets under 35% of hands, a side may run up to the row
+    mainland_faces: bool = False  # 0.6.0: black 萬 numerals, black-ink honours, HK corner indices
+    table_sets: bool = False  # 0.6.0: automatic-table sets: coloured backs, thick bodies
+    table_felts: bool = False  # 0.6.0: automatic-table felts (honeycomb / woven), wooden rails
 
 
 OPTIONS = RenderOptions()
@@ -417,6 +421,8 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         if n == 5 and rng.random() < 0.6:
             ch = "伍"
         num_col = _pick(rng, BLACK + BLUE + BLACK + RED[:1])
+        if OPTIONS.mainland_faces:
+            num_col = styles.black_ink(rng, num_col)
         wan = "萬" if rng.random() < 0.85 else "万"
         wan_col = _pick(rng, RED)
         split = rng.uniform(0.4, 0.5)
@@ -499,17 +505,15 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         col = _pick(rng, BLACK + BLACK + BLUE)
         _draw_char(img, ch, (int(W * 0.08), int(H * 0.12), int(W * 0.92), int(H * 0.88)), col, rng, font_path)
     elif name == "C" and font_path:
-        _draw_char(
-            img,
-            "中",
-            (int(W * 0.1), int(H * 0.08), int(W * 0.9), int(H * 0.92)),
-            _pick(rng, RED),
-            rng,
-            font_path,
-        )
+        col = _pick(rng, RED)
+        if OPTIONS.mainland_faces:
+            col = styles.black_ink(rng, col)
+        _draw_char(img, "中", (int(W * 0.1), int(H * 0.08), int(W * 0.9), int(H * 0.92)), col, rng, font_path)
     elif name == "F" and font_path:
         ch = "發" if rng.random() < 0.85 else "发"
         col = _pick(rng, GREEN + GREEN + DARK_GREEN + BLACK[:1])
+        if OPTIONS.mainland_faces:
+            col = styles.black_ink(rng, col)
         _draw_char(img, ch, (int(W * 0.06), int(H * 0.1), int(W * 0.94), int(H * 0.9)), col, rng, font_path)
     elif name == "P":
         d = ImageDraw.Draw(img)
@@ -534,6 +538,8 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
         # else: blank white dragon
     elif name == "flower" and font_path:
         _draw_flower(img, rng, font_path)
+    if OPTIONS.mainland_faces:
+        img = styles.corner_index(img, name, rng, font_path)
     return img
 
 
@@ -655,7 +661,7 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
 
 
 def random_style(rng: np.random.Generator) -> dict:
-    return {
+    style = {
         "ivory": _jitter(rng, _pick(rng, IVORY), 8),
         "back": _jitter(rng, _pick(rng, BACK_COLOURS), 20),
         "thick": float(
@@ -664,3 +670,6 @@ def random_style(rng: np.random.Generator) -> dict:
         "ivory_part": float(rng.uniform(0.2, 0.7)),
         "radius": int(rng.integers(4, 22)),
     }
+    if OPTIONS.table_sets:
+        style = styles.table_style(rng, style)
+    return style
