@@ -194,9 +194,7 @@ def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, 
             try:
                 res = _score(json.dumps(data, sort_keys=True, ensure_ascii=False), table.variant, house)
             except HandError as e:
-                raise fail(
-                    f"{table.seats[w.seat]}'s hand: {e}", getattr(e, "code", None) or "bad_hand"
-                ) from None
+                raise fail(f"{table.seats[w.seat]}'s hand: {e}", e.code) from None
             if not res.can_win:
                 raise fail(f"{table.seats[w.seat]} cannot win this hand: {res.reason}", "cannot_win")
             for s, p in zip(payer_seats(w.seat, hand.discarder), res.payments, strict=True):
@@ -265,17 +263,12 @@ def _dec(x: float) -> Decimal:
 
 @functools.lru_cache(maxsize=32)
 def _scoring_rules(variant: str, overrides_json: str) -> RuleTable:
-    """The variant's scoring table with the table's option overrides ([options] keys)."""
-    rules = load_rules(variant)
-    overrides = json.loads(overrides_json)
-    for key, value in overrides.items():
-        if key not in rules.options or type(value) is not type(rules.options[key]):
-            raise LedgerError(
-                f"unknown scoring house rule {key!r} or wrong type: the options are "
-                + ", ".join(rules.options),
-                "unknown_rule",
-            )
-    return dataclasses.replace(rules, options={**rules.options, **overrides}) if overrides else rules
+    """The variant's scoring table with the table's house rules (scoring table keys such as
+    ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``."""
+    try:
+        return load_rules(variant).with_overrides(json.loads(overrides_json))
+    except HandError as e:
+        raise LedgerError(f"scoring house rules: {e}", "bad_rule") from None
 
 
 @functools.lru_cache(maxsize=16384)

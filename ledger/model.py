@@ -9,6 +9,7 @@ Seats are 0-3 in turn order (counter-clockwise round the table).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -45,7 +46,8 @@ def parse_money(value: Any, what: str = "base point value") -> Decimal:
 class Table:
     """A table (牌局): ``variant``, four ``seats`` (names in turn order), ``base`` point value
     (money per 炮 / per point before raises), ``house_rules`` (``{"ledger": {"section.key": v},
-    "scoring": {option: v}}``), ``created`` (UTC), ``code`` (the key to its ledger), ``locked``."""
+    "scoring": {table key: v}}``, the scoring keys of scoring/rules/overrides.py), ``created``
+    (UTC), ``code`` (the key to its ledger), ``locked``."""
 
     variant: str
     seats: tuple[str, ...]
@@ -84,6 +86,9 @@ class Table:
         from ledger.rules import load_ledger_rules
 
         load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
+        from ledger.fold import _scoring_rules
+
+        _scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 
     def seat(self, value: Any) -> int:

@@ -120,3 +120,15 @@ def test_payers_facts_are_kept_per_seat():
 def test_bad_hands_name_the_problem(hand, message):
     with pytest.raises(LedgerError, match=message):
         play("jiujiang", hand)
+
+
+def test_scoring_house_rules_reach_every_hand():
+    from ledger import Table, add_hand
+
+    # a house that pays 平胡 2 instead of 1: hand A on a discard is 2 + 1 + 1 = 4
+    table = Table("jiujiang", ("a", "b", "c", "d"), house_rules={"scoring": {"basic.points": 2}})
+    _, ledger = add_hand(table, [], win("1<2"))
+    assert [int(d) for d in ledger.outcomes[0].deltas] == [0, 4, -4, 0]
+    with pytest.raises(LedgerError, match="scoring house rules: rules: unknown key 'nope'") as e:
+        Table("jiujiang", ("a", "b", "c", "d"), house_rules={"scoring": {"nope": 1}})
+    assert e.value.code == "bad_rule"
