@@ -101,15 +101,23 @@ def _flags(key: tuple[int, ...]) -> int:
     return got
 
 
-def is_standard(counts: Sequence[int]) -> bool:
-    """Do the standing tiles split into sets plus exactly one pair? (melds are not in ``counts``)"""
-    pairs = 0
+def _honour_shape(counts: Sequence[int]) -> tuple[int, int]:
+    """(pairs, kinds that are neither a pair nor a triplet) among the honours: they form no runs."""
+    pairs = bad = 0
     for t in range(27, 34):
         n = counts[t]
         if n == 2:
             pairs += 1
         elif n and n != 3:
-            return False
+            bad += 1
+    return pairs, bad
+
+
+def is_standard(counts: Sequence[int]) -> bool:
+    """Do the standing tiles split into sets plus exactly one pair? (melds are not in ``counts``)"""
+    pairs, bad = _honour_shape(counts)
+    if bad:
+        return False
     for off in (0, 9, 18):
         key = tuple(counts[off : off + 9])
         r = sum(key) % 3
@@ -287,14 +295,7 @@ def waits_of(
         if free_honours and is_all_honours(counts):
             found.update(range(27, 34))
     # standard: per-suit verdicts (ok, pairs) of the hand as it stands
-    honour_pairs = 0
-    honour_bad = 0
-    for t in range(27, 34):
-        n = counts[t]
-        if n == 2:
-            honour_pairs += 1
-        elif n and n != 3:
-            honour_bad += 1
+    honour_pairs, honour_bad = _honour_shape(counts)
     suit_ok = []
     suit_pairs = []
     for s in range(3):

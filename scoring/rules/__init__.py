@@ -16,6 +16,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
 from scoring.rules.overrides import ADDER_KEYS, apply_overrides
 from scoring.tiles import HONOURS, Tile
@@ -97,6 +98,28 @@ class RuleTable:
         )
         out.update({k: (p.name_zh, p.name_en, p.rule) for k, p in self.patterns.items()})
         return out
+
+    @functools.cached_property
+    def pattern_items(self) -> tuple[tuple[str, ItemDef, PatternRule], ...]:
+        """``(key, its registered function, its row)`` for every pattern, in table order."""
+        reg = registry(self.family)
+        missing = [k for k in self.patterns if k not in reg or reg[k].kind != "pattern"]
+        if missing:
+            raise HandError(
+                E.BAD_RULE_TABLE,
+                f"rule table {self.variant}: no predicate for pattern(s) {', '.join(missing)}",
+            )
+        return tuple((k, reg[k], p) for k, p in self.patterns.items())
+
+    @functools.cached_property
+    def plain_pattern_items(self) -> tuple[tuple[str, ItemDef, PatternRule], ...]:
+        """:attr:`pattern_items` without the event patterns (enough when the input has no events)."""
+        return tuple(x for x in self.pattern_items if not x[1].event)
+
+    @functools.cached_property
+    def counting_items(self) -> tuple[ItemDef, ...]:
+        """The counting items of the family (平胡, extras, adders, bonus), in registry order."""
+        return tuple(d for d in registry(self.family).values() if d.kind != "pattern")
 
     def option(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)

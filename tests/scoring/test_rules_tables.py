@@ -8,18 +8,37 @@ from importlib.resources import files
 import pytest
 
 from scoring import VARIANTS, format_text, load_rules, load_rules_file, score
-from scoring.patterns import registry
+from scoring.items import EATEN_KEYS, register, registry
 from tests.scoring.util import hand, sc
 
 
+def _item_keys(rules) -> set[str]:
+    """Every item key a table can score: its patterns, 平胡, its named items, what is eaten."""
+    keys = set(rules.patterns) | {rules.basic.get("key", "basic")} | set(rules.names)
+    return keys | (
+        {k for k in EATEN_KEYS if rules.eaten.get(k) or k in ("dragon_set", "kong")} if rules.eaten else set()
+    )
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_every_pattern_has_a_predicate_and_a_rule_reference(variant):
+def test_every_item_key_maps_to_exactly_one_registered_function(variant):
     rules = load_rules(variant)
     reg = registry(rules.family)
-    assert set(rules.patterns) <= set(reg)
-    for key, p in rules.patterns.items():
-        assert p.name_zh and p.name_en and p.rule.startswith("DECISIONS §"), key
-        assert reg[key].holds.__doc__, key
+    keys = _item_keys(rules)
+    assert keys <= set(reg), keys - set(reg)
+    assert set(reg) <= keys | {"ready_declared"}, set(reg) - keys  # xingzi has no 报听 (the key stays known)
+    functions = [reg[k].fn for k in keys]
+    assert len(set(functions)) == len(functions)  # one function per key, none serves two keys
+    for key in keys:
+        assert reg[key].fn.__doc__, key
+        assert (reg[key].kind == "pattern") == (key in rules.patterns), key
+        zh, en, rule = rules.name(key)
+        assert zh and en and rule.startswith("DECISIONS §"), key
+
+
+def test_a_key_registers_once():
+    with pytest.raises(ValueError, match="registered twice"):
+        register(registry("pao"), "half_flush")(lambda r: True)
 
 
 def test_table_numbers_match_decisions():

@@ -62,3 +62,46 @@ def mults(result: ScoreResult) -> dict[str, float]:
 
 def amounts(result: ScoreResult) -> list[float]:
     return [p.amount for p in result.payments]
+
+
+# ---- one-line cases --------------------------------------------------------------------------
+
+VARIANT_OF = {"jj": "jiujiang", "xz": "xingzi", "xy": "xinyu"}
+_FLAGS = {"self": ("self_drawn", True), "dealer": ("winner_is_dealer", True)}
+
+
+def parse_case(spec: str, **kw) -> HandInput:
+    """A hand from one line: ``"xz 234p456p777pCCCPP +P self"``.
+
+    Words: the variant (``jj`` / ``xz`` / ``xy``), the standing tiles (winning tile included),
+    ``+T`` the winning tile, ``kind:tiles`` a meld (``pung:777p``, ``concealed_kong:3333s``),
+    ``self`` (self-drawn), ``dealer`` (the winner deals), ``bonus:N`` (發 set aside), any event
+    name (``kong_bloom``, ``last_tile`` …). ``kw`` go to :class:`HandInput` as they are.
+    """
+    words = spec.split()
+    fields: dict = {"variant": VARIANT_OF[words[0]], "concealed": words[1], "self_drawn": False}
+    melds, events = [], []
+    for w in words[2:]:
+        if w.startswith("+"):
+            fields["winning_tile"] = w[1:]
+        elif w in _FLAGS:
+            fields[_FLAGS[w][0]] = _FLAGS[w][1]
+        elif w.startswith("bonus:"):
+            fields["bonus_tiles"] = int(w[6:])
+        elif ":" in w:
+            kind, tiles = w.split(":")
+            melds.append(Meld.of(kind, tiles))
+        else:
+            events.append(w)
+    return HandInput(**fields, melds=tuple(melds), events=tuple(events), **kw)
+
+
+def case(id: str, spec: str, **values):
+    """One parametrised case: ``case("half_flush", "xz 234p456p777pCCCPP +P self", half_flush=10, …)``.
+
+    ``values``: the exact points (or multipliers) per item key; keys not named score nothing.
+    The id names the item key the case is about (``half_flush``, ``half_flush-no`` for a negative).
+    """
+    import pytest
+
+    return pytest.param(spec, values, id=id)

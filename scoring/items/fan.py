@@ -1,16 +1,32 @@
 """Xinyu multipliers (番) — DECISIONS §2.
 
-One predicate per key of ``[patterns.*]`` in ``xinyu.toml``; the multipliers live in the
-table, never here.
+One predicate per key of ``[patterns.*]`` in ``xinyu.toml``, plus the ×1 基本分 and the cap
+(counting items that return ``[(reason, multiplier)]``); the multipliers live in the table,
+never here. Within each ``[exclusions] groups`` entry only the largest holding one counts.
 """
 
 from __future__ import annotations
 
-from scoring.patterns.base import PatternDef, Reading, register
+from scoring.items.base import FAN, Ctx, Reading, register
 
-__all__ = ["FAN"]
+__all__: list[str] = []
 
-FAN: dict[str, PatternDef] = {}
+
+@register(FAN, "basic", kind="basic")
+def basic(x: Ctx) -> list[tuple[str, float]]:
+    """基本分: 1 point per payer, times every multiplier that holds (§2)."""
+    return [("1 point per payer, times every multiplier that holds", 1)]
+
+
+@register(FAN, "cap", kind="cap")
+def cap(x: Ctx) -> list[tuple[str, float]]:
+    """封顶: the product is capped at the table's ``cap`` (0 = none, §2); the item's multiplier
+    (cap / product) keeps the items' product equal to ``own``. ``x.values["own"]`` is the product."""
+    limit = x.rules.option("cap", 0) or 0
+    own = x.values["own"]
+    if not limit or own <= limit:
+        return []
+    return [(f"capped at {limit} (was {own})", limit / own)]
 
 
 @register(FAN, "concealed", "no pung and no kong of any kind")

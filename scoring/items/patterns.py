@@ -1,23 +1,32 @@
-"""Jiujiang / xingzi flower patterns (花) and extras — DECISIONS §1.3.
+"""Jiujiang / xingzi flower patterns (花) — DECISIONS §1.3 table — and 平胡.
 
 One predicate per key of ``[patterns.*]`` in ``jiujiang.toml`` / ``xingzi.toml``; the values
-(base 炮, adders) are in the tables, never here.
+(base 炮, adders, what a pattern replaces) are in the tables, never here. ``red_flag`` and
+``ready_declared`` are also what the winner eats from a payer (吃炮, §1.5): then the reading is
+the payer's melds (shape ``"payer"``).
 """
 
 from __future__ import annotations
 
-from scoring.patterns.base import PatternDef, Reading, register
+from scoring.items.base import PAO, Ctx, Reading, register
 from scoring.tiles import Tile, format_tiles
 
-__all__ = ["PAO", "luxury_count", "pair_runs", "pung_run_length"]
+__all__ = ["DRAGONS"]
 
-PAO: dict[str, PatternDef] = {}
 C, P = int(Tile.C), int(Tile.P)
 DRAGONS = (C, P)  # 中 and 白: the sets that earn bonus / red flags (發 is a bonus tile)
 
 
 def _one_suit(r: Reading) -> bool:
     return len(r.facts.suits) == 1
+
+
+@register(PAO, "basic", kind="basic")
+def basic(x: Ctx) -> list[tuple[str, int]]:
+    """平胡: 1 when no flower pattern holds (§1.3); the value is ``[basic] points``."""
+    if x.holding:
+        return []
+    return [("no flower pattern (平胡)", int(x.rules.basic.get("points", 1)))]
 
 
 @register(PAO, "half_flush", lambda r: f"one suit ({r.facts.suit_name()}) plus 中/白")
@@ -46,11 +55,7 @@ def _straight_suit(r: Reading) -> int | None:
     return None
 
 
-@register(
-    PAO,
-    "pure_straight",
-    lambda r: f"123 456 789 of {'mps'[_straight_suit(r) or 0]} as sequences",
-)
+@register(PAO, "pure_straight", lambda r: f"123 456 789 of {'mps'[_straight_suit(r) or 0]} as sequences")
 def pure_straight(r: Reading) -> bool:
     """一条龙: 123 456 789 of one suit as sequences of this reading (§1.3)."""
     return r.shape == "standard" and _straight_suit(r) is not None
@@ -60,13 +65,6 @@ def pure_straight(r: Reading) -> bool:
 def seven_pairs(r: Reading) -> bool:
     """七对 (§1.2, §1.3)."""
     return r.shape == "seven_pairs"
-
-
-def _fairies(r: Reading) -> bool:
-    if r.shape != "seven_pairs":
-        return False
-    ps = sorted(set(r.pairs))
-    return len(ps) == 7 and ps[0] < 27 and ps[6] - ps[0] == 6 and ps[0] // 9 == ps[6] // 9
 
 
 @register(
@@ -79,7 +77,10 @@ def _fairies(r: Reading) -> bool:
 )
 def seven_fairies(r: Reading) -> bool:
     """七仙女: seven consecutive pairs of one suit, 1-7 / 2-8 / 3-9 (§1.3 extras)."""
-    return _fairies(r)
+    if r.shape != "seven_pairs":
+        return False
+    ps = sorted(set(r.pairs))
+    return len(ps) == 7 and ps[0] < 27 and ps[6] - ps[0] == 6 and ps[0] // 9 == ps[6] // 9
 
 
 @register(PAO, "all_melded", "four exposed melds; the last tile paired by a discard")
@@ -89,28 +90,36 @@ def all_melded(r: Reading) -> bool:
     return f.n_melds == 4 and all(m.is_exposed for m in f.melds) and not f.self_drawn
 
 
-def _has_red_flag(r: Reading) -> bool:
+def _red_flag_reason(r: Reading) -> str:
+    if r.shape == "payer":
+        return "exposed 中 and 白 sets (红旗飘飘)"
+    return "triplets or kongs of both 中 and 白"
+
+
+@register(PAO, "red_flag", _red_flag_reason)
+def red_flag(r: Reading) -> bool:
+    """红旗飘飘: sets of both 中 and 白, exposed, concealed or standing (§1.3); in 七对 only
+    where the table's ``red_flag_in_seven_pairs`` says so (XZ yes, JJ no). A payer's (吃炮,
+    §1.5, §1.3a) needs both sets among their melds, a concealed kong only where
+    ``payer_red_flag_counts_concealed_kong`` is true."""
+    rules = r.facts.rules
     if r.shape == "seven_pairs":
         c = r.facts.all_counts
-        return bool(r.facts.rules.option("red_flag_in_seven_pairs")) and c[C] == 4 and c[P] == 4
-    trips = r.triplet_tiles()
+        return bool(rules.option("red_flag_in_seven_pairs")) and c[C] == 4 and c[P] == 4
+    if r.shape == "payer" and not rules.option("payer_red_flag_counts_concealed_kong", True):
+        trips = [m.tile for m in r.facts.melds if m.kind != "chow" and m.is_exposed]
+    else:
+        trips = r.triplet_tiles()
     return C in trips and P in trips
 
 
-@register(PAO, "red_flag", "triplets or kongs of both 中 and 白")
-def red_flag(r: Reading) -> bool:
-    """红旗飘飘: sets of both 中 and 白, exposed, concealed or standing (§1.3); in 七对 only
-    where the table's ``red_flag_in_seven_pairs`` says so (XZ yes, JJ no)."""
-    return _has_red_flag(r)
-
-
-def _event(key: str, text: str) -> None:
+def _event(key: str, text: str, payer_text: str = "") -> None:
     def holds(r: Reading) -> bool:
         return key in r.facts.events
 
     holds.__name__ = key
     holds.__doc__ = f"{text} — an event of the input (§1.3)."
-    register(PAO, key, text, event=True)(holds)
+    register(PAO, key, lambda r: payer_text if r.shape == "payer" else text, event=True)(holds)
 
 
 _event("kong_bloom", "self-drawn on the replacement tile after own kong")
@@ -120,46 +129,4 @@ _event("last_tile_draw", "self-drawn the last tile of the wall")
 _event("last_tile_discard", "won on the forced discard of the last tile")
 _event("heavenly", "dealer won on the first 14 tiles")
 _event("earthly", "won on the dealer's first discard")
-_event("ready_declared", "won after declaring ready (报听)")
-
-
-# ---- extras (values in [extras]) --------------------------------------------------------
-
-
-def pair_runs(r: Reading) -> list[tuple[int, int]]:
-    """潇洒 runs of a seven-pairs reading: ``(first tile, length)`` for every run of at least
-    three consecutive same-suit ranks that hold a pair (a quad is one rank: DECISIONS §1.3,
-    seed ``11 33 4444 55 77 99`` = one 潇洒 + one 豪华)."""
-    ranks = set(r.pairs)
-    runs = []
-    for s in range(3):
-        n = 0
-        for t in range(9 * s, 9 * s + 10):
-            if t < 9 * s + 9 and t in ranks:
-                n += 1
-                continue
-            if n >= 3:
-                runs.append((t - n, n))
-            n = 0
-    return runs
-
-
-def luxury_count(r: Reading) -> int:
-    """豪华: quads used as two pairs in a seven-pairs reading."""
-    ps = r.pairs
-    return sum(1 for t in set(ps) if ps.count(t) == 2)
-
-
-def pung_run_length(r: Reading) -> tuple[int, int]:
-    """Longest run of consecutive same-suit triplets/kongs: (first tile, length)."""
-    trips = {t for t in r.triplet_tiles() if t < 27}
-    best = (0, 0)
-    for t in sorted(trips):
-        if t - 1 in trips and (t - 1) // 9 == t // 9:
-            continue
-        n = 1
-        while t + n in trips and (t + n) // 9 == t // 9:
-            n += 1
-        if n > best[1]:
-            best = (t, n)
-    return best
+_event("ready_declared", "won after declaring ready (报听)", "declaration of ready (报听)")

@@ -1,0 +1,81 @@
+"""Wait and condition adders (DECISIONS §1.3): 自摸, 门清, 边, 卡, 单钓.
+
+Each counts once, at the largest value any holding flower pattern gives it (``adders`` of its
+``[patterns.*]`` row; ``[basic.adders]`` for 平胡), and not at all when a holding pattern
+excludes it for the whole hand (``[adder_rules] <adder>_excluded_by``, §1.3a).
+"""
+
+from __future__ import annotations
+
+from scoring.items.base import PAO, Ctx, register
+
+__all__ = ["adder_value"]
+
+_EMPTY: frozenset[str] = frozenset()
+_WAIT_TEXT = {
+    "edge_wait": "edge wait (12+3 or 89+7)",
+    "closed_wait": "closed wait (13+2)",
+    "single_wait": "single wait: the winning tile completes the pair",
+}
+
+
+def adder_value(x: Ctx, adder: str) -> int:
+    """The adder's value in this reading: 0 when excluded, else the largest a holding pattern
+    gives (the 平胡 value when none holds)."""
+    rules = x.rules
+    if x.holding:
+        if set(x.holding) & rules.exclusions.get(adder, _EMPTY):
+            return 0
+        pats = rules.patterns
+        return max(pats[k].adders.get(adder, 0) for k in x.holding)
+    return int(rules.basic.get("adders", {}).get(adder, 0))
+
+
+def _one(x: Ctx, key: str, reason: str) -> list[tuple[str, int]]:
+    v = adder_value(x, key)
+    return [(reason, v)] if v else []
+
+
+@register(PAO, "self_drawn", kind="adder")
+def self_drawn(x: Ctx) -> list[tuple[str, int]]:
+    """自摸: won on own draw (§1.3); 杠上开花 / 海底捞月 exclude it (paid as self-draws)."""
+    return _one(x, "self_drawn", "won on own draw") if x.reading.facts.self_drawn else []
+
+
+@register(PAO, "concealed", kind="adder")
+def concealed(x: Ctx) -> list[tuple[str, int]]:
+    """门清: no exposed meld; concealed kongs keep it (§1.3)."""
+    f = x.reading.facts
+    if f.exposed:
+        return []
+    return _one(x, "concealed", "no exposed meld" + (" (concealed kongs keep it)" if f.n_melds else ""))
+
+
+def _wait(x: Ctx, key: str) -> list[tuple[str, int]]:
+    """边/卡/单钓 (§1.3): the winning block's wait, only when the hand waited on one tile kind
+    (独听) unless ``wait_bonus_needs_single_wait`` is false."""
+    if x.reading.wait != key.removesuffix("_wait"):
+        return []
+    if not x.rules.option("wait_bonus_needs_single_wait", True):
+        return _one(x, key, _WAIT_TEXT[key])
+    if x.n_waits != 1:
+        return []
+    return _one(x, key, _WAIT_TEXT[key] + ", the only tile waited on")
+
+
+@register(PAO, "edge_wait", kind="adder")
+def edge_wait(x: Ctx) -> list[tuple[str, int]]:
+    """边张: 12 + 3 or 89 + 7 (§1.3)."""
+    return _wait(x, "edge_wait")
+
+
+@register(PAO, "closed_wait", kind="adder")
+def closed_wait(x: Ctx) -> list[tuple[str, int]]:
+    """卡张: 13 + 2 (§1.3)."""
+    return _wait(x, "closed_wait")
+
+
+@register(PAO, "single_wait", kind="adder")
+def single_wait(x: Ctx) -> list[tuple[str, int]]:
+    """单钓: the winning tile completes the pair (§1.3); 全求人 excludes it."""
+    return _wait(x, "single_wait")

@@ -1,0 +1,194 @@
+"""What an item function looks at, and the registry: one registered function per scored key.
+
+Two kinds of item function, both registered with :func:`register` under the item key of the
+rule tables (``scoring/rules/*.toml``):
+
+- a **pattern** (``kind="pattern"``, a ``[patterns.*]`` row): ``fn(reading) -> bool``, with a
+  one-line ``reason``; its value (base 炮 or multiplier) is the table row's;
+- a **counting item** (``kind="extra" | "adder" | "bonus" | "basic" | "cap"``):
+  ``fn(ctx) -> list[(reason, value)]``, one entry per time it applies (one per 發, one per
+  潇洒 run); the function reads its values from the table through ``ctx``.
+
+The same function scores the winner's hand and, for the keys of a table's ``[eaten]`` section,
+what the winner eats from a payer (吃炮, DECISIONS §1.5): then ``ctx.payer`` is set, the reading
+holds only that payer's melds (shape ``"payer"``) and ``ctx.values`` is ``rules.eaten``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.tiles import NUM_KINDS, SUIT_ZH, SUITS
+
+__all__ = ["FAN", "PAO", "Ctx", "HandFacts", "ItemDef", "Reading", "register"]
+
+_NONE: frozenset[int] = frozenset()
+_KONGS = frozenset({"kong", "added_kong", "concealed_kong"})
+
+
+class HandFacts:
+    """Facts of the whole hand that do not depend on the reading (computed once per score).
+
+    Built from a checked hand (:class:`scoring.validate.CheckedHand`) or, with
+    :meth:`of_payer`, from a payer's melds (吃炮)."""
+
+    __slots__ = (
+        "all_counts",
+        "events",
+        "exposed",
+        "honours",
+        "kongs",
+        "meld_chows",
+        "meld_trips",
+        "melds",
+        "n_melds",
+        "rules",
+        "self_drawn",
+        "suits",
+        "win",
+    )
+
+    def __init__(self, rules, melds, held, win: int, self_drawn: bool, events) -> None:
+        self.rules = rules
+        self.melds = melds
+        self.n_melds = len(melds)
+        self.win = win
+        self.self_drawn = self_drawn
+        self.events = events
+        c = held  # standing tiles + melds
+        self.all_counts = c
+        self.suits = frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
+        self.honours = frozenset(t for t in range(27, NUM_KINDS) if c[t]) if any(c[27:]) else _NONE
+        if melds:
+            self.exposed = any(m.kind != "concealed_kong" for m in melds)
+            self.kongs = sum(1 for m in melds if m.kind in _KONGS)
+            self.meld_chows = [m.tiles[0] for m in melds if m.kind == "chow"]
+            self.meld_trips = [m.tiles[0] for m in melds if m.kind != "chow"]
+        else:
+            self.exposed = False
+            self.kongs = 0
+            self.meld_chows = self.meld_trips = ()
+
+    @classmethod
+    def of_hand(cls, hand) -> HandFacts:
+        return cls(hand.rules, hand.melds, hand.held, hand.win, hand.self_drawn, hand.events)
+
+    @classmethod
+    def of_payer(cls, rules, payer) -> HandFacts:
+        held = [0] * NUM_KINDS
+        for m in payer.melds:
+            for t in m.tiles:
+                held[t] += 1
+        events = frozenset({"ready_declared"}) if payer.ready_declared else frozenset()
+        return cls(rules, payer.melds, held, -1, False, events)
+
+    def suit_name(self) -> str:
+        s = SUITS[next(iter(self.suits))] if self.suits else "z"
+        return f"{SUIT_ZH[s]} {s}"
+
+
+class Reading:
+    """One reading of the hand with the block the winning tile completes.
+
+    ``shape``: ``"standard"`` (four sets + pair), ``"seven_pairs"``, ``"free"`` (xinyu's
+    all-honour shape) or ``"payer"`` (a payer's melds only, for 吃炮). For standard: ``sets`` =
+    hand sets ``(kind, tile)`` (kind ``chow`` / ``pung``), ``pair`` = the pair tile,
+    ``win_block`` = ``("pair", t)`` or a set, ``wait`` = edge / closed / single / open / pung.
+    For seven pairs: ``pairs`` (a quad appears twice).
+    """
+
+    __slots__ = ("_chows", "_trips", "facts", "pair", "pairs", "sets", "shape", "wait", "win_block")
+
+    def __init__(self, facts, shape, sets=(), pair=-1, pairs=(), win_block=None, wait=None) -> None:
+        self.facts: HandFacts = facts
+        self.shape: str = shape
+        self.sets: tuple = sets
+        self.pair: int = pair
+        self.pairs: tuple = pairs
+        self.win_block = win_block
+        self.wait: str | None = wait
+        self._chows: list[int] | None = None
+        self._trips: list[int] | None = None
+
+    def triplet_tiles(self) -> list[int]:
+        """Tiles of every triplet and kong: standing pungs and pung/kong melds."""
+        if self._trips is None:
+            self._trips = self._sets_of("pung", self.facts.meld_trips)
+        return self._trips
+
+    def chow_starts(self) -> list[int]:
+        """Lowest tile of every sequence: standing chows and chow melds."""
+        if self._chows is None:
+            self._chows = self._sets_of("chow", self.facts.meld_chows)
+        return self._chows
+
+    def _sets_of(self, kind: str, melded) -> list[int]:
+        out = [t for k, t in self.sets if k == kind]
+        out.extend(melded)
+        return out
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What a counting item looks at (see the module docstring).
+
+    ``holding``: the flower patterns (花) that hold in this reading, after ``replaces``;
+    ``removed``: the keys those patterns replace; ``n_waits``: how many tile kinds the hand
+    waited on before the win (独听 = 1); ``values``: ``rules.bonus`` for the winner,
+    ``rules.eaten`` for a payer; ``payer``: the payer eaten from, or None.
+    """
+
+    reading: Reading
+    rules: Any
+    holding: list[str] = field(default_factory=list)
+    removed: set[str] = field(default_factory=set)
+    n_waits: int = 0
+    bonus_tiles: int = 0
+    values: dict[str, int] = field(default_factory=dict)
+    payer: Any = None
+
+    @property
+    def whose(self) -> str:
+        """``own`` for the winner, ``b's`` for payer b (the start of a reason)."""
+        return "own" if self.payer is None else f"{self.payer.name}'s"
+
+
+@dataclass(frozen=True)
+class ItemDef:
+    """One scored key: its function, its kind and (patterns) its one-line reason."""
+
+    key: str
+    kind: str
+    fn: Callable[..., Any]
+    reason: Callable[[Reading], str]
+    event: bool = False  # a pattern that holds only when its event is in the input
+
+    def holds(self, r: Reading) -> bool:
+        return self.fn(r)
+
+
+#: jiujiang / xingzi (炮, DECISIONS §1) and xinyu (番, §2): key → the one function of that key.
+PAO: dict[str, ItemDef] = {}
+FAN: dict[str, ItemDef] = {}
+
+
+def register(
+    table: dict[str, ItemDef],
+    key: str,
+    reason: Callable[[Reading], str] | str = "",
+    *,
+    kind: str = "pattern",
+    event: bool = False,
+):
+    """Decorator: ``@register(PAO, "half_flush", "one suit plus 中/白")``; a key registers once."""
+
+    def deco(fn):
+        if key in table:
+            raise ValueError(f"item key {key!r} is registered twice")
+        why = reason if callable(reason) else (lambda _r, _s=reason: _s)
+        table[key] = ItemDef(key, kind, fn, why, event)
+        return fn
+
+    return deco

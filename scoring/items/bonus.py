@@ -1,0 +1,80 @@
+"""Bonus adders (DECISIONS §1.3, always, 平胡 or 花) and what the winner eats from a payer (吃炮, §1.5).
+
+Each function scores one side: the winner's reading (values from ``[bonus]``) or a payer's
+melds and 發 (values from ``[eaten]``; a payer has no standing tiles to look at: standing
+中/白 triplets cannot be eaten). ``red_flag`` and ``ready_declared`` — eaten too — are
+patterns (:mod:`scoring.items.patterns`).
+"""
+
+from __future__ import annotations
+
+from scoring.items.base import PAO, Ctx, register
+from scoring.items.patterns import DRAGONS
+from scoring.tiles import Tile
+
+__all__: list[str] = []
+
+
+@register(PAO, "bonus_tile", kind="bonus")
+def bonus_tile(x: Ctx) -> list[tuple[str, int]]:
+    """發: +``bonus_tile`` for each 發 set aside (§1.1, §1.3); a payer's are eaten (§1.5)."""
+    n = x.bonus_tiles
+    v = x.values.get("bonus_tile", 0)
+    if x.payer is None:
+        return [(f"發 set aside ({i + 1} of {n})", v) for i in range(n)]
+    return [(f"{x.whose} 發 ({i + 1} of {n})", v) for i in range(n)]
+
+
+@register(PAO, "four_bonus_tiles", kind="bonus")
+def four_bonus_tiles(x: Ctx) -> list[tuple[str, int]]:
+    """四个发财: +``four_bonus_tiles`` more when all four 發 are one player's (§1.3, §1.5)."""
+    if x.bonus_tiles != 4:
+        return []
+    why = "all four 發 set aside" if x.payer is None else f"{x.payer.name} holds all four 發"
+    return [(why, x.values.get("four_bonus_tiles", 0))]
+
+
+@register(PAO, "dragon_set", kind="bonus")
+def dragon_set(x: Ctx) -> list[tuple[str, int]]:
+    """中/白 sets (§1.3): exposed pung ``dragon_pung``, standing triplet ``dragon_standing`` (one
+    completed by a discard counts as exposed), exposed kong ``dragon_kong``, concealed kong
+    ``dragon_concealed_kong``. In 七对 a 中/白 pair earns nothing."""
+    r, v = x.reading, x.values
+    out = []
+    if r.shape == "standard":
+        for kind, t in r.sets:
+            if kind != "pung" or t not in DRAGONS:
+                continue
+            zh = Tile(t).zh
+            if r.win_block == (kind, t) and not r.facts.self_drawn:
+                out.append(
+                    (f"{zh} triplet completed by a discard counts as exposed", v.get("dragon_pung", 0))
+                )
+            else:
+                out.append((f"concealed {zh} triplet standing in the hand", v.get("dragon_standing", 0)))
+    for m in r.facts.melds:
+        if m.tile not in DRAGONS or m.kind == "chow":
+            continue
+        zh = m.tile.zh
+        if m.kind == "pung":
+            out.append((f"{x.whose} exposed pung of {zh}", v.get("dragon_pung", 0)))
+        elif m.kind == "concealed_kong":
+            out.append((f"{x.whose} concealed kong of {zh}", v.get("dragon_concealed_kong", 0)))
+        else:
+            out.append((f"{x.whose} exposed kong of {zh}", v.get("dragon_kong", 0)))
+    return out
+
+
+@register(PAO, "kong", kind="bonus")
+def kong(x: Ctx) -> list[tuple[str, int]]:
+    """Every other kong (§1.3): exposed (直杠 or 补杠) ``kong``, concealed ``concealed_kong``; a
+    robbed kong is the robbed player's exposed kong, eaten (§1.3 抢杠)."""
+    out = []
+    for m in x.reading.facts.melds:
+        if not m.is_kong or m.tile in DRAGONS:
+            continue
+        if m.kind == "concealed_kong":
+            out.append((f"{x.whose} concealed kong of {m.code}", x.values.get("concealed_kong", 0)))
+        else:
+            out.append((f"{x.whose} exposed kong of {m.code}", x.values.get("kong", 0)))
+    return out

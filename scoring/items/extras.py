@@ -1,0 +1,104 @@
+"""Extras on top of the patterns (DECISIONS §1.3 "Extras"): 潇洒, 滚, 豪华, 潇洒碰碰胡.
+
+One counting function per key of ``[extras]`` names; each returns ``[(reason, 炮), …]`` — one
+entry per run, per extra pair, per quad. The values (and the caps ``*_max``) are the table's.
+A pattern's ``replaces`` (七仙女 replaces 潇洒 and 滚) removes an extra for that reading.
+"""
+
+from __future__ import annotations
+
+from scoring.items.base import PAO, Ctx, Reading, register
+from scoring.tiles import Tile, format_tiles
+
+__all__ = ["luxury_count", "pair_runs", "pung_run_length"]
+
+
+def pair_runs(r: Reading) -> list[tuple[int, int]]:
+    """潇洒 runs of a seven-pairs reading: ``(first tile, length)`` for every run of at least
+    three consecutive same-suit ranks that hold a pair (a quad is one rank: DECISIONS §1.3,
+    seed ``11 33 4444 55 77 99`` = one 潇洒 + one 豪华)."""
+    ranks = set(r.pairs)
+    runs = []
+    for s in range(3):
+        n = 0
+        for t in range(9 * s, 9 * s + 10):
+            if t < 9 * s + 9 and t in ranks:
+                n += 1
+                continue
+            if n >= 3:
+                runs.append((t - n, n))
+            n = 0
+    return runs
+
+
+def luxury_count(r: Reading) -> list[int]:
+    """豪华: the quads used as two pairs in a seven-pairs reading, lowest first."""
+    return [t for t in sorted(set(r.pairs)) if r.pairs.count(t) == 2]
+
+
+def pung_run_length(r: Reading) -> tuple[int, int]:
+    """Longest run of consecutive same-suit triplets/kongs: (first tile, length)."""
+    trips = {t for t in r.triplet_tiles() if t < 27}
+    best = (0, 0)
+    for t in sorted(trips):
+        if t - 1 in trips and (t - 1) // 9 == t // 9:
+            continue
+        n = 1
+        while t + n in trips and (t + n) // 9 == t // 9:
+            n += 1
+        if n > best[1]:
+            best = (t, n)
+    return best
+
+
+@register(PAO, "pair_run", kind="extra")
+def pair_run(x: Ctx) -> list[tuple[str, int]]:
+    """潇洒: +``pair_run`` for each run of ≥ ``pair_run_min`` consecutive same-suit ranks held as
+    pairs in 七对 (§1.3 extras)."""
+    r = x.reading
+    if r.shape != "seven_pairs":
+        return []
+    value = x.rules.extras.get("pair_run", 0)
+    return [(f"pairs {format_tiles(range(s, s + n))} in a run", value) for s, n in pair_runs(r)]
+
+
+@register(PAO, "pair_run_extra", kind="extra")
+def pair_run_extra(x: Ctx) -> list[tuple[str, int]]:
+    """滚: +``pair_run_extra`` for each rank beyond ``pair_run_min`` in a 潇洒 run, at most
+    ``pair_run_extra_max`` in a hand (§1.3 extras); not where 潇洒 itself is replaced."""
+    r = x.reading
+    if r.shape != "seven_pairs" or "pair_run" in x.removed:
+        return []
+    ex = x.rules.extras
+    out = []
+    for start, n in pair_runs(r):
+        for j in range(ex.get("pair_run_min", 3), n):
+            t = Tile(start + j)
+            out.append((f"pair {t.code}{t.code} beyond three in the run", ex.get("pair_run_extra", 0)))
+    return out[: ex.get("pair_run_extra_max", 3)]
+
+
+@register(PAO, "luxury", kind="extra")
+def luxury(x: Ctx) -> list[tuple[str, int]]:
+    """豪华: +``luxury`` for each quad used as two pairs in 七对, at most ``luxury_max`` (§1.3)."""
+    r = x.reading
+    if r.shape != "seven_pairs":
+        return []
+    ex = x.rules.extras
+    quads = luxury_count(r)[: ex.get("luxury_max", 3)]
+    return [(f"{Tile(t).code * 4} used as two pairs", ex.get("luxury", 0)) for t in quads]
+
+
+@register(PAO, "pung_run", kind="extra")
+def pung_run(x: Ctx) -> list[tuple[str, int]]:
+    """潇洒碰碰胡: in 碰碰胡, +``pung_run_three`` for three consecutive same-suit triplets,
+    +``pung_run_four`` for four (潇洒带滚, §1.3 extras)."""
+    if "all_pungs" not in x.holding:
+        return []
+    start, n = pung_run_length(x.reading)
+    if n < 3:
+        return []
+    run = " ".join(Tile(t).code * 3 for t in range(start, start + n))
+    if n >= 4:
+        return [(f"four consecutive triplets {run} (潇洒带滚)", x.rules.extras.get("pung_run_four", 0))]
+    return [(f"three consecutive triplets {run}", x.rules.extras.get("pung_run_three", 0))]
