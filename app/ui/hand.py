@@ -71,6 +71,12 @@ def default_seat() -> dict[str, Any]:
     }
 
 
+def det_uncertain(d: dict[str, Any]) -> bool:
+    """A detection (docs/detect-json.md) the reader flags `uncertain` (models with a calibrated
+    flag), else one with `conf` under `LOW_CONF`: the app draws it red."""
+    return bool(d["uncertain"]) if "uncertain" in d else d.get("conf", 1.0) < LOW_CONF
+
+
 def is_low(t: dict[str, Any]) -> bool:
     return t["t"] == UNKNOWN or (t.get("c") is not None and t["c"] < LOW_CONF)
 

@@ -221,7 +221,7 @@ def detection_view() -> None:
         return
     st.image(_draw_boxes(photo), width="stretch")
     dets = photo.detect.get("detections", [])
-    low = sum(1 for d in dets if d.get("conf", 1) < H.LOW_CONF)
+    low = sum(1 for d in dets if H.det_uncertain(d))
     st.caption(t("photo.found", n=len(dets), low=low))
 
 
@@ -237,7 +237,7 @@ def _draw_boxes(photo: E.Photo) -> bytes:
     boxes = []
     for k, det in enumerate(photo.detect.get("detections", [])):
         code, selected, win, fixed = now.get(k, (det["tile"], False, False, False))
-        low = det.get("conf", 1.0) < H.LOW_CONF and not fixed
+        low = H.det_uncertain(det) and not fixed
         color = BLUE if selected else GOLD if win else RED if low else GREEN
         if k not in now and det["tile"] not in ("F", "flower"):
             color = GREY
