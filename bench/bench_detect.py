@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/bench_detect.py                      # photos of ../shared, models/
     .venv/bin/python bench/bench_detect.py --images DIR --repeat 5 --json bench/out/detect.json
+    .venv/bin/python bench/bench_detect.py --models NEW --baseline OLD   # two model versions, one run
 
 What is timed, per photo: the encoded file already in memory -> tile codes, in the same
 process after one warm-up call (sessions created beforehand), the best of `--repeat` runs
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     ap.add_argument("--images", default=str(DEFAULT_IMAGES), help="folder of photos")
     ap.add_argument("--models", default=None, help="models directory (default: models/)")
+    ap.add_argument("--baseline", default=None, help="a second models directory timed in the same run")
     ap.add_argument("--repeat", type=int, default=5, help="runs per photo (best counts)")
     ap.add_argument("--cores", type=int, default=2, help="CPUs to pin both detectors to (0: all)")
     ap.add_argument("--min-mp", type=float, default=11.0, help="only photos of at least this many megapixels")
@@ -201,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     jx_tiles = [len(reader.read(d).detections) for d in datas]
     results = {"jxmj": {"models": label, "ms": jx_ms, "cpu_ms": jx_cpu, "tiles": jx_tiles}}
 
+    if a.baseline:
+        base, base_label = jxmj_reader(a.baseline, a.cores)
+        b_ms, b_cpu = time_calls(base.read, datas, a.repeat)
+        b_med = statistics.median(b_ms)
+        results["baseline"] = {"models": base_label, "ms": b_ms, "cpu_ms": b_cpu, "median_ms": b_med}
+
     mjd = None
     if not a.no_mjd:
         py = find_mjd_python(a.mjd_python)
@@ -225,6 +233,13 @@ def main(argv: list[str] | None = None) -> int:
         f"(stage medians: decode {by_stage['decode']:.1f}, detect {by_stage['detect']:.1f}, "
         f"classify {by_stage['classify']:.1f}); target <= 150 ms: {'met' if med <= 150 else 'NOT met'}"
     )
+    if a.baseline:
+        b_med = results["baseline"]["median_ms"]
+        print(
+            f"baseline ({results['baseline']['models']}): median {b_med:.1f} ms per photo, CPU "
+            f"{statistics.median(results['baseline']['cpu_ms']):.1f} ms; "
+            f"jxmj takes {med / b_med:.2f}x its time"
+        )
     if mjd:
         mmed, mcpu = statistics.median(mjd["ms"]), statistics.median(mjd["cpu_ms"])
         print(

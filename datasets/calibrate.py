@@ -6,9 +6,10 @@ Each crop is read at 0° and at 180° (the runtime's two views; a sideways box's
 ±90°, the same pair); the view with the likelier reading wins. On the validation crops of
 `real_photos_rf` (photos never trained on):
 1. the temperature `T` that minimises the negative log-likelihood of the labels (grid 0.5..4);
-2. `flag_margin`: a tile is flagged `uncertain` when its two views disagree or when the
-   calibrated top-1 minus top-2 probability is below `flag_margin`, chosen as the largest value
-   that flags at most `--target-right` of the right readings.
+2. `flag_margin` and `disagree_factor`: a tile is flagged `uncertain` when its calibrated
+   top-1 minus top-2 probability, times `disagree_factor` where the two views name different
+   classes, is below `flag_margin`; for each factor (0, 0.25 .. 1) the largest margin that flags
+   at most `--target-right` of the right readings, and of those the pair that flags most wrong ones.
 Both go into the classifier's `jxmj` metadata as `calibration`; `vision.reader` applies them.
 """
 
@@ -55,6 +56,11 @@ def reading(z0: np.ndarray, z1: np.ndarray, temperature: float) -> dict[str, np.
     }
 
 
+def effective_margin(r: dict, factor: float) -> np.ndarray:
+    """The margin the flag compares with `flag_margin`: scaled by `factor` where the views disagree."""
+    return r["margin"] * np.where(r["agree"], 1.0, factor)
+
+
 def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
     """Temperature and flag margin (see the module docstring), with the figures on these crops."""
     temps = np.round(np.arange(0.5, 4.01, 0.05), 2)
@@ -63,16 +69,23 @@ def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
     r = reading(z0, z1, t)
     tiles = (y != none_index) & (r["cls"] != none_index)  # read as a tile, truly a tile
     right, wrong = tiles & (r["cls"] == y), tiles & (r["cls"] != y)
-    margin = 0.0
-    for m in np.round(np.arange(0.0, 1.0, 0.005), 3):
-        flagged = ~r["agree"] | (r["margin"] < m)
-        if flagged[right].mean() > target_right:
-            break
-        margin = float(m)
-    flagged = ~r["agree"] | (r["margin"] < margin)
+    best = (-1.0, 0.0, 0.0)  # (wrong flagged, flag_margin, disagree_factor)
+    for factor in (0.0, 0.25, 0.5, 0.75, 1.0):
+        eff = effective_margin(r, factor)
+        margin = 0.0
+        for m in np.round(np.arange(0.0, 1.0, 0.005), 3):
+            if (eff[right] < m).mean() > target_right:
+                break
+            margin = float(m)
+        caught = float((eff[wrong] < margin).mean()) if wrong.any() and margin > 0 else 0.0
+        if caught > best[0]:
+            best = (caught, margin, factor)
+    _, margin, factor = best
+    flagged = effective_margin(r, factor) < margin
     return {
         "temperature": t,
         "flag_margin": margin,
+        "disagree_factor": factor,
         "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
         "nll": min(nll),
         "crops": len(y),
@@ -101,6 +114,7 @@ def main(argv=None):
     meta["calibration"] = {
         "temperature": res["temperature"],
         "flag_margin": res["flag_margin"],
+        "disagree_factor": res["disagree_factor"],
         "fitted_on": f"real_photos_rf validation part, {res['crops']} crops",
     }
     for p in model.metadata_props:

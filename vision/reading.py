@@ -7,8 +7,9 @@ likelier wins. Models from 0.6.0 carry a `calibration` in their metadata, fitted
 the models never trained on (`datasets/calibrate.py`):
 
 - `temperature` T: probabilities are `softmax(logits / T)`;
-- `flag_margin`: a reading is uncertain when the top-1 minus top-2 probability of the winning
-  view is below it, or when the two views name different classes.
+- `flag_margin`, `disagree_factor`: a reading is uncertain when the top-1 minus top-2
+  probability of the winning view, times `disagree_factor` where the two views name different
+  classes (default 0: a disagreement is always uncertain), is below `flag_margin`.
 
 Without a calibration (older models) a reading is uncertain when `conf < LOW_CONF`, the rule the
 app has always drawn in red.
@@ -79,7 +80,9 @@ def uncertain(readings: Readings, conf: np.ndarray, calibration: Mapping[str, fl
     """
     if "flag_margin" not in calibration:
         return np.asarray(conf) < LOW_CONF
-    return ~readings.agree | (readings.margin < float(calibration["flag_margin"]))
+    factor = float(calibration.get("disagree_factor", 0.0))
+    margin = readings.margin * np.where(readings.agree, 1.0, factor)
+    return margin < float(calibration["flag_margin"])
 
 
 __all__ = ["LOW_CONF", "Readings", "combine_views", "uncertain"]

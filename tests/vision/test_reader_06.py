@@ -74,6 +74,13 @@ def test_temperature_softens_the_probabilities():
     assert combine_views(z, [0], 1, 2.0).p[0] == pytest.approx(2 / 3, abs=1e-4)
 
 
+def test_a_disagreement_counts_by_the_disagree_factor():
+    r = Readings(np.array([0, 0]), np.array([0.9, 0.9]), np.array([0.6, 0.6]), np.array([True, False]))
+    cal = {"temperature": 1.0, "flag_margin": 0.4, "disagree_factor": 0.5}
+    assert uncertain(r, np.array([0.9, 0.9]), cal).tolist() == [False, True]
+    assert uncertain(r, np.array([0.9, 0.9]), {**cal, "disagree_factor": 1.0}).tolist() == [False, False]
+
+
 @pytest.mark.parametrize(
     ("margin", "agree", "flag_margin", "expected"),
     [(0.5, True, 0.3, False), (0.2, True, 0.3, True), (0.9, False, 0.3, True), (0.0, True, 0.0, False)],
