@@ -15,6 +15,7 @@ import numpy as np
 
 from datasets import styles, tiles
 from datasets.tiles import BACK, CLASSES, FLOWER, make_tile, random_style
+from vision.boxes import cut_crops
 
 SUITS = "mps"
 
@@ -450,18 +451,18 @@ def crop_for_classifier(
 
 
 def cut(img: np.ndarray, xyxy, out_hw=(64, 48), rot_k=1):
+    """One crop as the runtime cuts it (`vision.boxes.cut_crops`), uint8 `(H, W, 3)`: the box
+    widened to whole pixels and clipped; a sideways box turned upright (`rot_k` 1: 90° counter-
+    clockwise, 3: clockwise); a box under 2 px a black crop."""
     h, w = img.shape[:2]
     x0, y0, x1, y1 = xyxy
     x0, y0 = int(max(0, np.floor(x0))), int(max(0, np.floor(y0)))
     x1, y1 = int(min(w, np.ceil(x1))), int(min(h, np.ceil(y1)))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return np.zeros((*out_hw, 3), np.uint8)
-    crop = img[y0:y1, x0:x1]
-    if crop.shape[1] > crop.shape[0] * 1.15:  # sideways -> upright
-        crop = np.rot90(crop, k=rot_k)
-    H, W = out_hw
-    interp = cv2.INTER_AREA if crop.shape[0] > H else cv2.INTER_LINEAR
-    return cv2.resize(np.ascontiguousarray(crop), (W, H), interpolation=interp)
+    batch, rotated, _ = cut_crops(img, np.array([[x0, y0, x1, y1]], np.float32), tuple(out_hw))
+    view = batch[1 if rotated[0] and rot_k == 3 else 0]
+    return np.rint(view.transpose(1, 2, 0) * 255.0).astype(np.uint8)
 
 
 def class_name(i: int) -> str:
