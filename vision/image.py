@@ -1,26 +1,40 @@
 """Image loading for tile reading: bytes or a path in, upright RGB pixels out.
 
-Formats: JPEG, PNG, WebP, GIF (first frame), BMP, TIFF and HEIC/HEIF (iPhone photos, via
-pillow-heif). EXIF orientation is applied, so every coordinate jxmj reports is in pixels of
-the *upright* image, the way a photo viewer shows it.
+Formats: only what phones and photo apps produce — JPEG (and MPO, a JPEG with extra
+pictures), PNG, WebP, HEIC/HEIF (via pillow-heif) and AVIF (`ACCEPTED_FORMATS`, passed to
+Pillow's `Image.open(formats=...)`). Any other format (TIFF, GIF, BMP, DDS, BLP, ...) is
+refused before its decoder runs, whatever the file is called. EXIF orientation is applied, so
+every coordinate jxmj reports is in pixels of the *upright* image, the way a viewer shows it.
 
 Policy (all limits are module constants):
 
 - **Pixel limit.** The size is read from the header before anything is decoded; an image of
-  more than `MAX_PIXELS` (100 megapixels) is refused with `ImageError` — a decompression
-  bomb costs nothing. Images smaller than `MIN_SIDE` px on a side are refused too (nothing
-  that small can show a readable tile).
-- **Downscale policy.** `load_image` decodes at full resolution unless asked otherwise.
-  `open_image(..., min_side=N)` lets a JPEG be decoded at a reduced DCT scale (1/2, 1/4 or
-  1/8, chosen by libjpeg while decoding, so it is *faster* than a full decode) as long as
-  the long side of the result stays >= N px. The tile reader uses this with N = 2000: a
-  12-megapixel phone photo (4032x3024) is decoded once at 2016x1512 — tiles in a photo of a
-  hand are still 100+ px wide there, more than the classifier's input — and the reader
-  decodes the photo again at full resolution when the tiles it finds are too small for
-  that (see `vision.reader`). Other formats are always decoded at full resolution.
-- **Pixel formats.** Whatever the mode (grayscale, palette, CMYK, RGBA, LA, 16-bit, float),
-  the result is 8-bit RGB; transparency is composited onto white; 16-bit samples keep
-  their top 8 bits. An animated image contributes its first frame.
+  more than `MAX_PIXELS` (100 megapixels) is refused with `ImageError`, and so is one with a
+  side under `MIN_SIDE` px. This is the only pixel limit: importing this module sets Pillow's
+  `MAX_IMAGE_PIXELS` (89.5 MP by default) to it and silences Pillow's warning, so the limit
+  that applies and the message always agree.
+- **Memory budget.** Decoding holds the picture as the decoder stores it:
+  `width x height x bytes per pixel`, where Pillow keeps 4 bytes per pixel for RGB, RGBA and
+  CMYK (16-bit PNG samples are narrowed to 8 bits while decoding), 2 for 16-bit grey and 1
+  for grey, palette or 1-bit images, and the WebP, HEIF and AVIF libraries hold a 4-byte
+  copy of their own besides (`decoded_bytes`). This must fit `DECODE_BUDGET` (384 MiB): a
+  100 MP PNG fits, a 48 MP HEIC fits, a 60 MP WebP does not. A JPEG that would not fit is
+  decoded at 1/2, 1/4 or 1/8 scale instead (libjpeg scales while decoding). The RGB result
+  costs 3 more bytes per pixel *of the result*; the conversion runs in strips, so no other
+  full-size copy is made. Peak memory of `open_image` is therefore at most about
+  budget + result + the file itself (`MAX_BYTES`).
+- **Reduced decoding.** `open_image(..., min_side=N)` returns the image no larger than the
+  caller needs, as long as its long side stays >= N px: a JPEG is decoded at a reduced DCT
+  scale (1/2, 1/4 or 1/8; *faster* than a full decode), any other format is decoded and then
+  box-averaged strip by strip to 1/2, 1/4 or 1/8 (those formats cannot decode at a smaller
+  size). The tile reader uses N = 2000 and decodes again at full resolution when the tiles
+  it finds are too small for that (see `vision.reader`).
+- **Pixel formats.** Whatever the mode (grayscale, palette, CMYK, RGBA, LA, 16-bit), the
+  result is 8-bit RGB; transparency is composited onto white; 16-bit samples keep their top
+  8 bits. An animated image or a multi-picture file contributes its first (primary) picture.
+- **Errors.** Every failure — including any exception a decoder raises on corrupt data — is
+  an `ImageError` whose message is one sentence for the user and whose `code` names the
+  problem (`ERROR_CODES`) so that the app can translate it.
 """
 
 from __future__ import annotations
@@ -35,22 +49,76 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 MAX_PIXELS = 100_000_000
-# No photo format we read needs more bytes than this for 100 MP; more is junk or a stream (/dev/zero).
-MAX_BYTES = 200 * 1024 * 1024
 """Images with more pixels than this (width x height, before any downscale) are refused."""
+
+MAX_BYTES = 200 * 1024 * 1024
+"""Files larger than this are refused (no photo of <= 100 MP needs more; /dev/zero does)."""
 
 MIN_SIDE = 16
 """Images with a side shorter than this many pixels are refused."""
 
+DECODE_BUDGET = 384 * 2**20
+"""The most bytes one decoded picture may occupy while it is decoded (see `decoded_bytes`)."""
+
+ACCEPTED_FORMATS = ("JPEG", "MPO", "PNG", "WEBP", "HEIF", "AVIF")
+"""Pillow format ids that are ever decoded (HEIF covers .heic; MPO is a multi-picture JPEG)."""
+
+FORMAT_NAMES = "JPEG, PNG, WebP, HEIC/HEIF or AVIF"
+
+ERROR_CODES = (
+    "empty",
+    "no_file",
+    "is_directory",
+    "unreadable",
+    "file_too_large",
+    "not_image",
+    "unsupported_format",
+    "corrupt",
+    "too_many_pixels",
+    "too_much_memory",
+    "too_small",
+    "bad_array",
+)
+"""Every `ImageError.code`; the app has a translated message for each (`image.<code>`)."""
+
 _EXIF_ORIENTATION = 0x0112
-_HEIF_REGISTERED = False
+_OPENERS: tuple[str, ...] = ()  # ACCEPTED_FORMATS this Pillow build has, once registered
+_LIBRARY_COPY = {"WEBP": 4, "HEIF": 4, "AVIF": 4}  # bytes/pixel the decoding library holds besides Pillow
+_STRIP_PIXELS = 2_000_000  # pixels converted to RGB per strip
+# Formats we refuse, told by their first bytes, so the message can name them.
+_OTHER_MAGIC = {
+    b"II*\0": "TIFF",
+    b"MM\0*": "TIFF",
+    b"GIF8": "GIF",
+    b"BM": "BMP",
+    b"DDS ": "DDS",
+    b"BLP1": "BLP",
+    b"BLP2": "BLP",
+    b"8BPS": "PSD",
+    b"\0\0\0\x0cjP  ": "JPEG 2000",
+    b"%PDF": "PDF",
+}
+
+# One pixel limit: Pillow's bomb check (a warning above its limit, an error above twice that)
+# moves to ours, and its warning is silenced since open_image refuses such images itself.
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+# Pillow refuses truncated files by default; keep it that way (a truncated photo is an error).
+ImageFile.LOAD_TRUNCATED_IMAGES = False
 
 
 class ImageError(ValueError):
-    """The input is not a usable image: empty, not an image, truncated, too big or too small.
+    """The input is not a usable image: empty, not an image, corrupt, too big or too small.
 
-    The message is one sentence meant for the user (the CLI prints it as `{"error": ...}`).
+    `str(error)` is one sentence meant for the user (the CLI prints it as `{"error": ...}`);
+    `error.code` is one of `ERROR_CODES` and `error.fields` holds the numbers the sentence
+    names (e.g. `width`, `height`, `limit`), so a translated message can say the same.
     """
+
+    def __init__(self, message: str, code: str = "corrupt", **fields: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +130,7 @@ class LoadedImage:
             `scale`).
         width: width in pixels of the full-resolution upright image.
         height: height in pixels of the full-resolution upright image.
-        scale: `pixels.shape[1] / width` (1.0 = full resolution; 0.5 = a JPEG decoded at 1/2).
+        scale: `pixels.shape[1] / width` (1.0 = full resolution; 0.5 = decoded at 1/2).
             A point `(x, y)` of `pixels` is `(x / scale, y / scale)` in the full image.
         decode_ms: wall time spent decoding, in milliseconds.
         source: the encoded bytes, kept so that the image can be decoded again at full
@@ -81,22 +149,42 @@ class LoadedImage:
         """Wrap an `(h, w, 3)` uint8 RGB array that is already full resolution and upright."""
         pixels = np.asarray(pixels)
         if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
-            raise ImageError(f"expected an HxWx3 uint8 RGB array, got shape {pixels.shape} {pixels.dtype}")
+            raise ImageError(
+                f"expected an HxWx3 uint8 RGB array, got shape {pixels.shape} {pixels.dtype}", "bad_array"
+            )
         h, w = pixels.shape[:2]
         _check_size(w, h)
         return cls(pixels=pixels, width=w, height=h)
 
 
-def _register_heif() -> None:
-    global _HEIF_REGISTERED
-    if not _HEIF_REGISTERED:
+def decoded_bytes(fmt: str, mode: str, width: int, height: int) -> int:
+    """Bytes a `width` x `height` picture of Pillow `mode` occupies while `fmt` decodes it.
+
+    >>> decoded_bytes("PNG", "RGBA", 1000, 1000), decoded_bytes("HEIF", "RGB", 1000, 1000)
+    (4000000, 8000000)
+    """
+    if mode in ("1", "L", "P"):
+        per_pixel = 1
+    elif mode.startswith("I;16"):
+        per_pixel = 2
+    else:
+        per_pixel = 4
+    return width * height * (per_pixel + _LIBRARY_COPY.get(fmt, 0))
+
+
+def _openers() -> tuple[str, ...]:
+    """Register Pillow's plugins and pillow-heif once; the accepted formats that are available."""
+    global _OPENERS
+    if not _OPENERS:
         try:
             import pillow_heif
 
             pillow_heif.register_heif_opener()
         except ImportError:  # pragma: no cover - pillow-heif is a dependency
             pass
-        _HEIF_REGISTERED = True
+        Image.init()
+        _OPENERS = tuple(f for f in ACCEPTED_FORMATS if f in Image.OPEN)
+    return _OPENERS
 
 
 def _read_source(source: bytes | bytearray | memoryview | str | Path) -> bytes:
@@ -108,34 +196,73 @@ def _read_source(source: bytes | bytearray | memoryview | str | Path) -> bytes:
             with path.open("rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
-            raise ImageError(f"no such file: {path}") from None
+            raise ImageError(f"no such file: {path}", "no_file") from None
         except IsADirectoryError:
-            raise ImageError(f"{path} is a directory, not an image") from None
+            raise ImageError(f"{path} is a directory, not an image", "is_directory") from None
         except OSError as exc:
-            raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise ImageError(f"cannot read {path}: {exc.strerror or exc}", "unreadable") from None
     if not data:
-        raise ImageError("the image file is empty (0 bytes)")
+        raise ImageError("the image file is empty (0 bytes)", "empty")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"the image file is too large: more than {MAX_BYTES // 2**20} MiB")
+        limit = MAX_BYTES // 2**20
+        raise ImageError(f"the image file is too large: more than {limit} MiB", "file_too_large", limit=limit)
     return data
 
 
 def _check_size(w: int, h: int) -> None:
     if w * h > MAX_PIXELS:
+        limit = round(MAX_PIXELS / 1e6)
         raise ImageError(
             f"image is too large: {w}x{h} = {w * h / 1e6:.0f} megapixels "
-            f"(the limit is {MAX_PIXELS / 1e6:.0f}); scale it down first"
+            f"(the limit is {limit}); scale it down first",
+            "too_many_pixels",
+            width=w,
+            height=h,
+            limit=limit,
         )
     if min(w, h) < MIN_SIDE:
-        raise ImageError(f"image is too small to show tiles: {w}x{h} pixels (need {MIN_SIDE}+ on each side)")
+        raise ImageError(
+            f"image is too small to show tiles: {w}x{h} pixels (need {MIN_SIDE}+ on each side)",
+            "too_small",
+            width=w,
+            height=h,
+            limit=MIN_SIDE,
+        )
 
 
-def _to_rgb(im: Image.Image) -> np.ndarray:
-    """Any PIL mode -> `(h, w, 3)` uint8 RGB (alpha composited on white)."""
+def _not_accepted(data: bytes) -> ImageError:
+    for magic, name in _OTHER_MAGIC.items():
+        if data.startswith(magic):
+            return ImageError(
+                f"this is a {name} file; jxmj reads {FORMAT_NAMES} photos", "unsupported_format", format=name
+            )
+    return ImageError(f"not an image, or not one jxmj can read ({FORMAT_NAMES})", "not_image")
+
+
+def _jpeg_reduction(im: Image.Image, min_side: int | None) -> int:
+    """1, 2, 4 or 8: the DCT scale for a JPEG — as small as `min_side` allows, small enough to fit."""
+    w, h = im.size
+    reduce = 1
+    while reduce < 8 and min_side and max(w, h) / (reduce * 2) >= min_side:
+        reduce *= 2
+    while reduce < 8 and decoded_bytes("JPEG", im.mode, w // reduce, h // reduce) > DECODE_BUDGET:
+        reduce *= 2
+    return reduce
+
+
+def _box_factor(w: int, h: int, min_side: int | None) -> int:
+    factor = 1
+    while factor < 8 and min_side and max(w, h) / (factor * 2) >= min_side:
+        factor *= 2
+    return factor
+
+
+def _strip_to_rgb(im: Image.Image) -> np.ndarray:
+    """One strip in any PIL mode -> `(h, w, 3)` uint8 RGB (alpha composited on white)."""
     mode = im.mode
     if mode == "RGB":
         return np.asarray(im)
-    if mode in ("I;16", "I;16L", "I;16B", "I;16N", "I", "F"):
+    if mode.startswith("I;16") or mode in ("I", "F"):
         a = np.asarray(im)
         if mode.startswith("I;16"):
             a8 = (a.astype(np.uint16) >> 8).astype(np.uint8)
@@ -144,18 +271,35 @@ def _to_rgb(im: Image.Image) -> np.ndarray:
             hi = 65535.0 if a.max(initial=0) > 255 else 255.0
             a8 = np.clip(a * (255.0 / hi), 0, 255).astype(np.uint8)
         return np.repeat(a8[:, :, None], 3, axis=2)
-    if mode == "P" and "transparency" in im.info:
-        im = im.convert("RGBA")
-    if mode in ("RGBA", "LA", "PA", "La", "RGBa") or im.mode == "RGBA":
+    if mode in ("RGBA", "LA", "PA", "La", "RGBa") or (mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
         background = Image.new("RGBA", im.size, (255, 255, 255, 255))
         return np.asarray(Image.alpha_composite(background, im).convert("RGB"))
     return np.asarray(im.convert("RGB"))
 
 
+def _to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
+    """The loaded picture as `(h // factor, w // factor, 3)` uint8 RGB, converted in strips.
+
+    `factor` > 1 box-averages `factor` x `factor` blocks (the last `w % factor` columns and
+    `h % factor` rows are dropped, so the scale is exactly `1 / factor`).
+    """
+    w, h = im.size
+    out = np.empty((h // factor, w // factor, 3), np.uint8)
+    rows = max(factor, _STRIP_PIXELS // max(w, 1) // factor * factor)
+    for y0 in range(0, out.shape[0] * factor, rows):
+        y1 = min(y0 + rows, out.shape[0] * factor)
+        part = _strip_to_rgb(im.crop((0, y0, out.shape[1] * factor, y1)))
+        if factor > 1:
+            blocks = part.reshape((y1 - y0) // factor, factor, out.shape[1], factor, 3)
+            part = (blocks.mean(axis=(1, 3)) + 0.5).astype(np.uint8)
+        out[y0 // factor : y1 // factor] = part
+    return out
+
+
 def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
     """Apply EXIF orientation 1..8 to `(h, w, 3)` pixels (numpy views, one copy at most)."""
-    if orientation in (None, 1) or orientation not in range(2, 9):
+    if orientation not in range(2, 9):
         return a
     ops = {
         2: lambda x: x[:, ::-1],
@@ -166,8 +310,41 @@ def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
         7: lambda x: np.swapaxes(x, 0, 1)[::-1, ::-1],
         8: lambda x: np.rot90(x, 1),
     }
-    out = ops[orientation](a)
-    return np.ascontiguousarray(out)
+    return np.ascontiguousarray(ops[orientation](a))
+
+
+def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
+    """`(pixels, width, height, orientation)`; raises ImageError or whatever the decoder raises."""
+    with Image.open(io.BytesIO(data), formats=_openers()) as im:
+        w0, h0 = im.size
+        _check_size(w0, h0)
+        try:
+            orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1) or 1)
+        except Exception:  # a broken EXIF block does not make the image unusable
+            orientation = 1
+        if getattr(im, "n_frames", 1) > 1:
+            im.seek(0)  # first frame (animated WebP/AVIF, MPO with a depth map or preview)
+        factor = 1
+        if im.format in ("JPEG", "MPO"):
+            reduce = _jpeg_reduction(im, min_side)
+            if reduce > 1:
+                im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // reduce, h0 // reduce))
+        else:
+            factor = _box_factor(w0, h0, min_side)
+        need = decoded_bytes(im.format or "", im.mode, *im.size)
+        if need > DECODE_BUDGET:
+            mib, limit = -(-need // 2**20), DECODE_BUDGET // 2**20
+            raise ImageError(
+                f"image is too large to decode: this {w0}x{h0} {im.format} needs {mib} MiB of memory "
+                f"(the limit is {limit} MiB); save it smaller or as a JPEG",
+                "too_much_memory",
+                width=w0,
+                height=h0,
+                need=mib,
+                limit=limit,
+            )
+        im.load()
+        return _to_rgb(im, factor), w0, h0, orientation
 
 
 def open_image(
@@ -179,68 +356,45 @@ def open_image(
 
     Args:
         source: the encoded image (bytes) or a path to it.
-        min_side: allow a JPEG to be decoded at reduced size, keeping its long side >= this
-            many pixels (`None`: always full resolution).
+        min_side: allow the image to be decoded at 1/2, 1/4 or 1/8 size, keeping its long side
+            >= this many pixels (`None`: full resolution, unless a JPEG must be reduced to fit
+            `DECODE_BUDGET`).
 
     Returns:
         A `LoadedImage` (`pixels` `(h, w, 3)` uint8 RGB, full size `width` x `height`, `scale`).
 
     Raises:
-        ImageError: empty, unreadable, truncated, not an image, more than `MAX_PIXELS`, or a
-            side under `MIN_SIDE` pixels.
+        ImageError: empty, unreadable, not one of `ACCEPTED_FORMATS`, corrupt or truncated,
+            more than `MAX_PIXELS`, over `DECODE_BUDGET`, or a side under `MIN_SIDE` pixels.
+            Never any other exception (a decoder's own error becomes `code="corrupt"`).
     """
     t0 = time.perf_counter()
     data = _read_source(source)
-    _register_heif()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            im = Image.open(io.BytesIO(data))
-            w0, h0 = im.size
-            _check_size(w0, h0)
-            orientation = 1
-            try:
-                orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1) or 1)
-            except Exception:  # a broken EXIF block does not make the image unusable
-                orientation = 1
-            if getattr(im, "n_frames", 1) > 1:
-                im.seek(0)  # first frame (animated GIF/WebP, MPO with a depth map or preview)
-            if min_side and im.format in ("JPEG", "MPO"):
-                long0 = max(w0, h0)
-                reduce = 1
-                while reduce < 8 and long0 / (reduce * 2) >= min_side:
-                    reduce *= 2
-                if reduce > 1:
-                    im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // reduce, h0 // reduce))
-            im.load()
-            pixels = _to_rgb(im)
+        pixels, w0, h0, orientation = _decode(data, min_side)
     except ImageError:
         raise
     except UnidentifiedImageError:
+        raise _not_accepted(data) from None
+    except Image.DecompressionBombError:  # Pillow's hard limit, 2 x MAX_PIXELS
+        limit = round(MAX_PIXELS / 1e6)
         raise ImageError(
-            "not an image, or an image format jxmj cannot read (JPEG, PNG, WebP, HEIC)"
+            f"image is too large: more than {limit} megapixels (the limit); scale it down first",
+            "too_many_pixels",
+            limit=limit,
         ) from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageError(
-            f"image is too large: more than {MAX_PIXELS / 1e6:.0f} megapixels (the limit); "
-            "scale it down first"
-        ) from None
-    except (OSError, SyntaxError, ValueError, EOFError, IndexError) as exc:
-        msg = str(exc) or type(exc).__name__
-        if "truncated" in msg or "broken data stream" in msg or isinstance(exc, EOFError):
-            raise ImageError("the image file is truncated or corrupt") from None
-        raise ImageError(f"cannot decode the image: {msg}") from None
     except MemoryError:
-        raise ImageError("image is too large to decode in memory") from None
+        raise ImageError("image is too large to decode in memory", "too_much_memory") from None
+    except Exception:  # any decoder failure on corrupt data (OSError, SyntaxError, struct.error, ...)
+        raise ImageError("the image file is truncated or corrupt", "corrupt") from None
     pixels = _orient(pixels, orientation)
     if orientation in (5, 6, 7, 8):
         w0, h0 = h0, w0
-    scale = pixels.shape[1] / w0
     return LoadedImage(
         pixels=pixels,
         width=w0,
         height=h0,
-        scale=scale,
+        scale=pixels.shape[1] / w0,
         decode_ms=(time.perf_counter() - t0) * 1000.0,
         source=data,
     )
@@ -253,7 +407,3 @@ def load_image(source: bytes | bytearray | memoryview | str | Path) -> np.ndarra
         ImageError: see `open_image`.
     """
     return open_image(source).pixels
-
-
-# Pillow refuses truncated files by default; keep it that way (a truncated photo is an error).
-ImageFile.LOAD_TRUNCATED_IMAGES = False
