@@ -2,6 +2,13 @@
 
 Every option after `app` goes to `streamlit run` unchanged, e.g.
 `jxmj app --server.port 8600 --server.headless true`.
+
+`jxmj app` passes every server option the app relies on (`SERVER_OPTIONS`: 40 MB uploads,
+no error details or exception names in the browser, no usage statistics, no file watcher,
+XSRF protection, ...) on Streamlit's command line, where it outranks any
+`.streamlit/config.toml`, so the app behaves the same from any working directory. An option
+given after `app` still wins. The repository's `.streamlit/config.toml` says the same (a
+test keeps the two equal) for a plain `streamlit run app/streamlit_app.py`.
 """
 
 from __future__ import annotations
@@ -14,6 +21,26 @@ from pathlib import Path
 DESCRIPTION = __doc__
 DEFAULT_PORT = "8501"
 MAIN_SCRIPT = Path(__file__).with_name("streamlit_app.py")
+MAX_UPLOAD_MB = 40  # a 12 MP HEIC is 2-5 MB, a 100 MP JPEG ~30 MB; vision.image.MAX_BYTES is 200 MiB
+
+SERVER_OPTIONS: dict[str, str] = {
+    "server.port": DEFAULT_PORT,
+    "server.maxUploadSize": str(MAX_UPLOAD_MB),
+    "server.maxMessageSize": "200",
+    "server.fileWatcherType": "none",  # a scoring app, not a dev loop: no polling of the source tree
+    "server.runOnSave": "false",
+    "server.enableXsrfProtection": "true",
+    "server.enableCORS": "true",
+    "server.enableStaticServing": "false",
+    "server.baseUrlPath": "",
+    "client.showErrorDetails": "none",  # generic messages only: no tracebacks, no exception names
+    "client.toolbarMode": "minimal",
+    "client.showErrorLinks": "false",
+    "browser.gatherUsageStats": "false",  # no network at run time
+    "runner.magicEnabled": "true",
+    "theme.primaryColor": "#0b7a4b",
+}
+"""Every Streamlit option `jxmj app` sets (`section.option`: value, as on the command line)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,17 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def streamlit_command(options: list[str]) -> list[str]:
     """The `streamlit run` command line for the app, with jxmj's defaults before the user's options."""
     cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN_SCRIPT)]
-    defaults = {
-        "--server.port": DEFAULT_PORT,
-        "--client.showErrorDetails": "false",
-        "--browser.gatherUsageStats": "false",
-        "--server.fileWatcherType": "none",
-        "--client.toolbarMode": "minimal",
-    }
     given = {o.split("=", 1)[0] for o in options if o.startswith("--")}
-    for key, value in defaults.items():
-        if key not in given:
-            cmd += [key, value]
+    for key, value in SERVER_OPTIONS.items():
+        if f"--{key}" not in given:
+            cmd.append(f"--{key}={value}")
     return cmd + options
 
 

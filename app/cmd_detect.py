@@ -7,17 +7,21 @@
 Output: {"image": {"width", "height"}, "detections": [{"xyxy", "tile", "conf", "face_down",
 "rotated"}, ...], "groups": [{"tiles", "kind_guess", ...}], "timing_ms": {...}}; xyxy in
 pixels of the upright photo. Exit status 2 with {"error": ...} for an unreadable, empty,
-too small or oversized image; 1 with {"error": ...} when the models are missing.
+too small or oversized image, a closed standard input or an unwritable output; 1 with
+{"error": ...} when the models are missing. --annotate never writes onto the photo it reads
+(the same file, a link to it) unless --force is given; it writes a temporary file beside
+the target and renames it, so a failure leaves the target as it was.
 The models come from models/ (or the directory in $JXMJ_MODELS_DIR).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
+import tempfile
 from pathlib import Path
+
+from app.cliio import StreamError, emit_json, read_stdin
 
 DESCRIPTION = __doc__
 
@@ -25,6 +29,7 @@ DESCRIPTION = __doc__
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
     parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
+    add_force_argument(parser)
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument(
         "--conf", type=conf_value, default=None, help="minimum localizer score, 0..1 (default 0.3)"
@@ -38,25 +43,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
 
 
-def emit(text: str) -> None:
-    """Print `text` to standard output; a reader that went away (`| head`) is not an error."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--force", action="store_true", help="let --annotate replace the input photo itself"
+    )
 
 
 def error(message: str, status: int) -> int:
-    emit(json.dumps({"error": message}, ensure_ascii=False))
-    return status
+    return emit_json({"error": message}) or status
 
 
 def read_input(name: str) -> bytes | Path:
-    """The image argument as bytes (for `-`, at most `MAX_BYTES` + 1 read) or a path."""
-    from vision.image import MAX_BYTES
+    """The image argument as bytes (for `-`, at most `MAX_BYTES` + 1 read) or a path.
 
-    return sys.stdin.buffer.read(MAX_BYTES + 1) if name == "-" else Path(name)
+    Raises:
+        ImageError: standard input is closed or cannot be read.
+    """
+    from vision.image import MAX_BYTES, ImageError
+
+    if name != "-":
+        return Path(name)
+    try:
+        return read_stdin(MAX_BYTES + 1)
+    except StreamError as exc:
+        raise ImageError(str(exc), "unreadable") from None
 
 
 def conf_value(text: str) -> float:
@@ -73,8 +83,19 @@ def conf_value(text: str) -> float:
 ANNOTATE_FORMATS = (".png", ".jpg", ".jpeg", ".webp")
 
 
-def check_annotate_path(path: str | None) -> str | None:
-    """Why `--annotate PATH` cannot be written, or None when it can (checked before detecting)."""
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_annotate_path(path: str | None, image: str = "-", force: bool = False) -> str | None:
+    """Why `--annotate PATH` cannot be written, or None when it can (checked before detecting).
+
+    Refused: no file name, a folder, an unknown extension, a missing folder, and — unless
+    `force` — the input photo `image` itself, a link to it, or any existing symbolic link.
+    """
     if path is None:
         return None
     out = Path(path)
@@ -84,6 +105,12 @@ def check_annotate_path(path: str | None) -> str | None:
         return f"--annotate {path}: the file name must end in {', '.join(ANNOTATE_FORMATS)}"
     if not out.parent.exists():
         return f"--annotate {path}: the folder {out.parent} does not exist"
+    if force:
+        return None
+    if image != "-" and (out.exists() or out.is_symlink()) and _same_file(out, Path(image)):
+        return f"--annotate {path} is the input photo: choose another file name (or add --force)"
+    if out.is_symlink():
+        return f"--annotate {path} is a symbolic link: choose another file name (or add --force)"
     return None
 
 
@@ -103,23 +130,45 @@ def detect(args: argparse.Namespace):
     """Decode + detect for the CLI: `(result, loaded_image)`; raises ImageError / ModelError."""
     from vision import open_image
 
+    source = read_input(args.image)  # a closed standard input is refused before the models load
     reader = make_reader(args)
-    loaded = open_image(read_input(args.image), min_side=reader.config.decode_min_side or None)
+    loaded = open_image(source, min_side=reader.config.decode_min_side or None)
     return reader.detect(loaded), loaded
 
 
+SAVE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
+
+
 def write_annotation(path: str, result, loaded) -> None:
-    """Save the annotated photo (at the decoded size) to `path`; the format follows the extension."""
+    """Save the annotated photo (at the decoded size) to `path`; the format follows the extension.
+
+    Written to a temporary file in the same folder and renamed over `path` (atomic: `path`
+    is either the old file or the whole new one; a symbolic link is replaced, not followed).
+
+    Raises:
+        OSError, ValueError: the file cannot be written (the temporary file is removed).
+    """
     from vision.annotate import annotate
 
     im = annotate(loaded.pixels, result.detections, result.groups, scale=loaded.scale)
-    im.save(path)
+    out = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            im.save(fh, SAVE_FORMATS[out.suffix.lower()])
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
     from vision import ImageError, ModelError
 
-    problem = check_annotate_path(args.annotate)
+    problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
         return error(problem, 2)
     try:
@@ -133,5 +182,4 @@ def run(args: argparse.Namespace) -> int:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
             return error(f"cannot write {args.annotate}: {exc}", 2)
-    emit(json.dumps(result.to_json(), ensure_ascii=False, indent=1 if args.pretty else None))
-    return 0
+    return emit_json(result.to_json(), indent=1 if args.pretty else None)

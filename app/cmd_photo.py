@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from typing import Any
 
-from app.cmd_detect import check_annotate_path, conf_value
+from app.cliio import emit, emit_json, warn
+from app.cmd_detect import add_force_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
 from scoring.model import EVENTS
@@ -62,19 +62,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"
     )
+    add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
 
 
 def _fail(message: str, status: int, as_json: bool, extra: dict[str, Any] | None = None) -> int:
     if as_json:
-        from app.cmd_detect import emit
-
-        emit(json.dumps({"error": message, **(extra or {})}, ensure_ascii=False))
-    else:
-        print(f"jxmj photo: {message}", file=sys.stderr)
-        if extra and "hand" in extra:
-            print("hand read from the photo (fix it and run `jxmj score -`):", file=sys.stderr)
-            print(json.dumps(extra["hand"], ensure_ascii=False), file=sys.stderr)
+        return emit_json({"error": message, **(extra or {})}) or status
+    warn(f"jxmj photo: {message}")
+    if extra and "hand" in extra:
+        warn("hand read from the photo (fix it and run `jxmj score -`):")
+        warn(json.dumps(extra["hand"], ensure_ascii=False))
     return status
 
 
@@ -108,10 +106,10 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.cmd_detect import detect, emit, write_annotation
+    from app.cmd_detect import detect, write_annotation
     from vision import ImageError, ModelError
 
-    problem = check_annotate_path(args.annotate)
+    problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
         return _fail(problem, 2, args.json)
     try:
@@ -151,12 +149,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, payload)
 
     if args.json:
-        emit(json.dumps({**payload, "score": score}, ensure_ascii=False))
-        return 0
+        return emit_json({**payload, "score": score})
     lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
     lines += _rows_text(result)
     lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
     lines += [f"  - {note}" for note in notes]
     lines += _score_text(args.variant, score)
-    emit("\n".join(lines))
-    return 0
+    return emit("\n".join(lines))

@@ -1,15 +1,19 @@
 """`jxmj score -|FILE` — score a winning hand given as JSON (docs/score-json.md).
 
-Exit status 0 with the result object on standard output; exit 2 with ``{"error": "..."}``
-on any bad input (bad JSON, wrong types, unknown values, a hand that is not complete).
+Exit status 0 with the result object on standard output; exit 2 with
+``{"error": "...", "code": "..."}`` (docs/score-json.md "Error codes")
+on any bad input (bad JSON, wrong types, unknown values, a hand that is not complete) and
+when standard input or output cannot be used. The input is read and checked by
+`app.jsonin` (at most 64 KiB, strict UTF-8 JSON, no duplicate fields, no lone surrogates,
+no over-long strings) before the engine sees it; the output is written by `app.cliio`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import sys
+
+from app.cliio import emit, emit_json
+from app.jsonin import InputError, read_hand
 
 DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-json.md).
 
@@ -18,7 +22,7 @@ Reads the hand from FILE, or from standard input with '-'. Prints the result as 
 Exit status: 0 scored (can_win may still be false), 2 bad input ({"error": ...})."""
 
 
-MAX_INPUT_CHARS = 32 * 2**20  # a hand is a few hundred bytes; 32 MiB leaves room for annotations
+MAX_MESSAGE_CHARS = 300  # an engine message quoting a nested user value is cut here
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,11 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _error(message: str, fmt: str, code: str = "bad_field") -> int:
     """Exit status 2 with ``{"error": sentence, "code": stable code}`` (scoring.errors.CODES)."""
-    if fmt == "text":
-        print(f"error: {message}")
-    else:
-        print(json.dumps({"error": message, "code": code}, ensure_ascii=False))
-    return 2
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS] + "…"
+    status = emit(f"error: {message}") if fmt == "text" else emit_json({"error": message, "code": code})
+    return status or 2
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,42 +47,15 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:  # pragma: no cover - a broken install
         return _error(f"the scoring engine could not be loaded: {e}", fmt)
     try:
-        if args.input in (None, "-"):
-            text = sys.stdin.read(MAX_INPUT_CHARS + 1)
-        else:
-            with open(args.input, encoding="utf-8") as fh:
-                text = fh.read(MAX_INPUT_CHARS + 1)
-    except (OSError, UnicodeDecodeError) as e:
-        return _error(f"cannot read {args.input}: {e}", fmt, "bad_json")
-    if len(text) > MAX_INPUT_CHARS:  # /dev/zero or an endless pipe must not hang or eat the memory
-        where = "standard input" if args.input in (None, "-") else args.input
-        return _error(
-            f"{where} is larger than {MAX_INPUT_CHARS // 2**20} MiB: a hand is a small JSON object",
-            fmt,
-            "input_too_large",
-        )
-    try:
-        data = json.loads(text.lstrip("\ufeff"))  # a byte-order mark from some editors is fine
-    except (json.JSONDecodeError, RecursionError) as e:
-        return _error(f"the input is not valid JSON: {e}", fmt, "bad_json")
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        return _error(f"the input could not be read as JSON: {e}", fmt, "bad_json")
+        data = read_hand(args.input or "-")
+    except InputError as e:
+        return _error(str(e), fmt, e.code)
     try:
         result = score(hand_from_json(data))
     except HandError as e:
         return _error(str(e), fmt, e.code)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
         return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, "internal_error")
-    try:
-        if fmt == "text":
-            sys.stdout.write(format_text(result))
-        else:
-            print(json.dumps(result.to_json(), ensure_ascii=False))
-        sys.stdout.flush()
-    except BrokenPipeError:  # `jxmj score h.json | head`: the reader left; no traceback
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):  # pragma: no cover - stdout without a file
-            pass
-    return 0
+    if fmt == "text":
+        return emit(format_text(result).rstrip("\n"))
+    return emit_json(result.to_json())

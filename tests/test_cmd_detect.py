@@ -53,6 +53,13 @@ def animated_gif() -> bytes:
     return buf.getvalue()
 
 
+def animated_webp() -> bytes:
+    frames = [Image.new("RGB", (64, 48), c) for c in ((10, 20, 30), (200, 0, 0))]
+    buf = io.BytesIO()
+    frames[0].save(buf, "WEBP", save_all=True, append_images=frames[1:], duration=50)
+    return buf.getvalue()
+
+
 def jpeg_truncated() -> bytes:
     data = encode(np.random.default_rng(0).integers(0, 255, (300, 400, 3), np.uint8), "JPEG")
     return data[: len(data) // 3]
@@ -68,6 +75,7 @@ BAD = {
     "zero_bytes": lambda: b"",
     "one_by_one": lambda: encode(np.zeros((1, 1, 3), np.uint8), "PNG"),
     "20000x20000_png": huge_png,
+    "animated_gif": animated_gif,  # not a format phones make: refused by name
 }
 
 NO_TILES = {  # valid images without tiles: a sane empty result
@@ -75,7 +83,7 @@ NO_TILES = {  # valid images without tiles: a sane empty result
     "cmyk": lambda: encode(Image.new("CMYK", (320, 240), (0, 0, 0, 200)), "JPEG"),
     "rgba": lambda: encode(Image.new("RGBA", (320, 240), (0, 0, 0, 255)), "PNG"),
     "16_bit_png": sixteen_bit_png,
-    "animated_gif": animated_gif,
+    "animated_webp": animated_webp,
     "photo_without_tiles": lambda: encode(np.full((480, 640, 3), (30, 90, 40), np.uint8), "JPEG"),
 }
 
@@ -134,7 +142,7 @@ def test_a_closed_pipe_is_not_a_traceback():
     import subprocess
     import sys
 
-    code = "from app.cmd_detect import emit; emit('x' * 2_000_000)"  # more than a pipe holds
+    code = "from app.cliio import emit; emit('x' * 2_000_000)"  # more than a pipe holds
     cmd = f"'{sys.executable}' -c \"{code}\" | head -c 10"
     out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert out.stdout == "x" * 10

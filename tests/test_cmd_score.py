@@ -156,56 +156,63 @@ def test_largest_point_value_still_scores(monkeypatch, capsys):
     assert rc == 0 and [p["amount"] for p in data["payments"]] == [30 * 10**12, 15 * 10**12, 15 * 10**12]
 
 
+def _engine_error(hand) -> tuple[str, str]:
+    from scoring import HandError, score_json
+
+    with pytest.raises(HandError) as exc:
+        score_json(hand)
+    return str(exc.value), exc.value.code
+
+
 def test_huge_meld_and_payer_lists_are_refused_at_once(monkeypatch, capsys):
-    # "at once": refused on the list's length, before a single item is looked at
+    # "at once": refused on the list's length, before a single item is looked at (the engine;
+    # the CLI refuses such an input on its size before parsing it, see tests/test_jsonin.py)
     from scoring import model
 
     looked_at = []
     unknown = model._unknown
     monkeypatch.setattr(model, "_unknown", lambda m, fields, w: (looked_at.append(w), unknown(m, fields, w)))
-    rc, out = run_cli(
-        monkeypatch, capsys, json.dumps({**HAND, "melds": [{"kind": "pung", "tiles": "111m"}] * 200_000})
+    melds = {**HAND, "melds": [{"kind": "pung", "tiles": "111m"}] * 200_000}
+    assert _engine_error(melds) == ("melds: 200000 given, a hand has at most four", "too_many_melds")
+    assert _engine_error({**HAND, "payers": [{}] * 200_000}) == (
+        "200000 payers given: the payers are the other players, at most three",
+        "bad_payers",
     )
-    assert rc == 2 and json.loads(out) == {
-        "error": "melds: 200000 given, a hand has at most four",
-        "code": "too_many_melds",
-    }
-    rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "payers": [{}] * 200_000}))
-    assert rc == 2
-    assert json.loads(out) == {
-        "error": "200000 payers given: the payers are the other players, at most three",
-        "code": "bad_payers",
-    }
     assert not [w for w in looked_at if w.startswith(("meld", "payer"))]
+    rc, out = run_cli(monkeypatch, capsys, json.dumps(melds))
+    assert rc == 2 and json.loads(out) == {
+        "error": "standard input is larger than 64 KiB: a hand is a small JSON object",
+        "code": "input_too_large",
+    }
 
 
 def test_long_pasted_tile_string_is_clipped_in_the_error(monkeypatch, capsys):
-    rc, out = run_cli(monkeypatch, capsys, json.dumps({**HAND, "concealed": "123m" * 25_000 + "x"}))
-    err = json.loads(out)["error"]
-    assert rc == 2 and len(err) < 200
+    err, _ = _engine_error({**HAND, "concealed": "123m" * 25_000 + "x"})
     assert err == "unknown tile character 'x' in '" + "123m" * 15 + "… (100001 characters)'"
-    rc, out = run_cli(
-        monkeypatch, capsys, json.dumps({**HAND, "melds": [{"kind": "pung", "tiles": "1m" * 1000}]})
+    assert _engine_error({**HAND, "melds": [{"kind": "pung", "tiles": "1m" * 1000}]}) == (
+        "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles",
+        "bad_meld",
     )
-    assert rc == 2
-    assert json.loads(out) == {
-        "error": "meld 1 (pung 11111111m… (1000 tiles)): a pung is three identical tiles",
-        "code": "bad_meld",
+    # through the CLI, a tile string that long is refused before any tile is parsed
+    hand = {**HAND, "melds": [{"kind": "pung", "tiles": "1m" * 60}]}
+    rc, out = run_cli(monkeypatch, capsys, json.dumps(hand))
+    assert rc == 2 and json.loads(out) == {
+        "error": "melds[0].tiles is 120 characters long: a tile string may have at most 100",
+        "code": "input_too_large",
     }
 
 
 def test_endless_input_is_refused_not_read_forever(monkeypatch, capsys):
     # `jxmj score /dev/zero` or `yes | jxmj score -` read until memory ran out
-    from app import cmd_score
+    from app import jsonin
 
-    monkeypatch.setattr(cmd_score, "MAX_INPUT_CHARS", 1000)
+    monkeypatch.setattr(jsonin, "MAX_INPUT_BYTES", 1024)
     rc, out = run_cli(monkeypatch, capsys, "y\n" * 600, "-")
     assert rc == 2
     assert json.loads(out) == {
-        "error": "standard input is larger than 0 MiB: a hand is a small JSON object",
+        "error": "standard input is larger than 1 KiB: a hand is a small JSON object",
         "code": "input_too_large",
     }
-    assert cmd_score.MAX_INPUT_CHARS == 1000
 
 
 def test_dev_zero_is_an_error_within_seconds():
@@ -218,7 +225,7 @@ def test_dev_zero_is_an_error_within_seconds():
     out = _subprocess("", "/dev/zero")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert json.loads(out.stdout) == {
-        "error": "/dev/zero is larger than 32 MiB: a hand is a small JSON object",
+        "error": "/dev/zero is larger than 64 KiB: a hand is a small JSON object",
         "code": "input_too_large",
     }
     assert time.perf_counter() - t < 20

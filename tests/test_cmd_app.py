@@ -1,0 +1,70 @@
+"""`jxmj app` sets every server option it relies on, whatever the working directory holds."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+
+from app.cmd_app import SERVER_OPTIONS, streamlit_command
+from tests.app.conftest import ROOT
+
+HOSTILE = """
+[server]
+maxUploadSize = 1000
+enableXsrfProtection = false
+fileWatcherType = "poll"
+baseUrlPath = "elsewhere"
+[client]
+showErrorDetails = "full"
+toolbarMode = "developer"
+[browser]
+gatherUsageStats = true
+"""
+
+
+def _effective(cwd, flags: list[str]) -> dict[str, str]:
+    """`streamlit config show` run in `cwd` with `flags`: {"section.option": value as shown}."""
+    out = subprocess.run(
+        [sys.executable, "-m", "streamlit", "config", "show", *flags],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    values, section = {}, ""
+    for line in out.splitlines():
+        if m := re.fullmatch(r"\[(\w[\w.]*)\]", line.strip()):
+            section = m.group(1)
+        elif m := re.fullmatch(r"(\w+) = (.*)", line.strip()):
+            values[f"{section}.{m.group(1)}"] = m.group(2).strip('"')
+    return values
+
+
+def test_server_options_outrank_a_config_in_the_working_directory(tmp_path):
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text(HOSTILE, encoding="utf-8")
+    flags = [arg for arg in streamlit_command([]) if arg.startswith("--")]
+    foreign = _effective(tmp_path, [])
+    assert foreign["server.maxUploadSize"] == "1000"  # the file is read ...
+    ours = _effective(tmp_path, flags)
+    for key, value in SERVER_OPTIONS.items():  # ... and every option of ours outranks it
+        assert ours[key].lower() == value.lower(), key
+    assert ours["server.maxUploadSize"] == "40" and ours["client.showErrorDetails"] == "none"
+
+
+def test_the_repository_config_says_the_same_as_jxmj_app():
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as fh:
+        config = tomllib.load(fh)
+    flat = {f"{section}.{k}": v for section, opts in config.items() for k, v in opts.items()}
+    assert set(flat) == set(SERVER_OPTIONS)
+    for key, value in SERVER_OPTIONS.items():
+        shown = str(flat[key]).lower() if isinstance(flat[key], bool) else str(flat[key])
+        assert shown == value, key
+
+
+def test_an_option_after_app_still_wins():
+    cmd = streamlit_command(["--server.maxUploadSize", "10", "--client.toolbarMode=auto"])
+    assert cmd[-3:] == ["--server.maxUploadSize", "10", "--client.toolbarMode=auto"]
+    assert "--server.maxUploadSize=40" not in cmd and "--client.toolbarMode=minimal" not in cmd
