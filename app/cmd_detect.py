@@ -44,9 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--force", action="store_true", help="let --annotate replace the input photo itself"
-    )
+    parser.add_argument("--force", action="store_true", help="let --annotate replace the input photo itself")
 
 
 def error(message: str, status: int) -> int:

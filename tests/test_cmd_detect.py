@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import numpy as np
 import pytest
@@ -185,3 +186,83 @@ def test_stdin_stream_larger_than_the_byte_limit_is_refused(models_env, monkeypa
     status, j, _ = run_cli(capsys, "-")
     assert status == 2
     assert "too large" in j["error"]
+
+
+# -- issue 15 item 3: --annotate never overwrites the input photo; the write is atomic --------
+
+
+@pytest.mark.parametrize("how", ["same_path", "symlink_to_input", "hard_link", "relative_path"])
+def test_annotate_refuses_to_write_onto_the_input(
+    models_env, scene_pixels, tmp_path, capsys, how, monkeypatch
+):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    before = photo.read_bytes()
+    target = {"same_path": photo, "relative_path": photo, "symlink_to_input": tmp_path / "link.png"}.get(
+        how, tmp_path / "hard.png"
+    )
+    if how == "symlink_to_input":
+        target.symlink_to(photo)
+    elif how == "hard_link":
+        target.hardlink_to(photo)
+    elif how == "relative_path":
+        monkeypatch.chdir(tmp_path)
+        target = "./hand.png"
+    status, j, _ = run_cli(capsys, str(photo), "--annotate", str(target))
+    assert status == 2 and "is the input photo" in j["error"] and "--force" in j["error"]
+    assert photo.read_bytes() == before
+
+
+def test_annotate_refuses_any_symlink(models_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    (tmp_path / "elsewhere.png").write_bytes(b"precious")
+    (tmp_path / "out.png").symlink_to(tmp_path / "elsewhere.png")
+    status, j, _ = run_cli(capsys, str(photo), "--annotate", str(tmp_path / "out.png"))
+    assert status == 2 and "symbolic link" in j["error"]
+    assert (tmp_path / "elsewhere.png").read_bytes() == b"precious"
+
+
+def test_annotate_with_force_replaces_the_input_and_keeps_a_symlinks_target(
+    models_env, scene_pixels, tmp_path, capsys
+):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    link = tmp_path / "link.png"
+    link.symlink_to(photo)
+    before = photo.read_bytes()
+    status, _, _ = run_cli(capsys, str(photo), "--annotate", str(link), "--force")
+    assert status == 0
+    assert not link.is_symlink() and Image.open(link).format == "PNG"  # the link was replaced ...
+    assert photo.read_bytes() == before  # ... never written through
+    status, _, _ = run_cli(capsys, str(photo), "--annotate", str(photo), "--force")
+    assert status == 0 and photo.read_bytes() != before
+
+
+def test_annotate_is_atomic_when_writing_fails(models_env, scene_pixels, tmp_path, capsys, monkeypatch):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    out = tmp_path / "boxes.png"
+    out.write_bytes(b"the old annotation")
+
+    def failing_save(self, fp, *args, **kwargs):
+        fp.write(b"half a PNG")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Image.Image, "save", failing_save)
+    status, j, _ = run_cli(capsys, str(photo), "--annotate", str(out))
+    assert status == 2 and j == {"error": f"cannot write {out}: [Errno 28] No space left on device"}
+    assert out.read_bytes() == b"the old annotation"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boxes.png", "hand.png"]  # no temp file left
+
+
+def test_annotate_writes_an_ordinary_file(models_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(encode(scene_pixels, "JPEG"))
+    old = os.umask(0o022)
+    try:
+        status, _, _ = run_cli(capsys, str(photo), "--annotate", str(tmp_path / "a.webp"))
+    finally:
+        os.umask(old)
+    assert status == 0 and Image.open(tmp_path / "a.webp").format == "WEBP"
+    assert (tmp_path / "a.webp").stat().st_mode & 0o777 == 0o644
