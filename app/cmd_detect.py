@@ -27,7 +27,7 @@ DESCRIPTION = __doc__
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
+    parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC, AVIF), or - for standard input")
     parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
     add_force_argument(parser)
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")

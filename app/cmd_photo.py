@@ -44,7 +44,7 @@ def point_value(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC), or - for standard input")
+    parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC, AVIF), or - for standard input")
     parser.add_argument("--variant", required=True, choices=VARIANTS, help="rule set")
     parser.add_argument("--self-drawn", action="store_true", help="won on a self-drawn tile (自摸)")
     parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (庄)")

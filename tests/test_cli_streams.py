@@ -43,9 +43,9 @@ def hand_file(tmp_path):
 def test_closed_standard_input_is_exit_2_with_a_message(command):
     out = jxmj(f"{command} <&-")
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert json.loads(out.stdout) == {
-        "error": "standard input is closed: give a file name, or pipe the input in"
-    }
+    assert (
+        json.loads(out.stdout)["error"] == "standard input is closed: give a file name, or pipe the input in"
+    )
 
 
 def test_output_to_a_full_device_is_exit_2_with_a_message(hand_file):

@@ -305,3 +305,12 @@ def test_decoded_bytes_counts_the_decoder_copy():
     assert decoded_bytes("HEIF", "RGB", 8064, 6048) <= DECODE_BUDGET  # a 48 MP iPhone HEIC
     assert decoded_bytes("WEBP", "RGB", 10000, 6000) > DECODE_BUDGET
     assert decoded_bytes("PNG", "I;16", 100, 100) == 20000 and decoded_bytes("PNG", "P", 100, 100) == 10000
+
+
+def test_the_module_doctests_hold():
+    import doctest
+
+    from vision import image
+
+    result = doctest.testmod(image)
+    assert result.attempted > 0 and result.failed == 0
