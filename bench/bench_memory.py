@@ -9,7 +9,8 @@ Images, generated into `bench/out/` (git-ignored) on first use:
 - `rgba16_89mp.png`: 9459 x 9459 = 89.47 MP, 16-bit RGBA (the largest Pillow opens without its
   bomb warning; ~0.7 MB on disk, 358 MB decoded): green felt with a row of light tiles;
 - `jpeg_12mp.jpg`: the bundled sample photo scaled to 4032 x 3024 (a phone photo);
-- `tiny.png`: 64 x 64 — the cost of the interpreter, numpy, onnxruntime and the models.
+- `tiny.png`: 64 x 64 — the cost of the interpreter, numpy, onnxruntime and the models;
+- the 89 MP PNG again with `--full-resolution` (no reduced decode: the worst case).
 
 Each runs as its own `python -m app detect IMAGE` process (cwd = `--repo`); its peak RSS is the
 child's `ru_maxrss` from `wait4`. Target (issue 15): peak RSS < 1.5 GB on the 89 MP PNG.
@@ -128,11 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"images ready in {time.perf_counter() - t:.1f} s ({images[-1].stat().st_size / 1024:.0f} KiB PNG)")
     print(f"jxmj detect from {opts.repo.resolve()} ({sys.executable})")
     rows = []
-    for image in images:
-        row = measure(opts.repo, image, opts.detect_args)
+    runs = [(image, opts.detect_args) for image in images]
+    runs.append((images[-1], [*opts.detect_args, "--full-resolution"]))  # the worst case: no reduction
+    for image, args in runs:
+        row = measure(opts.repo, image, args)
+        row["options"] = " ".join(args)
         rows.append(row)
+        label = f"{row['image']} {row['options']}".strip()
         print(
-            f"  {row['image']:<18} peak RSS {row['peak_rss_mb']:>5} MB  {row['seconds']:>6.2f} s  "
+            f"  {label:<36} peak RSS {row['peak_rss_mb']:>5} MB  {row['seconds']:>6.2f} s  "
             f"exit {row['exit']}  {row['outcome']}"
         )
     worst = max(r["peak_rss_mb"] for r in rows)

@@ -271,6 +271,8 @@ def _strip_to_rgb(im: Image.Image) -> np.ndarray:
             hi = 65535.0 if a.max(initial=0) > 255 else 255.0
             a8 = np.clip(a * (255.0 / hi), 0, 255).astype(np.uint8)
         return np.repeat(a8[:, :, None], 3, axis=2)
+    if mode == "RGBA" and im.getextrema()[3] == (255, 255):  # opaque: nothing to composite
+        return np.asarray(im.convert("RGB"))
     if mode in ("RGBA", "LA", "PA", "La", "RGBa") or (mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
         background = Image.new("RGBA", im.size, (255, 255, 255, 255))
@@ -284,15 +286,16 @@ def _to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
     `factor` > 1 box-averages `factor` x `factor` blocks (the last `w % factor` columns and
     `h % factor` rows are dropped, so the scale is exactly `1 / factor`).
     """
+    if factor == 1 and im.mode == "RGB":
+        return np.asarray(im)  # one copy, the result itself (a decoded JPEG, most often)
     w, h = im.size
     out = np.empty((h // factor, w // factor, 3), np.uint8)
     rows = max(factor, _STRIP_PIXELS // max(w, 1) // factor * factor)
     for y0 in range(0, out.shape[0] * factor, rows):
         y1 = min(y0 + rows, out.shape[0] * factor)
         part = _strip_to_rgb(im.crop((0, y0, out.shape[1] * factor, y1)))
-        if factor > 1:
-            blocks = part.reshape((y1 - y0) // factor, factor, out.shape[1], factor, 3)
-            part = (blocks.mean(axis=(1, 3)) + 0.5).astype(np.uint8)
+        if factor > 1:  # Pillow's box reduce (C): the mean of each block, rounded
+            part = np.asarray(Image.fromarray(part).reduce(factor))
         out[y0 // factor : y1 // factor] = part
     return out
 
