@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Benchmark: N concurrent sessions uploading photos to a local `jxmj app` server.
+
+    .venv/bin/python bench/bench_load.py                       # 8 sessions x 3 photos
+    .venv/bin/python bench/bench_load.py --sessions 4 --photos jpeg,jpeg --repo ../main
+
+Starts `python -m app app` on a free port of 127.0.0.1 (nothing else is contacted) and drives
+it the way the browser does, over Streamlit's own protocol: each session opens the page
+(WebSocket `/_stcore/stream`, a script run), then for each photo asks for an upload URL,
+PUTs the file as the file uploader does, and reruns with the uploader's new state. All
+sessions start together (a barrier) and each step has a time limit, so the run is bounded.
+
+Printed: page latency — open (connect -> first run finished) and photo (upload start -> the
+rerun that shows the result finished) as p50 / p95 over all sessions — failed requests
+(HTTP errors, closed sockets, timeouts, an exception or error message in the page), and the
+server's peak RSS (`VmHWM` of its process). Target (issue 15): peak RSS < 1.5 GB with 8
+sessions, no request failed. Photos (from bench/bench_memory.py, generated into bench/out/):
+`jpeg` = a 12 MP phone JPEG, `png89` = the 89 MP 16-bit RGBA PNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
+
+TARGET_MB = 1500
+STEP_SECONDS = 180.0
+warnings.filterwarnings("ignore", category=DeprecationWarning, module="bench_load")  # websockets' connect()
+
+
+class Failed(Exception):
+    """One request of a session failed (the message says which and why)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(repo: Path, port: int, log: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "app", "app", f"--server.port={port}", "--server.address=127.0.0.1"]
+    cmd.append("--server.headless=true")
+    fh = log.open("w")
+    proc = subprocess.Popen(cmd, cwd=repo, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+    import requests
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).status_code == 200:
+                return proc
+        except requests.RequestException:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.3)
+    stop_server(proc)
+    raise SystemExit(f"the server did not start; see {log}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        if proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def peak_rss_mb(pid: int) -> int:
+    """`VmHWM` (the peak resident set) of a live process, in MB."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    return -1
+
+
+class Session:
+    """One browser tab, speaking Streamlit's protocol (protobuf over a WebSocket)."""
+
+    def __init__(self, port: int) -> None:
+        import requests
+        from websockets.sync.client import connect
+
+        self.base = f"http://127.0.0.1:{port}"
+        self.http = requests.Session()
+        self.http.get(f"{self.base}/_stcore/health", timeout=30)
+        self.xsrf = self.http.cookies.get("_streamlit_xsrf", "")
+        protocols = ["streamlit", self.xsrf] if self.xsrf else ["streamlit"]
+        self.ws = connect(
+            f"ws://127.0.0.1:{port}/_stcore/stream",
+            subprotocols=protocols,
+            origin=self.base,
+            additional_headers={"Cookie": f"_streamlit_xsrf={self.xsrf}", "Accept-Language": "zh-CN"},
+            max_size=None,
+            open_timeout=30,
+        )
+        self.session_id = ""
+        self.uploader_id = ""
+        self.problems: list[str] = []
+        self.results_shown = 0
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def _send(self, **fields) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        self.ws.send(BackMsg(**fields).SerializeToString())
+
+    def rerun(self, widgets: list | None = None) -> float:
+        """Run the script (with `widgets` as the widget states); seconds until it finished."""
+        from streamlit.proto.ClientState_pb2 import ClientState
+        from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+        t0 = time.perf_counter()
+        self._send(
+            rerun_script=ClientState(query_string="", widget_states=WidgetStates(widgets=widgets or []))
+        )
+        self._until(lambda m: m.WhichOneof("type") == "script_finished" and m.script_finished == 0)
+        return time.perf_counter() - t0
+
+    def _until(self, done, deadline: float | None = None):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        deadline = deadline or time.monotonic() + STEP_SECONDS
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failed("no answer within the step's time limit")
+            try:
+                raw = self.ws.recv(timeout=left)
+            except TimeoutError:
+                raise Failed("no answer within the step's time limit") from None
+            except Exception as exc:
+                raise Failed(f"the connection closed: {exc}") from None
+            if isinstance(raw, str):
+                continue
+            msg = ForwardMsg.FromString(raw)
+            self._look(msg)
+            if done(msg):
+                return msg
+
+    def _look(self, msg) -> None:
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            self.session_id = msg.new_session.initialize.session_id or self.session_id
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = msg.delta.new_element
+            which = element.WhichOneof("type")
+            if which == "file_uploader":
+                self.uploader_id = self.uploader_id or element.file_uploader.id
+            elif which == "exception":
+                self.problems.append(f"exception in the page: {element.exception.message[:120]}")
+            elif which == "alert" and element.alert.format == 1:  # st.error
+                self.problems.append(f"error message in the page: {element.alert.body[:120]}")
+            elif which == "markdown" and "jx-timing" in element.markdown.body:
+                self.results_shown += 1  # the app's "photo -> result" line
+
+    def upload(self, path: Path, number: int) -> float:
+        """Upload `path` through the file uploader; seconds until the page showed the result."""
+        from streamlit.proto.Common_pb2 import FileUploaderState, FileURLsRequest, UploadedFileInfo
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        if not self.uploader_id:
+            raise Failed("the page has no file uploader")
+        t0 = time.perf_counter()
+        request = FileURLsRequest(request_id=str(number), file_names=[path.name], session_id=self.session_id)
+        self._send(file_urls_request=request)
+        answer = self._until(
+            lambda m: (
+                m.WhichOneof("type") == "file_urls_response"
+                and m.file_urls_response.response_id == str(number)
+            )
+        ).file_urls_response
+        if answer.error_msg or not answer.file_urls:
+            raise Failed(f"no upload URL: {answer.error_msg}")
+        urls = answer.file_urls[0]
+        data = path.read_bytes()
+        url = urls.upload_url if urls.upload_url.startswith("http") else self.base + urls.upload_url
+        put = self.http.put(
+            url, files={"file": (path.name, data)}, headers={"X-Xsrftoken": self.xsrf}, timeout=STEP_SECONDS
+        )
+        if put.status_code >= 300:
+            raise Failed(f"upload answered HTTP {put.status_code}: {put.text[:120]}")
+        info = UploadedFileInfo(file_id=urls.file_id, name=path.name, size=len(data), file_urls=urls)
+        state = WidgetState(
+            id=self.uploader_id, file_uploader_state_value=FileUploaderState(uploaded_file_info=[info])
+        )
+        self.rerun([state])
+        if self.problems:
+            raise Failed(self.problems[-1])
+        return time.perf_counter() - t0
+
+
+def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
+    try:
+        barrier.wait(timeout=120)
+        t0 = time.perf_counter()
+        session = Session(port)
+        session.rerun()
+        out["open"].append(time.perf_counter() - t0)
+        for i, photo in enumerate(photos):
+            try:
+                out["photo"].append(session.upload(photo, i))
+            except Failed as exc:
+                out["failed"].append(f"{photo.name}: {exc}")
+                session.problems.clear()
+        out["shown"].append(session.results_shown)
+        session.close()
+    except Exception as exc:  # a failure to connect is a failed request too
+        out["failed"].append(f"session: {type(exc).__name__}: {exc}")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q) - 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sessions", type=int, default=8)
+    ap.add_argument("--photos", default="jpeg,png89,jpeg", help="per session, in order (jpeg, png89)")
+    ap.add_argument("--repo", type=Path, default=REPO, help="checkout whose app runs (default: this one)")
+    ap.add_argument("--timeout", type=float, default=600, help="the whole run's limit, seconds")
+    opts = ap.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}
+    photos = [files[name] for name in opts.photos.split(",") if name]
+    port = free_port()
+    server = start_server(opts.repo, port, OUT / "load-server.log")
+    results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": []}
+    try:
+        base_rss = peak_rss_mb(server.pid)
+        barrier = threading.Barrier(opts.sessions)
+        threads = [
+            threading.Thread(target=run_session, args=(port, photos, barrier, results), daemon=True)
+            for _ in range(opts.sessions)
+        ]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(max(0.1, opts.timeout - (time.perf_counter() - t0)))
+        wall = time.perf_counter() - t0
+        unfinished = sum(t.is_alive() for t in threads)
+        peak = peak_rss_mb(server.pid)
+    finally:
+        stop_server(server)
+    requests_made = opts.sessions * (1 + len(photos))
+    failed = results["failed"] + [f"{unfinished} sessions still running at the time limit"] * bool(unfinished)
+    print(
+        f"load: {opts.sessions} sessions x {len(photos)} photos ({opts.photos}) on 127.0.0.1, {wall:.1f} s, "
+        f"server from {opts.repo.resolve()}"
+    )
+    for name in ("open", "photo"):
+        v = results[name]
+        print(
+            f"  page latency {name:<5}  n={len(v):>3}  p50 {pct(v, 50):6.2f} s  p95 {pct(v, 95):6.2f} s  "
+            f"max {max(v, default=float('nan')):6.2f} s"
+        )
+    print(
+        f"  requests {requests_made}, failed {len(failed)}; page runs showing a photo result: "
+        f"{sum(results['shown'])}"
+    )
+    for f in failed[:10]:
+        print(f"    - {f}")
+    print(
+        f"  server peak RSS {peak} MB (idle after start {base_rss} MB; target < {TARGET_MB} MB): "
+        f"{'met' if peak < TARGET_MB and not failed else 'NOT met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
