@@ -27,7 +27,7 @@ from app.cmd_detect import add_force_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
 from scoring.model import EVENTS
-from scoring.rules import VARIANTS
+from scoring.rules import VARIANTS, load_rules
 
 DESCRIPTION = __doc__
 
@@ -92,7 +92,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
     lines = []
     if not score.get("can_win", True):
         return [f"cannot win: {score.get('reason')}"]
-    unit = "×" if variant == "xinyu" else "炮"
+    unit = "×" if load_rules(variant).family == "fan" else "炮"
     lines.append(f"score ({variant}): {score.get('own')} {unit}")
     for item in score.get("items", []):
         value = item.get("points", item.get("multiplier"))

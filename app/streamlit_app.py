@@ -1,8 +1,8 @@
 """jxmj web app — `jxmj app` runs this script with Streamlit.
 
-Two pages: 计分 Score (photo -> hand -> conditions -> itemised result) and 学习 Learn
-(rules with examples, practice). Everything the user sees comes from the zh/en catalog in
-`app/locales/`; everything the user enters lives in `st.session_state`.
+`st.navigation` over page modules, each with a `render()`; adding a page is one line in
+`PAGES` (its title is the catalog key `nav.<name>`). Everything the user sees comes from the
+zh/en catalog in `app/locales/`; everything the user enters lives in `st.session_state`.
 """
 
 from __future__ import annotations
@@ -13,34 +13,52 @@ import streamlit as st
 
 from app.ui import i18n
 from app.ui.i18n import t
+from app.ui.learn.page import render as learn
+from app.ui.render.tiles import ASSETS
+from app.ui.score.page import render as score
 from app.ui.style import CSS
-from app.ui.tiles import ASSETS
+
+PAGES = {  # url path -> render(); the first is the default page
+    "score": score,
+    "learn": learn,
+}
 
 log = logging.getLogger("jxmj.app")
 ss = st.session_state
 
 
 def _browser_lang() -> str:
-    try:
-        headers = st.context.headers
-        accept = headers.get("Accept-Language") if headers else None
-    except Exception:
-        accept = None
-    try:
-        locale = st.context.locale
-    except Exception:
-        locale = None
-    return i18n.pick_lang(accept, locale)
+    accept = st.context.headers.get("Accept-Language") if st.context.headers else None
+    return i18n.pick_lang(accept, st.context.locale)
 
 
-def _header() -> None:
+def _guarded(render):
+    """The page, never a traceback: a message, the details in the log."""
+
+    def run() -> None:
+        try:
+            render()
+        except Exception:
+            log.exception("page failed")
+            st.error(t("err.unexpected"))
+
+    return run
+
+
+def _on_page() -> None:
+    ss.nav_to = ss.page
+
+
+def _header(pages: dict[str, st.Page], current: str) -> None:
+    ss.page = current  # the control follows the page shown (also when the URL chose it)
     with st.container(horizontal=True, vertical_alignment="center", key="topbar"):
         st.segmented_control(
             t("nav.page"),
-            ["score", "learn"],
+            list(pages),
             format_func=lambda p: t(f"nav.{p}"),
             key="page",
             required=True,
+            on_change=_on_page,
             label_visibility="collapsed",
         )
         st.space("stretch")
@@ -58,8 +76,6 @@ def _header() -> None:
 def main() -> None:
     if "lang" not in ss:
         ss.lang = _browser_lang()
-    if "page" not in ss:
-        ss.page = "score"
     i18n.set_lang(ss.lang)
     st.set_page_config(
         page_title=t("app.page_title"),
@@ -67,21 +83,19 @@ def main() -> None:
         layout="wide",
         initial_sidebar_state="collapsed",
     )
+    pages = {
+        name: st.Page(_guarded(render), title=t(f"nav.{name}"), url_path=name, default=k == 0)
+        for k, (name, render) in enumerate(PAGES.items())
+    }
+    current = st.navigation(list(pages.values()), position="hidden")
+    target = ss.pop("nav_to", None)
+    if target in pages and pages[target].url_path != current.url_path:
+        st.switch_page(pages[target])
     st.markdown(CSS, unsafe_allow_html=True)
-    _header()
+    _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
     i18n.set_lang(ss.lang)  # the switch above may just have changed it
-    try:
-        if ss.page == "learn":
-            from app.ui import learn_page
-
-            learn_page.render()
-        else:
-            from app.ui import score_page
-
-            score_page.render()
-    except Exception:  # never a traceback on the page: a message, the details in the log
-        log.exception("page failed")
-        st.error(t("err.unexpected"))
+    current.run()
 
 
-main()
+if __name__ == "__main__":  # Streamlit runs the script as __main__; tests import PAGES
+    main()

@@ -1,6 +1,7 @@
-"""The Streamlit app's building blocks (`app/streamlit_app.py` is the entry script).
+"""The Streamlit web app's pages and their parts (see docs/ARCHITECTURE.md "app").
 
-`i18n` — the zh/en catalog; `tiles` — tile names and pictures; `hand` — the editable hand
-and its score-JSON; `engine` — the bridge to `scoring` and `vision`; `score_page` and
-`learn_page` — the two pages.
+`score/` and `learn/` — the pages, one module per section; `state/` — the typed state
+(hand, conditions) with its edits; `render/` — pure HTML and image renderers; `services` —
+the calls into `scoring` and `vision`; `messages` — engine codes in the page language;
+`i18n` — the zh/en catalog; `style` — the CSS.
 """

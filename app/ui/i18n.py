@@ -41,6 +41,11 @@ def t(key: str, /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def has(key: str) -> bool:
+    """The current language's catalog has `key` (for labels of engine codes that may be new)."""
+    return key in catalog(_current.get())
+
+
 def pick_lang(accept_language: str | None, locale: str | None = None) -> str:
     """The catalog language for a browser: its locale, else its Accept-Language, else zh.
 

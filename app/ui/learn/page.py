@@ -1,0 +1,47 @@
+"""The Learn page (学习): each variant's rules with example hands drawn as tiles and scored
+live by the engine (so the page can never disagree with it), and practice."""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.i18n import t
+from app.ui.learn.examples import EXAMPLES
+from app.ui.learn.practice import practice
+from app.ui.learn.show import draw_input, show_hand
+from app.ui.messages import cannot_win_text
+from app.ui.render.html import items_table, num
+from scoring import HandInput, ScoreResult
+
+
+def render() -> None:
+    st.subheader(t("learn.title"))
+    st.markdown(t("learn.intro"))
+    tabs = st.tabs([t(f"variant.{v}") for v in EXAMPLES] + [t("learn.practice")])
+    for tab, variant in zip(tabs, EXAMPLES, strict=False):
+        with tab:
+            st.markdown(t(f"learn.{variant}.rules"))
+            st.markdown(f"#### {t('learn.examples')}")
+            for key, hand in EXAMPLES[variant]:
+                _example(key, hand)
+    with tabs[-1]:
+        practice()
+
+
+def _example(key: str, hand: HandInput) -> None:
+    with st.container(border=True):
+        st.markdown(f"**{t(key)}**")
+        r = services.score(hand)
+        if not isinstance(r, ScoreResult):
+            draw_input(hand)
+            st.caption(t("learn.engine_unavailable"))
+            return
+        show_hand(hand, r)
+        if not r.can_win:
+            st.markdown(f"→ **{html.escape(t('res.cannot_win'))}**: {html.escape(cannot_win_text(r))}")
+            return
+        st.markdown(items_table(r), unsafe_allow_html=True)
+        st.caption(t("learn.pays", pays=" / ".join(num(p.amount) for p in r.payments)))

@@ -1,0 +1,49 @@
+"""Engine and photo messages in the page language, by code — never by matching English text.
+
+The engine gives every `HandError` a `code` and every refused win a `ScoreResult.reason_code`;
+the catalog holds `code.<code>` and `why.<reason_code>` in zh and en. On the English page the
+engine's own sentence (more specific: it names the tile) is shown; on the Chinese page the
+catalog's, so no English sentence reaches it.
+"""
+
+from __future__ import annotations
+
+from app.photo_hand import Note
+from app.ui.i18n import has, lang, t
+from app.ui.render.html import num
+from app.ui.render.tiles import name
+from scoring import HandError, ScoreResult
+from scoring.rules import load_rules
+
+
+def code_text(code: str, message: str = "") -> str:
+    """The sentence for an engine error code (`fifth_copy`) or an app refusal code (`empty`)."""
+    if lang() == "en" and message:
+        return message
+    key = f"code.{code}"
+    return t(key) if has(key) else t("code.unknown")
+
+
+def error_text(exc: HandError) -> str:
+    return code_text(getattr(exc, "code", "") or "unknown", str(exc))
+
+
+def cannot_win_text(result: ScoreResult) -> str:
+    """Why a complete hand may not be won (二炮起胡, 新余 self-draw only)."""
+    code = getattr(result, "reason_code", None) or _reason_code(result)
+    if lang() == "en" and result.reason:
+        return result.reason
+    key = f"why.{code}"
+    return t(key, own=num(result.own)) if has(key) else t("res.cannot_win")
+
+
+def note_text(note: Note) -> str:
+    """A photo note (`app.photo_hand.Note`) in the page language."""
+    kind = t(f"meld.{note.kind}") if note.kind else ""
+    tiles = name(note.tiles) if note.code.startswith("winning") else note.tiles
+    return t(f"note.{note.code}", tiles=tiles, count=note.count, kind=kind)
+
+
+def _reason_code(result: ScoreResult) -> str:
+    """Until every ScoreResult carries `reason_code`: the two reasons the engine gives."""
+    return "self_draw_only" if load_rules(result.variant).self_draw_only else "below_minimum"

@@ -1,0 +1,197 @@
+"""The result as HTML: decomposition, item table, payments, headline total (pure functions).
+
+Everything takes the engine's typed `scoring.ScoreResult` (or its parts) and returns a string;
+words come from the catalog in the current language (`app.ui.i18n`). Every value the
+player or the engine supplied is escaped. Tested in tests/app/test_render.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from app.ui.i18n import has, lang, t
+from app.ui.render.tiles import groups_html
+from scoring import Block, Item, ScoreResult
+from scoring.rules import load_rules
+
+
+def num(v: float | int | None) -> str:
+    """`3.0` -> `"3"`, `2.5` -> `"2.5"`, None -> `"0"`."""
+    if v is None:
+        return "0"
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def label(prefix: str, value: str) -> str:
+    """A catalog label for an engine code (`block.pung`), or the code itself when there is none."""
+    key = f"{prefix}.{value}"
+    return t(key) if has(key) else value
+
+
+def is_fan(result: ScoreResult) -> bool:
+    """The variant multiplies 番 (新余, DECISIONS §2) instead of adding 炮."""
+    return load_rules(result.variant).family == "fan"
+
+
+def decomposition_html(blocks: Sequence[Block], win_tile: str | None, size: str = "md") -> str:
+    """The engine's chosen reading as tile pictures, the winning tile framed in gold
+    (in the block the engine marks `winning`, else its first copy)."""
+    groups = []
+    for b in blocks:
+        caption = label("meld", b.kind) if b.source == "meld" else label("block", b.kind)
+        codes = [tile.code for tile in b.tiles]
+        if b.kind == "concealed_kong" and len(codes) == 4:  # laid down as on the table: backs outside
+            codes = ["back", codes[1], codes[2], "back"]
+        groups.append((caption, codes, b.winning))
+    marked = any(w for _, _, w in groups)
+    parts = []
+    for caption, codes, winning in groups:
+        wt = win_tile if (winning or not marked) else None
+        parts.append(groups_html([(caption, codes)], win_tile=wt, size=size, wrap=False))
+        if wt in codes:
+            marked, win_tile = True, None
+    return '<div class="jx-groups">' + "".join(parts) + "</div>"
+
+
+def item_name(item: Item) -> tuple[str, str]:
+    """(first, second) name of an item: the page language's first."""
+    zh, en = item.name_zh, item.name_en or item.key
+    return (en, zh) if lang() == "en" else (zh, en)
+
+
+def item_reason(item: Item) -> tuple[str, str]:
+    """(why, reference): on the Chinese page our sentence for the item key, the engine's
+    English reason under it as the reference; on the English page the engine's reason."""
+    key = f"why.{item.key}"
+    if lang() == "zh" and has(key):
+        return t(key), item.rule
+    return item.reason, item.rule
+
+
+def table(head: Sequence[str], rows: Sequence[str]) -> str:
+    return (
+        "<table class='jx-items'><thead><tr>"
+        + "".join(f"<th>{escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def sum_row(text: str, value: str, column: int) -> str:
+    """The bold last row: `text`, then `value` in column 1 or 2 of the two after it."""
+    cells = ["", ""]
+    cells[column - 1] = value
+    return (
+        f"<tr class='jx-sum'><td>{escape(text)}</td>"
+        + "".join(
+            f"<td class='{'jx-pts' if k == column - 1 else ''}'>{escape(c)}</td>" for k, c in enumerate(cells)
+        )
+        + "</tr>"
+    )
+
+
+def items_table(result: ScoreResult) -> str:
+    """Item, value (+炮 or ×), and why, with the rule reference under; the own total last."""
+    fan = is_fan(result)
+    head = t("res.col_item"), t("res.col_value_x") if fan else t("res.col_value"), t("res.col_reason")
+    rows = []
+    for it in result.items:
+        first, second = item_name(it)
+        value = f"×{num(it.multiplier)}" if it.multiplier is not None else f"+{num(it.points)}"
+        why, ref = item_reason(it)
+        rows.append(
+            f"<tr><td>{escape(first)}<br><span class='jx-en'>{escape(second)}</span></td>"
+            f"<td class='jx-pts'>{escape(value)}</td>"
+            f"<td><span class='jx-why'>{escape(why)}</span>"
+            + (f"<br><span class='jx-ref'>{escape(ref)}</span>" if ref else "")
+            + "</td></tr>"
+        )
+    if result.own is not None:
+        rows.append(sum_row(t("res.own_short"), f"×{num(result.own)}" if fan else num(result.own), 1))
+    return table(head, rows)
+
+
+def payments_table(result: ScoreResult) -> str:
+    """Who pays what: 吃炮 per payer (with what was eaten), dealer doubling, kong money."""
+    rows = []
+    for p in result.payments:
+        seat = label("seat", p.payer)
+        badge = ""
+        if p.is_dealer:
+            badge += f"<span class='jx-badge'>{escape(t('res.dealer'))}</span>"
+        if p.doubled:
+            badge += f"<span class='jx-badge'>{escape(t('res.doubled'))}</span>"
+        extra = escape(t("res.eaten", n=num(p.eaten))) if p.eaten else ""
+        names = [item_name(i)[0] for i in p.eaten_items]
+        if names:
+            extra += f"<br><span class='jx-ref'>{escape('、'.join(names))}</span>"
+        if p.kong_money:
+            extra += escape(num(p.kong_money))
+        rows.append(
+            f"<tr><td>{escape(seat)}{badge}</td><td class='jx-why'>{extra}</td>"
+            f"<td class='jx-pts'>{escape(num(p.amount))}</td></tr>"
+        )
+    rows.append(sum_row(t("res.total"), num(result.total), 2))
+    second = t("res.col_kong") if is_fan(result) else t("res.col_eaten")
+    return table((t("res.col_payer"), second, t("res.col_amount")), rows)
+
+
+def total_html(result: ScoreResult) -> str:
+    """The headline: what the winner collects, and the hand's own 炮 (or 番)."""
+    fan = is_fan(result)
+    unit = t("res.unit_fan") if fan else t("res.unit_pao")
+    own = t("res.own_xinyu") if fan else t("res.own")
+    total = num(result.total)
+    return (
+        f'<div class="jx-total"><span><span class="jx-lbl">{escape(t("res.total"))}</span><br>'
+        f'<span class="jx-big" id="jx-total" data-total="{total}">{total}</span></span>'
+        f'<span><span class="jx-lbl">{escape(own)}</span><br>'
+        f'<span class="jx-big">{num(result.own)}</span> {escape(unit)}</span></div>'
+    )
+
+
+def cannot_win_html(reason: str) -> str:
+    """The headline of a complete hand that may not be won, with the translated reason."""
+    return (
+        f'<div class="jx-total jx-nowin"><span><span class="jx-big">{escape(t("res.cannot_win"))}'
+        f'</span><br><span class="jx-lbl">{escape(reason)}</span></span></div>'
+    )
+
+
+def mini_html(result: ScoreResult | None) -> str:
+    """On a phone the result is far down: a one-line total fixed at the bottom of the screen."""
+    if result is not None and result.can_win:
+        total, own = escape(t("res.total")), escape(t("res.own"))
+        text = f"{total} <b>{num(result.total)}</b> · {own} <b>{num(result.own)}</b>"
+    else:
+        text = f"<b>{escape(t('res.cannot_win'))}</b>"
+    return f'<div class="jx-mini">{text} &nbsp; <a href="#jx-result">{escape(t("res.jump"))}</a></div>'
+
+
+def whatif_html(columns: Sequence[str], rows: Sequence[tuple[str, Sequence[tuple[str, bool]]]]) -> str:
+    """A small grid: column heads, then per row its head and `(text, is_current)` cells."""
+    out = [
+        "<table class='jx-whatif'><tr><th></th>" + "".join(f"<th>{escape(c)}</th>" for c in columns) + "</tr>"
+    ]
+    for head, cells in rows:
+        tds = "".join(f"<td class='{'jx-cur' if cur else ''}'>{escape(text)}</td>" for text, cur in cells)
+        out.append(f"<tr><th>{escape(head)}</th>{tds}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+__all__ = [
+    "cannot_win_html",
+    "decomposition_html",
+    "items_table",
+    "label",
+    "mini_html",
+    "num",
+    "payments_table",
+    "total_html",
+    "whatif_html",
+]

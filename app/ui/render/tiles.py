@@ -1,0 +1,85 @@
+"""Tile pictures and names in the page language (pure: strings in, HTML out).
+
+Codes follow `scoring.tiles` (`1m`..`9m`, `1p`..`9p`, `1s`..`9s`, `E S W N`, `C` 中, `F` 發,
+`P` 白); `?` (`app.photo_hand.UNKNOWN`) is a tile the photo could not name, `back` a
+face-down tile.
+
+>>> from app.ui.i18n import set_lang
+>>> set_lang("zh"); name("5p"), name("C")
+('五筒', '中')
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from functools import cache
+from pathlib import Path
+
+from app.ui.i18n import t
+from scoring.tiles import ALL_TILES, HONOURS, SUITS
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+CODES = tuple(tile.code for tile in ALL_TILES)
+_ZH_RANK = "一二三四五六七八九"
+
+
+def name(code: str) -> str:
+    """`五筒` / `5 Dots`, `中` / `Red dragon`; an unknown code is "unknown tile"."""
+    if len(code) == 2 and code[1] in SUITS and code[0].isdigit():
+        rank = int(code[0])
+        return t(f"tile.suit.{code[1]}", rank=rank, zh_rank=_ZH_RANK[rank - 1])
+    return t(f"tile.{code}" if code in HONOURS else "tile.unknown")
+
+
+def short(code: str) -> str:
+    """A compact ASCII label for boxes on the photo (no font needed): 5p, E, Rd, Gn, Wh."""
+    return {"C": "Rd", "F": "Gn", "P": "Wh", "back": "bk", "flower": "fl"}.get(code, code)
+
+
+@cache
+def data_uri(code: str) -> str:
+    """The tile's picture as a `data:` URI (PNG from `app/assets/`)."""
+    fname = (
+        f"tile-{code}.png" if code in CODES else ("tile-back.png" if code == "back" else "tile-unknown.png")
+    )
+    data = (ASSETS / fname).read_bytes()
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+
+
+def label(code: str) -> str:
+    """A Markdown image usable as a button label (the CSS makes it tile-sized)."""
+    return f"![{code}]({data_uri(code)})"
+
+
+def row_html(codes: list[str], *, win: int | None = None, size: str = "md", grey: bool = False) -> str:
+    """A row of tile pictures; `win` marks the winning tile (index into `codes`)."""
+    parts = []
+    for i, c in enumerate(codes):
+        cls = "jx-tile" + (" jx-win" if i == win else "")
+        parts.append(
+            f'<img class="{cls}" src="{data_uri(c)}" alt="{html.escape(c)}" title="{html.escape(name(c))}">'
+        )
+    grey_cls = " jx-grey" if grey else ""
+    return f'<span class="jx-row jx-{size}{grey_cls}">{"".join(parts)}</span>'
+
+
+def groups_html(
+    groups: list[tuple[str, list[str]]], *, win_tile: str | None = None, size: str = "md", wrap: bool = True
+) -> str:
+    """Several groups side by side with a caption under each (the decomposition, examples);
+    the first copy of `win_tile` is framed."""
+    out = []
+    marked = False
+    for caption, codes in groups:
+        win = None
+        if win_tile is not None and not marked and win_tile in codes:
+            win, marked = codes.index(win_tile), True
+        out.append(
+            f'<span class="jx-group">{row_html(codes, win=win, size=size)}'
+            f'<span class="jx-cap">{html.escape(caption)}</span></span>'
+        )
+    return f'<div class="jx-groups">{"".join(out)}</div>' if wrap else "".join(out)
+
+
+__all__ = ["ASSETS", "CODES", "data_uri", "groups_html", "label", "name", "row_html", "short"]

@@ -1,0 +1,105 @@
+"""③ How it was won: variant, 自摸 or 放炮 (and who discarded), dealer, events, point value,
+and each payer's sets for 吃炮. Every widget stores a code; labels are drawn from the catalog."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.score.session import bind
+from app.ui.state import ME, SEATS
+from app.ui.state.conditions import COUNTERS
+from scoring.rules import VARIANTS, load_rules
+
+ss = st.session_state
+
+
+def conditions() -> None:
+    cond = ss.cond
+    bind(
+        "variant",
+        st.segmented_control,
+        t("cond.variant"),
+        VARIANTS,
+        format_func=lambda v: t(f"variant.{v}"),
+        required=True,
+        width="stretch",
+    )
+    rules = load_rules(cond.variant)
+    if rules.self_draw_only:
+        cond.self_drawn = True
+        st.caption(t("cond.self_drawn_only"))
+    else:
+        bind(
+            "self_drawn",
+            st.segmented_control,
+            t("cond.how"),
+            [True, False],
+            format_func=lambda v: t("cond.self_drawn") if v else t("cond.discard"),
+            required=True,
+            width="stretch",
+        )
+    if not cond.self_drawn:
+        bind(
+            "discarder",
+            st.segmented_control,
+            t("cond.discarder"),
+            SEATS,
+            format_func=lambda s: t(f"seat.{s}"),
+            required=True,
+            width="stretch",
+        )
+    _dealer(rules.option("dealer_doubles", False))
+    options = cond.events_offered()
+    cond.events = [e for e in cond.events if e in options]
+    ss["w_events"] = list(cond.events)
+    picked = st.pills(
+        t("cond.events"),
+        options,
+        selection_mode="multi",
+        format_func=lambda e: t(f"event.{e}"),
+        key="w_events",
+        wrap=True,
+    )
+    cond.events = list(picked or [])
+    fan = rules.family == "fan"
+    pv_label = t("cond.point_value_xinyu") if fan else t("cond.point_value")
+    bind("point_value", st.number_input, pv_label, min_value=1, max_value=9999, step=1, width=180)
+    if rules.bonus_tile is not None:
+        _payer_inputs(rules.payer_ready_declared)
+
+
+def _dealer(doubles: bool) -> None:
+    """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
+    payments double (星子), the page asks, and nothing is doubled meanwhile."""
+    cond = ss.cond
+    value = bind(
+        "dealer",
+        st.segmented_control,
+        t("cond.dealer"),
+        [ME, *SEATS],
+        format_func=lambda s: t(f"seat.{s}"),
+        width="stretch",
+    )
+    if value is None and doubles:
+        st.warning(t("cond.dealer_needed"))
+    cond.dealer = value
+
+
+def _payer_inputs(ready_declared: bool) -> None:
+    cond = ss.cond
+    seats = cond.payers
+    entered = sum(cond.seats[s].entries for s in seats)
+    if entered:
+        st.caption(t("cond.payers_some", n=entered))
+    with st.expander(t("cond.payers")):
+        st.caption(t("cond.payers_help"))
+        tabs = st.tabs([t(f"seat.{s}") for s in seats])
+        for tab, s in zip(tabs, seats, strict=True):
+            with tab:
+                cols = st.columns(2)
+                for n, f in enumerate(COUNTERS):
+                    with cols[n % 2]:
+                        bind(f, st.number_input, t(f"payer.{f}"), min_value=0, max_value=4, step=1, seat=s)
+                if ready_declared:
+                    bind("ready_declared", st.checkbox, t("payer.ready_declared"), seat=s)

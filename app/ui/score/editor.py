@@ -1,0 +1,228 @@
+"""② The hand: tap a tile to rename it, mark it the winning tile, take it out or make a meld
+with it; add tiles; regroup melds; 發 set aside; sort; undo. (Typing a hand: `typing.py`.)
+
+Callbacks run before the script body and only touch session state; a refused edit leaves
+the hand as it was and says why inside the tile panel (`ss.panel_msg`), where the player looks.
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.render.tiles import label, name, row_html
+from app.ui.score import session
+from app.ui.score.typing import typed_entry
+from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
+from app.ui.state.hand import MELD_KINDS
+from scoring.rules import load_rules
+from scoring.tiles import SUITS
+
+ss = st.session_state
+
+
+def _meld_kinds(variant: str) -> list[str]:
+    """Meld kinds the variant allows (no chow where its rule table says `never`)."""
+    never = load_rules(variant).chow == "never"
+    return [k for k in MELD_KINDS if not (never and k == "chow")]
+
+
+def hand_editor() -> None:
+    h = ss.hand
+    st.markdown(f"**{t('hand.standing')}** · {t('hand.tap_hint')}")
+    with st.container(horizontal=True, key="handrow", gap=None):
+        for i, x in enumerate(h.concealed):
+            win = h.winning_index == i
+            flags = (
+                ("_WIN" if win else "")
+                + ("_LOW" if x.unsure else "")
+                + ("_SEL" if ss.sel == Selection(i) else "")
+            )
+            st.button(
+                label(x.code),
+                key=f"tile_c{i}{flags}",
+                on_click=_on_select,
+                args=(Selection(i),),
+                help=_help(x, win),
+            )
+        st.button(t("hand.add"), key="btn_add", on_click=_on_add_mode, icon=":material/add:", type="tertiary")
+    kinds = [*_meld_kinds(ss.cond.variant), DISSOLVE]
+    for j, m in enumerate(h.melds):
+        with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
+            with st.container(horizontal=True, gap=None, width="content"):
+                for i, x in enumerate(m.tiles):
+                    flags = ("_LOW" if x.unsure else "") + ("_SEL" if ss.sel == Selection(i, j) else "")
+                    st.button(
+                        label(x.code),
+                        key=f"tile_m{j}_{i}{flags}",
+                        on_click=_on_select,
+                        args=(Selection(i, j),),
+                        help=_help(x, False),
+                    )
+            key = f"meldkind_{j}_{m.kind}"
+            st.selectbox(
+                t("hand.meld_kind"),
+                kinds,
+                index=kinds.index(m.kind) if m.kind in kinds else 0,
+                format_func=lambda k: t(f"meld.{k}"),
+                key=key,
+                on_change=_on_meld_kind,
+                args=(j, key),
+                label_visibility="collapsed",
+                width=190,
+            )
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        if load_rules(ss.cond.variant).bonus_tile is not None:
+            key = f"bonus_{h.bonus_tiles}"
+            st.number_input(
+                t("hand.bonus"),
+                min_value=0,
+                max_value=4,
+                step=1,
+                key=key,
+                value=h.bonus_tiles,
+                on_change=_on_bonus,
+                args=(key,),
+                width=150,
+            )
+            if h.bonus_tiles:
+                st.markdown(
+                    row_html(["F"] * h.bonus_tiles, size="sm"), unsafe_allow_html=True, width="content"
+                )
+        st.button(t("hand.sort"), key="btn_sort", on_click=_on_sort, icon=":material/sort:")
+        st.button(
+            t("hand.undo"),
+            key="btn_undo",
+            on_click=session.undo,
+            icon=":material/undo:",
+            disabled=not ss.undo,
+        )
+    if ss.sel is not None:
+        _selected_panel()
+    elif ss.picker == "add":
+        _picker("add")
+        _panel_message()
+    typed_entry()
+
+
+def _help(x: EditTile, win: bool) -> str:
+    parts = [name(x.code)]
+    if x.conf is not None:
+        parts.append(t("hand.conf", conf=round(100 * x.conf)))
+    if win:
+        parts.append(t("hand.is_win"))
+    return " · ".join(parts)
+
+
+def _panel_message() -> None:
+    msg = ss.panel_msg
+    if msg is not None:
+        fields = {k: t(f"meld.{v}") if k == "kind" else v for k, v in msg.fields.items()}
+        getattr(st, msg.level)(t(msg.key, **fields))
+
+
+def _selected_panel() -> None:
+    sel: Selection = ss.sel
+    try:
+        x = ss.hand.at(sel)
+    except IndexError:
+        ss.sel = None
+        return
+    with st.container(border=True, key="selpanel"):
+        head = row_html([x.code], size="lg") + f" &nbsp;**{html.escape(_help(x, False))}**"
+        st.markdown(head, unsafe_allow_html=True)
+        _panel_message()
+        _picker("change")
+        with st.container(horizontal=True):
+            if sel.standing:
+                st.button(t("hand.set_win"), key="btn_setwin", on_click=_on_set_win, icon=":material/star:")
+            st.button(t("hand.delete"), key="btn_del", on_click=_on_delete, icon=":material/delete:")
+            st.button(t("hand.done"), key="btn_done", on_click=session.deselect, icon=":material/check:")
+        if sel.standing:
+            st.caption(t("hand.make_meld"))
+            with st.container(horizontal=True):
+                for k in _meld_kinds(ss.cond.variant):
+                    if k != "added_kong":
+                        st.button(t(f"meld.{k}"), key=f"mk_{k}", on_click=_on_make_meld, args=(k,))
+
+
+def _picker(mode: str) -> None:
+    st.caption(t("hand.pick_change") if mode == "change" else t("hand.pick_add"))
+    kinds = tile_kinds(ss.cond.variant)
+    rows = [[k for k in kinds if k.endswith(s) and len(k) == 2] for s in SUITS]
+    rows.append([k for k in kinds if len(k) == 1])
+    with st.container(key=f"picker_{mode}"):
+        for row in rows:
+            with st.container(horizontal=True, gap=None):
+                for code in row:
+                    st.button(
+                        label(code),
+                        key=f"pick_{mode}_{code}",
+                        on_click=_on_pick,
+                        args=(mode, code),
+                        help=name(code),
+                    )
+    if mode == "add":
+        st.button(t("hand.done"), key="btn_add_done", on_click=session.deselect, icon=":material/check:")
+
+
+# -- callbacks -------------------------------------------------------------------------------
+
+
+def _on_select(where: Selection) -> None:
+    ss.sel = None if ss.sel == where else where
+    ss.picker = None
+    ss.panel_msg = None
+
+
+def _on_add_mode() -> None:
+    session.deselect()
+    ss.picker = "add"
+
+
+def _on_pick(mode: str, code: str) -> None:
+    if mode == "add":
+        session.set_hand(ss.hand.plus(code))
+    elif ss.sel is not None:
+        session.set_hand(ss.hand.with_tile(ss.sel, code))
+        ss.sel = None
+
+
+def _on_delete() -> None:
+    if ss.sel is not None:
+        session.set_hand(ss.hand.without(ss.sel))
+    ss.sel = None
+
+
+def _on_set_win() -> None:
+    if ss.sel is not None and ss.sel.standing:
+        session.set_hand(ss.hand.with_winning(ss.sel.index))
+    ss.sel = None
+
+
+def _on_make_meld(kind: str) -> None:
+    if ss.sel is None or not ss.sel.standing:
+        return
+    try:
+        hand = ss.hand.with_meld(ss.sel.index, kind)
+    except EditRefused as refused:
+        ss.panel_msg = session.Flash("warning", refused.key, refused.fields)
+        return
+    session.set_hand(hand)
+    ss.sel = None
+
+
+def _on_meld_kind(j: int, key: str) -> None:
+    session.set_hand(ss.hand.with_meld_kind(j, ss[key]))
+    ss.sel = None
+
+
+def _on_bonus(key: str) -> None:
+    session.set_hand(ss.hand.with_bonus(ss[key] or 0))
+
+
+def _on_sort() -> None:
+    session.set_hand(ss.hand.sorted())
+    ss.sel = None

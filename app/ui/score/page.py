@@ -1,0 +1,83 @@
+"""The score page (计分): ① photo -> ② hand -> ③ how it was won -> ④ itemised result.
+
+Every section is its own module in `app/ui/score/`; this one only lays them out. The result
+is computed once per run, up front (`services.score_hand`), after this run's widget values
+and photo are taken in.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import time
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.i18n import t
+from app.ui.score import session
+from app.ui.score.conditions import conditions
+from app.ui.score.editor import hand_editor
+from app.ui.score.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
+from app.ui.score.result import mini_summary, result_view, total_banner, what_ifs
+from scoring import ScoreResult
+
+ss = st.session_state
+log = logging.getLogger("jxmj.app")
+
+
+def render() -> None:
+    if not session.started():
+        open_on_sample()
+    take_new_photos()
+    session.sync_from_widgets()
+    messages = st.container()
+    outcome = services.score_hand(ss.hand, ss.cond)
+    mini_summary(outcome)
+    wide = st.columns([5, 7], gap="large")
+    with wide[0]:
+        st.subheader(t("sec.photo"))
+        photo_inputs()
+        detection_view()
+        timing_slot = st.empty()
+    with wide[1]:
+        st.subheader(t("sec.hand"))
+        hand_editor()
+        unsure = [x for x in ss.hand.tiles if x.unsure]
+        if unsure and isinstance(outcome, ScoreResult):
+            st.caption(t("msg.low_check", n=len(unsure)))
+    bottom = st.columns([5, 7], gap="large")
+    with bottom[0]:
+        st.subheader(t("sec.how"))
+        conditions()
+    with bottom[1]:
+        st.markdown('<div id="jx-result"></div>', unsafe_allow_html=True)
+        st.subheader(t("sec.result"))
+        total_banner(outcome)
+        result_view(outcome)
+        if isinstance(outcome, ScoreResult):
+            what_ifs()
+    _timing(timing_slot)
+    with messages:
+        _flashes()
+
+
+def _timing(slot) -> None:
+    timing = ss.timing
+    if timing and timing.get("total") is None:
+        timing["total"] = time.perf_counter() - timing["start"]
+        log.info("photo -> scored result in %.3f s", timing["total"])
+    if timing and ss.photo is not None:
+        text = html.escape(t("photo.timing", s=f"{timing['total']:.2f}"))
+        slot.markdown(f'<span class="jx-timing">{text}</span>', unsafe_allow_html=True)
+
+
+def _flashes() -> None:
+    from app.ui.i18n import lang
+
+    for f in ss.flash:
+        text = t(f.key, **f.fields)
+        if f.detail and lang() == "en":
+            text += f" ({f.detail})"
+        getattr(st, f.level)(text)
+    ss.flash = []

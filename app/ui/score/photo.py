@@ -1,0 +1,144 @@
+"""① Photo: upload, camera, the bundled sample, manual entry, and the photo with its boxes."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+
+import streamlit as st
+
+from app.photo_hand import hand_from_photo
+from app.ui import services
+from app.ui.i18n import lang, t
+from app.ui.render.photo import draw_boxes, label_font, tile_boxes
+from app.ui.score import session
+from app.ui.state import LOW_CONF, Conditions, EditHand
+
+ss = st.session_state
+log = logging.getLogger("jxmj.app")
+PHOTO_TYPES = ["jpg", "jpeg", "png", "heic", "heif", "webp"]
+
+
+def open_on_sample() -> None:
+    """A new session opens on the bundled sample photo, already scored (the true tiles when
+    the reader misreads its own sample; without models, the true tiles alone)."""
+    session.start(EditHand(), Conditions())
+    data = services.sample_photo()
+    if data is not None and services.reader_status() is None:
+        try:
+            photo = _read_sample_cached(data)
+        except services.PhotoError as exc:
+            _photo_failed(exc, level="warning")
+        else:
+            _apply_photo(photo, "sample")
+            if isinstance(services.score_hand(ss.hand, ss.cond), services.Refusal):
+                ss.hand = services.sample_truth()  # the photo and its boxes stay
+                session.flash("info", "msg.sample_truth")
+            return
+    session.set_hand(services.sample_truth(), undoable=False)
+    ss.photo_src = "sample_manual"
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _read_sample_cached(data: bytes) -> services.Photo:
+    return services.read_photo(data)
+
+
+def ingest_photo(data: bytes, source: str) -> bool:
+    """Read a photo into the hand. On failure: a message, and the hand is left as it was."""
+    t0 = time.perf_counter()
+    try:
+        photo = services.read_photo(data)
+    except services.PhotoError as exc:
+        _photo_failed(exc)
+        return False
+    _apply_photo(photo, source)
+    ss.timing = {"start": t0, "read": time.perf_counter() - t0, "total": None}
+    return True
+
+
+def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
+    """A message for the player; the decoder's sentence is shown (en), other causes go to the log."""
+    if exc.key != "err.photo_bad":
+        log.warning("photo not read: %s (%s)", exc.key, exc.detail)
+    session.flash(level, exc.key, detail=exc.detail if exc.key == "err.photo_bad" else "")
+
+
+def _apply_photo(photo: services.Photo, source: str) -> None:
+    guess = hand_from_photo(photo.result, ss.cond.variant)
+    ss.photo, ss.photo_src = photo, source
+    if not guess.concealed and not guess.melds:
+        session.flash("warning", "msg.no_tiles")  # the photo is shown; the hand the player had stays
+        return
+    if any(n.code == "flowers_left_out" for n in guess.notes):
+        session.flash("info", "msg.flowers_dropped")
+    session.set_hand(EditHand.from_guess(guess), undoable=not ss.hand.is_empty)
+    session.deselect()
+
+
+def take_new_photos() -> None:
+    """Read a newly uploaded or captured photo (before anything is drawn, so this run shows it).
+
+    `ss.pending_photo` is the test hook: AppTest cannot upload files, so tests put bytes there
+    and go through exactly the same path as an upload.
+    """
+    pending = ss.pop("pending_photo", None)
+    if pending is not None:
+        ingest_photo(bytes(pending), "upload")
+    for key, source in (("uploader", "upload"), ("camera", "camera")):
+        f = ss.get(key)
+        if f is None:
+            continue
+        data = f.getvalue()
+        fid = f.file_id or hashlib.sha1(data).hexdigest()
+        if fid not in ss.photo_seen:
+            ss.photo_seen.add(fid)
+            ingest_photo(data, source)
+
+
+def photo_inputs() -> None:
+    """Upload, camera, sample, manual entry."""
+    st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader", help=t("photo.upload_help"))
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(t("photo.sample"), on_click=_on_sample, key="btn_sample", icon=":material/image:")
+        st.button(t("photo.manual"), on_click=_on_manual, key="btn_manual", icon=":material/edit:")
+        st.toggle(t("photo.use_camera"), key="camera_on")
+    if ss.get("camera_on"):
+        st.camera_input(t("photo.camera"), key="camera")
+
+
+def _on_sample() -> None:
+    data = services.sample_photo()
+    if data is not None and services.reader_status() is None:
+        ingest_photo(data, "sample")
+    else:
+        session.set_hand(services.sample_truth())
+        ss.photo, ss.photo_src = None, "sample_manual"
+
+
+def _on_manual() -> None:
+    session.set_hand(EditHand())
+    ss.photo, ss.photo_src = None, "manual"
+    session.deselect()
+    ss.picker = "add"
+
+
+def detection_view() -> None:
+    """The photo with a box per tile, or a word on why there is none."""
+    photo: services.Photo | None = ss.photo
+    if photo is None:
+        if services.reader_status() is not None:
+            st.info(t("msg.manual_mode"))
+        elif ss.photo_src == "manual":
+            st.caption(t("photo.none_manual"))
+        return
+    chinese = lang() == "zh" and label_font() is not None
+    stale = ss.photo_src == "typed"
+    boxes = tile_boxes(photo.result.detections, ss.hand, ss.sel, chinese=chinese, stale=stale)
+    st.image(
+        draw_boxes(photo.preview_jpeg, photo.scale, boxes, label_font() if chinese else None), width="stretch"
+    )
+    dets = photo.result.detections
+    low = sum(1 for d in dets if d.conf < LOW_CONF)
+    st.caption(t("photo.typed_over") if stale else t("photo.found", n=len(dets), low=low))

@@ -1,0 +1,142 @@
+"""④ Result: the headline total, decomposition, items, payments, what-ifs, and — for a hand
+that is not complete yet — the single-tile fixes."""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.i18n import t
+from app.ui.messages import cannot_win_text, code_text
+from app.ui.render.html import (
+    cannot_win_html,
+    decomposition_html,
+    items_table,
+    label,
+    mini_html,
+    num,
+    payments_table,
+    total_html,
+    whatif_html,
+)
+from app.ui.render.tiles import name, row_html
+from app.ui.score import session
+from app.ui.state import ME, SEATS
+from scoring import ScoreResult
+from scoring.rules import load_rules
+
+ss = st.session_state
+Outcome = ScoreResult | services.Refusal
+APP_REFUSALS = {"empty", "no_winning_tile", "unknown_tiles", "payer_tiles"}
+
+
+def mini_summary(outcome: Outcome) -> None:
+    if isinstance(outcome, ScoreResult):
+        st.markdown(mini_html(outcome), unsafe_allow_html=True)
+
+
+def total_banner(outcome: Outcome) -> None:
+    """The headline: what the winner collects (or why the hand cannot be won)."""
+    if not isinstance(outcome, ScoreResult):
+        return
+    html_ = total_html(outcome) if outcome.can_win else cannot_win_html(cannot_win_text(outcome))
+    st.markdown(html_, unsafe_allow_html=True)
+
+
+def result_view(outcome: Outcome) -> None:
+    if isinstance(outcome, services.Refusal):
+        _refusal(outcome)
+        return
+    r = outcome
+    if r.decomposition:
+        st.markdown(f"**{t('res.decomposition')}**")
+        st.markdown(decomposition_html(r.decomposition, ss.hand.winning_tile), unsafe_allow_html=True)
+        if r.wait:
+            st.caption(t("res.wait", wait=label("wait", r.wait)))
+    if not r.can_win:
+        st.error(t("res.cannot_win_reason", reason=cannot_win_text(r)))
+    st.markdown(items_table(r), unsafe_allow_html=True)
+    if r.can_win and r.payments:
+        st.markdown(f"**{t('res.payments')}**")
+        st.markdown(payments_table(r), unsafe_allow_html=True)
+
+
+def _refusal(refusal: services.Refusal) -> None:
+    if refusal.code == "empty":
+        st.info(t("msg.empty_hand"))
+    elif refusal.code in APP_REFUSALS:
+        st.warning(t(f"msg.{refusal.code}"))
+    elif refusal.code == "engine_failed":
+        st.error(t("err.scoring_missing"))
+    elif refusal.code == "not_complete":
+        st.warning(t("res.not_complete"))
+        _suggestions()
+    else:
+        st.warning(t("res.hand_problem", msg=code_text(refusal.code, refusal.message)))
+        _suggestions()
+
+
+def what_ifs() -> None:
+    """Totals for self-drawn vs discard and dealer vs not, computed at once."""
+    h, cond = ss.hand, ss.cond
+    if h.winning_tile is None:
+        return
+    st.markdown(f"**{t('res.whatif')}**")
+    other = cond.dealer if cond.dealer not in (None, ME) else SEATS[-1]
+    dealers = [ME, other] if load_rules(cond.variant).option("dealer_doubles", False) else [cond.dealer]
+    columns = [t("res.wi_dealer"), t("res.wi_not_dealer")] if len(dealers) == 2 else [t("res.total")]
+    rows = []
+    for self_drawn in (True, False):
+        cells = []
+        for dealer in dealers:
+            trial = cond.copy(self_drawn=self_drawn, dealer=dealer)
+            out = services.score_hand(h, trial)
+            cur = self_drawn == cond.self_drawn and (
+                len(dealers) == 1 or (dealer == ME) == (cond.dealer == ME)
+            )
+            if isinstance(out, ScoreResult):
+                text = num(out.total) if out.can_win else t("res.wi_no")
+            else:
+                text = "–"
+            cells.append((text, cur))
+        rows.append((t("cond.self_drawn") if self_drawn else t("cond.discard"), cells))
+    st.markdown(whatif_html(columns, rows), unsafe_allow_html=True)
+    st.caption(t("res.whatif_help"))
+
+
+def _suggestions() -> None:
+    """When the hand is not complete: the smallest single-tile changes, unsure tiles first."""
+    h = ss.hand
+    if not h.concealed:
+        return
+    found = services.suggest(h, ss.cond)
+    if not found:
+        if h.tile_count != 14:
+            st.info(t("msg.count", n=h.tile_count))
+        return
+    st.markdown(f"**{t('sug.title')}**")
+    for k, s in enumerate(found):
+        r = s.result
+        if not isinstance(r, ScoreResult):
+            worth = t("sug.still_no")
+        elif not r.can_win:
+            worth = t("res.wi_no")
+        else:
+            worth = t("sug.worth", total=num(r.total))
+        if s.remove and s.add:
+            pics = row_html([s.remove], size="sm") + " → " + row_html([s.add], size="sm")
+            text = t("sug.change", a=name(s.remove), b=name(s.add))
+        elif s.add:
+            pics, text = "+ " + row_html([s.add], size="sm"), t("sug.add", b=name(s.add))
+        else:
+            pics, text = "− " + row_html([s.remove], size="sm"), t("sug.remove", a=name(s.remove))
+        with st.container(horizontal=True, vertical_alignment="center", key=f"sugrow_{k}", wrap=False):
+            st.button(t("sug.apply"), key=f"sug_{k}", on_click=_on_apply, args=(s,), type="primary")
+            st.markdown(f"{pics} &nbsp;{html.escape(text)} · {html.escape(worth)}", unsafe_allow_html=True)
+
+
+def _on_apply(s: services.Suggestion) -> None:
+    session.set_hand(s.hand)
+    ss.sel = None

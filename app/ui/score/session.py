@@ -1,0 +1,123 @@
+"""The score page's session state: what the player entered, kept across reruns and pages.
+
+| key | type | what |
+|---|---|---|
+| `hand` | `EditHand` | the hand being edited |
+| `cond` | `Conditions` | how it was won, who pays |
+| `sel` | `Selection \\| None` | the tapped tile |
+| `picker` | `"add" \\| None` | the add-a-tile picker is open |
+| `undo` | `list[EditHand]` | earlier hands, newest last |
+| `panel_msg` | `Flash \\| None` | a refused edit, said inside the tile panel |
+| `flash` | `list[Flash]` | messages for the top of the page, shown once |
+| `photo` | `Photo \\| None` | the photo read last (its boxes are drawn) |
+| `photo_src` | `str` | `sample`, `upload`, `camera`, `manual`, `sample_manual`, `typed` |
+| `photo_seen` | `set[str]` | uploads already read (a rerun does not read them again) |
+
+Widgets bind to the typed values with `bind()`, so widget keys may come and go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from app.ui.state import Conditions, EditHand
+from scoring.rules import load_rules
+
+ss = st.session_state
+UNDO_DEPTH = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Flash:
+    """A message: `level` (`info`, `warning`, `error`), catalog `key`, its `fields`, and a
+    `detail` shown in brackets on the English page only (engine and decoder sentences are English)."""
+
+    level: str
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""
+
+
+def started() -> bool:
+    return "hand" in ss
+
+
+def start(hand: EditHand, cond: Conditions) -> None:
+    """First run of a session."""
+    ss.cond = cond
+    ss.hand = hand
+    ss.sel = None
+    ss.picker = None
+    ss.undo = []
+    ss.flash = []
+    ss.panel_msg = None
+    ss.photo = None
+    ss.photo_src = "manual"
+    ss.photo_seen = set()
+    ss.timing = None
+
+
+def flash(level: str, key: str, detail: str = "", **fields: Any) -> None:
+    ss.flash.append(Flash(level, key, fields, detail))
+
+
+def set_hand(hand: EditHand, undoable: bool = True) -> None:
+    """Make `hand` current; the one before goes on the undo stack."""
+    if undoable:
+        ss.undo = [*ss.undo[-UNDO_DEPTH:], ss.hand]
+    ss.hand = hand
+    ss.panel_msg = None
+
+
+def undo() -> None:
+    if ss.undo:
+        ss.hand = ss.undo.pop()
+    ss.sel = None
+    ss.panel_msg = None
+
+
+def set_cond(cond: Conditions) -> None:
+    ss.cond = cond
+    for k in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
+        del ss[k]  # widgets re-read the typed values
+
+
+def deselect() -> None:
+    ss.sel = None
+    ss.picker = None
+    ss.panel_msg = None
+
+
+def bind(name: str, widget, *args, seat: str | None = None, **kwargs):
+    """Render `widget` bound to `ss.cond.<name>` (or a seat's field) and write its value back."""
+    store = ss.cond.seats[seat] if seat else ss.cond
+    key = f"w_{seat}_{name}" if seat else f"w_{name}"
+    if key not in ss:
+        ss[key] = getattr(store, name)
+    value = widget(*args, key=key, **kwargs)
+    if value is not None:
+        setattr(store, name, value)
+    return getattr(store, name)
+
+
+def sync_from_widgets() -> None:
+    """Copy this run's widget values into `ss.cond` first, so the result is computed once, up front."""
+    cond: Conditions = ss.cond
+    for name in ("variant", "self_drawn", "discarder", "point_value"):
+        v = ss.get(f"w_{name}")
+        if v is not None:
+            setattr(cond, name, v)
+    if "w_dealer" in ss:
+        cond.dealer = ss["w_dealer"]  # None: not chosen
+    if "w_events" in ss:
+        cond.events = list(ss["w_events"] or [])
+    for seat, info in cond.seats.items():
+        for f in info.__dataclass_fields__:
+            v = ss.get(f"w_{seat}_{f}")
+            if v is not None:
+                setattr(info, f, v)
+    if load_rules(cond.variant).self_draw_only:
+        cond.self_drawn = True

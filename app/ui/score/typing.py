@@ -1,0 +1,57 @@
+"""Typing a hand as a tile string (`123m456p789s345s55p`, Chinese names and full-width digits too)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.messages import error_text
+from app.ui.score import session
+from app.ui.state import EditHand
+from scoring import HandError, parse_tiles
+from scoring.rules import load_rules
+from scoring.tiles import ALL_TILES
+
+ss = st.session_state
+MAX_TYPED_TILES = 22  # 14 + four kongs; more is never a hand and only slows the page
+MAX_TYPED_CHARS = 200
+
+
+def typed_entry() -> None:
+    with st.expander(t("hand.type_title")):
+        st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
+        st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
+
+
+def parse_typed(text: str, variant: str) -> EditHand:
+    """The typed string as the whole hand, the last tile the winning tile. In 九江/星子 its 發
+    are the bonus tiles set aside (they replace the count, never add to it).
+
+    Raises:
+        HandError: the engine's parser could not read it (its `code` names why).
+        ValueError: more than `MAX_TYPED_TILES` tiles.
+    """
+    if len(text) > MAX_TYPED_CHARS:
+        raise ValueError(len(text))
+    codes = [tile.code for tile in parse_tiles(text)]
+    if len(codes) > MAX_TYPED_TILES:
+        raise ValueError(len(codes))
+    bonus = load_rules(variant).bonus_tile
+    bonus_code = ALL_TILES[bonus].code if bonus is not None else None
+    return EditHand.typed([c for c in codes if c != bonus_code], bonus=min(4, codes.count(bonus_code)))
+
+
+def _on_typed() -> None:
+    text = (ss.get("typed") or "").strip()
+    try:
+        hand = parse_typed(text, ss.cond.variant)
+    except HandError as exc:
+        session.flash("error", "msg.typed_bad", detail=str(exc), text=text[:40], why=error_text(exc))
+        return  # the current hand stays as it was
+    except ValueError:
+        session.flash("error", "msg.typed_too_long", n=MAX_TYPED_TILES)
+        return
+    session.set_hand(hand)
+    if ss.photo is not None:
+        ss.photo_src = "typed"  # the photo's boxes no longer show this hand: drawn grey
+    session.deselect()

@@ -1,0 +1,260 @@
+"""The app's calls into `scoring` and `vision`, typed in and out; failures come back as values.
+
+- `score(HandInput) -> ScoreResult | Refusal` — cached per input (the engine is pure).
+- `suggest(hand, conditions) -> list[Suggestion]` — single-tile fixes, unsure tiles first.
+- `read_photo(bytes) -> Photo` — decode + detect + layout; raises `PhotoError(key, detail)`.
+- `reader_status() -> str | None` — None when photos can be read (else: manual mode).
+
+A `Refusal` carries the engine's `HandError.code`, so the page translates by code
+(`app/ui/messages.py`), never by matching the English sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+
+from app.photo_hand import UNKNOWN
+from app.ui.state import Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.state.hand import LOW_CONF
+from scoring import HandError, HandInput, ScoreResult, suggest_fixes
+from scoring import score as engine_score
+from scoring.tiles import format_tiles, parse_tiles
+
+log = logging.getLogger("jxmj.app")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+SAMPLE_PHOTO = ASSETS / "sample_hand.jpg"
+PREVIEW_SIDE = 1100  # the photo kept in the session for drawing boxes, long side in px
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a hand was not scored. `code`: the engine's `HandError.code`, or one of the app's
+    own (`empty`, `no_winning_tile`, `unknown_tiles`, `payer_tiles`, `engine_failed`);
+    `message`: the engine's English sentence (shown beside the translation on the en page)."""
+
+    code: str
+    message: str = ""
+
+
+@functools.lru_cache(maxsize=4096)
+def score(hand: HandInput) -> ScoreResult | Refusal:
+    """The engine's result for `hand`, or the `Refusal` that names why not. Never raises."""
+    try:
+        return engine_score(hand)
+    except HandError as exc:
+        return Refusal(_code(exc), str(exc))
+    except Exception:  # a bug in the engine: say so, keep the app alive, log the details
+        log.exception("scoring failed on %s", hand)
+        return Refusal("engine_failed")
+
+
+def _code(exc: HandError) -> str:
+    return getattr(exc, "code", None) or "hand_error"  # until every HandError carries a code
+
+
+def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
+    """Score what is on the page: the app's own refusals first (nothing to score yet)."""
+    if hand.is_empty:
+        return Refusal("empty")
+    if hand.winning_tile is None:
+        return Refusal("no_winning_tile")
+    if any(t.code == UNKNOWN for t in hand.tiles):
+        return Refusal("unknown_tiles")
+    try:
+        data = hand_input(hand, cond)
+    except PayerTilesImpossible:
+        return Refusal("payer_tiles")
+    except HandError as exc:
+        return Refusal(_code(exc), str(exc))
+    return score(data)
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One single-tile change: `remove` (at `where`) and/or `add`; `result` of the changed hand."""
+
+    hand: EditHand
+    remove: str | None
+    add: str | None
+    where: Selection | None
+    result: ScoreResult | Refusal
+
+
+def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion]:
+    """The smallest single-tile changes that make the hand complete, unsure tiles first.
+
+    `scoring.suggest_fixes` orders changes by how alike the tiles look; a change of a tile
+    the detector was unsure of is put ahead of one it read with confidence.
+    """
+    codes = [t.code for t in hand.concealed]
+    if not codes or UNKNOWN in codes:
+        return []
+    melds = [{"kind": m.kind, "tiles": format_tiles(parse_tiles(m.codes))} for m in hand.melds]
+    try:
+        fixes = suggest_fixes(
+            format_tiles(parse_tiles(codes)), melds, cond.variant, winning_tile=hand.winning_tile, limit=30
+        )
+    except HandError:
+        return []
+    ranked = []
+    for order, fix in enumerate(fixes):
+        remove = fix.remove.code if fix.remove is not None else None
+        add = fix.add.code if fix.add is not None else None
+        where, conf = None, 1.0
+        if remove is not None:
+            spots = [
+                (_conf(t.code, t.conf), i)
+                for i, t in enumerate(hand.concealed)
+                if t.code == remove and i != hand.winning_index
+            ]
+            if not spots:
+                continue
+            conf, i = min(spots)
+            where = Selection(i)
+        unsure = conf < LOW_CONF
+        ranked.append(((0 if unsure else 1, conf if unsure else 0, order), remove, add, where))
+    ranked.sort(key=lambda r: r[0])
+    out = []
+    for _rank, remove, add, where in ranked[:limit]:
+        if where is not None and add is not None:
+            trial = hand.with_tile(where, add)
+        elif add is not None:
+            trial = hand.plus(add).with_winning(hand.winning_index or 0)
+        else:
+            trial = hand.without(where)
+        out.append(Suggestion(trial, remove, add, where, score_hand(trial, cond)))
+    return out
+
+
+def _conf(code: str, conf: float | None) -> float:
+    return -1.0 if code == UNKNOWN else 1.0 if conf is None else conf
+
+
+# ---------------------------------------------------------------- vision
+
+
+@dataclass(slots=True)
+class Photo:
+    """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
+    `scale` = preview px per full-resolution px, and the seconds each step took."""
+
+    preview_jpeg: bytes
+    scale: float
+    result: object  # vision.DetectResult (vision is imported lazily: the app opens without it)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+class PhotoError(Exception):
+    """A photo could not be used; `key` names the catalog message, `detail` the cause."""
+
+    def __init__(self, key: str, detail: str = ""):
+        super().__init__(detail or key)
+        self.key = key
+        self.detail = detail
+
+
+@st.cache_resource(show_spinner=False)
+def _reader_cached():
+    """The tile reader, created once per server process (its ONNX sessions with it).
+
+    A failure is not cached (Streamlit caches only return values), so models installed while
+    the app runs are picked up by the next rerun.
+    """
+    from vision import get_reader
+
+    return get_reader()
+
+
+def _reader():
+    """(reader, None), or (None, why) when there is no vision stack or no models: manual mode."""
+    try:
+        return _reader_cached(), None
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def reader_status() -> str | None:
+    """None when photos can be read, else the reason they cannot."""
+    return _reader()[1]
+
+
+def read_photo(data: bytes) -> Photo:
+    """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure."""
+    if not data:
+        raise PhotoError("err.photo_empty")
+    t0 = time.perf_counter()
+    try:
+        from vision import ImageError, open_image
+    except Exception as exc:
+        raise PhotoError("err.vision_missing", str(exc)) from exc
+    reader, why = _reader()
+    try:
+        # decoded at a reduced JPEG scale when that keeps tiles readable (the reader's own policy)
+        min_side = reader.config.decode_min_side if reader is not None else 0
+        loaded = open_image(data, min_side=min_side or None)
+    except ImageError as exc:
+        raise PhotoError("err.photo_bad", str(exc)) from exc
+    except Exception as exc:
+        raise PhotoError("err.photo_bad", f"{type(exc).__name__}: {exc}") from exc
+    t1 = time.perf_counter()
+    if reader is None:
+        raise PhotoError("err.vision_missing", why or "")
+    try:
+        result = reader.detect(loaded)
+    except Exception as exc:
+        raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
+    t2 = time.perf_counter()
+    image = loaded.pixels
+    preview, scale = _preview(image)
+    scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
+    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
+
+
+def _preview(image) -> tuple[bytes, float]:
+    from PIL import Image
+
+    im = Image.fromarray(image)
+    scale = min(1.0, PREVIEW_SIDE / max(im.size))
+    if scale < 1.0:
+        im = im.resize((round(im.width * scale), round(im.height * scale)), Image.BILINEAR)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=85)
+    return buf.getvalue(), scale
+
+
+def sample_photo() -> bytes | None:
+    return SAMPLE_PHOTO.read_bytes() if SAMPLE_PHOTO.exists() else None
+
+
+def sample_truth() -> EditHand:
+    """The sample photo's true hand (`sample_hand.json`: `tiles`, `winning_tile`), winning tile last."""
+    truth = json.loads((ASSETS / "sample_hand.json").read_text(encoding="utf-8"))
+    codes = [t.code for t in parse_tiles(truth["tiles"])]
+    codes.remove(truth["winning_tile"])
+    return EditHand.typed([*codes, truth["winning_tile"]])
+
+
+__all__ = [
+    "Photo",
+    "PhotoError",
+    "Refusal",
+    "Suggestion",
+    "read_photo",
+    "reader_status",
+    "sample_photo",
+    "sample_truth",
+    "score",
+    "score_hand",
+    "suggest",
+]

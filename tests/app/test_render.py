@@ -1,0 +1,113 @@
+"""The pure renderers: HTML of the result, tile rows, boxes on the photo (no Streamlit)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from app.photo_hand import hand_from_photo
+from app.ui import i18n
+from app.ui.render import html as R
+from app.ui.render.photo import BLUE, GOLD, GREEN, GREY, RED, crop_to_tiles, draw_boxes, tile_boxes
+from app.ui.render.tiles import groups_html, name, row_html
+from app.ui.state import EditHand, Selection
+from scoring import HandInput, Meld, Payer, score
+from tests.app.test_photo_hand import photo
+
+
+@pytest.fixture(autouse=True)
+def zh():
+    i18n.set_lang("zh")
+    yield
+    i18n.set_lang("zh")
+
+
+def scored(variant="xingzi", concealed="234m567p678s99s", win="6s", self_drawn=True, **more):
+    return score(HandInput(variant, concealed, win, self_drawn, melds=(Meld.of("pung", "777p"),), **more))
+
+
+def test_num():
+    assert [R.num(v) for v in (3.0, 2.5, 7, None)] == ["3", "2.5", "7", "0"]
+
+
+def test_items_table_lists_every_item_and_the_own_total():
+    r = scored()
+    out = R.items_table(r)
+    assert out.count("<tr><td>") == len(r.items) == 2  # 平胡, 自摸
+    assert "平胡" in out and "自摸" in out and "+1" in out
+    assert f"<td class='jx-pts'>{R.num(r.own)}</td>" in out
+    i18n.set_lang("en")
+    assert R.items_table(r).index("Self-drawn") < R.items_table(r).index("自摸")
+
+
+def test_items_table_of_xinyu_shows_multipliers():
+    r = score(HandInput("xinyu", "123m456p789s345sEE", "E", True))
+    out = R.items_table(r)
+    assert "×2" in out and "<th>倍</th>" in out
+
+
+def test_payments_table_marks_the_doubled_dealer():
+    payers = (Payer("right", is_dealer=True), Payer("across"), Payer("left"))
+    r = scored(payers=payers)
+    out = R.payments_table(r)
+    assert out.count("jx-badge") == 2 and "下家" in out  # 庄 and ×2 on the dealer's row
+    assert [p.amount for p in r.payments] == [4, 2, 2]
+    assert f"<td class='jx-pts'>{R.num(r.total)}</td></tr></tbody>" in out
+
+
+def test_total_html_carries_the_total_for_tests_and_phones():
+    r = scored()
+    assert f'data-total="{R.num(r.total)}"' in R.total_html(r)
+    assert "合计收" in R.mini_html(r) and "#jx-result" in R.mini_html(r)
+
+
+def test_cannot_win_html_escapes_the_reason():
+    out = R.cannot_win_html("<b>x</b>")
+    assert "&lt;b&gt;x&lt;/b&gt;" in out and "不能胡" in out
+
+
+def test_decomposition_frames_the_winning_tile_once_and_draws_concealed_kongs_with_backs():
+    r = score(HandInput("xingzi", "234m456p678s99s", "9s", True, melds=(Meld.of("concealed_kong", "7777p"),)))
+    out = R.decomposition_html(r.decomposition, "9s")
+    assert out.count("jx-win") == 1
+    assert out.count('alt="back"') == 2 and "暗杠" in out
+
+
+def test_whatif_marks_the_current_cell():
+    out = R.whatif_html(["a"], [("自摸", [("9", True)]), ("点炮", [("<3>", False)])])
+    assert "<td class='jx-cur'>9</td>" in out and "&lt;3&gt;" in out
+
+
+def test_tiles_rows_and_names():
+    assert name("5p") == "五筒" and name("C") == "红中" and name("?") == i18n.t("tile.unknown")
+    row = row_html(["1m", "?", "back"], win=0)
+    assert row.count("<img") == 3 and row.count("jx-win") == 1
+    groups = groups_html([("刻子", ["7p", "7p", "7p"]), ("将", ["7p", "7p"])], win_tile="7p")
+    assert groups.count("jx-win") == 1 and "刻子" in groups
+
+
+def test_tile_boxes_colour_by_what_the_tile_is_now():
+    result = photo("1m 2m back 5p 5p | 9s")
+    result.detections[1] = type(result.detections[1])(result.detections[1].xyxy, "2m", 0.3)
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    boxes = tile_boxes(result.detections, h, Selection(0), chinese=False)
+    assert [b.color for b in boxes] == [BLUE, RED, RED, GREEN, GREEN, GOLD]
+    assert boxes[0].thick and boxes[1].text == "2m?"
+    fixed = h.with_tile(Selection(2), "3m")
+    assert tile_boxes(result.detections, fixed, None, chinese=False)[2].text == "3m"
+    stale = tile_boxes(result.detections, h, None, chinese=False, stale=True)
+    assert {b.color for b in stale} == {GREY}
+
+
+def test_draw_boxes_returns_a_jpeg_cropped_to_the_tiles():
+    im = Image.new("RGB", (1000, 800), (20, 90, 40))
+    buf = io.BytesIO()
+    im.save(buf, "JPEG")
+    result = photo("1m 2m")
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    boxes = tile_boxes(result.detections, h, None, chinese=False)
+    out = Image.open(io.BytesIO(draw_boxes(buf.getvalue(), 1.0, boxes, None)))
+    assert out.format == "JPEG" and out.width < 1000
+    assert crop_to_tiles(im, []) is im
