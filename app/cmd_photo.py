@@ -26,8 +26,8 @@ from app.cliio import emit, emit_json, warn
 from app.cmd_detect import add_force_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
-from scoring.model import EVENTS
-from scoring.rules import VARIANTS, load_rules
+from scoring.model import EVENTS, VARIANTS
+from scoring.rules import load_rules
 
 DESCRIPTION = __doc__
 

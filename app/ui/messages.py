@@ -13,7 +13,6 @@ from app.ui.i18n import has, lang, t
 from app.ui.render.html import num
 from app.ui.render.tiles import name
 from scoring import HandError, ScoreResult
-from scoring.rules import load_rules
 
 
 def code_text(code: str, message: str = "") -> str:
@@ -25,12 +24,12 @@ def code_text(code: str, message: str = "") -> str:
 
 
 def error_text(exc: HandError) -> str:
-    return code_text(getattr(exc, "code", "") or "unknown", str(exc))
+    return code_text(exc.code, str(exc))
 
 
 def cannot_win_text(result: ScoreResult) -> str:
     """Why a complete hand may not be won (二炮起胡, 新余 self-draw only)."""
-    code = getattr(result, "reason_code", None) or _reason_code(result)
+    code = result.reason_code or ""
     if lang() == "en" and result.reason:
         return result.reason
     key = f"why.{code}"
@@ -42,8 +41,3 @@ def note_text(note: Note) -> str:
     kind = t(f"meld.{note.kind}") if note.kind else ""
     tiles = name(note.tiles) if note.code.startswith("winning") else note.tiles
     return t(f"note.{note.code}", tiles=tiles, count=note.count, kind=kind)
-
-
-def _reason_code(result: ScoreResult) -> str:
-    """Until every ScoreResult carries `reason_code`: the two reasons the engine gives."""
-    return "self_draw_only" if load_rules(result.variant).self_draw_only else "below_minimum"

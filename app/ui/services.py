@@ -11,11 +11,12 @@ A `Refusal` carries the engine's `HandError.code`, so the page translates by cod
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,20 +48,34 @@ class Refusal:
     message: str = ""
 
 
-@functools.lru_cache(maxsize=4096)
+_SCORED: OrderedDict[str, ScoreResult | Refusal] = OrderedDict()
+_SCORED_LOCK = threading.Lock()
+SCORE_CACHE = 4096
+"""Results kept, process-wide (the engine is pure; a what-if table asks for four at once)."""
+
+
 def score(hand: HandInput) -> ScoreResult | Refusal:
-    """The engine's result for `hand`, or the `Refusal` that names why not. Never raises."""
+    """The engine's result for `hand`, or the `Refusal` that names why not. Never raises.
+
+    Cached by the input's `repr` (a `HandInput` holds a dict of house rules, so it is not
+    hashable); the results are shared, so callers must not change them."""
+    key = repr(hand)
+    with _SCORED_LOCK:
+        if key in _SCORED:
+            _SCORED.move_to_end(key)
+            return _SCORED[key]
     try:
-        return engine_score(hand)
+        out: ScoreResult | Refusal = engine_score(hand)
     except HandError as exc:
-        return Refusal(_code(exc), str(exc))
+        out = Refusal(exc.code, str(exc))
     except Exception:  # a bug in the engine: say so, keep the app alive, log the details
         log.exception("scoring failed on %s", hand)
-        return Refusal("engine_failed")
-
-
-def _code(exc: HandError) -> str:
-    return getattr(exc, "code", None) or "hand_error"  # until every HandError carries a code
+        out = Refusal("engine_failed")
+    with _SCORED_LOCK:
+        _SCORED[key] = out
+        while len(_SCORED) > SCORE_CACHE:
+            _SCORED.popitem(last=False)
+    return out
 
 
 def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
@@ -76,7 +91,7 @@ def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
     except PayerTilesImpossible:
         return Refusal("payer_tiles")
     except HandError as exc:
-        return Refusal(_code(exc), str(exc))
+        return Refusal(exc.code, str(exc))
     return score(data)
 
 

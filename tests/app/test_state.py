@@ -15,7 +15,7 @@ from app.ui.state import (
     hand_input,
     tile_kinds,
 )
-from scoring import Meld
+from scoring import Meld, format_tiles
 from tests.app.test_photo_hand import photo
 
 
@@ -115,9 +115,9 @@ def test_unsure_tiles():
 def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
     h = hand("234m567p67899s6s", ("pung", "777p"))
     cond = Conditions(variant="xingzi", self_drawn=False, discarder="left", dealer="left")
-    cond.seats["left"].dragon_kongs = 1
+    cond.seats["left"].sets["dragon_kongs"] = 1
     data = hand_input(h, cond)
-    assert data.concealed == "234m567p667899s" and data.winning_tile == "6s"  # sorted
+    assert format_tiles(data.concealed, sort=True) == "234m567p667899s" and data.winning_tile.code == "6s"
     assert data.melds == (Meld.of("pung", "777p"),)
     assert [p.name for p in data.payers] == ["left"] and data.payers[0].is_dealer
     assert data.payers[0].melds == (Meld.of("kong", "CCCC"),)
@@ -131,8 +131,8 @@ def test_no_dealer_chosen_means_nobody_is_the_dealer():
 
 def test_impossible_payer_tiles():
     cond = Conditions(variant="jiujiang")
-    cond.seats["right"].dragon_pungs = 2
-    cond.seats["left"].dragon_pungs = 1
+    cond.seats["right"].sets["dragon_pungs"] = 2
+    cond.seats["left"].sets["dragon_pungs"] = 1
     with pytest.raises(PayerTilesImpossible):
         hand_input(hand("234m567p678s99s777p"), cond)
 

@@ -13,7 +13,8 @@ from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num
 from app.ui.state import hand_input
 from scoring import HandInput, ScoreResult
-from scoring.rules import VARIANTS, load_rules
+from scoring.model import VARIANTS
+from scoring.rules import load_rules
 
 ss = st.session_state
 TRIES = 60

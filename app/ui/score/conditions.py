@@ -6,49 +6,38 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.i18n import t
-from app.ui.score.session import bind
+from app.ui.score.session import bind, bind_seat
 from app.ui.state import ME, SEATS
 from app.ui.state.conditions import COUNTERS
-from scoring.rules import VARIANTS, load_rules
+from scoring.model import VARIANTS
+from scoring.rules import load_rules
 
 ss = st.session_state
 
 
+def _choice(name: str, text: str, options, label, required: bool = True):
+    """One row of buttons bound to `ss.cond.<name>`; `label(option)` draws each code."""
+    return bind(
+        name, st.segmented_control, text, options, format_func=label, required=required, width="stretch"
+    )
+
+
 def conditions() -> None:
     cond = ss.cond
-    bind(
-        "variant",
-        st.segmented_control,
-        t("cond.variant"),
-        VARIANTS,
-        format_func=lambda v: t(f"variant.{v}"),
-        required=True,
-        width="stretch",
-    )
+    _choice("variant", t("cond.variant"), VARIANTS, lambda v: t(f"variant.{v}"))
     rules = load_rules(cond.variant)
     if rules.self_draw_only:
         cond.self_drawn = True
         st.caption(t("cond.self_drawn_only"))
     else:
-        bind(
+        _choice(
             "self_drawn",
-            st.segmented_control,
             t("cond.how"),
             [True, False],
-            format_func=lambda v: t("cond.self_drawn") if v else t("cond.discard"),
-            required=True,
-            width="stretch",
+            lambda v: t("cond.self_drawn" if v else "cond.discard"),
         )
     if not cond.self_drawn:
-        bind(
-            "discarder",
-            st.segmented_control,
-            t("cond.discarder"),
-            SEATS,
-            format_func=lambda s: t(f"seat.{s}"),
-            required=True,
-            width="stretch",
-        )
+        _choice("discarder", t("cond.discarder"), SEATS, lambda s: t(f"seat.{s}"))
     _dealer(rules.option("dealer_doubles", False))
     options = cond.events_offered()
     cond.events = [e for e in cond.events if e in options]
@@ -73,14 +62,7 @@ def _dealer(doubles: bool) -> None:
     """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
     payments double (星子), the page asks, and nothing is doubled meanwhile."""
     cond = ss.cond
-    value = bind(
-        "dealer",
-        st.segmented_control,
-        t("cond.dealer"),
-        [ME, *SEATS],
-        format_func=lambda s: t(f"seat.{s}"),
-        width="stretch",
-    )
+    value = _choice("dealer", t("cond.dealer"), [ME, *SEATS], lambda s: t(f"seat.{s}"), required=False)
     if value is None and doubles:
         st.warning(t("cond.dealer_needed"))
     cond.dealer = value
@@ -100,6 +82,6 @@ def _payer_inputs(ready_declared: bool) -> None:
                 cols = st.columns(2)
                 for n, f in enumerate(COUNTERS):
                     with cols[n % 2]:
-                        bind(f, st.number_input, t(f"payer.{f}"), min_value=0, max_value=4, step=1, seat=s)
+                        bind_seat(s, f, st.number_input, t(f"payer.{f}"), min_value=0, max_value=4, step=1)
                 if ready_declared:
-                    bind("ready_declared", st.checkbox, t("payer.ready_declared"), seat=s)
+                    bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))

@@ -24,6 +24,7 @@ from typing import Any
 import streamlit as st
 
 from app.ui.state import Conditions, EditHand
+from app.ui.state.conditions import COUNTERS
 from scoring.rules import load_rules
 
 ss = st.session_state
@@ -91,16 +92,34 @@ def deselect() -> None:
     ss.panel_msg = None
 
 
-def bind(name: str, widget, *args, seat: str | None = None, **kwargs):
-    """Render `widget` bound to `ss.cond.<name>` (or a seat's field) and write its value back."""
-    store = ss.cond.seats[seat] if seat else ss.cond
-    key = f"w_{seat}_{name}" if seat else f"w_{name}"
+def bind(name: str, widget, *args, **kwargs):
+    """Render `widget` bound to `ss.cond.<name>` and write its value back."""
+    key = f"w_{name}"
     if key not in ss:
-        ss[key] = getattr(store, name)
+        ss[key] = getattr(ss.cond, name)
     value = widget(*args, key=key, **kwargs)
     if value is not None:
-        setattr(store, name, value)
-    return getattr(store, name)
+        setattr(ss.cond, name, value)
+    return getattr(ss.cond, name)
+
+
+def bind_seat(seat: str, name: str, widget, *args, **kwargs) -> None:
+    """Render `widget` bound to one count (`COUNTERS`) or `ready_declared` of a paying seat."""
+    info = ss.cond.seats[seat]
+    key = f"w_{seat}_{name}"
+    if key not in ss:
+        ss[key] = info.ready_declared if name == "ready_declared" else info.count(name)
+    value = widget(*args, key=key, **kwargs)
+    _store_seat(info, name, value)
+
+
+def _store_seat(info, name: str, value) -> None:
+    if value is None:
+        return
+    if name == "ready_declared":
+        info.ready_declared = bool(value)
+    else:
+        info.set_count(name, value)
 
 
 def sync_from_widgets() -> None:
@@ -115,9 +134,7 @@ def sync_from_widgets() -> None:
     if "w_events" in ss:
         cond.events = list(ss["w_events"] or [])
     for seat, info in cond.seats.items():
-        for f in info.__dataclass_fields__:
-            v = ss.get(f"w_{seat}_{f}")
-            if v is not None:
-                setattr(info, f, v)
+        for name in (*COUNTERS, "ready_declared"):
+            _store_seat(info, name, ss.get(f"w_{seat}_{name}"))
     if load_rules(cond.variant).self_draw_only:
         cond.self_drawn = True

@@ -10,14 +10,14 @@ translates codes when it draws them, so switching language changes nothing store
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from app.photo_hand import UNKNOWN
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
 from scoring.model import EVENTS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
+from scoring.tiles import ALL_TILES
 
 ME = "me"
 SEATS = ("right", "across", "left")
@@ -28,25 +28,52 @@ SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
 DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
 
 
+@dataclass(frozen=True, slots=True)
+class PayerSet:
+    """A kind of set a payer shows, counted for 吃炮 (DECISIONS §1.5): `key` names the count,
+    and each one is laid out for the engine as a `kind` meld of `size` tiles from `pool`."""
+
+    key: str
+    kind: str
+    pool: tuple[str, ...]
+    size: int
+
+
+_DRAGONS = ("C", "P")
+_SUITED_HIGH_FIRST = tuple(t.code for t in ALL_TILES[26::-1])
+PAYER_SETS = (
+    PayerSet("dragon_pungs", "pung", _DRAGONS, 3),
+    PayerSet("dragon_kongs", "kong", _DRAGONS, 4),
+    PayerSet("dragon_concealed_kongs", "concealed_kong", _DRAGONS, 4),
+    PayerSet("kongs", "kong", _SUITED_HIGH_FIRST, 4),
+    PayerSet("concealed_kongs", "concealed_kong", _SUITED_HIGH_FIRST, 4),
+)
+COUNTERS = ("bonus_tiles", *(k.key for k in PAYER_SETS))
+"""The counts a seat can enter (each 0..4), in the order the page shows them."""
+
+
 @dataclass(slots=True)
 class Seat:
-    """What one paying player shows, for 吃炮 (DECISIONS §1.5): counts, not tiles."""
+    """What one paying player shows, for 吃炮 (DECISIONS §1.5): counts, not tiles.
+    `bonus_tiles`: 發 set aside; `sets`: per `PayerSet.key`, how many; `ready_declared`: 报听 (九江)."""
 
     bonus_tiles: int = 0
-    dragon_pungs: int = 0
-    dragon_kongs: int = 0
-    dragon_concealed_kongs: int = 0
-    kongs: int = 0
-    concealed_kongs: int = 0
+    sets: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS[1:], 0))
     ready_declared: bool = False
 
     @property
     def entries(self) -> int:
         """How many things were entered (the caption "吃炮：已填 n 项")."""
-        return sum(int(getattr(self, f.name)) for f in fields(self))
+        return self.bonus_tiles + sum(self.sets.values()) + int(self.ready_declared)
 
+    def count(self, key: str) -> int:
+        return self.bonus_tiles if key == "bonus_tiles" else self.sets[key]
 
-COUNTERS = tuple(f.name for f in fields(Seat) if f.name != "ready_declared")
+    def set_count(self, key: str, n: int) -> None:
+        if key == "bonus_tiles":
+            self.bonus_tiles = int(n)
+        else:
+            self.sets[key] = int(n)
 
 
 @dataclass(slots=True)
@@ -90,7 +117,7 @@ class Conditions:
 
     def copy(self, **changes) -> Conditions:
         """A deep copy with `changes` (the what-if table tries other ways of winning)."""
-        seats = {s: replace(v) for s, v in self.seats.items()}
+        seats = {s: replace(v, sets=dict(v.sets)) for s, v in self.seats.items()}
         return replace(self, events=list(self.events), seats=seats, **changes)
 
 
@@ -138,7 +165,7 @@ def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
         payers[0] = replace(payers[0], melds=(*payers[0].melds, Meld.of("pung", [win] * 3)))
     return HandInput(
         variant=cond.variant,
-        concealed=format_tiles(parse_tiles([t.code for t in hand.concealed]), sort=True),
+        concealed=[t.code for t in hand.concealed],
         winning_tile=win,
         self_drawn=cond.self_drawn,
         melds=melds,
@@ -150,28 +177,17 @@ def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
     )
 
 
-_DRAGONS = ("C", "P")
-_SUITED = tuple(t.code for t in ALL_TILES[:27])
-
-
 def _payer_melds(seat: Seat, count: Counter) -> tuple[Meld, ...]:
     """Concrete melds for a payer's counted 中/白 sets and kongs (legal tiles, nothing more);
     `count` (copies of each tile already used) is updated."""
-    plan = (
-        ("pung", _DRAGONS, 3, seat.dragon_pungs),
-        ("kong", _DRAGONS, 4, seat.dragon_kongs),
-        ("concealed_kong", _DRAGONS, 4, seat.dragon_concealed_kongs),
-        ("kong", _SUITED[::-1], 4, seat.kongs),
-        ("concealed_kong", _SUITED[::-1], 4, seat.concealed_kongs),
-    )
     melds = []
-    for kind, pool, n, times in plan:
-        for _ in range(int(times)):
-            free = [c for c in pool if count[c] + n <= 4 and (pool is _DRAGONS or not count[c])]
+    for ps in PAYER_SETS:
+        for _ in range(seat.sets[ps.key]):
+            free = [c for c in ps.pool if count[c] + ps.size <= 4 and (ps.pool is _DRAGONS or not count[c])]
             if not free:
-                raise PayerTilesImpossible(kind)
-            count[free[0]] += n
-            melds.append(Meld.of(kind, [free[0]] * n))
+                raise PayerTilesImpossible(ps.kind)
+            count[free[0]] += ps.size
+            melds.append(Meld.of(ps.kind, [free[0]] * ps.size))
     return tuple(melds)
 
 
@@ -179,6 +195,7 @@ __all__ = [
     "COUNTERS",
     "DISCARD_EVENTS",
     "ME",
+    "PAYER_SETS",
     "SEATS",
     "SELF_DRAWN_EVENTS",
     "Conditions",

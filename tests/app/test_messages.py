@@ -1,0 +1,61 @@
+"""Engine messages reach the page by code: every code has zh and en words, and a Chinese page
+shows no English sentence of the engine, whatever is wrong with the hand."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.photo_hand import NOTE_CODES, Note
+from app.ui import i18n
+from app.ui.messages import code_text, note_text
+from scoring import REASON_CODES, HandError
+from scoring.errors import CODES
+
+ENGLISH_SENTENCE = re.compile(r"[A-Za-z]{3,}(?: [A-Za-z]{2,}){2,}")  # three English words in a row
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_engine_code_has_words(lang):
+    catalog = i18n.catalog(lang)
+    assert [c for c in CODES if f"code.{c}" not in catalog] == []
+    assert [c for c in REASON_CODES if f"why.{c}" not in catalog] == []
+    assert [c for c in NOTE_CODES if f"note.{c}" not in catalog] == []
+
+
+def test_chinese_code_text_hides_the_engine_sentence_english_shows_it():
+    exc = HandError("fifth_copy", "five or more copies of 7p")
+    i18n.set_lang("zh")
+    assert code_text(exc.code, str(exc)) == i18n.t("code.fifth_copy")
+    i18n.set_lang("en")
+    assert code_text(exc.code, str(exc)) == "five or more copies of 7p"
+    i18n.set_lang("zh")
+
+
+def test_notes_in_chinese():
+    i18n.set_lang("zh")
+    assert note_text(Note("winning_set_apart", tiles="5p")) == "和牌张猜的是单独放开的那张：五筒。"
+    assert "碰" in note_text(Note("meld_guessed", tiles="777p", count=3, kind="pung"))
+
+
+BAD_HANDS = [
+    "123m456p789s11s",  # 11 tiles: wrong count
+    "123m456p789s123s5p",  # not complete
+    "11111m456p789s55p",  # a fifth copy
+    "123m456p789sEE55p",  # winds in jiujiang
+    "123m5z",  # riichi honours
+    "123m456p789sxyz",  # no tiles at all
+]
+
+
+@pytest.mark.parametrize("typed", BAD_HANDS)
+def test_a_chinese_page_shows_no_english_engine_sentence(at, typed):
+    at.text_input(key="typed").input(typed)
+    at.button(key="btn_typed").click()
+    at.run()
+    assert not at.exception
+    shown = [e.value for e in (*at.error, *at.warning, *at.info, *at.caption)]
+    shown += [m.value for m in at.markdown if not m.value.startswith("<")]
+    english = [s for s in shown if ENGLISH_SENTENCE.search(re.sub(r"\([^)]*\)|[0-9]+[mps]", "", s))]
+    assert english == [], english
