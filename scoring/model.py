@@ -259,7 +259,7 @@ class HandInput:
         _bool(self.winner_is_dealer, "winner_is_dealer")
         if self.melds != ():
             _set(self, "melds", _melds(self.melds, "melds"))
-        if self.bonus_tiles != 0:
+        if type(self.bonus_tiles) is not int or self.bonus_tiles != 0:  # 0.0 == 0, but is no count
             _bonus(self.bonus_tiles, "bonus_tiles")
         if self.events != ():
             _set(self, "events", _events(self.events))
