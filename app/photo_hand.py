@@ -47,11 +47,13 @@ _MAX_BONUS = 4
 @dataclass(frozen=True, slots=True)
 class PhotoTile:
     """One tile of the guess. `code`: a tile code or `UNKNOWN`; `detection`: index into
-    `DetectResult.detections` (None for a tile added to complete a kong); `conf`: 0..1."""
+    `DetectResult.detections` (None for a tile added to complete a kong); `conf`: 0..1;
+    `uncertain`: the reader flags the reading (`Detection.uncertain`), or the tile is unknown."""
 
     code: str
     detection: int | None
     conf: float
+    uncertain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,7 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         tiles: list[PhotoTile] = []
         set_aside = 0
         for i, code in zip(g.tiles, codes, strict=True):
-            tile = PhotoTile(code, i, float(dets[i].conf))
+            tile = PhotoTile(code, i, float(dets[i].conf), dets[i].uncertain)
             if code == "flower":
                 flowers += 1
             elif code == bonus_code:
@@ -202,7 +204,7 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         for t in tiles:
             if t.code == "back":
                 guess.notes.append(Note("face_down_in_hand"))
-                t = PhotoTile(UNKNOWN, t.detection, 0.0)
+                t = PhotoTile(UNKNOWN, t.detection, 0.0, True)
             elif kind == "winning_tile":
                 win_det = t.detection
                 guess.notes.append(Note("winning_set_apart", tiles=t.code))
@@ -229,12 +231,13 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
     none) and it is completed to four tiles."""
     if kind == "concealed_kong":
         name = faces[0] if faces else UNKNOWN
+        unknown = name == UNKNOWN
         tiles = [
-            t if t.code == name else PhotoTile(name, t.detection, 0.0 if name == UNKNOWN else t.conf)
+            t if t.code == name else PhotoTile(name, t.detection, 0.0 if unknown else t.conf, unknown)
             for t in tiles
         ]
-        tiles += [PhotoTile(name, None, 0.0) for _ in range(4 - len(tiles))]
-        if name == UNKNOWN:
+        tiles += [PhotoTile(name, None, 0.0, unknown) for _ in range(4 - len(tiles))]
+        if unknown:
             notes.append(Note("hidden_kong"))
             return PhotoMeld(kind, tuple(tiles), claimed)
     meld = PhotoMeld(kind, tuple(tiles), claimed)

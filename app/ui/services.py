@@ -24,7 +24,6 @@ import streamlit as st
 
 from app.photo_hand import UNKNOWN
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
-from app.ui.state.hand import LOW_CONF
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
 from scoring.tiles import format_tiles, parse_tiles
@@ -126,19 +125,18 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
     for order, fix in enumerate(fixes):
         remove = fix.remove.code if fix.remove is not None else None
         add = fix.add.code if fix.add is not None else None
-        where, conf = None, 1.0
+        where, rank = None, (1, 0.0)
         if remove is not None:
             spots = [
-                (_conf(t.code, t.conf), i)
+                ((0 if t.unsure else 1, _conf(t.code, t.conf)), i)
                 for i, t in enumerate(hand.concealed)
                 if t.code == remove and i != hand.winning_index
             ]
             if not spots:
                 continue
-            conf, i = min(spots)
+            rank, i = min(spots)
             where = Selection(i)
-        unsure = conf < LOW_CONF
-        ranked.append(((0 if unsure else 1, conf if unsure else 0, order), remove, add, where))
+        ranked.append(((rank[0], rank[1] if rank[0] == 0 else 0, order), remove, add, where))
     ranked.sort(key=lambda r: r[0])
     out = []
     for _rank, remove, add, where in ranked[:limit]:

@@ -90,7 +90,7 @@ def test_tiles_rows_and_names():
 
 def test_tile_boxes_colour_by_what_the_tile_is_now():
     result = photo("1m 2m back 5p 5p | 9s")
-    result.detections[1] = type(result.detections[1])(result.detections[1].xyxy, "2m", 0.3)
+    result.detections[1] = type(result.detections[1])(result.detections[1].xyxy, "2m", 0.3, uncertain=True)
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
     boxes = tile_boxes(result.detections, h, Selection(0), chinese=False)
     assert [b.color for b in boxes] == [BLUE, RED, RED, GREEN, GREEN, GOLD]

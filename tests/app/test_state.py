@@ -161,3 +161,17 @@ def test_events_offered_come_from_the_rule_table(variant, self_drawn, offered):
 def test_events_that_do_not_fit_are_not_sent():
     cond = Conditions(variant="xingzi", self_drawn=True, events=["robbing_kong", "last_tile"])
     assert hand_input(hand("234m567p678s99s777p"), cond).events == ("last_tile",)
+
+
+def test_red_follows_the_readers_uncertain_flag_until_the_player_names_the_tile():
+    """The reader's calibrated flag (vision.Detection.uncertain), not a confidence cut-off, marks a
+    tile for checking: a flagged tile read at 0.95 is unsure, an unflagged one at 0.30 is not."""
+    from vision.detection import Detection
+
+    result = photo("7m 8m 9m 1p")
+    dets = result.detections
+    dets[0] = Detection(dets[0].xyxy, "7m", 0.95, uncertain=True)
+    dets[1] = Detection(dets[1].xyxy, "8m", 0.30, uncertain=False)
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    assert [t.unsure for t in h.concealed] == [True, False, False, False]
+    assert not h.with_tile(Selection(0), "7m").concealed[0].unsure

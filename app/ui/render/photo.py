@@ -50,7 +50,7 @@ def tile_boxes(
                 now[x.detection] = (x, selected == Selection(i, j), False)
     boxes = []
     for k, det in enumerate(detections):
-        tile, sel, win = now.get(k, (EditTile(det.tile, det.conf, k), False, False))
+        tile, sel, win = now.get(k, (EditTile(det.tile, det.conf, k, det.uncertain), False, False))
         code, low = tile.code, tile.unsure
         color = BLUE if sel else GOLD if win else RED if low else GREEN
         if stale or (k not in now and det.tile not in ("F", "flower")):

@@ -13,7 +13,7 @@ from app.ui import services
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes
 from app.ui.score import session
-from app.ui.state import LOW_CONF, Conditions, EditHand
+from app.ui.state import Conditions, EditHand
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -140,5 +140,5 @@ def detection_view() -> None:
         draw_boxes(photo.preview_jpeg, photo.scale, boxes, label_font() if chinese else None), width="stretch"
     )
     dets = photo.result.detections
-    low = sum(1 for d in dets if d.conf < LOW_CONF)
+    low = sum(1 for d in dets if d.uncertain)
     st.caption(t("photo.typed_over") if stale else t("photo.found", n=len(dets), low=low))

@@ -14,7 +14,6 @@ from app.ui.state.conditions import (
 )
 from app.ui.state.hand import (
     DISSOLVE,
-    LOW_CONF,
     EditHand,
     EditMeld,
     EditRefused,
@@ -25,7 +24,6 @@ from app.ui.state.hand import (
 
 __all__ = [
     "DISSOLVE",
-    "LOW_CONF",
     "ME",
     "SEATS",
     "Conditions",

@@ -18,9 +18,6 @@ from app.photo_hand import UNKNOWN, HandGuess
 from scoring.model import KONG_KINDS, MELD_KINDS
 from scoring.tiles import ALL_TILES
 
-LOW_CONF = 0.6
-"""A tile the detector read with less confidence than this is marked for checking."""
-
 _ORDER = {t.code: int(t) for t in ALL_TILES}
 DISSOLVE = "concealed"
 """The meld-kind choice that puts a meld's tiles back into the standing hand."""
@@ -34,16 +31,18 @@ def sort_key(code: str) -> int:
 @dataclass(frozen=True, slots=True)
 class EditTile:
     """One tile on screen. `code`: tile code or `UNKNOWN`; `conf`: the detector's confidence
-    (None once the player typed or picked it); `detection`: index into the photo's detections."""
+    (None once the player typed or picked it); `detection`: index into the photo's detections;
+    `uncertain`: the reader flagged its reading (`vision.Detection.uncertain`)."""
 
     code: str
     conf: float | None = None
     detection: int | None = None
+    uncertain: bool = False
 
     @property
     def unsure(self) -> bool:
-        """Unknown, or read with less than `LOW_CONF`."""
-        return self.code == UNKNOWN or (self.conf is not None and self.conf < LOW_CONF)
+        """Unknown, or a reading the reader flagged that the player has not named since."""
+        return self.code == UNKNOWN or (self.conf is not None and self.uncertain)
 
     def named(self, code: str) -> EditTile:
         """The same tile (same place on the photo), named by the player."""
@@ -118,7 +117,7 @@ class EditHand:
         """The hand read from a photo (`app.photo_hand.hand_from_photo`)."""
 
         def tile(t) -> EditTile:
-            return EditTile(t.code, t.conf, t.detection)
+            return EditTile(t.code, t.conf, t.detection, t.uncertain)
 
         hand = cls(
             concealed=tuple(tile(t) for t in guess.concealed),
@@ -288,7 +287,6 @@ def _meld_shapes(code: str, kind: str) -> list[list[str]]:
 
 __all__ = [
     "DISSOLVE",
-    "LOW_CONF",
     "MELD_KINDS",
     "EditHand",
     "EditMeld",
