@@ -44,9 +44,10 @@ def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
     :class:`~scoring.errors.HandError` (with a ``code``) on invalid input or a hand that is not
     complete. A hand that may not be won is a result with ``can_win`` false and a ``reason_code``.
 
-    >>> r = score(HandInput("xingzi", "234p456p777pCCCPP", "P", self_drawn=True))
+    >>> payers = (Payer("a", is_dealer=True), Payer("b"), Payer("c"))
+    >>> r = score(HandInput("xingzi", "234p456p777pCCCPP", "P", self_drawn=True, payers=payers))
     >>> r.own, [i.key for i in r.items][:3], [p.amount for p in r.payments]
-    (15, ['half_flush', 'self_drawn', 'concealed'], [15, 15, 15])
+    (15, ['half_flush', 'self_drawn', 'concealed'], [30, 15, 15])
     """
     if not isinstance(hand, HandInput):
         raise HandError(
@@ -89,21 +90,37 @@ def _counted(ctx: Ctx, skip: set[str], fan: bool = False) -> list[Item]:
 
 
 def _eval_pao(r: Reading, h: CheckedHand, n_waits: int) -> tuple[int, list[Item]]:
-    """own 炮 of one reading (§1.3): the holding patterns' bases, then every counting item."""
+    """own 炮 of one reading (§1.3): the holding patterns' bases, every counting item, the
+    add-ons. A pattern marked ``compare_without`` (七仙女) is also tried as not holding, and the
+    larger total kept (计大不计小)."""
     rules = h.rules
     pats = rules.pattern_items if h.events else rules.plain_pattern_items
     holding = [k for k, d, _p in pats if d.fn(r)]
+    best = _sum_pao(r, h, n_waits, holding)
+    for k in holding:
+        if rules.patterns[k].compare_without:
+            alt = _sum_pao(r, h, n_waits, [x for x in holding if x != k])
+            if (-alt[0], len(alt[1])) < (-best[0], len(best[1])):
+                best = alt
+    return best
+
+
+def _sum_pao(r: Reading, h: CheckedHand, n_waits: int, holding: list[str]) -> tuple[int, list[Item]]:
+    rules = h.rules
+    pats = rules.patterns
     removed: set[str] = set()
     for k in holding:
-        removed.update(rules.patterns[k].replaces)
-    if removed:
-        holding = [k for k in holding if k not in removed]
+        removed.update(pats[k].replaces)
+    addons = [k for k in holding if pats[k].addon and k not in removed]
+    flowers = [k for k in holding if k not in removed and not pats[k].addon]
+    reg = registry("pao")
     items: list[Item] = []
-    for k in holding:
-        p = rules.patterns[k]
+    for k in flowers:
+        p = pats[k]
         pts = p.base_self_drawn if (p.base_self_drawn is not None and h.self_drawn) else p.base
-        items.append(_item(rules, k, registry("pao")[k].reason(r), pts))
-    items.extend(_counted(Ctx(r, rules, holding, removed, n_waits, h.bonus_tiles, rules.bonus), removed))
+        items.append(_item(rules, k, reg[k].reason(r), pts))
+    items.extend(_counted(Ctx(r, rules, flowers, removed, n_waits, h.bonus_tiles, rules.bonus), removed))
+    items.extend(_item(rules, k, f"{reg[k].reason(r)}: +{pats[k].base} on top", pats[k].base) for k in addons)
     return sum(i.points or 0 for i in items), items
 
 
@@ -140,7 +157,9 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Item]]:
     ctx = Ctx(r, rules, holding)
     items = _counted(ctx, set(), fan=True)
     reg = registry("fan")
-    items.extend(_item(rules, k, reg[k].reason(r), pats[k].multiplier, fan=True) for k in holding)
+    for k in holding:  # a predicate may count (开杠 per kong where the table says so)
+        n = reg[k].fn(r)
+        items.extend([_item(rules, k, reg[k].reason(r), pats[k].multiplier, fan=True)] * int(n))
     own = 1
     for i in items:
         own *= i.multiplier  # type: ignore[operator]
@@ -173,10 +192,13 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
     out: list[Payment] = []
     if rules.family == "pao":
         doubles = bool(rules.option("dealer_doubles", False))
+        # xingzi (§1.5): the dealer's win and the dealer's discard are doubled; the dealer's share
+        # of another player's self-draw too, unless dealer_doubles_on_self_draw is false
+        dealer_pays_double = not h.self_drawn or rules.option("dealer_doubles_on_self_draw", True)
         for p in h.payers:
             eaten = eaten_items(rules, p)
             e = sum(i.points or 0 for i in eaten)
-            doubled = doubles and (h.winner_is_dealer or p.is_dealer)
+            doubled = doubles and (h.winner_is_dealer or (p.is_dealer and dealer_pays_double))
             amount = (own + e) * pv * (2 if doubled else 1)
             out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount))
         return out

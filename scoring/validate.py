@@ -178,6 +178,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
         frozen_events = _NO_EVENTS
 
     payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
+    _check_payer_facts(payers, rules, hand, ev)
     robbed_note = None
     if "robbing_kong" in ev:
         payers, robbed_note = _robbed(payers, win)
@@ -207,31 +208,54 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
 
 
 def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], str]:
-    """抢杠: the robbed player's pung of the winning tile counts as their added kong (§1.3)."""
+    """抢杠 (§1.3, §1.3a): only an added kong is robbed, so the robbed player (the one payer) must
+    show the pung the winning tile extends; that pung counts as their (exposed) added kong."""
     p = payers[0]
     idx = next((i for i, m in enumerate(p.melds) if m.kind == "pung" and m.tile == win), None)
     kong = next((m for m in p.melds if m.is_kong and m.tile == win), None)
     if kong is not None and kong.kind == "added_kong" and idx is None:
         # the robbed kong given as the added kong it was becoming: the same as its pung
-        new = p.melds
-        note = f"{p.name}'s added kong of {win.code} is the robbed kong"
-    elif kong is not None:
+        return payers, f"{p.name}'s added kong of {win.code} is the robbed kong"
+    if kong is not None:
         raise HandError(
             E.INCONSISTENT_EVENT,
             f"robbing_kong: {p.name} already has a kong ({kong.kind}) of {win.code} ({win.zh}); "
             "only a pung being made an added kong can be robbed — give that meld as the pung it was",
         )
-    elif idx is None:
-        new = (*p.melds, Meld("added_kong", (win,) * 4))
-        note = f"robbed kong of {win.code} added to {p.name}'s melds"
-    else:
-        new = tuple(Meld("added_kong", (win,) * 4) if i == idx else m for i, m in enumerate(p.melds))
-        note = f"{p.name}'s pung of {win.code} counts as the robbed (added) kong"
-    if len(new) > 4:
+    if idx is None:
         raise HandError(
-            E.TOO_MANY_MELDS, f"robbing_kong: {p.name} would have five melds with the robbed kong"
+            E.ROBBED_PUNG_MISSING,
+            f"robbing_kong (抢杠): the robbed player {p.name} must show the pung of {win.code} ({win.zh}) "
+            "that the winning tile was adding to (DECISIONS §1.3a); add it to that payer's melds",
         )
-    return (Payer(p.name, p.is_dealer, p.bonus_tiles, new, p.ready_declared), *payers[1:]), note
+    new = tuple(Meld("added_kong", (win,) * 4) if i == idx else m for i, m in enumerate(p.melds))
+    return (Payer(p.name, p.is_dealer, p.bonus_tiles, new, p.ready_declared), *payers[1:]), (
+        f"{p.name}'s pung of {win.code} counts as the robbed (added) kong"
+    )
+
+
+def _check_payer_facts(payers: tuple[Payer, ...], rules: RuleTable, hand: HandInput, ev: set[str]) -> None:
+    """Input that would move money silently: 杠上流泪 needs the discarder's kong (§1.3a); a xingzi
+    self-draw needs the dealer among its payers, or its x2 would vanish (§1.5)."""
+    if "kong_discard" in ev and not any(m.is_kong for m in payers[0].melds):
+        raise HandError(
+            E.DISCARDER_KONG_MISSING,
+            f"kong_discard (杠上流泪): the discarder {payers[0].name} must show the kong made just "
+            "before the discard (DECISIONS §1.3a); add it to that payer's melds",
+        )
+    if (
+        hand.self_drawn
+        and not hand.winner_is_dealer
+        and rules.option("dealer_doubles", False)
+        and rules.option("dealer_doubles_on_self_draw", True)
+        and not any(p.is_dealer for p in payers)
+    ):
+        raise HandError(
+            E.DEALER_NOT_PAYING,
+            f"{rules.variant} self-draw by a non-dealer: the dealer is one of the three payers and pays "
+            "double (DECISIONS §1.5); mark that payer is_dealer true (or winner_is_dealer, if the "
+            "winner deals)",
+        )
 
 
 def _check_copies(

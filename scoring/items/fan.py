@@ -31,14 +31,19 @@ def cap(x: Ctx) -> list[tuple[str, float]]:
 
 @register(FAN, "concealed", "no pung and no kong of any kind")
 def concealed(r: Reading) -> bool:
-    """门清: no meld at all (a concealed kong breaks it too); not with the 七对 family (§2)."""
-    return r.facts.n_melds == 0 and r.shape != "seven_pairs"
+    """门清: no meld at all (a concealed kong breaks it too); not with the 七对 family unless the
+    table's ``concealed_with_seven_pairs`` is true (§2 judgement call)."""
+    if r.facts.n_melds:
+        return False
+    return r.shape != "seven_pairs" or bool(r.facts.rules.option("concealed_with_seven_pairs", False))
 
 
 @register(FAN, "kong", lambda r: f"{r.facts.kongs} kong(s) among the winner's melds")
-def kong(r: Reading) -> bool:
-    """开杠: the winner has at least one kong (§2)."""
-    return r.facts.kongs > 0
+def kong(r: Reading) -> int:
+    """开杠: the winner has at least one kong — x2 once however many (§2), or once per kong where
+    the table's ``kong_counts_once`` is false."""
+    n = r.facts.kongs
+    return min(n, 1) if r.facts.rules.option("kong_counts_once", True) else n
 
 
 @register(FAN, "seven_pairs", "seven pairs")
@@ -48,9 +53,13 @@ def seven_pairs(r: Reading) -> bool:
 
 
 @register(FAN, "luxury_seven_pairs", "seven pairs with four alike")
-def luxury_seven_pairs(r: Reading) -> bool:
-    """豪华七小对: seven pairs with a quad (§2)."""
-    return r.shape == "seven_pairs" and len(set(r.pairs)) < 7
+def luxury_seven_pairs(r: Reading) -> int:
+    """豪华七小对: seven pairs with a quad (§2) — x8 however many quads, or once per quad where
+    the table's ``luxury_counts_once`` is false."""
+    if r.shape != "seven_pairs":
+        return 0
+    quads = 7 - len(set(r.pairs))
+    return min(quads, 1) if r.facts.rules.option("luxury_counts_once", True) else quads
 
 
 @register(FAN, "half_flush", lambda r: f"one suit ({r.facts.suit_name()}) plus honours")

@@ -39,6 +39,11 @@ class PatternRule:
     multiplier: int = 1
     adders: dict[str, int] = field(default_factory=dict)
     replaces: tuple[str, ...] = ()
+    #: an add-on, not a 花: its base is added on top of the hand's own 炮; it neither displaces 平胡
+    #: nor gives adders (the table's option ``<key>_is_addon``, e.g. JJ ``red_flag_is_addon``, §1.3a)
+    addon: bool = False
+    #: 计大不计小 also scores the same reading without this pattern, and keeps the larger (七仙女, §1.3)
+    compare_without: bool = False
 
 
 @dataclass(frozen=True)
@@ -190,6 +195,8 @@ def _parse(doc: dict[str, Any]) -> RuleTable:
             multiplier=int(row.get("multiplier", 1)),
             adders=adders,
             replaces=tuple(row.get("replaces", ())),
+            addon=bool(doc.get("options", {}).get(f"{key}_is_addon", row.get("addon", False))),
+            compare_without=bool(row.get("compare_without", False)),
         )
     adder_rules = {k: tuple(v) for k, v in doc.get("adder_rules", {}).items()}
     bonus = tiles.get("bonus_tile", "")

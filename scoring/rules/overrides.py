@@ -30,7 +30,13 @@ __all__ = ["ADDER_KEYS", "MAX_VALUE", "apply_overrides", "flatten"]
 ADDER_KEYS = ("self_drawn", "concealed", "edge_wait", "closed_wait", "single_wait")
 MAX_VALUE = 10**6
 _VALUE_SECTIONS = ("extras", "bonus", "eaten")
-_PATTERN_FIELDS = {"base": int, "base_self_drawn": int, "multiplier": int, "replaces": list}
+_PATTERN_FIELDS = {
+    "base": int,
+    "base_self_drawn": int,
+    "multiplier": int,
+    "replaces": list,
+    "compare_without": bool,
+}
 
 
 def _unknown(key: str, why: str) -> HandError:
@@ -73,7 +79,7 @@ def _path(doc: Mapping[str, Any], key: Any, variant: str) -> tuple[tuple[str, ..
         fan = doc.get("family") == "fan"
         if len(parts) == 4 and parts[2] == "adders" and parts[3] in ADDER_KEYS and not fan:
             return parts, int
-        fields = ("multiplier",) if fan else ("base", "base_self_drawn", "replaces")
+        fields = ("multiplier",) if fan else ("base", "base_self_drawn", "replaces", "compare_without")
         if len(parts) == 3 and parts[2] in fields:
             return parts, _PATTERN_FIELDS[parts[2]] if parts[2] not in row else type(row[parts[2]])
         extra = "" if fan else f", adders.<{'|'.join(ADDER_KEYS)}>"

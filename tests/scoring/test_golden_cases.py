@@ -18,8 +18,8 @@ CASES = [
 ]
 
 
-def test_all_twenty_cases_present():
-    assert len(CASES) == 20
+def test_all_sixty_eight_cases_present():
+    assert len(CASES) == 68 and len({c["id"] for c in CASES}) == 68
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

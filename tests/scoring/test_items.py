@@ -47,7 +47,9 @@ PAO_CASES = [
     case("seven_pairs-jj-self", "jj 11m33m55p77p99s22s44s +4s self", seven_pairs=20, self_drawn=5),
     case("seven_pairs-xz", "xz 11m33m55p77p99s22s44s +4s", seven_pairs=10),
     # 七仙女 50 / 100 (replaces 七对, 清一色, 潇洒, 滚)
-    case("seven_fairies-discard", "jj 11223344556677m +7m", seven_fairies=50),
+    case("seven_fairies-discard", "xz 11223344556677m +7m", seven_fairies=50),
+    # 计大不计小: the ordinary 七对 reading of the same tiles (20 + 20 + 5 + 15 = 60) beats a flat 50
+    case("seven_fairies-no-ordinary-reading-larger", "jj 11223344556677m +7m", seven_pairs=20, full_flush=20, pair_run=5, pair_run_extra=15),
     case("seven_fairies-self", "jj 11223344556677m +7m self", seven_fairies=100),
     case("seven_fairies-xz-3-9", "xz 33445566778899s +3s self", seven_fairies=100),
     case("seven_fairies-no", "jj 11223344556688m +8m", seven_pairs=20, full_flush=20, pair_run=5, pair_run_extra=15),
@@ -67,7 +69,7 @@ PAO_CASES = [
     case("kong_bloom", "jj 123m456m789s11s +1s concealed_kong:5555p self kong_bloom", kong_bloom=10, concealed=5, single_wait=5, kong=2),
     case("kong_bloom-xz", "xz 123m456m789s11s +1s concealed_kong:5555p self kong_bloom", kong_bloom=15, concealed=1, single_wait=1, kong=2),
     case("kong_bloom-no", "jj 123m456m789s11s +1s concealed_kong:5555p self", basic=1, self_drawn=1, concealed=1, single_wait=1, kong=2),
-    case("kong_discard", "jj 123m456p789s345s55p +2m kong_discard", kong_discard=10, concealed=5, closed_wait=5),
+    case("kong_discard", "jj 123m456p789s345s55p +2m kong_discard payer:kong:9999m", kong_discard=10, concealed=5, closed_wait=5),
     case("last_tile_draw", "jj 123m456p789s345s55p +2m self last_tile", last_tile_draw=10, concealed=5, closed_wait=5),
     case("last_tile_discard", "xz 123m456p789s345s55p +2m last_tile", last_tile_discard=10, concealed=1, closed_wait=1),
     case("heavenly", "jj 123m456p789s345s55p +2m self dealer heavenly", heavenly=10, self_drawn=5),

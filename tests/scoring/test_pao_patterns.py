@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from scoring import load_rules
+from scoring import HandError, HandInput, Meld, Payer, load_rules, score
 from tests.scoring.util import amounts, payer, points, sc
 
 SD = dict(self_drawn=True)
@@ -15,34 +15,70 @@ CLOSED_2M = "123m456p789s345s55p"  # waits on 2m only (13m + 2): closed wait
 
 
 def test_seed_robbing_kong_11_16_21_jiujiang():
-    robbed = [payer("b", "pung 222m")]
     # 11: not concealed (a pung down), the wait is open
     r = sc("jiujiang", "123m456p99s", "1m", "pung 777p, pung 555s", events=("robbing_kong",),
            payers=[payer("b", "pung 111m")])  # fmt: skip
     assert (r.own, amounts(r)) == (10, [11])
     # 16: concealed, open wait (3s of 345s, also 6s)
-    r = sc("jiujiang", CLOSED_2M.replace("345s", "345s"), "3s", events=("robbing_kong",))
+    r = sc("jiujiang", CLOSED_2M, "3s", events=("robbing_kong",), payers=[payer("b", "pung 333s")])
     assert (r.own, amounts(r)) == (15, [16])
     # 21: concealed + closed
-    r = sc("jiujiang", CLOSED_2M, "2m", events=("robbing_kong",), payers=robbed)
+    r = sc("jiujiang", CLOSED_2M, "2m", events=("robbing_kong",), payers=[payer("b", "pung 222m")])
     assert (r.own, amounts(r)) == (20, [21])
     assert points(r) == {"robbing_kong": 10, "concealed": 5, "closed_wait": 5}
 
 
 def test_seed_robbing_kong_11_12_13_xingzi():
-    r = sc("xingzi", "123m456p99s", "1m", "pung 777p, pung 555s", events=("robbing_kong",))
+    r = sc("xingzi", "123m456p99s", "1m", "pung 777p, pung 555s", events=("robbing_kong",),
+           payers=[payer("b", "pung 111m")])  # fmt: skip
     assert amounts(r) == [11]
-    r = sc("xingzi", CLOSED_2M, "3s", events=("robbing_kong",))
+    r = sc("xingzi", CLOSED_2M, "3s", events=("robbing_kong",), payers=[payer("b", "pung 333s")])
     assert amounts(r) == [12]
-    r = sc("xingzi", CLOSED_2M, "2m", events=("robbing_kong",))
+    r = sc("xingzi", CLOSED_2M, "2m", events=("robbing_kong",), payers=[payer("b", "pung 222m")])
     assert amounts(r) == [13]
 
 
-def test_robbed_kong_is_eaten_even_when_not_listed():
-    r = sc("jiujiang", CLOSED_2M, "2m", events=("robbing_kong",))
+def test_robbed_pung_counts_as_the_robbed_added_kong():
+    r = sc("jiujiang", CLOSED_2M, "2m", events=("robbing_kong",), payers=[payer("b", "pung 222m")])
     eaten = r.payments[0].eaten_items
     assert [(i.key, i.points) for i in eaten] == [("kong", 1)]
-    assert r.notes and "robbed kong" in r.notes[0]
+    assert r.notes == ("b's pung of 2m counts as the robbed (added) kong",)
+
+
+# ---- input checks that protect money (DECISIONS §1.3a, §1.5) -----------------------------
+
+
+@pytest.mark.parametrize("payers", [None, [payer("b")], [payer("b", "pung 111m")]])
+def test_robbing_kong_without_the_robbed_pung_is_an_error(payers):
+    with pytest.raises(HandError) as e:
+        sc("jiujiang", CLOSED_2M, "2m", events=("robbing_kong",), payers=payers)
+    assert e.value.code == "robbed_pung_missing" and "pung of 2m" in str(e.value)
+
+
+def test_kong_discard_needs_the_discarders_kong():
+    with pytest.raises(HandError) as e:
+        sc("jiujiang", CLOSED_2M, "2m", events=("kong_discard",), payers=[payer("b", "pung 111m")])
+    assert e.value.code == "discarder_kong_missing"
+    for kind in ("kong", "added_kong", "concealed_kong"):
+        r = sc("jiujiang", CLOSED_2M, "2m", events=("kong_discard",), payers=[payer("b", f"{kind} 9999m")])
+        assert r.can_win and points(r)["kong_discard"] == 10
+
+
+def test_xingzi_self_draw_needs_the_dealer_among_its_payers():
+    plain = [Payer("a"), Payer("b"), Payer("c")]
+    with pytest.raises(HandError) as e:
+        sc("xingzi", "234m567p678s99s", "6s", "pung 777p", self_drawn=True, payers=plain)
+    assert e.value.code == "dealer_not_paying"
+    with pytest.raises(HandError):  # the default payers hold no dealer either
+        score(HandInput("xingzi", "234m567p678s99s", "6s", True, melds=(Meld.of("pung", "777p"),)))
+    # the winner deals, or the house plays without doubling on a self-draw: nothing to check
+    assert sc("xingzi", "234m567p678s99s", "6s", "pung 777p", self_drawn=True, winner_is_dealer=True,
+              payers=plain).can_win  # fmt: skip
+    r = sc("xingzi", "234m567p678s99s", "6s", "pung 777p", self_drawn=True, payers=plain,
+           rules_override={"dealer_doubles_on_self_draw": False})  # fmt: skip
+    assert amounts(r) == [2, 2, 2]
+    # jiujiang has no dealer doubling: no dealer needed
+    assert sc("jiujiang", "234m567p678s99s", "6s", "pung 777p", self_drawn=True, payers=plain).can_win
 
 
 def test_seed_four_bonus_tiles_plus_ten():
@@ -81,7 +117,16 @@ def test_minimum_exceptions_with_a_low_table(event):
     key = {"last_tile": "last_tile_discard"}.get(event, event)
     low[key] = dataclasses.replace(low[key], base=0, adders={})
     table = dataclasses.replace(rules, patterns=low)
-    r = sc("jiujiang", "234m567p678s99s", "6s", "pung 777p", events=(event,), rules=table)
+    payers = {"robbing_kong": [payer("b", "pung 666s")], "kong_discard": [payer("b", "kong 1111m")]}
+    r = sc(
+        "jiujiang",
+        "234m567p678s99s",
+        "6s",
+        "pung 777p",
+        events=(event,),
+        rules=table,
+        payers=payers.get(event),
+    )
     assert r.can_win and r.own == 0
 
 

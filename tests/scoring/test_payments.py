@@ -27,7 +27,9 @@ def eaten(r, i=0):
         (payer("a", "concealed_kong 1111m"), {"kong": 2}),
         (payer("a", "pung 111m, pung 555m, pung 999m, chow 123s"), {}),
         (payer("a", "pung CCC, pung PPP"), {"dragon_set": 2, "red_flag": 10}),
-        (payer("a", "pung CCC, concealed_kong PPPP"), {"dragon_set": 5, "red_flag": 10}),
+        # §1.3a: a payer's 红旗飘飘 needs both sets exposed; the concealed kong's own +4 is still eaten
+        (payer("a", "pung CCC, concealed_kong PPPP"), {"dragon_set": 5}),
+        (payer("a", "kong CCCC, added_kong PPPP"), {"dragon_set": 6, "red_flag": 10}),
         (Payer("a", ready_declared=True), {"ready_declared": 10}),
     ],
 )

@@ -94,6 +94,17 @@ def complete_hands(draw, variant=None):
             left -= b
             ps.append(Payer(f"p{i}", is_dealer=(not dealer and i == 0) or "earthly" in events, bonus_tiles=b))
         payers = ps
+    # input checks that protect money (DECISIONS §1.3a, §1.5): the robbed pung, the discarder's
+    # kong, the dealer among a xingzi self-draw's payers
+    seen = set(tiles) | {t for m in melds for t in m.tiles}
+    if "robbing_kong" in events:
+        payers = [Payer("p0", melds=(Meld.of("pung", format_tiles([win] * 3)),))]
+    elif "kong_discard" in events:
+        free = next((t for t in kinds if t not in seen), None)
+        assume(free is not None)
+        payers = [Payer("p0", melds=(Meld.of("kong", format_tiles([free] * 4)),))]
+    if variant == "xingzi" and self_drawn and not dealer and payers is None:
+        payers = [Payer("p0", is_dealer=True), Payer("p1"), Payer("p2")]
     return HandInput(
         variant=variant,
         concealed=format_tiles(tiles),

@@ -32,6 +32,10 @@ def hand(
     events: tuple[str, ...] = (),
     **kw,
 ) -> HandInput:
+    """A hand; a xingzi self-draw by a non-dealer gets payers ``a`` (the dealer), ``b``, ``c`` when
+    none are given (DECISIONS §1.5: the dealer is always among them)."""
+    if variant == "xingzi" and self_drawn and not kw.get("winner_is_dealer") and kw.get("payers") is None:
+        kw["payers"] = XZ_SELF_DRAW_PAYERS
     return HandInput(
         variant=variant,
         concealed=concealed,
@@ -43,8 +47,12 @@ def hand(
     )
 
 
-def sc(*args, rules=None, **kw) -> ScoreResult:
-    return score(hand(*args, **kw), rules)
+XZ_SELF_DRAW_PAYERS = (Payer("a", is_dealer=True), Payer("b"), Payer("c"))
+
+
+def sc(*args, rules=None, rules_override=None, **kw) -> ScoreResult:
+    """Score ``hand(*args, **kw)`` with a table (``rules``) and/or per-call overrides."""
+    return score(hand(*args, rules=rules_override or {}, **kw), rules)
 
 
 def points(result: ScoreResult) -> dict[str, int]:
@@ -76,13 +84,18 @@ def parse_case(spec: str, **kw) -> HandInput:
     Words: the variant (``jj`` / ``xz`` / ``xy``), the standing tiles (winning tile included),
     ``+T`` the winning tile, ``kind:tiles`` a meld (``pung:777p``, ``concealed_kong:3333s``),
     ``self`` (self-drawn), ``dealer`` (the winner deals), ``bonus:N`` (發 set aside), any event
-    name (``kong_bloom``, ``last_tile`` …). ``kw`` go to :class:`HandInput` as they are.
+    name (``kong_bloom``, ``last_tile`` …), ``payer:kind:tiles`` a meld of the one discarder
+    (``payer:pung:222m`` for 抢杠). ``kw`` go to :class:`HandInput` as they are; a xingzi
+    self-draw by a non-dealer gets the dealer among its payers (:data:`XZ_SELF_DRAW_PAYERS`).
     """
     words = spec.split()
     fields: dict = {"variant": VARIANT_OF[words[0]], "concealed": words[1], "self_drawn": False}
-    melds, events = [], []
+    melds, events, payer_melds = [], [], []
     for w in words[2:]:
-        if w.startswith("+"):
+        if w.startswith("payer:"):
+            kind, tiles = w[6:].split(":")
+            payer_melds.append(Meld.of(kind, tiles))
+        elif w.startswith("+"):
             fields["winning_tile"] = w[1:]
         elif w in _FLAGS:
             fields[_FLAGS[w][0]] = _FLAGS[w][1]
@@ -93,6 +106,10 @@ def parse_case(spec: str, **kw) -> HandInput:
             melds.append(Meld.of(kind, tiles))
         else:
             events.append(w)
+    if payer_melds:
+        kw.setdefault("payers", (Payer("discarder", melds=tuple(payer_melds)),))
+    elif fields["variant"] == "xingzi" and fields["self_drawn"] and not fields.get("winner_is_dealer"):
+        kw.setdefault("payers", XZ_SELF_DRAW_PAYERS)
     return HandInput(**fields, melds=tuple(melds), events=tuple(events), **kw)
 
 
