@@ -7,6 +7,8 @@ Public API (stable)::
 
     score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult   # DECISIONS §1.3-1.5, §2
     score_json(data: dict) -> dict                  # docs/score-json.md, raises HandError
+    score_winners(hands: Sequence[HandInput], rules=None) -> tuple[ScoreResult, ...]
+                                                    # several winners on one discard (一炮多响, §1.5)
     HandInput.from_json(data: dict) -> HandInput    # also as hand_from_json
     is_complete(concealed, melds=(), variant="jiujiang") -> bool
     waits(concealed, melds=(), variant="jiujiang") -> list[Tile]
@@ -34,6 +36,7 @@ from scoring.model import (
     Payment,
     ScoreResult,
 )
+from scoring.multi import score_winners
 from scoring.rules import RuleTable, load_rules, load_rules_file
 from scoring.text import format_text
 from scoring.tiles import Tile, counts_of, format_tiles, parse_tile, parse_tiles
@@ -70,6 +73,7 @@ __all__ = [
     "parse_tiles",
     "score",
     "score_json",
+    "score_winners",
     "suggest_fixes",
     "waits",
 ]

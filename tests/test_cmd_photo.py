@@ -28,7 +28,7 @@ def scoring_ready() -> bool:
 
 
 def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
-    status = cli.main(["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--json"])
+    status = cli.main(["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--dealer", "--json"])
     j = json.loads(capsys.readouterr().out)
     hand = j["hand"]
     assert hand["concealed"] == "123m22p678s"

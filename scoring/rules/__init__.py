@@ -167,7 +167,8 @@ class RuleTable:
 
 
 def _freeze(v: Any) -> Any:
-    return tuple(v) if isinstance(v, list) else v
+    """A hashable cache key that tells 1 from True (they are equal in Python)."""
+    return (type(v).__name__, tuple(v) if isinstance(v, list) else v)
 
 
 def _tile(code: str) -> int:

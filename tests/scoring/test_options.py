@@ -1,0 +1,193 @@
+"""Every judgement call of DECISIONS is a table option: each one on and off (a positive and a
+negative test), set per call through the ``rules`` overrides; the overrides themselves; several
+winners on one discard."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scoring import HandError, HandInput, Payer, score, score_json, score_winners
+from tests.scoring.util import amounts, parse_case, points
+
+RED = "123m456mCCCPPP99s +9s self"  # 中 and 白 standing: 红旗飘飘 on a 平胡 shape
+
+
+def _pao(spec: str, **rules) -> dict[str, int]:
+    return points(score(parse_case(spec, rules=rules)))
+
+
+def _fan(spec: str, **rules) -> float:
+    r = score(parse_case(spec, rules=rules))
+    assert math.prod(i.multiplier for i in r.items) == r.own
+    return r.own
+
+
+# (option or table key, value, hand, expected points per key) — the table's own value first
+PAO_OPTIONS = [
+    ("red_flag_is_addon", True, f"jj {RED}", dict(basic=1, self_drawn=1, concealed=1, single_wait=1, dragon_set=4, red_flag=10)),
+    ("red_flag_is_addon", False, f"jj {RED}", dict(red_flag=10, self_drawn=5, concealed=5, single_wait=5, dragon_set=4)),
+    ("red_flag_is_addon", False, f"xz {RED}", dict(red_flag=10, self_drawn=5, concealed=1, single_wait=1, dragon_set=4)),
+    ("red_flag_is_addon", True, f"xz {RED}", dict(basic=1, self_drawn=1, concealed=1, single_wait=1, dragon_set=4, red_flag=10)),
+    ("seven_fairies.compare_without", True, "jj 11223344556677m +7m", dict(seven_pairs=20, full_flush=20, pair_run=5, pair_run_extra=15)),
+    ("seven_fairies.compare_without", False, "jj 11223344556677m +7m", dict(seven_fairies=50)),
+    ("wait_bonus_needs_single_wait", True, "jj 45666m123p789pCCC +6m", dict(basic=1, concealed=1, dragon_set=2)),
+    ("wait_bonus_needs_single_wait", False, "jj 45666m123p789pCCC +6m", dict(basic=1, concealed=1, single_wait=1, dragon_set=2)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "spec", "expected"), PAO_OPTIONS, ids=[f"{k}={v}" for k, v, *_ in PAO_OPTIONS]
+)
+def test_pao_option(key, value, spec, expected):
+    assert _pao(spec, **{key: value}) == expected
+
+
+FAN_OPTIONS = [
+    ("kong_counts_once", True, "xy 123m456pEE +E kong:3333s concealed_kong:7777s self", 2),
+    ("kong_counts_once", False, "xy 123m456pEE +E kong:3333s concealed_kong:7777s self", 4),
+    ("luxury_counts_once", True, "xy 1111m2222p55p77sEE +E self", 8),
+    ("luxury_counts_once", False, "xy 1111m2222p55p77sEE +E self", 64),
+    ("concealed_with_seven_pairs", False, "xy 11m33p55p77s99sEESS +E self", 4),
+    ("concealed_with_seven_pairs", True, "xy 11m33p55p77s99sEESS +E self", 8),
+    ("cap", 0, "xy EEESSSWWWCCCPP +P self", 32),
+    ("cap", 16, "xy EEESSSWWWCCCPP +P self", 16),
+]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "spec", "own"), FAN_OPTIONS, ids=[f"{k}={v}" for k, v, *_ in FAN_OPTIONS]
+)
+def test_fan_option(key, value, spec, own):
+    assert _fan(spec, **{key: value}) == own
+
+
+def test_xinyu_free_shape_is_full_flush_never_all_honours():
+    r = score(parse_case("xy ESWNCFPESWNCFE +E self"))
+    assert {i.key: i.multiplier for i in r.items} == {
+        "basic": 1,
+        "concealed": 2,
+        "full_flush": 4,
+    }
+    assert r.own == 8
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(False, {"dragon_set": 5}), (True, {"dragon_set": 5, "red_flag": 10})]
+)
+def test_payer_red_flag_counts_concealed_kong(value, expected):
+    h = parse_case(
+        "jj 123m456m789s234s55p +5p",
+        rules={"payer_red_flag_counts_concealed_kong": value},
+        payers=(Payer("b", melds=parse_case("jj 11m +1m pung:CCC concealed_kong:PPPP").melds),),
+    )
+    r = score(h)
+    assert points(HandEaten(r)) == expected and amounts(r) == [3 + sum(expected.values())]
+
+
+class HandEaten:
+    """The eaten items of the first payer, as ``points`` reads a result."""
+
+    def __init__(self, r):
+        self.items = r.payments[0].eaten_items
+
+
+@pytest.mark.parametrize(("value", "expected"), [(True, [4, 2, 2]), (False, [2, 2, 2])])
+def test_dealer_doubles_on_self_draw(value, expected):
+    r = score(
+        parse_case("xz 234m567p678s99s +6s pung:777p self", rules={"dealer_doubles_on_self_draw": value})
+    )
+    assert amounts(r) == expected
+    # the dealer's own win and the dealer's discard stay doubled either way
+    dealer_wins = parse_case(
+        "xz 234m567p678s99s +6s pung:777p self dealer", rules={"dealer_doubles_on_self_draw": value}
+    )
+    assert amounts(score(dealer_wins)) == [4, 4, 4]
+
+
+# ---- house rules per call (the `rules` object, `jxmj score --rules`) ---------------------------
+
+HAND = {"variant": "jiujiang", "concealed": "234p567p99p", "winning_tile": "9p", "self_drawn": False,
+        "melds": [{"kind": "pung", "tiles": "111p"}, {"kind": "pung", "tiles": "888p"}]}  # fmt: skip
+
+
+def test_rules_override_a_value_and_the_result_echoes_it():
+    assert score_json(HAND)["own"] == 25 and "rules_applied" not in score_json(HAND)
+    out = score_json({**HAND, "rules": {"full_flush.base": 15, "patterns.full_flush.adders.single_wait": 1}})
+    assert out["own"] == 16
+    assert out["rules_applied"] == {
+        "patterns.full_flush.base": 15,
+        "patterns.full_flush.adders.single_wait": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("rules", "code", "fragment"),
+    [
+        ({"full_flush.bse": 15}, "unknown_rule_key", "'full_flush.bse'"),
+        ({"no_such_option": True}, "unknown_rule_key", "'no_such_option'"),
+        ({"xinyu.cap": 16}, "unknown_rule_key", "'xinyu.cap'"),  # another variant's table
+        ({"tiles.honours": []}, "unknown_rule_key", "'tiles.honours'"),  # structure is not a house rule
+        ({"full_flush.base": "15"}, "bad_rule_value", "patterns.full_flush.base must be a whole number"),
+        ({"min_win": True}, "bad_rule_value", "options.min_win must be a whole number"),
+        ({"red_flag_is_addon": 1}, "bad_rule_value", "options.red_flag_is_addon must be true or false"),
+        ({"bonus.kong": -1}, "bad_rule_value", "bonus.kong must be from 0 to 1,000,000"),
+        ([1], "bad_field", "rules must be an object"),
+    ],
+)
+def test_rules_override_errors_name_the_key(rules, code, fragment):
+    with pytest.raises(HandError) as e:
+        score_json({**HAND, "rules": rules})
+    assert e.value.code == code and fragment in str(e.value)
+
+
+def test_rules_override_keys_of_every_shape():
+    xy = {"variant": "xinyu", "concealed": "EEESSSWWWCCCPP", "winning_tile": "P", "self_drawn": True}
+    for key in ("cap", "options.cap", "xinyu.cap", "xinyu.options.cap"):
+        out = score_json({**xy, "rules": {key: 16}})
+        assert out["own"] == 16 and out["rules_applied"] == {"options.cap": 16}
+    out = score_json({**xy, "rules": {"all_honours.multiplier": 4}})
+    assert out["own"] == 16
+
+
+# ---- several winners on one discard (一炮多响, DECISIONS §1.5) ----------------------------------
+
+D = (Payer("d", melds=parse_case("jj 11m +1m kong:CCCC").melds),)
+
+
+def test_several_winners_are_scored_one_by_one():
+    a = HandInput("jiujiang", "123m456p789s345s55p", "2m", False, payers=D)
+    b = HandInput("jiujiang", "22m456p789s345s678s", "2m", False, payers=D)
+    ra, rb = score_winners([a, b])
+    assert (ra.own, rb.own) == (3, 3)
+    assert (
+        [p.amount for p in ra.payments] == [3 + 3] == [p.amount for p in rb.payments]
+    )  # each eats the 中 kong
+
+
+@pytest.mark.parametrize(
+    ("second", "fragment"),
+    [
+        (HandInput("jiujiang", "123m456p789s345s55p", "5p", False, payers=D), "discarded tile 2m"),
+        (
+            HandInput("jiujiang", "22m456p789s345s678s", "2m", False, payers=(Payer("e"),)),
+            "different discarders",
+        ),
+        (HandInput("xingzi", "22m456p789s345s678s", "2m", False, payers=D), "different variants"),
+        (HandInput("jiujiang", "22m456p789s345s678s", "2m", True), "a self-draw has one winner"),
+    ],
+)
+def test_several_winners_must_share_one_discard(second, fragment):
+    a = HandInput("jiujiang", "123m456p789s345s55p", "2m", False, payers=D)
+    with pytest.raises(HandError) as e:
+        score_winners([a, second])
+    assert e.value.code == "inconsistent_winners" and fragment in str(e.value)
+
+
+def test_several_winners_cannot_hold_a_fifth_copy_between_them():
+    a = HandInput("jiujiang", "222m456p789s345s55p", "2m", False, payers=(Payer("d"),))
+    b = HandInput("jiujiang", "222m456p789s345s55s", "2m", False, payers=(Payer("d"),))
+    with pytest.raises(HandError) as e:
+        score_winners([a, b])
+    assert e.value.code == "fifth_copy"
