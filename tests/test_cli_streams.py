@@ -13,7 +13,13 @@ import pytest
 
 from tests.app.conftest import ROOT
 
-HAND = {"variant": "xingzi", "concealed": "234p456p777pCCCPP", "winning_tile": "P", "self_drawn": True}
+HAND = {
+    "variant": "xingzi",
+    "concealed": "234p456p777pCCCPP",
+    "winning_tile": "P",
+    "self_drawn": True,
+    "winner_is_dealer": True,
+}
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full and a POSIX shell")
 
