@@ -37,7 +37,7 @@ from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
 
 TARGET_MB = 1500
 STEP_SECONDS = 180.0
-warnings.filterwarnings("ignore", category=DeprecationWarning, module="bench_load")  # websockets' connect()
+warnings.filterwarnings("ignore", "connect\\(\\) must be used as a context manager", DeprecationWarning)
 
 
 class Failed(Exception):
