@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
+
+from app.cliio import emit, emit_json
 
 DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
 
@@ -74,9 +75,12 @@ def _expect(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expect", type=int, help="the hand count you saw: refused if another writer changed it")
 
 
+class _OutputFailed(Exception):
+    """Standard output could not be written (app.cliio has said why on standard error)."""
+
+
 def _fail(message: str, code: str = "bad_input") -> int:
-    print(json.dumps({"error": message, "code": code}, ensure_ascii=False))
-    return 2
+    return emit_json({"error": message, "code": code}) or 2
 
 
 def _json_arg(text: str | None, what: str) -> Any:
@@ -91,23 +95,22 @@ def _json_arg(text: str | None, what: str) -> Any:
 
 
 def _read(path: str) -> Any:
+    from app import jsonin
     from ledger import LedgerError
 
-    try:
-        if path in (None, "-"):
-            text = sys.stdin.read(MAX_INPUT + 1)
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read(MAX_INPUT + 1)
-    except (OSError, UnicodeDecodeError) as e:
-        raise LedgerError(f"cannot read {path}: {e}", "bad_input") from None
-    if len(text) > MAX_INPUT:
-        raise LedgerError(f"{path} is larger than {MAX_INPUT // 2**20} MiB", "bad_input")
-    return _json_arg(text.lstrip("\ufeff") or "null", "the input")
+    try:  # bounded, strict UTF-8, no duplicate fields, no lone surrogates (app.jsonin)
+        data = jsonin.read_bytes(path or "-", MAX_INPUT)
+        text = data.decode("utf-8")
+        return jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False)
+    except UnicodeDecodeError as e:
+        raise LedgerError(f"the input is not UTF-8 text (byte {e.start + 1} is not)", "bad_input") from None
+    except jsonin.InputError as e:
+        raise LedgerError(str(e), "bad_input") from None
 
 
 def _print(obj: Any) -> None:
-    print(json.dumps(obj, ensure_ascii=False))
+    if emit_json(obj):
+        raise _OutputFailed
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return _run(args)
     except LedgerError as e:
         return _fail(e.message, e.code)
+    except _OutputFailed:
+        return 2
     except Exception as e:  # never a traceback
         return _fail(f"internal error ({type(e).__name__}: {e})", "internal")
 
@@ -184,6 +189,6 @@ def _run(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
             _print({"code": ledger.table.code, "written": args.output})
-        else:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        elif emit(text.removesuffix("\n")):
+            raise _OutputFailed
     return 0

@@ -57,24 +57,25 @@ def short(text: str, limit: int = ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def read_bytes(name: str) -> bytes:
-    """The raw input: standard input for `-`, else the file; at most `MAX_INPUT_BYTES`."""
+def read_bytes(name: str, limit: int | None = None) -> bytes:
+    """The raw input: standard input for `-`, else the file; at most `limit` bytes
+    (default `MAX_INPUT_BYTES`)."""
+    limit = MAX_INPUT_BYTES if limit is None else limit
     where = "standard input" if name == "-" else short(name)
     try:
         if name == "-":
-            data = read_stdin(MAX_INPUT_BYTES + 1)
+            data = read_stdin(limit + 1)
         else:
             with open(name, "rb") as fh:
-                data = fh.read(MAX_INPUT_BYTES + 1)
+                data = fh.read(limit + 1)
     except StreamError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
         raise InputError(f"cannot read {where}: {exc.strerror or exc}") from None
-    if len(data) > MAX_INPUT_BYTES:  # /dev/zero or an endless pipe must not hang or eat the memory
-        raise InputError(
-            f"{where} is larger than {MAX_INPUT_BYTES // 1024} KiB: a hand is a small JSON object",
-            "input_too_large",
-        )
+    if len(data) > limit:  # /dev/zero or an endless pipe must not hang or eat the memory
+        size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
+        what = ": a hand is a small JSON object" if limit == MAX_INPUT_BYTES else ""
+        raise InputError(f"{where} is larger than {size}{what}", "input_too_large")
     return data
 
 
@@ -103,11 +104,12 @@ def _check_string(text: str, path: str, limit: int | None) -> None:
         )
 
 
-def check_strings(data: Any) -> None:
-    """Refuse lone surrogates anywhere and over-long strings outside `_` annotations."""
+def check_strings(data: Any, lengths: bool = True) -> None:
+    """Refuse lone surrogates anywhere and (`lengths`) over-long strings outside `_` annotations."""
     stack: list[tuple[Any, str, bool]] = [(data, "the input", False)]
     while stack:
         value, path, annotation = stack.pop()
+        annotation = annotation or not lengths
         if isinstance(value, str):
             leaf = path.rsplit(".", 1)[-1]
             limit = None if annotation else MAX_TILE_CHARS if leaf in TILE_FIELDS else MAX_TEXT_CHARS
@@ -122,7 +124,7 @@ def check_strings(data: Any) -> None:
                 stack.append((item, f"{path}[{i}]", annotation))
 
 
-def parse(text: str) -> Any:
+def parse(text: str, lengths: bool = True) -> Any:
     """Decode JSON text strictly (duplicate fields refused) and `check_strings` it."""
     try:
         data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates)  # a BOM is fine
@@ -132,7 +134,7 @@ def parse(text: str) -> Any:
         raise
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InputError(f"the input could not be read as JSON: {exc}") from None
-    check_strings(data)
+    check_strings(data, lengths)
     return data
 
 

@@ -91,3 +91,21 @@ def test_an_ascii_terminal_gets_error_messages_too(tmp_path):
 def test_a_reader_that_leaves_is_still_not_an_error(hand_file):
     out = jxmj(f"score '{hand_file}' | head -c 1")
     assert out.returncode == 0 and out.stdout == "{" and "Traceback" not in out.stderr
+
+
+def test_jxmj_table_uses_the_same_streams(tmp_path):
+    db = {"JXMJ_DB": f"sqlite:///{tmp_path / 'l.sqlite3'}"}
+    new = jxmj(
+        "table new --variant jiujiang --seats 张三 李四 王五 赵六 --base 1", PYTHONIOENCODING="ascii", **db
+    )
+    assert new.returncode == 0 and new.stdout.isascii() and json.loads(new.stdout)["code"]
+    closed = jxmj("table import - <&-", **db)
+    assert closed.returncode == 2
+    assert (
+        json.loads(closed.stdout)["error"]
+        == "standard input is closed: give a file name, or pipe the input in"
+    )
+    dup = jxmj("table import -", stdin='{"table": 1, "table": 2}', **db)
+    assert dup.returncode == 2 and "given twice" in json.loads(dup.stdout)["error"]
+    full = jxmj(f"table show {json.loads(new.stdout)['code']} > /dev/full", **db)
+    assert full.returncode == 2 and full.stderr == "jxmj: cannot write the output: No space left on device\n"
