@@ -19,7 +19,7 @@ from ledger.errors import LedgerError
 from ledger.model import SEATS, Hand, Table, _num
 from ledger.parse import payer_seats
 from ledger.rules import LedgerRules, load_ledger_rules
-from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score
+from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score, score_winners
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
 
@@ -185,23 +185,18 @@ def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, 
             "rule_not_in_variant",
         )
     deltas = [ZERO] * SEATS
-    results = []
+    results: tuple[ScoreResult, ...] = ()
     house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)
     rules = _scoring_rules(table.variant, house)
     if hand.kind == "win":
-        for w in hand.winners:
-            data = score_input(table, hand, w, dealer, pv)
-            try:
-                res = _score(json.dumps(data, sort_keys=True, ensure_ascii=False), table.variant, house)
-            except HandError as e:
-                raise fail(f"{table.seats[w.seat]}'s hand: {e}", e.code) from None
+        results = _score_win(table, hand, dealer, pv, house, fail)
+        for w, res in zip(hand.winners, results, strict=True):
             if not res.can_win:
                 raise fail(f"{table.seats[w.seat]} cannot win this hand: {res.reason}", "cannot_win")
             for s, p in zip(payer_seats(w.seat, hand.discarder), res.payments, strict=True):
                 amount = _dec(p.amount)
                 deltas[s] -= amount
                 deltas[w.seat] += amount
-            results.append(res)
     elif hand.kind == "false_win":
         penalty = lr["false_win.penalty"]
         if penalty <= 0:
@@ -217,6 +212,21 @@ def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, 
     if hand.kind != "false_win":
         _kong_money(table, lr, hand, rules, pv, deltas, fail)
     return tuple(results), deltas
+
+
+def _score_win(table, hand: Hand, dealer: int, pv: Decimal, house: str, fail) -> tuple[ScoreResult, ...]:
+    """Every winner of the hand, scored together as one discard (``scoring.score_winners``: each
+    on its own, the discarder paying each, DECISIONS §1.5). A bad hand is named by its winner."""
+    datas = [score_input(table, hand, w, dealer, pv) for w in hand.winners]
+    try:
+        return _score(json.dumps(datas, sort_keys=True, ensure_ascii=False), table.variant, house)
+    except HandError as e:
+        for w, d in zip(hand.winners, datas, strict=True):  # whose hand is it?
+            try:
+                _score(json.dumps([d], sort_keys=True, ensure_ascii=False), table.variant, house)
+            except HandError as own:
+                raise fail(f"{table.seats[w.seat]}'s hand: {own}", own.code) from None
+        raise fail(f"the winners' hands do not fit one discard: {e}", e.code) from None
 
 
 def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
@@ -272,6 +282,10 @@ def _scoring_rules(variant: str, overrides_json: str) -> RuleTable:
 
 
 @functools.lru_cache(maxsize=16384)
-def _score(data_json: str, variant: str, house_json: str) -> ScoreResult:
-    """Score one winner (cached: a replay after an edit re-scores only what changed)."""
-    return score(hand_from_json(json.loads(data_json)), _scoring_rules(variant, house_json))
+def _score(datas_json: str, variant: str, house_json: str) -> tuple[ScoreResult, ...]:
+    """Score the winners of one hand (cached: a replay after an edit re-scores only what changed)."""
+    hands = [hand_from_json(d) for d in json.loads(datas_json)]
+    rules = _scoring_rules(variant, house_json)
+    if len(hands) == 1:  # score_winners refuses a lone self-draw (its three payers): score it alone
+        return (score(hands[0], rules),)
+    return score_winners(hands, rules)

@@ -132,3 +132,12 @@ def test_scoring_house_rules_reach_every_hand():
     with pytest.raises(LedgerError, match="scoring house rules: rules: unknown key 'nope'") as e:
         Table("jiujiang", ("a", "b", "c", "d"), house_rules={"scoring": {"nope": 1}})
     assert e.value.code == "bad_rule"
+
+
+def test_several_winners_must_fit_one_discard():
+    a = {"seat": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+    b = {"seat": 3, "hand": {"concealed": "123m456p789s11s345m", "winning_tile": "5m"}}
+    msg = r"do not fit one discard: .*every winner wins on the discarded tile"
+    with pytest.raises(LedgerError, match=msg) as e:
+        play("xingzi", {"kind": "win", "winners": [a, b], "discarder": 1})
+    assert e.value.code == "inconsistent_winners"
