@@ -25,6 +25,8 @@ def zh():
 
 
 def scored(variant="xingzi", concealed="234m567p678s99s", win="6s", self_drawn=True, **more):
+    if "payers" not in more:  # a xingzi self-draw names its dealer (DECISIONS §1.5)
+        more["winner_is_dealer"] = True
     return score(HandInput(variant, concealed, win, self_drawn, melds=(Meld.of("pung", "777p"),), **more))
 
 
@@ -69,7 +71,8 @@ def test_cannot_win_html_escapes_the_reason():
 
 
 def test_decomposition_frames_the_winning_tile_once_and_draws_concealed_kongs_with_backs():
-    r = score(HandInput("xingzi", "234m456p678s99s", "9s", True, melds=(Meld.of("concealed_kong", "7777p"),)))
+    melds = (Meld.of("concealed_kong", "7777p"),)
+    r = score(HandInput("xingzi", "234m456p678s99s", "9s", True, melds=melds, winner_is_dealer=True))
     out = R.decomposition_html(r.decomposition, "9s")
     assert out.count("jx-win") == 1
     assert out.count('alt="back"') == 2 and "暗杠" in out
