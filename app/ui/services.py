@@ -17,11 +17,14 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
 
+from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
@@ -169,12 +172,18 @@ class Photo:
 
 
 class PhotoError(Exception):
-    """A photo could not be used; `key` names the catalog message, `detail` the cause."""
+    """A photo could not be used; `key` names the catalog message (`image.<code>` for an
+    `ImageError`, whose `fields` fill it), `detail` the cause for the log — never shown."""
 
-    def __init__(self, key: str, detail: str = ""):
+    def __init__(self, key: str, detail: str = "", **fields: object):
         super().__init__(detail or key)
         self.key = key
         self.detail = detail
+        self.fields = fields
+
+
+IMAGE_FIELDS = {"width": "?", "height": "?", "limit": "?", "need": "?", "format": "?"}
+"""Every field an `image.<code>` message may name, for an `ImageError` that lacks some."""
 
 
 @st.cache_resource(show_spinner=False)
@@ -202,30 +211,34 @@ def reader_status() -> str | None:
     return _reader()[1]
 
 
-def read_photo(data: bytes) -> Photo:
-    """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure."""
+def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None) -> Photo:
+    """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
+
+    At most `app.photo_gate.SLOTS` photos are read at once in the server; `waiting()` (a
+    spinner) is shown while this one waits for its turn.
+    """
     if not data:
         raise PhotoError("err.photo_empty")
-    t0 = time.perf_counter()
     try:
         from vision import ImageError, open_image
     except Exception as exc:
         raise PhotoError("err.vision_missing", str(exc)) from exc
     reader, why = _reader()
-    try:
-        # decoded at a reduced JPEG scale when that keeps tiles readable (the reader's own policy)
-        min_side = reader.config.decode_min_side if reader is not None else 0
-        loaded = open_image(data, min_side=min_side or None)
-    except ImageError as exc:
-        raise PhotoError("err.photo_bad", str(exc)) from exc
-    except Exception as exc:
-        raise PhotoError("err.photo_bad", f"{type(exc).__name__}: {exc}") from exc
-    t1 = time.perf_counter()
     if reader is None:
         raise PhotoError("err.vision_missing", why or "")
     try:
-        result = reader.detect(loaded)
-    except Exception as exc:
+        with photo_slot(waiting):  # the decode and the reading: the memory-hungry part
+            t0 = time.perf_counter()
+            # decoded no larger than the reader needs (its own policy; vision.image's budget)
+            loaded = open_image(data, min_side=reader.config.decode_min_side or None)
+            t1 = time.perf_counter()
+            result = reader.detect(loaded)
+    except PhotoBusy as exc:
+        raise PhotoError("err.photo_busy", str(exc)) from exc
+    except ImageError as exc:
+        raise PhotoError(f"image.{exc.code}", str(exc), **{**IMAGE_FIELDS, **exc.fields}) from exc
+    except Exception as exc:  # the cause goes to the log only: no internal names on the page
+        log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
     t2 = time.perf_counter()
     image = loaded.pixels

@@ -56,7 +56,7 @@ def test_bad_upload_shows_a_message_and_keeps_the_hand(at):
     assert not at.exception
     texts = [e.value for e in at.error] + [w.value for w in at.warning]
     i18n.set_lang("zh")
-    expected = {i18n.t("err.photo_bad").split("，")[0], i18n.t("err.vision_missing").split("，")[0]}
+    expected = {i18n.t("image.not_image").split("（")[0], i18n.t("err.vision_missing").split("，")[0]}
     assert any(any(x in text for x in expected) for text in texts), texts
     assert at.session_state.hand == hand_before
     assert total_of(at) == total_before
@@ -259,7 +259,9 @@ def test_cli_and_app_read_a_face_down_tile_in_the_hand_alike(monkeypatch, capsys
 
     jpeg = io.BytesIO()
     Image.new("RGB", (result.width, result.height), (20, 90, 40)).save(jpeg, "JPEG")
-    monkeypatch.setattr(services, "read_photo", lambda data: services.Photo(jpeg.getvalue(), 1.0, result))
+    monkeypatch.setattr(
+        services, "read_photo", lambda data, **kw: services.Photo(jpeg.getvalue(), 1.0, result)
+    )
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.session_state["pending_photo"] = b"stand-in"

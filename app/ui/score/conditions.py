@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.i18n import t
+from app.ui.score.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.score.session import bind, bind_seat
 from app.ui.state import ME, SEATS
 from app.ui.state.conditions import COUNTERS
@@ -53,7 +54,7 @@ def conditions() -> None:
     cond.events = list(picked or [])
     fan = rules.family == "fan"
     pv_label = t("cond.point_value_xinyu") if fan else t("cond.point_value")
-    bind("point_value", st.number_input, pv_label, min_value=1, max_value=9999, step=1, width=180)
+    number_field(pv_label, "w_point_value", cond.point_value, *POINT_VALUE, width=180)
     if rules.bonus_tile is not None:
         _payer_inputs(rules.payer_ready_declared)
 
@@ -82,6 +83,6 @@ def _payer_inputs(ready_declared: bool) -> None:
                 cols = st.columns(2)
                 for n, f in enumerate(COUNTERS):
                     with cols[n % 2]:
-                        bind_seat(s, f, st.number_input, t(f"payer.{f}"), min_value=0, max_value=4, step=1)
+                        number_field(t(f"payer.{f}"), f"w_{s}_{f}", cond.seats[s].count(f), *COUNT)
                 if ready_declared:
                     bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))

@@ -13,6 +13,7 @@ import time
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui import services
 from app.ui.i18n import t
 from app.ui.score import session
@@ -32,9 +33,20 @@ def render() -> None:
     take_new_photos()
     session.sync_from_widgets()
     messages = st.container()
-    outcome = services.score_hand(ss.hand, ss.cond)
+    if ss.get("bad_numbers"):  # never a total computed from a number the player did not enter
+        outcome: ScoreResult | services.Refusal = services.Refusal("bad_number")
+    else:
+        outcome = services.score_hand(ss.hand, ss.cond)
     mini_summary(outcome)
     wide = st.columns([5, 7], gap="large")
+    bottom = st.columns([5, 7], gap="large")
+    with bottom[1]:  # drawn first: no total of the last run stays beside this run's tiles
+        st.markdown('<div id="jx-result"></div>', unsafe_allow_html=True)
+        st.subheader(t("sec.result"))
+        total_banner(outcome)
+        result_view(outcome)
+        if isinstance(outcome, ScoreResult):
+            what_ifs()
     with wide[0]:
         st.subheader(t("sec.photo"))
         photo_inputs()
@@ -46,17 +58,9 @@ def render() -> None:
         unsure = [x for x in ss.hand.tiles if x.unsure]
         if unsure and isinstance(outcome, ScoreResult):
             st.caption(t("msg.low_check", n=len(unsure)))
-    bottom = st.columns([5, 7], gap="large")
     with bottom[0]:
         st.subheader(t("sec.how"))
         conditions()
-    with bottom[1]:
-        st.markdown('<div id="jx-result"></div>', unsafe_allow_html=True)
-        st.subheader(t("sec.result"))
-        total_banner(outcome)
-        result_view(outcome)
-        if isinstance(outcome, ScoreResult):
-            what_ifs()
     _timing(timing_slot)
     with messages:
         _flashes()
@@ -75,9 +79,9 @@ def _timing(slot) -> None:
 def _flashes() -> None:
     from app.ui.i18n import lang
 
-    for f in ss.flash:
-        text = t(f.key, **f.fields)
+    for f in ss.flash:  # the fields and details may quote the player: inert Markdown (safe_text)
+        text = t(f.key, **{k: md(v, limit=None) if isinstance(v, str) else v for k, v in f.fields.items()})
         if f.detail and lang() == "en":
-            text += f" ({f.detail})"
+            text += f" ({md(f.detail, limit=300)})"
         getattr(st, f.level)(text)
     ss.flash = []

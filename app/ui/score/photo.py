@@ -17,7 +17,7 @@ from app.ui.state import Conditions, EditHand
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
-PHOTO_TYPES = ["jpg", "jpeg", "png", "heic", "heif", "webp"]
+PHOTO_TYPES = ["jpg", "jpeg", "png", "heic", "heif", "webp", "avif"]  # vision.image.ACCEPTED_FORMATS
 
 
 def open_on_sample() -> None:
@@ -49,7 +49,7 @@ def ingest_photo(data: bytes, source: str) -> bool:
     """Read a photo into the hand. On failure: a message, and the hand is left as it was."""
     t0 = time.perf_counter()
     try:
-        photo = services.read_photo(data)
+        photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")))
     except services.PhotoError as exc:
         _photo_failed(exc)
         return False
@@ -59,10 +59,10 @@ def ingest_photo(data: bytes, source: str) -> bool:
 
 
 def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
-    """A message for the player; the decoder's sentence is shown (en), other causes go to the log."""
-    if exc.key != "err.photo_bad":
-        log.warning("photo not read: %s (%s)", exc.key, exc.detail)
-    session.flash(level, exc.key, detail=exc.detail if exc.key == "err.photo_bad" else "")
+    """A message for the player, translated by its code (`image.<code>`, `err.*`); the cause
+    goes to the log, never to the page (no exception names, no decoder internals)."""
+    log.warning("photo not read: %s (%s)", exc.key, exc.detail)
+    session.flash(level, exc.key, **exc.fields)
 
 
 def _apply_photo(photo: services.Photo, source: str) -> None:

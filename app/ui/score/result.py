@@ -7,6 +7,7 @@ import html
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui import services
 from app.ui.i18n import t
 from app.ui.messages import cannot_win_text, code_text
@@ -70,11 +71,13 @@ def _refusal(refusal: services.Refusal) -> None:
         st.warning(t(f"msg.{refusal.code}"))
     elif refusal.code == "engine_failed":
         st.error(t("err.scoring_missing"))
+    elif refusal.code == "bad_number":
+        st.error(t("msg.bad_number"))
     elif refusal.code == "not_complete":
         st.warning(t("res.not_complete"))
         _suggestions()
     else:
-        st.warning(t("res.hand_problem", msg=code_text(refusal.code, refusal.message)))
+        st.warning(t("res.hand_problem", msg=md(code_text(refusal.code, refusal.message), limit=300)))
         _suggestions()
 
 

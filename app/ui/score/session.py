@@ -12,6 +12,7 @@
 | `photo` | `Photo \\| None` | the photo read last (its boxes are drawn) |
 | `photo_src` | `str` | `sample`, `upload`, `camera`, `manual`, `sample_manual`, `typed` |
 | `photo_seen` | `set[str]` | uploads already read (a rerun does not read them again) |
+| `bad_numbers` | `set[str]` | number widgets whose entry is not a whole number in range (`numbers`) |
 
 Widgets bind to the typed values with `bind()`, so widget keys may come and go.
 """
@@ -24,7 +25,6 @@ from typing import Any
 import streamlit as st
 
 from app.ui.state import Conditions, EditHand
-from app.ui.state.conditions import COUNTERS
 from scoring.rules import load_rules
 
 ss = st.session_state
@@ -58,6 +58,7 @@ def start(hand: EditHand, cond: Conditions) -> None:
     ss.photo = None
     ss.photo_src = "manual"
     ss.photo_seen = set()
+    ss.bad_numbers = set()
     ss.timing = None
 
 
@@ -124,8 +125,11 @@ def _store_seat(info, name: str, value) -> None:
 
 def sync_from_widgets() -> None:
     """Copy this run's widget values into `ss.cond` first, so the result is computed once, up front."""
+    from app.ui.score import numbers
+
     cond: Conditions = ss.cond
-    for name in ("variant", "self_drawn", "discarder", "point_value"):
+    numbers.sync(cond)  # point value and counts: whole numbers in range, else noted as bad
+    for name in ("variant", "self_drawn", "discarder"):
         v = ss.get(f"w_{name}")
         if v is not None:
             setattr(cond, name, v)
@@ -134,7 +138,6 @@ def sync_from_widgets() -> None:
     if "w_events" in ss:
         cond.events = list(ss["w_events"] or [])
     for seat, info in cond.seats.items():
-        for name in (*COUNTERS, "ready_declared"):
-            _store_seat(info, name, ss.get(f"w_{seat}_{name}"))
+        _store_seat(info, "ready_declared", ss.get(f"w_{seat}_ready_declared"))
     if load_rules(cond.variant).self_draw_only:
         cond.self_drawn = True
