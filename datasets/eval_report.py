@@ -56,18 +56,20 @@ def synthetic_val(models, data):
         xb = x[i : i + 256].transpose(0, 3, 1, 2).astype(np.float32) / 255
         preds.append(p.cls.run(None, {"crops": xb})[0].argmax(1))
     pr = np.concatenate(preds)
-    n = len(CLASSES)
+    names = list(p.classes)  # the model's classes (0.6.0 on: the tile classes, then `none`)
+    n = len(names)
     conf = np.zeros((n, n), np.int64)
     np.add.at(conf, (y, pr), 1)
     per_class = {
-        CLASSES[i]: {
+        names[i]: {
             "n": int(conf[i].sum()),
             "acc": round(float(conf[i, i] / max(1, conf[i].sum())), 4),
             "top_confusions": {
-                CLASSES[j]: int(conf[i, j]) for j in np.argsort(-conf[i])[:3] if j != i and conf[i, j]
+                names[j]: int(conf[i, j]) for j in np.argsort(-conf[i])[:3] if j != i and conf[i, j]
             },
         }
         for i in range(n)
+        if conf[i].sum() or i < len(CLASSES)
     }
     return {"crops": len(y), "accuracy": round(float((pr == y).mean()), 4), "per_class": per_class}
 
