@@ -9,6 +9,8 @@ XSRF protection, ...) on Streamlit's command line, where it outranks any
 `.streamlit/config.toml`, so the app behaves the same from any working directory. An option
 given after `app` still wins. The repository's `.streamlit/config.toml` says the same (a
 test keeps the two equal) for a plain `streamlit run app/streamlit_app.py`.
+It also sets `MALLOC_SETTINGS` in the server's environment (unless already set), so that
+the memory of a decoded photo goes back to the system once the photo is read.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 DESCRIPTION = __doc__
@@ -61,6 +64,21 @@ def streamlit_command(options: list[str]) -> list[str]:
     return cmd + options
 
 
+MALLOC_SETTINGS = {
+    # Each Streamlit session runs in its own thread; glibc gives threads their own malloc
+    # arenas and keeps freed photo-sized blocks in them (measured: 1.7 GB peak for 8 users
+    # where two decodes at a time need ~0.8 GB). Few arenas, and every block of 1 MiB or more
+    # mapped on its own, so that a decoded photo's memory goes back to the system when freed.
+    "MALLOC_ARENA_MAX": "2",
+    "MALLOC_MMAP_THRESHOLD_": str(2**20),
+}
+
+
+def server_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` with `MALLOC_SETTINGS` added where the caller has not set them."""
+    return {**MALLOC_SETTINGS, **env}
+
+
 def run_passthrough(options: list[str]) -> int:
     if options[:1] in (["-h"], ["--help"]):
         print(__doc__)
@@ -71,7 +89,7 @@ def run_passthrough(options: list[str]) -> int:
     cmd = streamlit_command(options)
     sys.stdout.flush()
     # Become the server process, so that stopping `jxmj app` stops Streamlit too.
-    os.execv(cmd[0], cmd)
+    os.execve(cmd[0], cmd, server_environment(os.environ))
     return 0  # not reached
 
 

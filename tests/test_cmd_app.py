@@ -68,3 +68,13 @@ def test_an_option_after_app_still_wins():
     cmd = streamlit_command(["--server.maxUploadSize", "10", "--client.toolbarMode=auto"])
     assert cmd[-3:] == ["--server.maxUploadSize", "10", "--client.toolbarMode=auto"]
     assert "--server.maxUploadSize=40" not in cmd and "--client.toolbarMode=minimal" not in cmd
+
+
+def test_the_server_returns_freed_photo_memory_to_the_system():
+    from app.cmd_app import MALLOC_SETTINGS, server_environment
+
+    env = server_environment({"PATH": "/bin"})
+    assert env["MALLOC_ARENA_MAX"] == "2" and env["MALLOC_MMAP_THRESHOLD_"] == str(2**20)
+    assert env["PATH"] == "/bin"
+    assert server_environment({"MALLOC_ARENA_MAX": "8"})["MALLOC_ARENA_MAX"] == "8"  # the caller's own wins
+    assert set(MALLOC_SETTINGS) == {"MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"}
