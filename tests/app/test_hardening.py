@@ -184,3 +184,15 @@ def test_the_result_is_drawn_before_the_hand(monkeypatch):
     at.run()
     assert not at.exception
     assert order[:4] == ["total_banner", "photo_inputs", "hand_editor", "conditions"]
+
+
+def test_a_fractional_practice_guess_is_not_rounded(at):
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    at.number_input(key="practice_guess").set_value(2.5)
+    at.run()
+    i18n.set_lang("zh")
+    assert i18n.t("num.bad", lo=0, hi=100000) in [e.value for e in at.error]
+    at.number_input(key="practice_guess").set_value(3)
+    at.run()
+    assert not at.error and not at.exception

@@ -11,6 +11,7 @@ from app.ui.i18n import t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num
+from app.ui.score.numbers import accept
 from app.ui.state import hand_input
 from scoring import HandInput, ScoreResult
 from scoring.model import VARIANTS
@@ -18,6 +19,7 @@ from scoring.rules import load_rules
 
 ss = st.session_state
 TRIES = 60
+GUESS = (0, 100000)
 
 
 def new_practice(variant: str, rng: random.Random) -> tuple[HandInput, ScoreResult] | None:
@@ -59,12 +61,15 @@ def practice() -> None:
     if hand.winner_is_dealer and load_rules(variant).option("dealer_doubles", False):
         st.caption(t("learn.you_dealer"))
     unit = t("res.unit_fan") if load_rules(variant).family == "fan" else t("res.unit_pao")
-    guess = st.number_input(
-        t("learn.guess", unit=unit), min_value=0, max_value=100000, step=1, key="practice_guess"
-    )
+    if "practice_guess" not in ss:
+        ss.practice_guess = 0.0
+    typed = st.number_input(t("learn.guess", unit=unit), step=1.0, format="%g", key="practice_guess")
+    guess = accept(typed, *GUESS)  # 2.5 is not read as 2, nor 200000 as the last good entry
+    if guess is None:
+        st.error(t("num.bad", lo=GUESS[0], hi=GUESS[1]))
     if st.button(t("learn.reveal"), key="btn_reveal", type="primary"):
         p["revealed"] = True
-    if p["revealed"]:
+    if p["revealed"] and guess is not None:
         if guess == r.own:
             st.success(t("learn.right", own=num(r.own)))
         else:
@@ -82,4 +87,4 @@ def _start(variant: str) -> dict:
 
 def _on_new(variant: str) -> None:
     _start(variant)
-    ss.practice_guess = 0
+    ss.practice_guess = 0.0
