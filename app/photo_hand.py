@@ -199,6 +199,11 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         if kind in MELD_KINDS:
             guess.melds.append(_meld(kind, tiles, faces, g.claimed, guess.notes))
             continue
+        if kind in ("hand", "unknown") and len(tiles) > 2:
+            found, tiles = _melds_inside(tiles, {i for i in g.tiles if dets[i].rotated})
+            guess.melds += [
+                _meld(k, ts, [t.code for t in ts if t.code != "back"], c, guess.notes) for k, ts, c in found
+            ]
         if kind == "hand":
             hand_groups.append(g)
         for t in tiles:
@@ -245,6 +250,51 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
         Note("meld_guessed", tiles=_tile_string(meld.codes), count=len(tiles), kind=kind, claimed=claimed)
     )
     return meld
+
+
+def _melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list[PhotoTile]]:
+    """Melds lying inside a run of standing tiles, the rest: standing tiles never lie sideways
+    and are never face down, so three or four tiles around a sideways tile that make a pung,
+    kong or chow are a claimed meld, and four tiles with backs whose faces are alike (the
+    back-face-face-back of a concealed kong) are a concealed kong. Left to right, longest first."""
+    found: list[tuple[str, list[PhotoTile], bool]] = []
+    rest: list[PhotoTile] = []
+    i = 0
+    while i < len(tiles):
+        for n in (4, 3):
+            window = tiles[i : i + n]
+            claimed = any(t.detection in sideways for t in window)
+            kind = _meld_kind([t.code for t in window], claimed) if len(window) == n else None
+            if kind is not None:
+                found.append((kind, window, claimed))
+                i += n
+                break
+        else:
+            rest.append(tiles[i])
+            i += 1
+    return found, rest
+
+
+def _meld_kind(codes: list[str], claimed: bool) -> str | None:
+    faces = [c for c in codes if c != "back"]
+    backs = len(codes) - len(faces)
+    if not faces or (len(set(faces)) > 1 and not (claimed and not backs and _is_run(faces))):
+        return None
+    if backs:
+        return "concealed_kong" if len(codes) == 4 and not claimed else None
+    if not claimed:
+        return None
+    if len(set(faces)) > 1:
+        return "chow"
+    return "kong" if len(codes) == 4 else "pung"
+
+
+def _is_run(codes: list[str]) -> bool:
+    """Three suited tiles of one suit in sequence (in any order)."""
+    if len(codes) != 3 or any(len(c) != 2 for c in codes) or len({c[1] for c in codes}) != 1:
+        return False
+    ranks = sorted(int(c[0]) for c in codes)
+    return ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
 
 
 def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Group]) -> int | None:

@@ -109,3 +109,25 @@ def test_unknown_variant_is_an_error():
 @pytest.mark.parametrize("code", NOTE_CODES)
 def test_every_note_has_an_english_sentence(code):
     assert Note(code, tiles="5p", count=2, kind="pung").text.strip()
+
+
+@pytest.mark.parametrize(
+    "row,melds,standing",
+    [
+        # no gaps: the claimed pung and the concealed kong lie inside the standing run
+        (
+            "7p 7p~ 7p 1m 2m 3m back 9s 9s back 4s 4s",
+            [("pung", "7p7p7p", True), ("concealed_kong", "9s9s9s9s", False)],
+            "1m2m3m4s4s",
+        ),
+        ("1m 2m 3m 5s 5s~ 5s 5s 8p 8p", [("kong", "5s5s5s5s", True)], "1m2m3m8p8p"),
+        ("4m~ 5m 6m 1p 1p 1p", [("chow", "4m5m6m", True)], "1p1p1p"),  # an upright triplet stands
+        ("1m 2m 3m 5p 5p", [], "1m2m3m5p5p"),
+    ],
+)
+def test_melds_inside_a_standing_run(row, melds, standing):
+    result = photo(row)
+    result.groups = [type(result.groups[0])(tuple(range(len(result.detections))), "hand")]
+    guess = hand_from_photo(result, "xingzi")
+    assert [(m.kind, "".join(m.codes), m.claimed) for m in guess.melds] == melds
+    assert "".join(t.code for t in guess.concealed) == standing

@@ -62,12 +62,12 @@ def item_name(item: Item) -> tuple[str, str]:
     return (en, zh) if lang() == "en" else (zh, en)
 
 
-def item_reason(item: Item) -> tuple[str, str]:
-    """(why, reference): on the Chinese page our sentence for the item key, the engine's
-    English reason under it as the reference; on the English page the engine's reason."""
-    key = f"why.{item.key}"
-    if lang() == "zh" and has(key):
-        return t(key), item.rule
+def item_reason(item: Item, variant: str) -> tuple[str, str]:
+    """(why, reference): on the Chinese page our sentence for the item key (the variant's own
+    when it has one: 新余's 门清 is not 九江's), on the English page the engine's reason."""
+    for key in (f"why.{variant}.{item.key}", f"why.{item.key}"):
+        if lang() == "zh" and has(key):
+            return t(key), item.rule
     return item.reason, item.rule
 
 
@@ -102,7 +102,7 @@ def items_table(result: ScoreResult) -> str:
     for it in result.items:
         first, second = item_name(it)
         value = f"×{num(it.multiplier)}" if it.multiplier is not None else f"+{num(it.points)}"
-        why, ref = item_reason(it)
+        why, ref = item_reason(it, result.variant)
         rows.append(
             f"<tr><td>{escape(first)}<br><span class='jx-en'>{escape(second)}</span></td>"
             f"<td class='jx-pts'>{escape(value)}</td>"

@@ -11,7 +11,7 @@ import html
 
 import streamlit as st
 
-from app.ui.i18n import t
+from app.ui.i18n import lang, t
 from app.ui.render.tiles import label, name, row_html
 from app.ui.score import session
 from app.ui.score.typing import typed_entry
@@ -61,12 +61,12 @@ def hand_editor() -> None:
                         args=(Selection(i, j),),
                         help=_help(x, False),
                     )
-            key = f"meldkind_{j}_{m.kind}"
+            key = f"meldkind_{j}_{m.kind}_{lang()}"  # a new widget per language: it never holds a label
             st.selectbox(
                 t("hand.meld_kind"),
                 kinds,
                 index=kinds.index(m.kind) if m.kind in kinds else 0,
-                format_func=lambda k: t(f"meld.{k}"),
+                format_func={k: t(f"meld.{k}") for k in kinds}.__getitem__,  # labels of this run
                 key=key,
                 on_change=_on_meld_kind,
                 args=(j, key),
@@ -99,12 +99,30 @@ def hand_editor() -> None:
             icon=":material/undo:",
             disabled=not ss.undo,
         )
+    _kong_hint()
     if ss.sel is not None:
         _selected_panel()
     elif ss.picker == "add":
         _picker("add")
         _panel_message()
     typed_entry()
+
+
+def _kong_hint() -> None:
+    """Too many tiles and four alike standing: one tap makes them the kong they probably are."""
+    h = ss.hand
+    for i in h.kong_candidates():
+        code = h.concealed[i].code
+        with st.container(horizontal=True, vertical_alignment="center", key=f"konghint_{code}"):
+            st.caption(t("hand.kong_hint", n=h.tile_count, extra=h.tile_count - 14, tile=name(code)))
+            for kind in ("kong", "concealed_kong"):
+                label_ = t("hand.make_kong", kind=t(f"meld.{kind}"))
+                st.button(label_, key=f"mkkong_{kind}_{code}", on_click=_on_kong, args=(i, kind))
+
+
+def _on_kong(index: int, kind: str) -> None:
+    session.set_hand(ss.hand.with_meld(index, kind))
+    session.deselect()
 
 
 def _help(x: EditTile, win: bool) -> str:

@@ -54,8 +54,9 @@ def result_view(outcome: Outcome) -> None:
     if r.decomposition:
         st.markdown(f"**{t('res.decomposition')}**")
         st.markdown(decomposition_html(r.decomposition, ss.hand.winning_tile), unsafe_allow_html=True)
+        waits = t("res.waits", tiles=" ".join(name(w.code) for w in r.waits)) if r.waits else ""
         if r.wait:
-            st.caption(t("res.wait", wait=label("wait", r.wait)))
+            st.caption(" · ".join(x for x in (t("res.wait", wait=label("wait", r.wait)), waits) if x))
     if not r.can_win:
         st.error(t("res.cannot_win_reason", reason=cannot_win_text(r)))
     st.markdown(items_table(r), unsafe_allow_html=True)

@@ -149,6 +149,18 @@ class EditHand:
         """Tiles as the count rule sees them: a kong counts 3 (14 for every complete hand)."""
         return len(self.concealed) + sum(3 for _ in self.melds)
 
+    def kong_candidates(self) -> list[int]:
+        """When the hand has more than 14 tiles (a kong counts 3): the index of one tile of
+        each code that stands four times — a kong the photo did not lay apart."""
+        if self.tile_count <= 14:
+            return []
+        first: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for i, t in enumerate(self.concealed):
+            seen[t.code] = seen.get(t.code, 0) + 1
+            first.setdefault(t.code, i)
+        return [first[c] for c, n in seen.items() if n == 4 and c != UNKNOWN]
+
     def at(self, sel: Selection) -> EditTile:
         """The selected tile. Raises IndexError when the hand changed under the selection."""
         return self.concealed[sel.index] if sel.standing else self.melds[sel.meld].tiles[sel.index]

@@ -1,0 +1,162 @@
+"""Issue 14, the app at the table: one AppTest (or more) per numbered item."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from app.ui import i18n, services
+from app.ui.state import Selection
+from tests.app.conftest import button_by_prefix, total_of
+from tests.app.test_photo_hand import photo
+
+
+def type_hand(at, tiles: str) -> None:
+    at.text_input(key="typed").input(tiles)
+    at.button(key="btn_typed").click()
+    at.run()
+
+
+def tap(at, prefix: str) -> None:
+    button_by_prefix(at, prefix).click()
+    at.run()
+
+
+def texts(at) -> list[str]:
+    return [x.value for x in (*at.error, *at.warning, *at.info, *at.caption, *at.markdown)]
+
+
+def with_photo(at, monkeypatch, result) -> None:
+    """Feed a stand-in DetectResult through the app's photo path (upload hook)."""
+    jpeg = io.BytesIO()
+    Image.new("RGB", (result.width, result.height), (20, 90, 40)).save(jpeg, "JPEG")
+    monkeypatch.setattr(services, "read_photo", lambda data: services.Photo(jpeg.getvalue(), 1.0, result))
+    at.session_state["pending_photo"] = b"stand-in"
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+
+
+# -- 1. store codes, never labels -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first,then", [("zh", "en"), ("en", "zh")])
+def test_switching_language_keeps_a_hand_with_a_meld(at, first, then):
+    at.segmented_control(key="lang").set_value(first)
+    at.run()
+    type_hand(at, "1111p123m456m789m55p")
+    tap(at, "tile_c0")
+    at.button(key="mk_kong").click()
+    at.run()
+    assert at.session_state.hand.melds[0].kind == "kong"
+    at.segmented_control(key="lang").set_value(then)
+    at.run()
+    for variant in ("xingzi", "jiujiang"):
+        at.segmented_control(key="w_variant").set_value(variant)
+        at.run()
+        assert not at.exception and not at.error, [e.value for e in at.error]
+        assert total_of(at) is not None
+    assert at.session_state.hand.melds[0].kind == "kong"
+    assert at.session_state[f"meldkind_0_kong_{then}"] == "kong"  # the widget holds the code, not its label
+
+
+# -- 2. the player's language -------------------------------------------------------------------
+
+
+def test_chinese_meld_buttons_and_xinyu_texts_are_chinese_only(at):
+    type_hand(at, "123m456p789s345sEE")
+    tap(at, "tile_c0")
+    labels = [b.label for b in at.button if b.key and b.key.startswith("mk_")]
+    assert labels and all(not any(c.isascii() and c.isalpha() for c in label) for label in labels), labels
+    at.segmented_control(key="w_variant").set_value("xinyu")
+    at.run()
+    table = next(m.value for m in at.markdown if m.value.startswith("<table class='jx-items'>"))
+    i18n.set_lang("zh")
+    assert i18n.t("why.xinyu.concealed") in table and "花" not in table
+
+
+# -- 3. melds from the photo --------------------------------------------------------------------
+
+
+def test_backs_and_sideways_tiles_arrive_as_melds(at, monkeypatch):
+    result = photo("7p 7p~ 7p 1m 2m 3m back 9s 9s back 4s 5s 6s 2p", "2p")
+    result.groups = [type(result.groups[0])(tuple(range(14)), "hand"), type(result.groups[0])((14,), "winning_tile")]
+    with_photo(at, monkeypatch, result)
+    h = at.session_state.hand
+    assert [(m.kind, "".join(m.codes)) for m in h.melds] == [("pung", "7p7p7p"), ("concealed_kong", "9s9s9s9s")]
+    assert h.winning_tile == "2p" and total_of(at) is not None
+
+
+def test_four_alike_in_a_long_hand_become_a_kong_in_one_tap(at):
+    type_hand(at, "1111p123m456m789m55p")
+    i18n.set_lang("zh")
+    assert any("1筒" in c.value or "一筒" in c.value for c in at.caption)
+    at.button(key="mkkong_kong_1p").click()
+    at.run()
+    h = at.session_state.hand
+    assert [m.kind for m in h.melds] == ["kong"] and h.tile_count == 14
+    assert total_of(at) is not None
+
+
+# -- 4. the editor explains itself ------------------------------------------------------------
+
+
+def test_a_refused_meld_says_why_inside_the_tile_panel(at):
+    type_hand(at, "234m567p678s777p99s")
+    tap(at, "tile_c0")  # 2m: one copy only
+    at.button(key="mk_pung").click()
+    at.run()
+    i18n.set_lang("zh")
+    want = i18n.t("msg.meld_needs_tiles", kind=i18n.t("meld.pung"))
+    assert [w.value for w in at.warning] == [want]
+    assert at.session_state.sel == Selection(0)  # the panel stays open around the message
+
+
+def test_a_kong_of_the_winning_tile_works(at):
+    type_hand(at, "234m456p678s99s7777p")
+    tap(at, "tile_c11")
+    at.button(key="mk_kong").click()
+    at.run()
+    h = at.session_state.hand
+    assert [m.codes for m in h.melds] == [["7p"] * 4] and h.winning_tile == "9s"
+    assert not at.warning
+
+
+def test_picking_tiles_by_hand_makes_the_last_one_the_winning_tile(at):
+    at.button(key="btn_manual").click()
+    at.run()
+    for code in ("2m", "3m", "4m"):
+        at.button(key=f"pick_add_{code}").click()
+        at.run()
+    assert at.session_state.hand.winning_tile == "4m"
+
+
+def test_typing_a_hand_greys_the_old_photos_boxes(at):
+    assert at.session_state.photo is not None  # the sample photo
+    type_hand(at, "123m456p789s345s55p")
+    i18n.set_lang("zh")
+    assert any(i18n.t("photo.typed_over") == c.value for c in at.caption)
+
+
+def test_the_waited_tiles_are_shown(at):
+    type_hand(at, "123m456p789s55p345s")  # won on 5s with 34s standing: waits 2s and 5s
+    i18n.set_lang("zh")
+    assert any("听 二条 五条" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+# -- 5. no silent money defaults ---------------------------------------------------------------
+
+
+def test_xingzi_without_a_dealer_asks_and_doubles_nothing(at):
+    type_hand(at, "234m567p678s777p99s")
+    at.segmented_control(key="w_variant").set_value("xingzi")
+    at.run()
+    i18n.set_lang("zh")
+    assert at.segmented_control(key="w_dealer").value is None
+    assert i18n.t("cond.dealer_needed") in [w.value for w in at.warning]
+    assert total_of(at) == 9  # 3 x 3, nobody doubled
+    assert not any(i18n.t("res.doubled") in m.value for m in at.markdown)
+    at.segmented_control(key="w_dealer").set_value("me")
+    at.run()
+    assert total_of(at) == 18 and i18n.t("cond.dealer_needed") not in [w.value for w in at.warning]
