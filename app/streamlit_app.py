@@ -16,7 +16,7 @@ from app.ui.i18n import t
 from app.ui.learn.page import render as learn
 from app.ui.render.tiles import ASSETS
 from app.ui.score.page import render as score
-from app.ui.style import CSS
+from app.ui.style import CSS, streamlit_words_css
 
 PAGES = {  # url path -> render(); the first is the default page
     "score": score,
@@ -45,6 +45,13 @@ def _guarded(render):
     return run
 
 
+def _streamlit_words() -> str:
+    mb = st.get_option("server.maxUploadSize")
+    return streamlit_words_css(
+        t("photo.upload_button"), t("photo.limit", mb=mb), t("photo.camera_hint"), t("photo.take")
+    )
+
+
 def _on_page() -> None:
     ss.nav_to = ss.page
 
@@ -55,7 +62,7 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
         st.segmented_control(
             t("nav.page"),
             list(pages),
-            format_func=lambda p: t(f"nav.{p}"),
+            format_func=i18n.labels(pages, lambda p: f"nav.{p}"),
             key="page",
             required=True,
             on_change=_on_page,
@@ -65,7 +72,7 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
         st.segmented_control(
             t("nav.language"),
             list(i18n.LANGS),
-            format_func=lambda code: t(f"lang.{code}"),
+            format_func=i18n.labels(i18n.LANGS, lambda code: f"lang.{code}"),
             key="lang",
             required=True,
             label_visibility="collapsed",
@@ -94,6 +101,7 @@ def main() -> None:
     st.markdown(CSS, unsafe_allow_html=True)
     _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
     i18n.set_lang(ss.lang)  # the switch above may just have changed it
+    st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
 
 

@@ -8,6 +8,7 @@ both catalogs hold the same keys, so the fallback is a safety net only).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -39,6 +40,13 @@ def t(key: str, /, **fields: object) -> str:
     if text is None:
         text = catalog(DEFAULT).get(key, key)
     return text.format(**fields) if fields else text
+
+
+def labels(options, key) -> Callable[[object], str]:
+    """A widget's `format_func`: the label of each option in this run's language, looked up
+    from a table made now (a widget's labels never depend on where the lookup runs later)."""
+    table = {option: t(key(option)) for option in options}
+    return table.__getitem__
 
 
 def has(key: str) -> bool:

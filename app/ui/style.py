@@ -68,3 +68,28 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 }
 </style>
 """
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def streamlit_words_css(upload: str, limit: str, camera_hint: str, take_photo: str) -> str:
+    """Streamlit draws some words of its own, in English only (the upload button, the size
+    limit, the camera prompt and button): hide them and draw ours, in the page language."""
+    rules = (
+        (
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p',
+            upload,
+            "0.95rem",
+        ),
+        ('[data-testid="stFileUploaderDropzoneInstructions"] span', limit, "0.8rem"),
+        ('[data-testid="stCameraInputWebcamComponent"] > div > p', camera_hint, "0.9rem"),
+        ('[data-testid="stCameraInputButton"]', take_photo, "1rem"),
+    )
+    css = [
+        f"{sel} {{font-size: 0 !important;}}\n{sel}::after {{content: {_css_string(t)}; font-size: {size};}}"
+        for sel, t, size in rules
+    ]
+    css.append('[data-testid="stCameraInputWebcamComponent"] > div > p a {display: none;}')
+    return "<style>\n" + "\n".join(css) + "\n</style>"

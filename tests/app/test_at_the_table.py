@@ -71,7 +71,14 @@ def test_chinese_meld_buttons_and_xinyu_texts_are_chinese_only(at):
     assert labels and all(not any(c.isascii() and c.isalpha() for c in label) for label in labels), labels
     at.segmented_control(key="w_variant").set_value("xinyu")
     at.run()
-    table = next(m.value for m in at.markdown if m.value.startswith("<table class='jx-items'>"))
+    tables = [m.value for m in at.markdown if m.value.startswith("<table class='jx-items'>")]
+    assert tables, (
+        [w.value for w in at.warning],
+        [e.value for e in at.error],
+        at.session_state.hand,
+        at.session_state.cond.variant,
+    )
+    table = tables[0]
     i18n.set_lang("zh")
     assert i18n.t("why.xinyu.concealed") in table and "花" not in table
 
@@ -81,10 +88,16 @@ def test_chinese_meld_buttons_and_xinyu_texts_are_chinese_only(at):
 
 def test_backs_and_sideways_tiles_arrive_as_melds(at, monkeypatch):
     result = photo("7p 7p~ 7p 1m 2m 3m back 9s 9s back 4s 5s 6s 2p", "2p")
-    result.groups = [type(result.groups[0])(tuple(range(14)), "hand"), type(result.groups[0])((14,), "winning_tile")]
+    result.groups = [
+        type(result.groups[0])(tuple(range(14)), "hand"),
+        type(result.groups[0])((14,), "winning_tile"),
+    ]
     with_photo(at, monkeypatch, result)
     h = at.session_state.hand
-    assert [(m.kind, "".join(m.codes)) for m in h.melds] == [("pung", "7p7p7p"), ("concealed_kong", "9s9s9s9s")]
+    assert [(m.kind, "".join(m.codes)) for m in h.melds] == [
+        ("pung", "7p7p7p"),
+        ("concealed_kong", "9s9s9s9s"),
+    ]
     assert h.winning_tile == "2p" and total_of(at) is not None
 
 

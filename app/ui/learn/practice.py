@@ -7,7 +7,7 @@ import random
 import streamlit as st
 
 from app.ui import services
-from app.ui.i18n import t
+from app.ui.i18n import labels, t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num
@@ -38,7 +38,7 @@ def practice() -> None:
     variant = st.segmented_control(
         t("cond.variant"),
         VARIANTS,
-        format_func=lambda v: t(f"variant.{v}"),
+        format_func=labels(VARIANTS, lambda v: f"variant.{v}"),
         key="practice_variant",
         required=True,
         default=VARIANTS[0],

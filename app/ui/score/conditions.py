@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui.i18n import t
+from app.ui.i18n import labels, t
 from app.ui.score.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.score.session import bind, bind_seat
 from app.ui.state import ME, SEATS
@@ -16,16 +16,22 @@ from scoring.rules import load_rules
 ss = st.session_state
 
 
-def _choice(name: str, text: str, options, label, required: bool = True):
-    """One row of buttons bound to `ss.cond.<name>`; `label(option)` draws each code."""
+def _choice(name: str, text: str, options, key, required: bool = True):
+    """One row of buttons bound to `ss.cond.<name>`; `key(option)` is the catalog key of its label."""
     return bind(
-        name, st.segmented_control, text, options, format_func=label, required=required, width="stretch"
+        name,
+        st.segmented_control,
+        text,
+        options,
+        format_func=labels(options, key),
+        required=required,
+        width="stretch",
     )
 
 
 def conditions() -> None:
     cond = ss.cond
-    _choice("variant", t("cond.variant"), VARIANTS, lambda v: t(f"variant.{v}"))
+    _choice("variant", t("cond.variant"), VARIANTS, lambda v: f"variant.{v}")
     rules = load_rules(cond.variant)
     if rules.self_draw_only:
         cond.self_drawn = True
@@ -38,7 +44,7 @@ def conditions() -> None:
             lambda v: t("cond.self_drawn" if v else "cond.discard"),
         )
     if not cond.self_drawn:
-        _choice("discarder", t("cond.discarder"), SEATS, lambda s: t(f"seat.{s}"))
+        _choice("discarder", t("cond.discarder"), SEATS, lambda s: f"seat.{s}")
     _dealer(rules.option("dealer_doubles", False))
     options = cond.events_offered()
     cond.events = [e for e in cond.events if e in options]
@@ -47,7 +53,7 @@ def conditions() -> None:
         t("cond.events"),
         options,
         selection_mode="multi",
-        format_func=lambda e: t(f"event.{e}"),
+        format_func=labels(options, lambda e: f"event.{e}"),
         key="w_events",
         wrap=True,
     )
@@ -63,7 +69,7 @@ def _dealer(doubles: bool) -> None:
     """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
     payments double (星子), the page asks, and nothing is doubled meanwhile."""
     cond = ss.cond
-    value = _choice("dealer", t("cond.dealer"), [ME, *SEATS], lambda s: t(f"seat.{s}"), required=False)
+    value = _choice("dealer", t("cond.dealer"), [ME, *SEATS], lambda s: f"seat.{s}", required=False)
     if value is None and doubles:
         st.warning(t("cond.dealer_needed"))
     cond.dealer = value

@@ -11,7 +11,7 @@ import html
 
 import streamlit as st
 
-from app.ui.i18n import lang, t
+from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html
 from app.ui.score import session
 from app.ui.score.typing import typed_entry
@@ -66,7 +66,7 @@ def hand_editor() -> None:
                 t("hand.meld_kind"),
                 kinds,
                 index=kinds.index(m.kind) if m.kind in kinds else 0,
-                format_func={k: t(f"meld.{k}") for k in kinds}.__getitem__,  # labels of this run
+                format_func=labels(kinds, lambda k: f"meld.{k}"),
                 key=key,
                 on_change=_on_meld_kind,
                 args=(j, key),

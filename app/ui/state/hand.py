@@ -77,9 +77,15 @@ class EditRefused(ValueError):
     """An edit that cannot be made. `key`: the catalog message; `fields` fill it in."""
 
     def __init__(self, key: str, **fields: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.fields = fields
+        super().__init__(key, fields)
+
+    @property
+    def key(self) -> str:
+        return self.args[0]
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        return self.args[1]
 
 
 @dataclass(frozen=True, slots=True)
