@@ -26,9 +26,10 @@ import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
-from app.ui.state import Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.state import ME, Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
+from scoring.errors import DEALER_NOT_PAYING
 from scoring.tiles import format_tiles, parse_tiles
 
 log = logging.getLogger("jxmj.app")
@@ -43,11 +44,15 @@ PREVIEW_SIDE = 1100  # the photo kept in the session for drawing boxes, long sid
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a hand was not scored. `code`: the engine's `HandError.code`, or one of the app's
-    own (`empty`, `no_winning_tile`, `unknown_tiles`, `payer_tiles`, `engine_failed`);
+    own (`empty`, `no_winning_tile`, `unknown_tiles`, `payer_tiles`, `engine_failed`,
+    `dealer_not_chosen`);
     `message`: the engine's English sentence (shown beside the translation on the en page)."""
 
     code: str
     message: str = ""
+    provisional: ScoreResult | None = None
+    """`dealer_not_chosen`: the hand scored as if the winner dealt — its items and own value
+    hold whoever deals, its payments do not and are not shown."""
 
 
 _SCORED: OrderedDict[str, ScoreResult | Refusal] = OrderedDict()
@@ -94,7 +99,11 @@ def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
         return Refusal("payer_tiles")
     except HandError as exc:
         return Refusal(exc.code, str(exc))
-    return score(data)
+    out = score(data)
+    if isinstance(out, Refusal) and out.code == DEALER_NOT_PAYING and cond.dealer is None:
+        mine = score_hand(hand, cond.copy(dealer=ME))
+        return Refusal("dealer_not_chosen", out.message, mine if isinstance(mine, ScoreResult) else None)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

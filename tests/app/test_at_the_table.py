@@ -56,7 +56,9 @@ def test_switching_language_keeps_a_hand_with_a_meld(at, first, then):
         at.segmented_control(key="w_variant").set_value(variant)
         at.run()
         assert not at.exception and not at.error, [e.value for e in at.error]
-        assert total_of(at) is not None
+        i18n.set_lang(then)
+        assert [w.value for w in at.warning if i18n.t("res.hand_problem", msg="") in w.value] == []
+    assert total_of(at) is not None  # jiujiang
     assert at.session_state.hand.melds[0].kind == "kong"
     assert at.session_state[f"meldkind_0_kong_{then}"] == "kong"  # the widget holds the code, not its label
 
@@ -167,9 +169,25 @@ def test_xingzi_without_a_dealer_asks_and_doubles_nothing(at):
     at.run()
     i18n.set_lang("zh")
     assert at.segmented_control(key="w_dealer").value is None
-    assert i18n.t("cond.dealer_needed") in [w.value for w in at.warning]
-    assert total_of(at) == 9  # 3 x 3, nobody doubled
-    assert not any(i18n.t("res.doubled") in m.value for m in at.markdown)
+    warnings = [w.value for w in at.warning]
+    assert i18n.t("cond.dealer_needed") in warnings and i18n.t("res.dealer_first") in warnings
+    assert total_of(at) is None  # no money until the dealer is known (a self-draw: one of four doubles)
+    assert any(m.value.startswith("<table class='jx-items'>") for m in at.markdown)  # the hand's own value
     at.segmented_control(key="w_dealer").set_value("me")
     at.run()
     assert total_of(at) == 18 and i18n.t("cond.dealer_needed") not in [w.value for w in at.warning]
+
+
+def test_xingzi_discard_without_a_dealer_is_not_doubled(at):
+    type_hand(at, "234m567p678s777p99s")
+    at.segmented_control(key="w_variant").set_value("xingzi")
+    at.run()
+    at.segmented_control(key="w_self_drawn").set_value(False)
+    at.run()
+    i18n.set_lang("zh")
+    assert i18n.t("cond.dealer_needed") in [w.value for w in at.warning]
+    assert not any(i18n.t("res.doubled") in m.value for m in at.markdown)
+    undoubled = total_of(at)
+    at.segmented_control(key="w_dealer").set_value("left")  # the discarder deals: pays double
+    at.run()
+    assert total_of(at) == 2 * undoubled

@@ -24,9 +24,7 @@ def zh():
     i18n.set_lang("zh")
 
 
-def scored(variant="xingzi", concealed="234m567p678s99s", win="6s", self_drawn=True, **more):
-    if "payers" not in more:  # a xingzi self-draw names its dealer (DECISIONS §1.5)
-        more["winner_is_dealer"] = True
+def scored(variant="jiujiang", concealed="234m567p678s99s", win="6s", self_drawn=True, **more):
     return score(HandInput(variant, concealed, win, self_drawn, melds=(Meld.of("pung", "777p"),), **more))
 
 
@@ -52,7 +50,7 @@ def test_items_table_of_xinyu_shows_multipliers():
 
 def test_payments_table_marks_the_doubled_dealer():
     payers = (Payer("right", is_dealer=True), Payer("across"), Payer("left"))
-    r = scored(payers=payers)
+    r = scored("xingzi", payers=payers)
     out = R.payments_table(r)
     assert out.count("jx-badge") == 2 and "下家" in out  # 庄 and ×2 on the dealer's row
     assert [p.amount for p in r.payments] == [4, 2, 2]
@@ -71,8 +69,9 @@ def test_cannot_win_html_escapes_the_reason():
 
 
 def test_decomposition_frames_the_winning_tile_once_and_draws_concealed_kongs_with_backs():
-    melds = (Meld.of("concealed_kong", "7777p"),)
-    r = score(HandInput("xingzi", "234m456p678s99s", "9s", True, melds=melds, winner_is_dealer=True))
+    r = score(
+        HandInput("jiujiang", "234m456p678s99s", "9s", True, melds=(Meld.of("concealed_kong", "7777p"),))
+    )
     out = R.decomposition_html(r.decomposition, "9s")
     assert out.count("jx-win") == 1
     assert out.count('alt="back"') == 2 and "暗杠" in out

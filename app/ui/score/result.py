@@ -66,7 +66,11 @@ def result_view(outcome: Outcome) -> None:
 
 
 def _refusal(refusal: services.Refusal) -> None:
-    if refusal.code == "empty":
+    if refusal.code == "dealer_not_chosen":
+        st.warning(t("res.dealer_first"))
+        if refusal.provisional is not None:
+            st.markdown(items_table(refusal.provisional), unsafe_allow_html=True)
+    elif refusal.code == "empty":
         st.info(t("msg.empty_hand"))
     elif refusal.code in APP_REFUSALS:
         st.warning(t(f"msg.{refusal.code}"))
