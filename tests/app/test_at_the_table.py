@@ -32,7 +32,9 @@ def with_photo(at, monkeypatch, result) -> None:
     """Feed a stand-in DetectResult through the app's photo path (upload hook)."""
     jpeg = io.BytesIO()
     Image.new("RGB", (result.width, result.height), (20, 90, 40)).save(jpeg, "JPEG")
-    monkeypatch.setattr(services, "read_photo", lambda data: services.Photo(jpeg.getvalue(), 1.0, result))
+    monkeypatch.setattr(
+        services, "read_photo", lambda data, waiting=None: services.Photo(jpeg.getvalue(), 1.0, result)
+    )
     at.session_state["pending_photo"] = b"stand-in"
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]

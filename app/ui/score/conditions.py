@@ -41,7 +41,7 @@ def conditions() -> None:
             "self_drawn",
             t("cond.how"),
             [True, False],
-            lambda v: t("cond.self_drawn" if v else "cond.discard"),
+            lambda v: "cond.self_drawn" if v else "cond.discard",
         )
     if not cond.self_drawn:
         _choice("discarder", t("cond.discarder"), SEATS, lambda s: f"seat.{s}")
