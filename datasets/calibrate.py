@@ -68,8 +68,65 @@ def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
     t = float(temps[int(np.argmin(nll))])
     r = reading(z0, z1, t)
     tiles = (y != none_index) & (r["cls"] != none_index)  # read as a tile, truly a tile
+    flag = fit_flag(r, y, none_index, target_right)
+    return {
+        "temperature": t,
+        "flag_margin": flag["flag_margin"],
+        "disagree_factor": flag["disagree_factor"],
+        "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
+        "nll": min(nll),
+        "crops": int(len(y)),
+        "tiles_read": int(tiles.sum()),
+        "wrong": flag["wrong"],
+        "wrong_flagged": flag["wrong_flagged"],
+        "right_flagged": flag["right_flagged"],
+        "accuracy": float((tiles & (r["cls"] == y)).sum() / max(tiles.sum(), 1)),
+    }
+
+
+def _write(model, meta: dict, path: Path, calibration: dict) -> None:
+    """Save `model` at `path` with `calibration` in its `jxmj` metadata."""
+    meta["calibration"] = calibration
+    for p in model.metadata_props:
+        if p.key == "jxmj":
+            p.value = json.dumps(meta)
+    onnx.save(model, str(path))
+
+
+def reader_readings(models: Path, real: Path) -> tuple[dict, np.ndarray, np.ndarray]:
+    """The reader's own readings of the validation photos' boxes that match a label (IoU >= 0.5):
+    `(reading dict as `reading` gives, labels, is-a-tile mask)` — what the flag sees at run time."""
+    from datasets.eval_real import val_items
+    from datasets.real import iou_matrix
+    from vision.reader import TileReader
+
+    reader = TileReader(models)
+    classes = list(reader.classifier.classes)
+    rows = {"cls": [], "margin": [], "agree": []}
+    labels = []
+    for img, gt, codes in val_items(real):
+        xyxy, _scores, _ids = reader._localize(img)
+        if not len(xyxy) or not len(gt):
+            continue
+        from vision.image import LoadedImage
+
+        r = reader._classify(LoadedImage.from_array(img), xyxy, {"decode": 0.0})
+        iou = iou_matrix(xyxy, gt)
+        for i in range(len(xyxy)):
+            j = int(np.argmax(iou[i]))
+            if iou[i, j] >= 0.5:
+                rows["cls"].append(int(r.cls[i]))
+                rows["margin"].append(float(r.margin[i]))
+                rows["agree"].append(bool(r.agree[i]))
+                labels.append(classes.index(codes[j]))
+    return {k: np.array(v) for k, v in rows.items()}, np.array(labels), np.array(rows["cls"])
+
+
+def fit_flag(r: dict, y: np.ndarray, none_index: int, target_right: float) -> dict:
+    """`flag_margin` and `disagree_factor` (see the module docstring) for readings `r` of labels `y`."""
+    tiles = (y != none_index) & (r["cls"] != none_index)
     right, wrong = tiles & (r["cls"] == y), tiles & (r["cls"] != y)
-    best = (-1.0, 0.0, 0.0)  # (wrong flagged, flag_margin, disagree_factor)
+    best = (-1.0, 0.0, 0.0)
     for factor in (0.0, 0.25, 0.5, 0.75, 1.0):
         eff = effective_margin(r, factor)
         margin = 0.0
@@ -80,20 +137,15 @@ def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
         caught = float((eff[wrong] < margin).mean()) if wrong.any() and margin > 0 else 0.0
         if caught > best[0]:
             best = (caught, margin, factor)
-    _, margin, factor = best
+    caught, margin, factor = best
     flagged = effective_margin(r, factor) < margin
     return {
-        "temperature": t,
         "flag_margin": margin,
         "disagree_factor": factor,
-        "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
-        "nll": min(nll),
-        "crops": len(y),
-        "tiles_read": int(tiles.sum()),
+        "boxes": int(tiles.sum()),
         "wrong": int(wrong.sum()),
-        "wrong_flagged": float(flagged[wrong].mean()) if wrong.any() else 0.0,
+        "wrong_flagged": caught,
         "right_flagged": float(flagged[right].mean()) if right.any() else 0.0,
-        "accuracy": float(right.sum() / max(tiles.sum(), 1)),
     }
 
 
@@ -102,6 +154,7 @@ def main(argv=None):
     ap.add_argument("--models", required=True)
     ap.add_argument("--real", required=True)
     ap.add_argument("--target-right", type=float, default=0.05)
+    ap.add_argument("--through-reader", action="store_true", help="fit the flag on the reader's own boxes")
     a = ap.parse_args(argv)
     path = Path(a.models) / "classifier.onnx"
     model = onnx.load(str(path))
@@ -111,16 +164,30 @@ def main(argv=None):
     z0, z1 = logits_both(path, z["x"])
     res = fit(z0, z1, z["y"], none_index, a.target_right)
     print(json.dumps(res), flush=True)
-    meta["calibration"] = {
-        "temperature": res["temperature"],
-        "flag_margin": res["flag_margin"],
-        "disagree_factor": res["disagree_factor"],
-        "fitted_on": f"real_photos_rf validation part, {res['crops']} crops",
-    }
-    for p in model.metadata_props:
-        if p.key == "jxmj":
-            p.value = json.dumps(meta)
-    onnx.save(model, str(path))
+    if a.through_reader:  # fit the flag on the reader's own boxes, with the fitted temperature
+        _write(model, meta, path, {"temperature": res["temperature"]})
+        r, y, _ = reader_readings(Path(a.models), Path(a.real))
+        flag = fit_flag(r, y, none_index, a.target_right)
+        print("through the reader:", json.dumps(flag), flush=True)
+        res.update(
+            {
+                f"crops_{k}": res[k]
+                for k in ("flag_margin", "disagree_factor", "wrong_flagged", "right_flagged")
+            }
+        )
+        res.update(flag)
+    where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} labelled crops"
+    _write(
+        model,
+        meta,
+        path,
+        {
+            "temperature": res["temperature"],
+            "flag_margin": res["flag_margin"],
+            "disagree_factor": res["disagree_factor"],
+            "fitted_on": f"real_photos_rf validation part, {where}",
+        },
+    )
     (Path(a.models) / "calibration.json").write_text(json.dumps(res, indent=1))
     return 0
 

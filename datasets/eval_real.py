@@ -11,6 +11,7 @@ Sets (each skipped when absent):
 - `collages`: `tile_crops_mit/collages_val` (first `--collages-limit` images).
 - `rows`: `real_rows_public` rows (tile accuracy and rows exact as `tools/eval_rows.py` counts them),
   with the flag figures: the share of wrong tiles flagged and of right tiles flagged.
+- `rows_upside_down`: the same photos turned 180° (read from the JPEG decoded at reduced size).
 """
 
 from __future__ import annotations
@@ -134,8 +135,10 @@ def collage_items(limit: int | None) -> list:
     return out
 
 
-def rows(reader) -> dict:
-    """`real_rows_public` as `tools/eval_rows.py` reads it, plus the flag figures per aligned tile."""
+def rows(reader, upside_down: bool = False) -> dict:
+    """`real_rows_public` as `tools/eval_rows.py` reads it, plus the flag figures per aligned tile.
+    `upside_down`: every photo turned 180° first (the hand seen from across the table; rows and
+    their tiles then run the other way)."""
     from vision.image import open_image
 
     er = _eval_rows_module()
@@ -145,7 +148,14 @@ def rows(reader) -> dict:
     flag: Counter = Counter()
     errors: Counter = Counter()
     for name, lab in sorted(labels.items()):
-        res = reader.detect(open_image(d / "images" / name, min_side=reader.config.decode_min_side or None))
+        loaded = open_image(d / "images" / name, min_side=reader.config.decode_min_side or None)
+        if upside_down:
+            loaded = loaded.pixels[::-1, ::-1].copy()  # (decoded size: both versions alike)
+            lab = {
+                "rows": [r[::-1] for r in lab["rows"]],
+                "row_bbox": [[1 - b[2], 1 - b[3], 1 - b[0], 1 - b[1]] for b in lab["row_bbox"]],
+            }
+        res = reader.detect(loaded)
         dets = [{"xyxy": list(t.xyxy), "tile": t.tile, "k": k} for k, t in enumerate(res.detections)]
         got = er.read_rows(dets, lab["row_bbox"], res.width, res.height)
         # the same rows again, as detections (read_rows sorts by centre x)
@@ -211,7 +221,10 @@ def main(argv=None) -> int:
         reader = TileReader(m)
         out[m] = {}
         for s in a.sets:
-            out[m][s] = rows(reader) if s == "rows" else _boxes(makers[s](), reader)
+            if s in ("rows", "rows_upside_down"):
+                out[m][s] = rows(reader, upside_down=s == "rows_upside_down")
+            else:
+                out[m][s] = _boxes(makers[s](), reader)
             print(m, s, json.dumps(out[m][s]), flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))
