@@ -75,7 +75,7 @@ def fit(z0, z1, y, none_index: int, target_right: float) -> dict:
         "disagree_factor": flag["disagree_factor"],
         "nll_t1": nll[int(np.argmin(np.abs(temps - 1.0)))],
         "nll": min(nll),
-        "crops": int(len(y)),
+        "crops": len(y),
         "tiles_read": int(tiles.sum()),
         "wrong": flag["wrong"],
         "wrong_flagged": flag["wrong_flagged"],
@@ -176,7 +176,7 @@ def main(argv=None):
             }
         )
         res.update(flag)
-    where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} labelled crops"
+    where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} crops"
     _write(
         model,
         meta,
