@@ -11,6 +11,7 @@ no over-long strings) before the engine sees it; the output is written by `app.c
 from __future__ import annotations
 
 import argparse
+import os
 
 from app.cliio import emit, emit_json
 from app.jsonin import InputError, read_hand
@@ -18,7 +19,9 @@ from app.jsonin import InputError, read_hand
 DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-json.md).
 
 Reads the hand from FILE, or from standard input with '-'. Prints the result as JSON
-(default) or, with --format text, a decomposition and item table for people.
+(default) or, with --format text, a decomposition and item table for people (--lang zh|en).
+--rules FILE.toml applies house rules (table keys, docs/rules/README.md); a "rules" object
+in the hand overrides them again.
 Exit status: 0 scored (can_win may still be false), 2 bad input ({"error": ...})."""
 
 
@@ -30,6 +33,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("json", "text"), default="json", help="output format (default json)"
     )
+    parser.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default=None,
+        help="language of --format text (default: from the locale)",
+    )
+    parser.add_argument("--rules", metavar="FILE.toml", help="house rules: rule-table keys and values")
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """--lang, else zh when the locale (LC_ALL / LC_MESSAGES / LANG) is Chinese, else en."""
+    if getattr(args, "lang", None):
+        return args.lang
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
 
 
 def _error(message: str, fmt: str, code: str = "bad_field") -> int:
@@ -43,7 +64,7 @@ def _error(message: str, fmt: str, code: str = "bad_field") -> int:
 def run(args: argparse.Namespace) -> int:
     fmt = getattr(args, "format", "json")
     try:
-        from scoring import HandError, format_text, hand_from_json, score
+        from scoring import HandError, format_text, hand_from_json, load_overrides, score
     except Exception as e:  # pragma: no cover - a broken install
         return _error(f"the scoring engine could not be loaded: {e}", fmt)
     try:
@@ -51,11 +72,15 @@ def run(args: argparse.Namespace) -> int:
     except InputError as e:
         return _error(str(e), fmt, e.code)
     try:
+        if getattr(args, "rules", None) and isinstance(data, dict):
+            given = data.get("rules", {})
+            if isinstance(given, dict):  # anything else is named by the engine's own check
+                data = {**data, "rules": {**load_overrides(args.rules), **given}}
         result = score(hand_from_json(data))
     except HandError as e:
         return _error(str(e), fmt, e.code)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
         return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, "internal_error")
     if fmt == "text":
-        return emit(format_text(result).rstrip("\n"))
+        return emit(format_text(result, _lang(args)).rstrip("\n"))
     return emit_json(result.to_json())

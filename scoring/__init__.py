@@ -14,8 +14,9 @@ Public API (stable)::
     waits(concealed, melds=(), variant="jiujiang") -> list[Tile]
     suggest_fixes(concealed, melds=(), variant="jiujiang", *, winning_tile=None, limit=10) -> list[Fix]
     parse_tiles(text) -> list[Tile]; format_tiles(tiles) -> str
-    format_text(result: ScoreResult) -> str         # the people-readable table of `jxmj score --format text`
+    format_text(result: ScoreResult, lang="en") -> str  # `jxmj score --format text --lang zh|en`
     load_rules(variant) -> RuleTable; load_rules_file(path) -> RuleTable
+    RuleTable.with_overrides(dict) -> RuleTable; load_overrides(path) -> dict  # house rules per call
     HandError(code, message)                        # bad input; .code from scoring.errors.CODES
     VARIANTS, EVENTS, MELD_KINDS                    # the rule vocabulary (scoring.model)
     counts_of(tiles) -> list[int]                   # the tile notation is scoring.tiles
@@ -37,7 +38,7 @@ from scoring.model import (
     ScoreResult,
 )
 from scoring.multi import score_winners
-from scoring.rules import RuleTable, load_rules, load_rules_file
+from scoring.rules import RuleTable, load_overrides, load_rules, load_rules_file
 from scoring.text import format_text
 from scoring.tiles import Tile, counts_of, format_tiles, parse_tile, parse_tiles
 from scoring.waits import Fix, is_complete, suggest_fixes, waits
@@ -67,6 +68,7 @@ __all__ = [
     "format_tiles",
     "hand_from_json",
     "is_complete",
+    "load_overrides",
     "load_rules",
     "load_rules_file",
     "parse_tile",

@@ -71,11 +71,11 @@ def score_json(data: Any) -> dict[str, Any]:
     return score(HandInput.from_json(data)).to_json()
 
 
-def _item(rules: RuleTable, key: str, reason: str, value: float, *, fan: bool = False) -> Item:
+def _item(rules: RuleTable, key: str, why: tuple[str, str], value: float, *, fan: bool = False) -> Item:
     name = rules.name(key)
     if fan:
-        return Item(key, name[0], name[1], reason, name[2], None, value)
-    return Item(key, name[0], name[1], reason, name[2], value)  # type: ignore[arg-type]
+        return Item(key, name[0], name[1], why[0], name[2], None, value, why[1])
+    return Item(key, name[0], name[1], why[0], name[2], value, None, why[1])  # type: ignore[arg-type]
 
 
 def _counted(ctx: Ctx, skip: set[str], fan: bool = False) -> list[Item]:
@@ -120,7 +120,11 @@ def _sum_pao(r: Reading, h: CheckedHand, n_waits: int, holding: list[str]) -> tu
         pts = p.base_self_drawn if (p.base_self_drawn is not None and h.self_drawn) else p.base
         items.append(_item(rules, k, reg[k].reason(r), pts))
     items.extend(_counted(Ctx(r, rules, flowers, removed, n_waits, h.bonus_tiles, rules.bonus), removed))
-    items.extend(_item(rules, k, f"{reg[k].reason(r)}: +{pats[k].base} on top", pats[k].base) for k in addons)
+    for k in addons:
+        en, zh = reg[k].reason(r)
+        items.append(
+            _item(rules, k, (f"{en}: +{pats[k].base} on top", f"{zh}：另加 {pats[k].base} 炮"), pats[k].base)
+        )
     return sum(i.points or 0 for i in items), items
 
 
@@ -140,7 +144,10 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
         if d.kind != "pattern":
             out.extend(_item(rules, key, why, v) for why, v in d.fn(ctx))
         elif d.fn(r):
-            out.append(_item(rules, key, f"{payer.name}'s {d.reason(r)}", rules.eaten.get(key, 0)))
+            en, zh = d.reason(r)
+            out.append(
+                _item(rules, key, (f"{payer.name}'s {en}", f"{payer.name}的{zh}"), rules.eaten.get(key, 0))
+            )
     return [i for i in out if i.points]
 
 
@@ -170,18 +177,23 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Item]]:
     return own, items
 
 
-def _gate(h: CheckedHand, own: float) -> tuple[str | None, str | None]:
-    """(reason, reason_code) when the hand may not be won, else (None, None)."""
+def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | None]:
+    """((reason, reason_zh), reason_code) when the hand may not be won, else (None, None)."""
     rules = h.rules
     if rules.self_draw_only and not h.self_drawn:
-        return f"{rules.variant} is won by self-draw only (DECISIONS §2)", SELF_DRAW_ONLY
+        why = (
+            f"{rules.variant} is won by self-draw only (DECISIONS §2)",
+            f"{rules.name_zh}只能自摸胡（DECISIONS §2）",
+        )
+        return why, SELF_DRAW_ONLY
     if rules.family == "pao" and not h.self_drawn:
         need = int(rules.option("min_win", 0) or 0)
         exceptions = set(rules.option("min_win_exceptions", []))
         if own < need and not (exceptions & h.events):
             return (
                 f"below the minimum (二炮起胡): {own} 炮 on a discard, {need} needed; "
-                "吃炮 does not count (DECISIONS §1.4)"
+                "吃炮 does not count (DECISIONS §1.4)",
+                f"不够二炮起胡：点炮只有 {own} 炮，要 {need} 炮；吃炮不算（DECISIONS §1.4）",
             ), BELOW_MINIMUM
     return None, None
 
@@ -230,12 +242,13 @@ def score_hand(h: CheckedHand) -> ScoreResult:
             best_key, best = key, (r, own, items)
     assert best is not None
     r, own, items = best
-    reason, reason_code = _gate(h, own)
-    payments = _payments(h, own) if reason is None else []
+    why, reason_code = _gate(h, own)
+    payments = _payments(h, own) if why is None else []
+    note = h.robbed_note
     return ScoreResult(  # positional, in field order (the hot path)
         rules.variant,
-        reason is None,
-        reason,
+        why is None,
+        why and why[0],
         own,
         tuple(items),
         blocks(r, h),
@@ -245,9 +258,12 @@ def score_hand(h: CheckedHand) -> ScoreResult:
         tuple(payments),
         h.point_value,
         len(found),
-        (h.robbed_note,) if h.robbed_note else (),
+        (note[0],) if note else (),
         reason_code,
         rules.applied,
+        why and why[1],
+        ALL_TILES[h.win],
+        (note[1],) if note else (),
     )
 
 

@@ -16,7 +16,9 @@ __all__ = ["Block", "Item", "Payment", "ScoreResult"]
 
 @dataclass(slots=True)
 class Item:
-    """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu)."""
+    """One line of the score: ``points`` (炮, jiujiang/xingzi) or ``multiplier`` (xinyu).
+
+    ``reason`` (English) and ``reason_zh`` say why it holds; ``rule`` is the DECISIONS section."""
 
     key: str
     name_zh: str
@@ -25,6 +27,7 @@ class Item:
     rule: str
     points: int | None = None
     multiplier: float | None = None
+    reason_zh: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key}
@@ -32,7 +35,8 @@ class Item:
             out["multiplier"] = _num(self.multiplier)
         else:
             out["points"] = self.points
-        out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, rule=self.rule)
+        out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, reason_zh=self.reason_zh)
+        out["rule"] = self.rule
         return out
 
 
@@ -110,6 +114,9 @@ class ScoreResult:
     notes: tuple[str, ...] = field(default=())
     reason_code: str | None = None
     rules_applied: dict[str, Any] = field(default_factory=dict)
+    reason_zh: str | None = None
+    winning_tile: Tile | None = None
+    notes_zh: tuple[str, ...] = field(default=())
 
     @property
     def total(self) -> float:
@@ -124,6 +131,8 @@ class ScoreResult:
             "reason_code": self.reason_code,
             "variant": self.variant,
         }
+        if self.reason_zh is not None:
+            out["reason_zh"] = self.reason_zh
         if self.own is not None:
             out["own"] = _num(self.own)
         out["items"] = [i.to_json() for i in self.items]
@@ -131,12 +140,15 @@ class ScoreResult:
         out["shape"] = self.shape
         out["wait"] = self.wait
         out["waits"] = format_tiles(self.waits)
+        if self.winning_tile is not None:
+            out["winning_tile"] = self.winning_tile.code
         out["payments"] = [p.to_json() for p in self.payments]
         if self.payments:
             out["total"] = _money(self.total)
         out["point_value"] = _num(self.point_value)
         if self.notes:
             out["notes"] = list(self.notes)
+            out["notes_zh"] = list(self.notes_zh)
         if self.rules_applied:
             out["rules_applied"] = dict(self.rules_applied)
         return out

@@ -1,14 +1,88 @@
-"""A people-readable rendering of a :class:`~scoring.model.ScoreResult` (`jxmj score --format text`)."""
+"""A people-readable rendering of a :class:`~scoring.result.ScoreResult` (`jxmj score --format
+text`), in Chinese or English: headers, reasons, wait words and the payment table in one language.
+
+>>> from scoring.model import HandInput
+>>> from scoring.engine import score
+>>> result = score(HandInput("xinyu", "EEESSSWWWCCCPP", "P", True))
+>>> print(format_text(result, lang="zh"))  # doctest: +ELLIPSIS
+新余麻将 — 可以胡
+牌型（标准，考虑了 2 种读法）：[EEE] [SSS] [WWW] [CCC] [PP*]
+听牌：单钓 P（胡前听 ESWNCFP）   （* = 胡的那张）
+明细：
+...
+本身：32（番数相乘）
+...
+"""
 
 from __future__ import annotations
 
 import unicodedata
 
-from scoring.result import ScoreResult, _money, _num
+from scoring.result import Block, ScoreResult, _money, _num
 from scoring.rules import load_rules
-from scoring.tiles import format_tiles
+from scoring.tiles import Tile, format_tiles
 
-__all__ = ["format_text"]
+__all__ = ["LANGS", "format_text"]
+
+LANGS = ("zh", "en")
+
+_WORDS = {
+    "en": {
+        "can": "can win",
+        "cannot": "cannot win",
+        "reading": "Reading ({shape}, {n} considered): ",
+        "wait": "Wait: {wait}; before the win it waited on {waits}   (* = winning tile)",
+        "items": "Items:",
+        "head": ["key", "名", "item", "{unit}", "why", "rule"],
+        "own_fan": "Own: {own} (product)",
+        "own_pao": "Own: {own} 炮",
+        "payments": "Payments (point value {pv}):",
+        "pay_head": ["payer", "eaten", "x2", "kong money", "pays"],
+        "dealer": " (dealer)",
+        "yes": "yes",
+        "eaten": "    eaten from {payer}: {key} {zh} +{pts} — {why}",
+        "total": "Total to the winner: {total}",
+        "note": "Note: {note}",
+        "shape": {"standard": "standard", "seven_pairs": "seven_pairs", "free": "free"},
+        "waits": {
+            "closed": "closed {win} in {a}_{b}",
+            "edge": "edge {win}",
+            "single": "single {win}",
+            "pung": "two-pair wait (对倒) {win}",
+            "open": "open {win}",
+            "pair": "pair {win} (seven pairs)",
+            "free": "free shape of honours {tiles}",
+        },
+    },
+    "zh": {
+        "can": "可以胡",
+        "cannot": "不能胡",
+        "reading": "牌型（{shape}，考虑了 {n} 种读法）：",
+        "wait": "听牌：{wait}（胡前听 {waits}）   （* = 胡的那张）",
+        "items": "明细：",
+        "head": ["键", "名", "英文名", "{unit}", "说明", "规则"],
+        "own_fan": "本身：{own}（番数相乘）",
+        "own_pao": "本身：{own} 炮",
+        "payments": "付款（每炮 {pv}）：",
+        "pay_head": ["付款人", "吃炮", "翻倍", "杠钱", "付"],
+        "dealer": "（庄）",
+        "yes": "×2",
+        "eaten": "    吃 {payer} 的：{key} {zh} +{pts} — {why}",
+        "total": "赢家共收：{total}",
+        "note": "注：{note}",
+        "shape": {"standard": "标准", "seven_pairs": "七对", "free": "不论牌型"},
+        "waits": {
+            "closed": "卡 {win}（{a}_{b}）",
+            "edge": "边 {win}",
+            "single": "单钓 {win}",
+            "pung": "对倒 {win}",
+            "open": "两面 {win}",
+            "pair": "七对单钓 {win}",
+            "free": "不论牌型 {tiles}",
+        },
+    },
+}
+_MELD_ZH = {"pung": "碰", "kong": "明杠", "added_kong": "补杠", "concealed_kong": "暗杠", "chow": "吃"}
 
 
 def _width(s: str) -> int:
@@ -24,52 +98,87 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  " + "  ".join(_pad(c, widths[i]) for i, c in enumerate(r)).rstrip() for r in rows]
 
 
-def format_text(result: ScoreResult) -> str:
-    """Decomposition, item table, own total and payments as plain text."""
+def _blocks(result: ScoreResult, lang: str) -> str:
+    """The reading's blocks; a quad in 七对 (two equal pair blocks) prints as one block."""
+    out: list[str] = []
+    blocks: list[Block] = list(result.decomposition)
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        tiles, winning = list(b.tiles), b.winning
+        nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+        if (
+            result.shape == "seven_pairs"
+            and nxt is not None
+            and nxt.tiles == b.tiles
+            and nxt.source == "hand"
+        ):
+            tiles += nxt.tiles
+            winning = winning or nxt.winning
+            i += 1
+        text = format_tiles(tiles)
+        if b.source == "meld":
+            text = f"{_MELD_ZH[b.kind] if lang == 'zh' else b.kind}:{text}"
+        out.append(f"[{text}{'*' if winning else ''}]")
+        i += 1
+    return " ".join(out)
+
+
+def _wait_words(result: ScoreResult, lang: str) -> str:
+    """The winning block's wait in real tiles: 卡 2m（1m_3m）, 边 3p, 单钓 5s, 对倒 …"""
+    words = _WORDS[lang]["waits"]
+    win = result.winning_tile
+    if win is None:
+        return result.wait or "-"
+    if result.shape == "free":
+        hand = [t for b in result.decomposition if b.source == "hand" for t in b.tiles]
+        return words["free"].format(tiles=format_tiles(hand, sort=True))
+    if result.shape == "seven_pairs":
+        return words["pair"].format(win=win.code)
+    if result.wait == "closed":
+        return words["closed"].format(win=win.code, a=Tile(win - 1).code, b=Tile(win + 1).code)
+    return words.get(result.wait or "", "{win}").format(win=win.code)
+
+
+def format_text(result: ScoreResult, lang: str = "en") -> str:
+    """Decomposition, wait, item table, own total and payments as plain text in ``lang``
+    (``"zh"`` or ``"en"``). Raises ValueError for another language."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    w = _WORDS[lang]
+    zh = lang == "zh"
     rules = load_rules(result.variant)
     fan = rules.family == "fan"
-    lines = [f"{rules.name_zh} {rules.name_en} — {'can win' if result.can_win else 'cannot win'}"]
-    if result.reason:
-        lines.append(f"  {result.reason}")
-    blocks = []
-    for b in result.decomposition:
-        text = format_tiles(b.tiles)
-        if b.source == "meld":
-            text = f"{b.kind}:{text}"
-        if b.winning:
-            text += "*"
-        blocks.append(f"[{text}]")
-    lines.append(f"Reading ({result.shape}, {result.readings} considered): " + " ".join(blocks))
-    waits = format_tiles(result.waits) or "-"
-    lines.append(f"Wait: {result.wait or '-'}; before the win it waited on {waits}   (* = winning tile)")
-    lines.append("Items:")
-    head = ["key", "名", "item", "x" if fan else "炮", "why", "rule"]
-    rows = [head]
+    title = f"{rules.name_zh}麻将" if zh else f"{rules.name_zh} {rules.name_en}"
+    lines = [f"{title} — {w['can'] if result.can_win else w['cannot']}"]
+    reason = result.reason_zh if zh and result.reason_zh else result.reason
+    if reason:
+        lines.append(f"  {reason}")
+    lines.append(w["reading"].format(shape=w["shape"].get(result.shape, result.shape), n=result.readings))
+    lines[-1] += _blocks(result, lang)
+    lines.append(w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-"))
+    lines.append(w["items"])
+    unit = ("番" if zh else "x") if fan else "炮"
+    rows = [[h.format(unit=unit) for h in w["head"]]]
     for i in result.items:
         val = f"x{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
-        rows.append([i.key, i.name_zh, i.name_en, val, i.reason, i.rule])
+        rows.append([i.key, i.name_zh, i.name_en, val, i.reason_zh if zh else i.reason, i.rule])
     lines.extend(_table(rows))
     if result.own is not None:
-        lines.append(f"Own: {_num(result.own)}{' (product)' if fan else ' 炮'}")
+        lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
     if result.payments:
-        lines.append(f"Payments (point value {_num(result.point_value)}):")
-        rows = [["payer", "eaten", "x2", "kong money", "pays"]]
+        lines.append(w["payments"].format(pv=_num(result.point_value)))
+        rows = [list(w["pay_head"])]
         for p in result.payments:
-            name = p.payer + (" (dealer)" if p.is_dealer else "")
-            rows.append(
-                [
-                    name,
-                    str(p.eaten),
-                    "yes" if p.doubled else "",
-                    str(p.kong_money or ""),
-                    str(_money(p.amount)),
-                ]
-            )
+            name = p.payer + (w["dealer"] if p.is_dealer else "")
+            doubled = w["yes"] if p.doubled else ""
+            rows.append([name, str(p.eaten), doubled, str(p.kong_money or ""), str(_money(p.amount))])
         lines.extend(_table(rows))
         for p in result.payments:
             for i in p.eaten_items:
-                lines.append(f"    eaten from {p.payer}: {i.key} {i.name_zh} +{i.points} — {i.reason}")
-        lines.append(f"Total to the winner: {_money(result.total)}")
-    for n in result.notes:
-        lines.append(f"Note: {n}")
+                why = i.reason_zh if zh else i.reason
+                lines.append(w["eaten"].format(payer=p.payer, key=i.key, zh=i.name_zh, pts=i.points, why=why))
+        lines.append(w["total"].format(total=_money(result.total)))
+    for n in result.notes_zh if zh and result.notes_zh else result.notes:
+        lines.append(w["note"].format(note=n))
     return "\n".join(lines) + "\n"

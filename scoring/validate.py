@@ -41,7 +41,7 @@ class CheckedHand:
     payers: tuple[Payer, ...]
     point_value: float
     held: list[int]  # the winner's own count of each kind (hand + melds)
-    robbed_note: str | None = None
+    robbed_note: tuple[str, str] | None = None  # (en, zh)
 
 
 def _where(text: str) -> str:
@@ -207,7 +207,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
     )
 
 
-def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], str]:
+def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], tuple[str, str]]:
     """抢杠 (§1.3, §1.3a): only an added kong is robbed, so the robbed player (the one payer) must
     show the pung the winning tile extends; that pung counts as their (exposed) added kong."""
     p = payers[0]
@@ -215,7 +215,10 @@ def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], st
     kong = next((m for m in p.melds if m.is_kong and m.tile == win), None)
     if kong is not None and kong.kind == "added_kong" and idx is None:
         # the robbed kong given as the added kong it was becoming: the same as its pung
-        return payers, f"{p.name}'s added kong of {win.code} is the robbed kong"
+        return payers, (
+            f"{p.name}'s added kong of {win.code} is the robbed kong",
+            f"{p.name}的 {win.code} 补杠就是被抢的杠",
+        )
     if kong is not None:
         raise HandError(
             E.INCONSISTENT_EVENT,
@@ -230,7 +233,8 @@ def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], st
         )
     new = tuple(Meld("added_kong", (win,) * 4) if i == idx else m for i, m in enumerate(p.melds))
     return (Payer(p.name, p.is_dealer, p.bonus_tiles, new, p.ready_declared), *payers[1:]), (
-        f"{p.name}'s pung of {win.code} counts as the robbed (added) kong"
+        f"{p.name}'s pung of {win.code} counts as the robbed (added) kong",
+        f"{p.name}的 {win.code} 碰算作被抢的补杠",
     )
 
 

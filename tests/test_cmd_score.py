@@ -37,9 +37,10 @@ def test_scores_from_stdin(monkeypatch, capsys):
         "name_zh": "混一色",
         "name_en": "Half flush",
         "reason": "one suit (筒 p) plus 中/白",
+        "reason_zh": "一门筒子加中/白",
         "rule": "DECISIONS §1.3",
     }
-    assert data["wait"] == "single" and data["waits"] == "P"
+    assert data["wait"] == "single" and data["waits"] == "P" and data["winning_tile"] == "P"
 
 
 def test_scores_from_file(tmp_path, capsys):

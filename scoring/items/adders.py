@@ -13,9 +13,9 @@ __all__ = ["adder_value"]
 
 _EMPTY: frozenset[str] = frozenset()
 _WAIT_TEXT = {
-    "edge_wait": "edge wait (12+3 or 89+7)",
-    "closed_wait": "closed wait (13+2)",
-    "single_wait": "single wait: the winning tile completes the pair",
+    "edge_wait": ("edge wait (12+3 or 89+7)", "边张（12 听 3，89 听 7）"),
+    "closed_wait": ("closed wait (13+2)", "卡张（13 听 2）"),
+    "single_wait": ("single wait: the winning tile completes the pair", "单钓：胡的牌凑成将"),
 }
 
 
@@ -31,27 +31,32 @@ def adder_value(x: Ctx, adder: str) -> int:
     return int(rules.basic.get("adders", {}).get(adder, 0))
 
 
-def _one(x: Ctx, key: str, reason: str) -> list[tuple[str, int]]:
+def _one(x: Ctx, key: str, reason: tuple[str, str]) -> list[tuple[tuple[str, str], int]]:
     v = adder_value(x, key)
     return [(reason, v)] if v else []
 
 
 @register(PAO, "self_drawn", kind="adder")
-def self_drawn(x: Ctx) -> list[tuple[str, int]]:
+def self_drawn(x: Ctx) -> list[tuple[tuple[str, str], int]]:
     """自摸: won on own draw (§1.3); 杠上开花 / 海底捞月 exclude it (paid as self-draws)."""
-    return _one(x, "self_drawn", "won on own draw") if x.reading.facts.self_drawn else []
+    return _one(x, "self_drawn", ("won on own draw", "自摸")) if x.reading.facts.self_drawn else []
 
 
 @register(PAO, "concealed", kind="adder")
-def concealed(x: Ctx) -> list[tuple[str, int]]:
+def concealed(x: Ctx) -> list[tuple[tuple[str, str], int]]:
     """门清: no exposed meld; concealed kongs keep it (§1.3)."""
     f = x.reading.facts
     if f.exposed:
         return []
-    return _one(x, "concealed", "no exposed meld" + (" (concealed kongs keep it)" if f.n_melds else ""))
+    kongs = f.n_melds > 0
+    why = (
+        "no exposed meld" + (" (concealed kongs keep it)" if kongs else ""),
+        "没有明牌" + ("（暗杠不破门清）" if kongs else ""),
+    )
+    return _one(x, "concealed", why)
 
 
-def _wait(x: Ctx, key: str) -> list[tuple[str, int]]:
+def _wait(x: Ctx, key: str) -> list[tuple[tuple[str, str], int]]:
     """边/卡/单钓 (§1.3): the winning block's wait, only when the hand waited on one tile kind
     (独听) unless ``wait_bonus_needs_single_wait`` is false."""
     if x.reading.wait != key.removesuffix("_wait"):
@@ -60,22 +65,23 @@ def _wait(x: Ctx, key: str) -> list[tuple[str, int]]:
         return _one(x, key, _WAIT_TEXT[key])
     if x.n_waits != 1:
         return []
-    return _one(x, key, _WAIT_TEXT[key] + ", the only tile waited on")
+    en, zh = _WAIT_TEXT[key]
+    return _one(x, key, (en + ", the only tile waited on", zh + "，只听这一张"))
 
 
 @register(PAO, "edge_wait", kind="adder")
-def edge_wait(x: Ctx) -> list[tuple[str, int]]:
+def edge_wait(x: Ctx) -> list[tuple[tuple[str, str], int]]:
     """边张: 12 + 3 or 89 + 7 (§1.3)."""
     return _wait(x, "edge_wait")
 
 
 @register(PAO, "closed_wait", kind="adder")
-def closed_wait(x: Ctx) -> list[tuple[str, int]]:
+def closed_wait(x: Ctx) -> list[tuple[tuple[str, str], int]]:
     """卡张: 13 + 2 (§1.3)."""
     return _wait(x, "closed_wait")
 
 
 @register(PAO, "single_wait", kind="adder")
-def single_wait(x: Ctx) -> list[tuple[str, int]]:
+def single_wait(x: Ctx) -> list[tuple[tuple[str, str], int]]:
     """单钓: the winning tile completes the pair (§1.3); 全求人 excludes it."""
     return _wait(x, "single_wait")

@@ -3,11 +3,14 @@
 Two kinds of item function, both registered with :func:`register` under the item key of the
 rule tables (``scoring/rules/*.toml``):
 
-- a **pattern** (``kind="pattern"``, a ``[patterns.*]`` row): ``fn(reading) -> bool``, with a
-  one-line ``reason``; its value (base 炮 or multiplier) is the table row's;
+- a **pattern** (``kind="pattern"``, a ``[patterns.*]`` row): ``fn(reading) -> bool`` (or a
+  count, 开杠 per kong), with a one-line ``reason(reading) -> (en, zh)``; its value (base 炮 or
+  multiplier) is the table row's;
 - a **counting item** (``kind="extra" | "adder" | "bonus" | "basic" | "cap"``):
-  ``fn(ctx) -> list[(reason, value)]``, one entry per time it applies (one per 發, one per
+  ``fn(ctx) -> list[((en, zh), value)]``, one entry per time it applies (one per 發, one per
   潇洒 run); the function reads its values from the table through ``ctx``.
+
+A reason is always a pair (English, Chinese): every user-facing word exists in both.
 
 The same function scores the winner's hand and, for the keys of a table's ``[eaten]`` section,
 what the winner eats from a payer (吃炮, DECISIONS §1.5): then ``ctx.payer`` is set, the reading
@@ -88,6 +91,11 @@ class HandFacts:
         s = SUITS[next(iter(self.suits))] if self.suits else "z"
         return f"{SUIT_ZH[s]} {s}"
 
+    def suit_zh(self) -> str:
+        """The one suit in Chinese: 万子 / 筒子 / 条子 (字牌 when there is none)."""
+        s = SUITS[next(iter(self.suits))] if self.suits else "z"
+        return f"{SUIT_ZH[s]}{'牌' if s == 'z' else '子'}"
+
 
 class Reading:
     """One reading of the hand with the block the winning tile completes.
@@ -154,6 +162,11 @@ class Ctx:
         """``own`` for the winner, ``b's`` for payer b (the start of a reason)."""
         return "own" if self.payer is None else f"{self.payer.name}'s"
 
+    @property
+    def whose_zh(self) -> str:
+        """``自己的`` for the winner, ``b的`` for payer b."""
+        return "自己的" if self.payer is None else f"{self.payer.name}的"
+
 
 @dataclass(frozen=True)
 class ItemDef:
@@ -162,7 +175,7 @@ class ItemDef:
     key: str
     kind: str
     fn: Callable[..., Any]
-    reason: Callable[[Reading], str]
+    reason: Callable[[Reading], tuple[str, str]]
     event: bool = False  # a pattern that holds only when its event is in the input
 
     def holds(self, r: Reading) -> bool:
@@ -177,12 +190,12 @@ FAN: dict[str, ItemDef] = {}
 def register(
     table: dict[str, ItemDef],
     key: str,
-    reason: Callable[[Reading], str] | str = "",
+    reason: Callable[[Reading], tuple[str, str]] | tuple[str, str] = ("", ""),
     *,
     kind: str = "pattern",
     event: bool = False,
 ):
-    """Decorator: ``@register(PAO, "half_flush", "one suit plus 中/白")``; a key registers once."""
+    """Decorator: ``@register(PAO, "all_pungs", ("four triplets", "四副刻子"))``; a key registers once."""
 
     def deco(fn):
         if key in table:

@@ -15,27 +15,48 @@ from scoring.tiles import Tile
 __all__: list[str] = []
 
 
+Why = tuple[str, str]
+
+
 @register(PAO, "bonus_tile", kind="bonus")
-def bonus_tile(x: Ctx) -> list[tuple[str, int]]:
+def bonus_tile(x: Ctx) -> list[tuple[Why, int]]:
     """發: +``bonus_tile`` for each 發 set aside (§1.1, §1.3); a payer's are eaten (§1.5)."""
     n = x.bonus_tiles
     v = x.values.get("bonus_tile", 0)
     if x.payer is None:
-        return [(f"發 set aside ({i + 1} of {n})", v) for i in range(n)]
-    return [(f"{x.whose} 發 ({i + 1} of {n})", v) for i in range(n)]
+        return [
+            ((f"發 set aside ({i + 1} of {n})", f"补花發（第 {i + 1} 张，共 {n} 张）"), v) for i in range(n)
+        ]
+    return [
+        ((f"{x.whose} 發 ({i + 1} of {n})", f"{x.whose_zh}發（第 {i + 1} 张，共 {n} 张）"), v)
+        for i in range(n)
+    ]
 
 
 @register(PAO, "four_bonus_tiles", kind="bonus")
-def four_bonus_tiles(x: Ctx) -> list[tuple[str, int]]:
+def four_bonus_tiles(x: Ctx) -> list[tuple[Why, int]]:
     """四个发财: +``four_bonus_tiles`` more when all four 發 are one player's (§1.3, §1.5)."""
     if x.bonus_tiles != 4:
         return []
-    why = "all four 發 set aside" if x.payer is None else f"{x.payer.name} holds all four 發"
+    if x.payer is None:
+        why = ("all four 發 set aside", "四个發都补了花")
+    else:
+        why = (f"{x.payer.name} holds all four 發", f"{x.payer.name}有四个發")
     return [(why, x.values.get("four_bonus_tiles", 0))]
 
 
+_MELD_WORDS = {"pung": ("exposed pung", "明碰"), "concealed_kong": ("concealed kong", "暗杠")}
+_EXPOSED_KONG = ("exposed kong", "明杠")
+
+
+def _meld_why(x: Ctx, m, name: str) -> Why:
+    en, zh = _MELD_WORDS.get(m.kind, _EXPOSED_KONG)
+    sep = " " if name.isascii() else ""  # 自己的中明碰, 自己的 8888m 明杠
+    return f"{x.whose} {en} of {name}", f"{x.whose_zh}{sep}{name}{sep}{zh}"
+
+
 @register(PAO, "dragon_set", kind="bonus")
-def dragon_set(x: Ctx) -> list[tuple[str, int]]:
+def dragon_set(x: Ctx) -> list[tuple[Why, int]]:
     """中/白 sets (§1.3): exposed pung ``dragon_pung``, standing triplet ``dragon_standing`` (one
     completed by a discard counts as exposed), exposed kong ``dragon_kong``, concealed kong
     ``dragon_concealed_kong``. In 七对 a 中/白 pair earns nothing."""
@@ -47,34 +68,32 @@ def dragon_set(x: Ctx) -> list[tuple[str, int]]:
                 continue
             zh = Tile(t).zh
             if r.win_block == (kind, t) and not r.facts.self_drawn:
-                out.append(
-                    (f"{zh} triplet completed by a discard counts as exposed", v.get("dragon_pung", 0))
+                why = (
+                    f"{zh} triplet completed by a discard counts as exposed",
+                    f"{zh}刻子由别人打出的牌凑成，算明刻",
                 )
+                out.append((why, v.get("dragon_pung", 0)))
             else:
-                out.append((f"concealed {zh} triplet standing in the hand", v.get("dragon_standing", 0)))
+                out.append(
+                    (
+                        (f"concealed {zh} triplet standing in the hand", f"手里的{zh}暗刻"),
+                        v.get("dragon_standing", 0),
+                    )
+                )
+    value = {"pung": "dragon_pung", "concealed_kong": "dragon_concealed_kong"}
     for m in r.facts.melds:
-        if m.tile not in DRAGONS or m.kind == "chow":
-            continue
-        zh = m.tile.zh
-        if m.kind == "pung":
-            out.append((f"{x.whose} exposed pung of {zh}", v.get("dragon_pung", 0)))
-        elif m.kind == "concealed_kong":
-            out.append((f"{x.whose} concealed kong of {zh}", v.get("dragon_concealed_kong", 0)))
-        else:
-            out.append((f"{x.whose} exposed kong of {zh}", v.get("dragon_kong", 0)))
+        if m.tile in DRAGONS and m.kind != "chow":
+            out.append((_meld_why(x, m, m.tile.zh), v.get(value.get(m.kind, "dragon_kong"), 0)))
     return out
 
 
 @register(PAO, "kong", kind="bonus")
-def kong(x: Ctx) -> list[tuple[str, int]]:
+def kong(x: Ctx) -> list[tuple[Why, int]]:
     """Every other kong (§1.3): exposed (直杠 or 补杠) ``kong``, concealed ``concealed_kong``; a
     robbed kong is the robbed player's exposed kong, eaten (§1.3 抢杠)."""
     out = []
     for m in x.reading.facts.melds:
-        if not m.is_kong or m.tile in DRAGONS:
-            continue
-        if m.kind == "concealed_kong":
-            out.append((f"{x.whose} concealed kong of {m.code}", x.values.get("concealed_kong", 0)))
-        else:
-            out.append((f"{x.whose} exposed kong of {m.code}", x.values.get("kong", 0)))
+        if m.is_kong and m.tile not in DRAGONS:
+            key = "concealed_kong" if m.kind == "concealed_kong" else "kong"
+            out.append((_meld_why(x, m, m.code), x.values.get(key, 0)))
     return out

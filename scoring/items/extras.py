@@ -59,7 +59,11 @@ def pair_run(x: Ctx) -> list[tuple[str, int]]:
     if r.shape != "seven_pairs":
         return []
     value = x.rules.extras.get("pair_run", 0)
-    return [(f"pairs {format_tiles(range(s, s + n))} in a run", value) for s, n in pair_runs(r)]
+    out = []
+    for s, n in pair_runs(r):
+        run = format_tiles(range(s, s + n))
+        out.append(((f"pairs {run} in a run", f"连对 {run}"), value))
+    return out
 
 
 @register(PAO, "pair_run_extra", kind="extra")
@@ -74,7 +78,9 @@ def pair_run_extra(x: Ctx) -> list[tuple[str, int]]:
     for start, n in pair_runs(r):
         for j in range(ex.get("pair_run_min", 3), n):
             t = Tile(start + j)
-            out.append((f"pair {t.code}{t.code} beyond three in the run", ex.get("pair_run_extra", 0)))
+            pair = format_tiles([t, t])
+            why = (f"pair {pair} beyond three in the run", f"三连对之外的 {pair}")
+            out.append((why, ex.get("pair_run_extra", 0)))
     return out[: ex.get("pair_run_extra_max", 3)]
 
 
@@ -86,7 +92,11 @@ def luxury(x: Ctx) -> list[tuple[str, int]]:
         return []
     ex = x.rules.extras
     quads = luxury_count(r)[: ex.get("luxury_max", 3)]
-    return [(f"{Tile(t).code * 4} used as two pairs", ex.get("luxury", 0)) for t in quads]
+    out = []
+    for t in quads:
+        quad = format_tiles([t] * 4)
+        out.append(((f"{quad} used as two pairs", f"{quad} 当两对"), ex.get("luxury", 0)))
+    return out
 
 
 @register(PAO, "pung_run", kind="extra")
@@ -98,7 +108,10 @@ def pung_run(x: Ctx) -> list[tuple[str, int]]:
     start, n = pung_run_length(x.reading)
     if n < 3:
         return []
-    run = " ".join(Tile(t).code * 3 for t in range(start, start + n))
+    run = " ".join(format_tiles([t] * 3) for t in range(start, start + n))
     if n >= 4:
-        return [(f"four consecutive triplets {run} (潇洒带滚)", x.rules.extras.get("pung_run_four", 0))]
-    return [(f"three consecutive triplets {run}", x.rules.extras.get("pung_run_three", 0))]
+        why = (f"four consecutive triplets {run} (潇洒带滚)", f"四副连刻 {run}（潇洒带滚）")
+        return [(why, x.rules.extras.get("pung_run_four", 0))]
+    return [
+        ((f"three consecutive triplets {run}", f"三副连刻 {run}"), x.rules.extras.get("pung_run_three", 0))
+    ]

@@ -9,7 +9,7 @@ the payer's melds (shape ``"payer"``).
 from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, Reading, register
-from scoring.tiles import Tile, format_tiles
+from scoring.tiles import SUIT_ZH, Tile, format_tiles
 
 __all__ = ["DRAGONS"]
 
@@ -26,22 +26,30 @@ def basic(x: Ctx) -> list[tuple[str, int]]:
     """平胡: 1 when no flower pattern holds (§1.3); the value is ``[basic] points``."""
     if x.holding:
         return []
-    return [("no flower pattern (平胡)", int(x.rules.basic.get("points", 1)))]
+    return [(("no flower pattern (平胡)", "无花（平胡）"), int(x.rules.basic.get("points", 1)))]
 
 
-@register(PAO, "half_flush", lambda r: f"one suit ({r.facts.suit_name()}) plus 中/白")
+@register(
+    PAO,
+    "half_flush",
+    lambda r: (f"one suit ({r.facts.suit_name()}) plus 中/白", f"一门{r.facts.suit_zh()}加中/白"),
+)
 def half_flush(r: Reading) -> bool:
     """混一色: one suit plus 中/白, at least one of them (§1.3)."""
     return _one_suit(r) and bool(r.facts.honours)
 
 
-@register(PAO, "full_flush", lambda r: f"every tile is {r.facts.suit_name()}, no honours")
+@register(
+    PAO,
+    "full_flush",
+    lambda r: (f"every tile is {r.facts.suit_name()}, no honours", f"全是{r.facts.suit_zh()}，无字牌"),
+)
 def full_flush(r: Reading) -> bool:
     """清一色: one suit, no honours (§1.3); also in seven pairs (seed: 平胡或7对牌型)."""
     return _one_suit(r) and not r.facts.honours
 
 
-@register(PAO, "all_pungs", "four triplets/kongs and a pair")
+@register(PAO, "all_pungs", ("four triplets/kongs and a pair", "四副刻子或杠加一对将"))
 def all_pungs(r: Reading) -> bool:
     """碰碰胡: a standard reading without any sequence (§1.3); kongs count as triplets."""
     return r.shape == "standard" and not r.chow_starts()
@@ -55,13 +63,18 @@ def _straight_suit(r: Reading) -> int | None:
     return None
 
 
-@register(PAO, "pure_straight", lambda r: f"123 456 789 of {'mps'[_straight_suit(r) or 0]} as sequences")
+def _straight_reason(r: Reading) -> tuple[str, str]:
+    s = "mps"[_straight_suit(r) or 0]
+    return f"123 456 789 of {s} as sequences", f"{SUIT_ZH[s]}子 123 456 789 三副顺子"
+
+
+@register(PAO, "pure_straight", _straight_reason)
 def pure_straight(r: Reading) -> bool:
     """一条龙: 123 456 789 of one suit as sequences of this reading (§1.3)."""
     return r.shape == "standard" and _straight_suit(r) is not None
 
 
-@register(PAO, "seven_pairs", "seven pairs (a quad counts as two)")
+@register(PAO, "seven_pairs", ("seven pairs (a quad counts as two)", "七个对子（四张一样算两对）"))
 def seven_pairs(r: Reading) -> bool:
     """七对 (§1.2, §1.3)."""
     return r.shape == "seven_pairs"
@@ -72,7 +85,8 @@ def seven_pairs(r: Reading) -> bool:
     "seven_fairies",
     lambda r: (
         f"seven consecutive pairs {format_tiles(sorted(set(r.pairs)))}, "
-        + ("self-drawn" if r.facts.self_drawn else "on a discard")
+        + ("self-drawn" if r.facts.self_drawn else "on a discard"),
+        f"七个连对 {format_tiles(sorted(set(r.pairs)))}，" + ("自摸" if r.facts.self_drawn else "点炮"),
     ),
 )
 def seven_fairies(r: Reading) -> bool:
@@ -83,17 +97,19 @@ def seven_fairies(r: Reading) -> bool:
     return len(ps) == 7 and ps[0] < 27 and ps[6] - ps[0] == 6 and ps[0] // 9 == ps[6] // 9
 
 
-@register(PAO, "all_melded", "four exposed melds; the last tile paired by a discard")
+@register(
+    PAO, "all_melded", ("four exposed melds; the last tile paired by a discard", "四副明牌，单钓别人打出的牌")
+)
 def all_melded(r: Reading) -> bool:
     """全求人: four exposed melds (a concealed kong is not), won on a discard (§1.3)."""
     f = r.facts
     return f.n_melds == 4 and all(m.is_exposed for m in f.melds) and not f.self_drawn
 
 
-def _red_flag_reason(r: Reading) -> str:
+def _red_flag_reason(r: Reading) -> tuple[str, str]:
     if r.shape == "payer":
-        return "exposed 中 and 白 sets (红旗飘飘)"
-    return "triplets or kongs of both 中 and 白"
+        return "exposed 中 and 白 sets (红旗飘飘)", "明的中、白两副（红旗飘飘）"
+    return "triplets or kongs of both 中 and 白", "中、白各一副刻子或杠"
 
 
 @register(PAO, "red_flag", _red_flag_reason)
@@ -113,20 +129,24 @@ def red_flag(r: Reading) -> bool:
     return C in trips and P in trips
 
 
-def _event(key: str, text: str, payer_text: str = "") -> None:
+def _event(key: str, text: tuple[str, str], payer_text: tuple[str, str] = ("", "")) -> None:
     def holds(r: Reading) -> bool:
         return key in r.facts.events
 
     holds.__name__ = key
-    holds.__doc__ = f"{text} — an event of the input (§1.3)."
+    holds.__doc__ = f"{text[0]} ({text[1]}) — an event of the input (§1.3)."
     register(PAO, key, lambda r: payer_text if r.shape == "payer" else text, event=True)(holds)
 
 
-_event("kong_bloom", "self-drawn on the replacement tile after own kong")
-_event("robbing_kong", "won on the tile another player added to a pung")
-_event("kong_discard", "won on the discard made right after a kong")
-_event("last_tile_draw", "self-drawn the last tile of the wall")
-_event("last_tile_discard", "won on the forced discard of the last tile")
-_event("heavenly", "dealer won on the first 14 tiles")
-_event("earthly", "won on the dealer's first discard")
-_event("ready_declared", "won after declaring ready (报听)", "declaration of ready (报听)")
+_event("kong_bloom", ("self-drawn on the replacement tile after own kong", "杠后补牌自摸"))
+_event("robbing_kong", ("won on the tile another player added to a pung", "抢别人补杠的那张牌"))
+_event("kong_discard", ("won on the discard made right after a kong", "别人杠后打出的牌点炮"))
+_event("last_tile_draw", ("self-drawn the last tile of the wall", "自摸海底最后一张"))
+_event("last_tile_discard", ("won on the forced discard of the last tile", "海底最后一张点炮"))
+_event("heavenly", ("dealer won on the first 14 tiles", "庄家起手十四张就胡"))
+_event("earthly", ("won on the dealer's first discard", "胡庄家打出的第一张"))
+_event(
+    "ready_declared",
+    ("won after declaring ready (报听)", "报听后胡"),
+    ("declaration of ready (报听)", "报听"),
+)

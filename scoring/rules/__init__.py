@@ -18,10 +18,10 @@ from scoring import errors as E
 from scoring.errors import HandError
 from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
-from scoring.rules.overrides import ADDER_KEYS, apply_overrides
+from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten
 from scoring.tiles import HONOURS, Tile
 
-__all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_rules", "load_rules_file"]
+__all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_overrides", "load_rules", "load_rules_file"]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -123,8 +123,11 @@ class RuleTable:
 
     @functools.cached_property
     def counting_items(self) -> tuple[ItemDef, ...]:
-        """The counting items of the family (平胡, extras, adders, bonus), in registry order."""
-        return tuple(d for d in registry(self.family).values() if d.kind != "pattern")
+        """The counting items of the family in the order items are listed: 平胡, extras, adders,
+        bonus (registration order within a kind)."""
+        order = ("basic", "extra", "adder", "bonus", "cap")
+        found = [d for d in registry(self.family).values() if d.kind != "pattern"]
+        return tuple(sorted(found, key=lambda d: order.index(d.kind)))
 
     def option(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
@@ -245,3 +248,14 @@ def load_rules_file(path: str | Path) -> RuleTable:
             return _parse(tomllib.load(fh))
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as e:
         raise HandError(E.BAD_RULE_TABLE, f"cannot read the rule table {path}: {e}") from None
+
+
+def load_overrides(path: str | Path) -> dict[str, Any]:
+    """House-rule overrides from a TOML file (``jxmj score --rules FILE.toml``) as dotted table
+    keys: ``cap = 32``, ``"full_flush.base" = 15`` or ``[options] cap = 32`` all work. The keys
+    are checked when a hand is scored. Raises :class:`HandError` ``bad_rule_table``."""
+    try:
+        with open(path, "rb") as fh:
+            return flatten(tomllib.load(fh))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise HandError(E.BAD_RULE_TABLE, f"cannot read the house rules {path}: {e}") from None

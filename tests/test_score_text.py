@@ -1,0 +1,180 @@
+"""`jxmj score --format text --lang zh|en`, `--rules FILE.toml`: the Chinese text of one hand per
+variant compared line by line, house rules from a file, and output on a terminal that is not UTF-8."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from app import cli
+from scoring import format_text, score
+from tests.scoring.util import parse_case
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# one hand per variant: 九江 with a kong and 吃炮, 星子 dealer doubling and 卡, 新余 a quad in 七对
+ZH = [
+    (
+        "jj 234m567p99s +9s pung:CCC kong:8888m payer:pung:PPP",
+        """\
+九江麻将 — 可以胡
+牌型（标准，考虑了 1 种读法）：[234m] [567p] [99s*] [碰:CCC] [明杠:8888m]
+听牌：单钓 9s（胡前听 9s）   （* = 胡的那张）
+明细：
+  键           名     英文名                炮  说明                            规则
+  basic        平胡   Basic hand            1   无花（平胡）                    DECISIONS §1.3
+  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  DECISIONS §1.3
+  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    DECISIONS §1.3
+  kong         杠     Kong                  1   自己的 8888m 明杠               DECISIONS §1.3
+本身：4 炮
+付款（每炮 1）：
+  付款人     吃炮  翻倍  杠钱  付
+  discarder  1                 5
+    吃 discarder 的：dragon_set 中/白 +1 — discarder的白明碰
+赢家共收：5
+""",
+    ),
+    (
+        "xz 123m456p789s345s55p +2m self",
+        """\
+星子麻将 — 可以胡
+牌型（标准，考虑了 1 种读法）：[123m*] [456p] [345s] [789s] [55p]
+听牌：卡 2m（1m_3m）（胡前听 2m）   （* = 胡的那张）
+明细：
+  键           名    英文名          炮  说明                         规则
+  basic        平胡  Basic hand      1   无花（平胡）                 DECISIONS §1.3
+  self_drawn   自摸  Self-drawn      1   自摸                         DECISIONS §1.3
+  concealed    门清  Concealed hand  1   没有明牌                     DECISIONS §1.3
+  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  DECISIONS §1.3
+本身：4 炮
+付款（每炮 1）：
+  付款人   吃炮  翻倍  杠钱  付
+  a（庄）  0     ×2          8
+  b        0                 4
+  c        0                 4
+赢家共收：16
+""",
+    ),
+    (
+        "xy 11m33p4444p55p77sEE +E self",
+        """\
+新余麻将 — 可以胡
+牌型（七对，考虑了 1 种读法）：[11m] [33p] [4444p] [55p] [77s] [EE*]
+听牌：七对单钓 E（胡前听 E）   （* = 胡的那张）
+明细：
+  键                  名          英文名              番  说明                         规则
+  basic               基本分      Base score          x1  每家 1 分，乘以成立的每一番  DECISIONS §2
+  luxury_seven_pairs  豪华七小对  Luxury seven pairs  x8  七小对里有四张一样           DECISIONS §2
+本身：8（番数相乘）
+付款（每炮 1）：
+  付款人    吃炮  翻倍  杠钱  付
+  player 1  0                 8
+  player 2  0                 8
+  player 3  0                 8
+赢家共收：24
+""",
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "expected"), ZH, ids=["jiujiang", "xingzi", "xinyu"])
+def test_chinese_text_line_by_line(spec, expected):
+    got = format_text(score(parse_case(spec)), lang="zh").splitlines()
+    want = expected.splitlines()
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert g == w, f"line {i + 1}"
+
+
+@pytest.mark.parametrize(
+    ("spec", "wait_zh", "wait_en"),
+    [
+        ("jj 123m456p789s345s55p +2m", "卡 2m（1m_3m）", "closed 2m in 1m_3m"),
+        ("jj 123m456p789s345s55p +3m", "边 3m", "edge 3m"),
+        ("xz 234m567p99s +9s pung:777p pung:111s", "单钓 9s", "single 9s"),
+        ("jj 234m567p999sCC +9s pung:777p", "对倒 9s", "two-pair wait (对倒) 9s"),
+        ("jj 234m567p678s99s +6s pung:777p self", "两面 6s", "open 6s"),
+        ("xy ESWNCFPESWNCFE +E self", "不论牌型 EEESSWWNNCCFFP", "free shape of honours EEESSWWNNCCFFP"),
+    ],
+)
+def test_wait_words_print_the_real_tiles(spec, wait_zh, wait_en):
+    r = score(parse_case(spec))
+    assert f"听牌：{wait_zh}（" in format_text(r, "zh")
+    assert f"Wait: {wait_en};" in format_text(r, "en")
+
+
+def test_a_quad_in_seven_pairs_prints_as_one_block():
+    text = format_text(score(parse_case("jj 11m33p4444p55p77s99s +9s")), "en")
+    assert "[4444p]" in text and "[44p]" not in text
+
+
+def test_format_text_refuses_an_unknown_language():
+    with pytest.raises(ValueError, match="lang"):
+        format_text(score(parse_case("xy ESWNCFPESWNCFE +E self")), lang="fr")
+
+
+HAND = {"variant": "jiujiang", "concealed": "234p567p99p", "winning_tile": "9p", "self_drawn": False,
+        "melds": [{"kind": "pung", "tiles": "111p"}, {"kind": "pung", "tiles": "888p"}]}  # fmt: skip
+
+
+def run(monkeypatch, capsys, hand, *args):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(hand)))
+    rc = cli.main(["score", "-", *args])
+    return rc, capsys.readouterr().out
+
+
+def test_lang_option_and_its_locale_default(monkeypatch, capsys):
+    rc, out = run(monkeypatch, capsys, HAND, "--format", "text", "--lang", "zh")
+    assert rc == 0 and out.startswith("九江麻将 — 可以胡") and "本身：25 炮" in out
+    rc, out = run(monkeypatch, capsys, HAND, "--format", "text", "--lang", "en")
+    assert rc == 0 and out.startswith("九江 Jiujiang — can win") and "Own: 25 炮" in out
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert run(monkeypatch, capsys, HAND, "--format", "text")[1].startswith("九江麻将")
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert run(monkeypatch, capsys, HAND, "--format", "text")[1].startswith("九江 Jiujiang")
+
+
+def test_rules_file_overrides_and_the_hand_overrides_it_again(monkeypatch, capsys, tmp_path):
+    f = tmp_path / "house.toml"
+    f.write_text('"full_flush.base" = 15\n[options]\nmin_win = 30\n', encoding="utf-8")
+    rc, out = run(monkeypatch, capsys, HAND, "--rules", str(f))
+    data = json.loads(out)
+    assert (
+        rc == 0 and data["own"] == 20 and data["can_win"] is False and data["reason_code"] == "below_minimum"
+    )
+    assert data["rules_applied"] == {"patterns.full_flush.base": 15, "options.min_win": 30}
+    rc, out = run(monkeypatch, capsys, {**HAND, "rules": {"min_win": 2}}, "--rules", str(f))
+    assert json.loads(out)["can_win"] is True
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "fragment"),
+    [
+        ('"full_flush.bse" = 15\n', "unknown_rule_key", "'full_flush.bse'"),
+        ("[options]\nmin_win = true\n", "bad_rule_value", "options.min_win must be a whole number"),
+        ("min_win = \n", "bad_rule_table", "cannot read the house rules"),
+    ],
+)
+def test_rules_file_errors_name_the_key(monkeypatch, capsys, tmp_path, text, code, fragment):
+    f = tmp_path / "house.toml"
+    f.write_text(text, encoding="utf-8")
+    rc, out = run(monkeypatch, capsys, HAND, "--rules", str(f))
+    err = json.loads(out)
+    assert rc == 2 and err["code"] == code and fragment in err["error"]
+
+
+def test_chinese_text_on_an_ascii_terminal_is_no_traceback(tmp_path):
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(HAND), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "score", str(f), "--format", "text", "--lang", "zh"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )  # fmt: skip
+    assert out.returncode == 0 and out.stderr == "" and out.stdout.isascii()
+    assert "\\u672c\\u8eab" in out.stdout  # 本身
