@@ -48,6 +48,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
+from vision.pixels import orient, to_rgb
+
 MAX_PIXELS = 100_000_000
 """Images with more pixels than this (width x height, before any downscale) are refused."""
 
@@ -84,7 +86,6 @@ ERROR_CODES = (
 _EXIF_ORIENTATION = 0x0112
 _OPENERS: tuple[str, ...] = ()  # ACCEPTED_FORMATS this Pillow build has, once registered
 _LIBRARY_COPY = {"WEBP": 4, "HEIF": 4, "AVIF": 4}  # bytes/pixel the decoding library holds besides Pillow
-_STRIP_PIXELS = 2_000_000  # pixels converted to RGB per strip
 # Formats we refuse, told by their first bytes, so the message can name them.
 _OTHER_MAGIC = {
     b"II*\0": "TIFF",
@@ -257,65 +258,6 @@ def _box_factor(w: int, h: int, min_side: int | None) -> int:
     return factor
 
 
-def _strip_to_rgb(im: Image.Image) -> np.ndarray:
-    """One strip in any PIL mode -> `(h, w, 3)` uint8 RGB (alpha composited on white)."""
-    mode = im.mode
-    if mode == "RGB":
-        return np.asarray(im)
-    if mode.startswith("I;16") or mode in ("I", "F"):
-        a = np.asarray(im)
-        if mode.startswith("I;16"):
-            a8 = (a.astype(np.uint16) >> 8).astype(np.uint8)
-        else:
-            a = a.astype(np.float64)
-            hi = 65535.0 if a.max(initial=0) > 255 else 255.0
-            a8 = np.clip(a * (255.0 / hi), 0, 255).astype(np.uint8)
-        return np.repeat(a8[:, :, None], 3, axis=2)
-    if mode == "RGBA" and im.getextrema()[3] == (255, 255):  # opaque: nothing to composite
-        return np.asarray(im.convert("RGB"))
-    if mode in ("RGBA", "LA", "PA", "La", "RGBa") or (mode == "P" and "transparency" in im.info):
-        im = im.convert("RGBA")
-        background = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        return np.asarray(Image.alpha_composite(background, im).convert("RGB"))
-    return np.asarray(im.convert("RGB"))
-
-
-def _to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
-    """The loaded picture as `(h // factor, w // factor, 3)` uint8 RGB, converted in strips.
-
-    `factor` > 1 box-averages `factor` x `factor` blocks (the last `w % factor` columns and
-    `h % factor` rows are dropped, so the scale is exactly `1 / factor`).
-    """
-    if factor == 1 and im.mode == "RGB":
-        return np.asarray(im)  # one copy, the result itself (a decoded JPEG, most often)
-    w, h = im.size
-    out = np.empty((h // factor, w // factor, 3), np.uint8)
-    rows = max(factor, _STRIP_PIXELS // max(w, 1) // factor * factor)
-    for y0 in range(0, out.shape[0] * factor, rows):
-        y1 = min(y0 + rows, out.shape[0] * factor)
-        part = _strip_to_rgb(im.crop((0, y0, out.shape[1] * factor, y1)))
-        if factor > 1:  # Pillow's box reduce (C): the mean of each block, rounded
-            part = np.asarray(Image.fromarray(part).reduce(factor))
-        out[y0 // factor : y1 // factor] = part
-    return out
-
-
-def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
-    """Apply EXIF orientation 1..8 to `(h, w, 3)` pixels (numpy views, one copy at most)."""
-    if orientation not in range(2, 9):
-        return a
-    ops = {
-        2: lambda x: x[:, ::-1],
-        3: lambda x: x[::-1, ::-1],
-        4: lambda x: x[::-1],
-        5: lambda x: np.swapaxes(x, 0, 1),
-        6: lambda x: np.rot90(x, -1),
-        7: lambda x: np.swapaxes(x, 0, 1)[::-1, ::-1],
-        8: lambda x: np.rot90(x, 1),
-    }
-    return np.ascontiguousarray(ops[orientation](a))
-
-
 def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
     """`(pixels, width, height, orientation)`; raises ImageError or whatever the decoder raises."""
     with Image.open(io.BytesIO(data), formats=_openers()) as im:
@@ -347,7 +289,7 @@ def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, in
                 limit=limit,
             )
         im.load()
-        return _to_rgb(im, factor), w0, h0, orientation
+        return to_rgb(im, factor), w0, h0, orientation
 
 
 def open_image(
@@ -390,7 +332,7 @@ def open_image(
         raise ImageError("image is too large to decode in memory", "too_much_memory") from None
     except Exception:  # any decoder failure on corrupt data (OSError, SyntaxError, struct.error, ...)
         raise ImageError("the image file is truncated or corrupt", "corrupt") from None
-    pixels = _orient(pixels, orientation)
+    pixels = orient(pixels, orientation)
     if orientation in (5, 6, 7, 8):
         w0, h0 = h0, w0
     return LoadedImage(
