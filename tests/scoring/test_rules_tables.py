@@ -84,3 +84,18 @@ def test_text_format_for_each_variant():
     assert "cannot win" in t and "二炮起胡" in t and "[pung:777p]" in t
     t = format_text(score(hand("xingzi", "11m33p4444p55p77s99s", "9s")))
     assert "豪华" in t and "潇洒" in t and "seven_pairs" in t
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_house_rule_key_is_documented(variant):
+    """docs/rules/README.md "House rules per call" names every option and value key of the table."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "README.md").read_text("utf-8")
+    section = doc.split("## House rules per call", 1)[1]
+    rules = load_rules(variant)
+    keys = [*rules.options, *rules.extras, *rules.bonus, *rules.eaten, *rules.adder_rules]
+    missing = [k for k in keys if f"`{k}`" not in section]
+    assert not missing
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{variant}.md").read_text("utf-8")
+    assert not [k for k in rules.options if f"`{k}`" not in page]  # each option on its variant page too
