@@ -50,11 +50,21 @@ def to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
     rows = max(factor, STRIP_PIXELS // max(w, 1) // factor * factor)
     for y0 in range(0, out.shape[0] * factor, rows):
         y1 = min(y0 + rows, out.shape[0] * factor)
-        part = strip_to_rgb(im.crop((0, y0, out.shape[1] * factor, y1)))
-        if factor > 1:  # Pillow's box reduce (C): the mean of each block, rounded
-            part = np.asarray(Image.fromarray(part).reduce(factor))
+        strip = im.crop((0, y0, out.shape[1] * factor, y1))
+        if factor == 1:
+            part = strip_to_rgb(strip)
+        elif _reduce_first(strip):  # Pillow's box reduce (C), the mean of each block, rounded ...
+            part = strip_to_rgb(strip.reduce(factor))
+        else:  # ... after the conversion where converting does not commute with averaging
+            part = np.asarray(Image.fromarray(strip_to_rgb(strip)).reduce(factor))
         out[y0 // factor : y1 // factor] = part
     return out
+
+
+def _reduce_first(strip: Image.Image) -> bool:
+    """Whether averaging before the RGB conversion gives the same pixels as after it (and is
+    cheaper): RGB, grey, and RGBA without transparency (no compositing to do)."""
+    return strip.mode in ("RGB", "L") or (strip.mode == "RGBA" and strip.getextrema()[3] == (255, 255))
 
 
 def orient(a: np.ndarray, orientation: int) -> np.ndarray:

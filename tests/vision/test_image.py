@@ -314,3 +314,21 @@ def test_the_module_doctests_hold():
 
     result = doctest.testmod(image)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "RGBA_opaque", "RGBA_clear", "P"])
+def test_reduced_pixels_are_the_mean_of_the_converted_pixels(mode):
+    from vision.pixels import to_rgb
+
+    rng = np.random.default_rng(7)
+    if mode.startswith("RGBA"):
+        a = rng.integers(0, 255, (64, 96, 4), np.uint8)
+        a[..., 3] = 255 if mode == "RGBA_opaque" else rng.choice([0, 255], (64, 96))
+        im = Image.fromarray(a, "RGBA")
+    else:
+        im = Image.fromarray(rng.integers(0, 255, (64, 96, 3), np.uint8)).convert(mode)
+    full = to_rgb(im)  # converted (alpha composited on white) at full size
+    want = (full.reshape(16, 4, 24, 4, 3).astype(np.float64).mean(axis=(1, 3)) + 0.5).astype(np.uint8)
+    got = to_rgb(im, 4)
+    assert got.shape == (16, 24, 3)
+    assert np.abs(got.astype(int) - want.astype(int)).max() <= 1  # rounding of the mean only
