@@ -17,9 +17,11 @@ from app.ui.learn.page import render as learn
 from app.ui.render.tiles import ASSETS
 from app.ui.score.page import render as score
 from app.ui.style import CSS, streamlit_words_css
+from app.ui.table.page import render as table
 
 PAGES = {  # url path -> render(); the first is the default page
     "score": score,
+    "table": table,
     "learn": learn,
 }
 
@@ -80,6 +82,16 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
     st.markdown(f"# {t('app.title')}")
 
 
+def _url_state(target: str) -> dict[str, str] | None:
+    """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
+    the single-hand page's draft token (`?d=`)."""
+    if target == "table":
+        code = st.query_params.get("table") or ss.get("table_code")
+        return {"table": code} if code else None
+    token = ss.get("draft_token") if target == "score" else None
+    return {"d": token} if token else None
+
+
 def main() -> None:
     if "lang" not in ss:
         ss.lang = _browser_lang()
@@ -96,8 +108,10 @@ def main() -> None:
     }
     current = st.navigation(list(pages.values()), position="hidden")
     target = ss.pop("nav_to", None)
+    if target is None and "table" in pages and "table" in st.query_params and current.url_path != "table":
+        target = "table"  # a shared table link (?table=CODE) opens the table whatever the path
     if target in pages and pages[target].url_path != current.url_path:
-        st.switch_page(pages[target])
+        st.switch_page(pages[target], query_params=_url_state(target))
     st.markdown(CSS, unsafe_allow_html=True)
     _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
     i18n.set_lang(ss.lang)  # the switch above may just have changed it

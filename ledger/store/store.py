@@ -29,9 +29,10 @@ from ledger.parse import Context, hand_from_json
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 
-__all__ = ["MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
+__all__ = ["KEEP", "MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
 
 MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
+KEEP = object()  # save_draft: leave the stored photo as it is
 
 
 @dataclass(frozen=True)
@@ -226,13 +227,21 @@ class Store:
             return self._load(conn, code)
 
     # -- drafts -------------------------------------------------------------------------------
-    def save_draft(self, key: str, data: dict[str, Any], blob: bytes | None = None) -> None:
-        """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN")."""
+    def save_draft(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
+        """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN"); ``blob``: the
+        photo's bytes, None for none, or :data:`KEEP` to leave the stored photo as it is."""
         text = json.dumps(data, ensure_ascii=False)
-        if len(text.encode()) + len(blob or b"") > MAX_DRAFT_BYTES:
+        size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
+        if size > MAX_DRAFT_BYTES:
             raise LedgerError(f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB", "draft_too_large")
+        d = S.drafts.c
         with self._tx(write=True) as conn:
-            conn.execute(S.drafts.delete().where(S.drafts.c.key == key))
+            if blob is KEEP:
+                done = conn.execute(S.drafts.update().where(d.key == key).values(data=text, updated=_now()))
+                if done.rowcount:
+                    return
+                blob = None
+            conn.execute(S.drafts.delete().where(d.key == key))
             conn.execute(S.drafts.insert().values(key=key, data=text, blob=blob, updated=_now()))
 
     def load_draft(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:

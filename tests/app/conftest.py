@@ -29,6 +29,14 @@ def button_by_prefix(at, prefix: str):
     raise AssertionError(f"no button with key {prefix}*: {[b.key for b in at.button]}")
 
 
+@pytest.fixture(autouse=True)
+def ledger_db(tmp_path, monkeypatch):
+    """Every app test keeps its tables and drafts in a database of its own (never the user's)."""
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    monkeypatch.setenv("JXMJ_DB", url)
+    return url
+
+
 @pytest.fixture
 def at():
     from streamlit.testing.v1 import AppTest

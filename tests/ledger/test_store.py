@@ -12,6 +12,7 @@ from ledger import ConflictError, LedgerError, LockedError, NotFoundError, Store
 from ledger.codes import ALPHABET, BITS, LENGTH, new_code
 from ledger.exchange import export_json, table_from_export
 from ledger.store import open_store, schema
+from ledger.store.store import KEEP
 from tests.ledger.util import SEATS, drawn, totals, win
 
 
@@ -138,6 +139,10 @@ def test_drafts(store):
     store.save_draft("table:X", {"tiles": "123m", "fixes": [1, 2]}, b"\xff\xd8photo")
     store.save_draft("table:X", {"tiles": "456p"}, b"jpeg")
     assert store.load_draft("table:X") == ({"tiles": "456p"}, b"jpeg")
+    store.save_draft("table:X", {"tiles": "789s"}, KEEP)  # the photo stays
+    assert store.load_draft("table:X") == ({"tiles": "789s"}, b"jpeg")
+    store.save_draft("table:new", {"x": 1}, KEEP)
+    assert store.load_draft("table:new") == ({"x": 1}, None)
     store.save_draft("token:T", {"a": 1})
     assert store.load_draft("token:T") == ({"a": 1}, None)
     store.delete_draft("table:X")

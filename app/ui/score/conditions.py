@@ -29,7 +29,35 @@ def _choice(name: str, text: str, options, key, required: bool = True):
     )
 
 
-def conditions() -> None:
+def conditions(fixed: bool = False) -> None:
+    """The conditions; `fixed`: a table decides variant, 自摸 / discarder, dealer and point value
+    (the 牌局 page, from its seats), so only the events and the payers' 吃炮 are asked."""
+    cond = ss.cond
+    if not fixed:
+        _how()
+    rules = load_rules(cond.variant)
+    options = cond.events_offered()
+    cond.events = [e for e in cond.events if e in options]
+    ss["w_events"] = list(cond.events)
+    picked = st.pills(
+        t("cond.events"),
+        options,
+        selection_mode="multi",
+        format_func=labels(options, lambda e: f"event.{e}"),
+        key="w_events",
+        wrap=True,
+    )
+    cond.events = list(picked or [])
+    if not fixed:
+        fan = rules.family == "fan"
+        pv_label = t("cond.point_value_xinyu") if fan else t("cond.point_value")
+        number_field(pv_label, "w_point_value", cond.point_value, *POINT_VALUE, width=180)
+    if rules.bonus_tile is not None:
+        _payer_inputs(rules.payer_ready_declared)
+
+
+def _how() -> None:
+    """Variant, 自摸 or 放炮 and who discarded, and the dealer."""
     cond = ss.cond
     _choice("variant", t("cond.variant"), VARIANTS, lambda v: f"variant.{v}")
     rules = load_rules(cond.variant)
@@ -46,23 +74,6 @@ def conditions() -> None:
     if not cond.self_drawn:
         _choice("discarder", t("cond.discarder"), SEATS, lambda s: f"seat.{s}")
     _dealer(rules.option("dealer_doubles", False))
-    options = cond.events_offered()
-    cond.events = [e for e in cond.events if e in options]
-    ss["w_events"] = list(cond.events)
-    picked = st.pills(
-        t("cond.events"),
-        options,
-        selection_mode="multi",
-        format_func=labels(options, lambda e: f"event.{e}"),
-        key="w_events",
-        wrap=True,
-    )
-    cond.events = list(picked or [])
-    fan = rules.family == "fan"
-    pv_label = t("cond.point_value_xinyu") if fan else t("cond.point_value")
-    number_field(pv_label, "w_point_value", cond.point_value, *POINT_VALUE, width=180)
-    if rules.bonus_tile is not None:
-        _payer_inputs(rules.payer_ready_declared)
 
 
 def _dealer(doubles: bool) -> None:

@@ -21,6 +21,7 @@ from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
 from app.ui.score.result import mini_summary, result_view, total_banner, what_ifs
+from app.ui.table import drafting
 from scoring import ScoreResult
 
 ss = st.session_state
@@ -28,9 +29,13 @@ log = logging.getLogger("jxmj.app")
 
 
 def render() -> None:
-    if not session.started():
+    session.use("score")
+    draft_key = drafting.single_hand_key()  # the hand in progress lives behind ?d=TOKEN
+    if not session.started() and drafting.restore(draft_key) is None:
         open_on_sample()
+    drafting.before_photos()
     take_new_photos()
+    drafting.after_photos()
     session.sync_from_widgets()
     messages = st.container()
     if ss.get("bad_numbers"):  # never a total computed from a number the player did not enter
@@ -64,6 +69,7 @@ def render() -> None:
     _timing(timing_slot)
     with messages:
         _flashes()
+    drafting.save(draft_key)
 
 
 def _timing(slot) -> None:

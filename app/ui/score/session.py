@@ -42,6 +42,26 @@ class Flash:
     detail: str = ""
 
 
+STATE_KEYS = ("hand", "cond", "sel", "picker", "undo", "flash", "panel_msg", "photo", "photo_src",
+              "photo_seen", "timing", "_photo_obj", "_photo_blob", "_photo_dirty")  # fmt: skip
+"""The keys of one hand in progress (the score page's, or one table's on the 牌局 page)."""
+
+
+def use(ns: str) -> None:
+    """Make the hand in progress of `ns` (`"score"`, `"table:CODE"`) the current one: the score
+    page and each table keep their own, and moving between pages keeps both."""
+    current = ss.get("hand_ns")
+    if current == ns:
+        return
+    if current is not None:
+        ss[f"ns:{current}"] = {k: ss[k] for k in STATE_KEYS if k in ss}
+    for k in [k for k in ss if isinstance(k, str) and (k in STATE_KEYS or k.startswith("w_"))]:
+        del ss[k]
+    for k, v in ss.pop(f"ns:{ns}", {}).items():
+        ss[k] = v
+    ss.hand_ns = ns
+
+
 def started() -> bool:
     return "hand" in ss
 

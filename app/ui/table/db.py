@@ -1,0 +1,57 @@
+"""The app's ledger store (one per server process) and ledger errors in the page language.
+
+The store is `ledger.store.open_store()`: `JXMJ_DB`, or the SQLite file in the user's data
+directory — the same database as `jxmj table`. Errors are translated by `LedgerError.code`
+(`ledger.<code>` in the catalog); the English page shows the ledger's own sentence, which names
+the hand and the seat.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui.i18n import has, lang, t
+from app.ui.messages import code_text
+from ledger import LedgerError
+from ledger.store import Store, default_url, open_store
+
+__all__ = ["error_text", "flash", "store", "write"]
+
+
+@st.cache_resource(show_spinner=False)
+def _open(url: str) -> Store:
+    return open_store(url)
+
+
+def store() -> Store:
+    """The process's store for the current ``JXMJ_DB``; raises :class:`LedgerError` (``StoreError``)."""
+    return _open(default_url())
+
+
+def error_text(e: LedgerError) -> str:
+    """One sentence for a ledger error: the English sentence, or the catalog's by code."""
+    if lang() == "en":
+        return e.message
+    key = f"ledger.{e.code}"
+    if has(key):
+        return t(key)
+    return code_text(e.code, e.message)  # a scoring code passed through (not_complete, fifth_copy …)
+
+
+def flash(level: str, text: str) -> None:
+    """A message for the next run of the page (after a write and its rerun)."""
+    ss = st.session_state
+    ss["tbl_flash"] = [*ss.get("tbl_flash", []), (level, text)]
+
+
+def write(action, ok_text: str | None = None) -> bool:
+    """Run a store write; on success flash `ok_text` and rerun, on a ledger error flash why."""
+    try:
+        action()
+    except LedgerError as e:
+        flash("error", error_text(e) + (" " + t("ledger.reloaded") if e.code == "conflict" else ""))
+        st.rerun()
+    if ok_text:
+        flash("success", ok_text)
+    st.rerun()
+    return True  # pragma: no cover - st.rerun() does not return

@@ -1,0 +1,133 @@
+"""The table's history: a line chart of each player's running total, and every hand — dealer,
+raise and why, each winner's decomposition drawn as tiles and item table, the money — with an
+edit form (seats, 跟庄, or the hand in the editor) that recomputes every later hand."""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.render.html import decomposition_html, items_table, num
+from app.ui.score.session import started
+from app.ui.table.db import store, write
+from app.ui.table.seats import winner_entry
+
+ss = st.session_state
+EDIT_KINDS = ("keep", "drawn")
+PAGE = 10  # hands drawn per page of the history
+
+
+def chart(ledger) -> None:
+    """Cumulative totals per seat over the hands (hand 0 = the start, all zero)."""
+    if not ledger.outcomes:
+        return
+    import pandas as pd
+
+    seats = ledger.table.seats
+    rows = [[0.0] * 4] + [[float(x) for x in o.totals] for o in ledger.outcomes]
+    frame = pd.DataFrame(rows, columns=list(seats))
+    frame.index.name = t("table.hand_axis")
+    st.subheader(t("table.chart"))
+    st.line_chart(frame, x_label=t("table.hand_axis"), y_label=t("table.total_axis"))
+
+
+def hand_title(ledger, o) -> str:
+    seats, h = ledger.table.seats, o.hand
+    if h.kind == "win":
+        who = ", ".join(seats[w.seat] for w in h.winners)
+        how = (
+            t("table.self_drawn_by", who=who)
+            if h.discarder is None
+            else t("table.won_off", who=who, off=seats[h.discarder])
+        )
+    elif h.kind == "drawn":
+        how = t("table.kind_drawn")
+    else:
+        how = t("table.kind_false_win", who=seats[h.declarer])
+    raise_ = f" · ×{o.raise_}" if o.raise_ > 1 else ""
+    money = " · ".join(f"{seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(o.deltas) if d)
+    return f"{o.number}. {how} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
+        f" · {money}" if money else ""
+    )
+
+
+def history(rec, ledger) -> None:
+    """The hands, newest first, `PAGE` at a time (a 2,000-hand table draws as fast as a short one),
+    then one edit form for the hand chosen."""
+    if not ledger.outcomes:
+        return
+    st.subheader(t("table.history"))
+    n = len(ledger.outcomes)
+    pages = (n + PAGE - 1) // PAGE
+    page = 1
+    if pages > 1:
+        page = st.number_input(t("table.history_page", pages=pages), 1, pages, 1, key="tw_hist_page")
+    newest = n - (page - 1) * PAGE
+    for o in reversed(ledger.outcomes[max(0, newest - PAGE) : newest]):
+        with st.expander(hand_title(ledger, o)):
+            if o.error:
+                st.warning(o.error)
+            if o.reasons:
+                st.caption(", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons))
+            for w, r in zip(o.hand.winners, o.results, strict=False):
+                st.markdown(f"**{html.escape(ledger.table.seats[w.seat])}**")
+                win = w.hand.get("winning_tile")
+                st.markdown(decomposition_html(r.decomposition, win, size="sm"), unsafe_allow_html=True)
+                st.markdown(items_table(r), unsafe_allow_html=True)
+    if not rec.table.locked:
+        with st.expander(t("table.edit")):
+            number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n")
+            _edit_form(rec, ledger.outcomes[number - 1])
+
+
+def _edit_form(rec, o) -> None:
+    """Change the seats or 跟庄 of hand `o`, turn it into a drawn hand, or put the hand in the
+    editor in its place; the ledger checks the new list and recomputes everything after it."""
+    table, h, n = rec.table, o.hand, o.number
+    with st.form(f"edit_{n}"):
+        st.caption(t("table.edit_help"))
+        kind = st.segmented_control(
+            t("table.edit_kind"), EDIT_KINDS, format_func=lambda k: t(f"table.edit_{k}"), default="keep",
+            key=f"ed_kind_{n}",
+        )  # fmt: skip
+        single = h.kind == "win" and len(h.winners) == 1
+        winner = discarder = None
+        if single:
+            winner = st.selectbox(
+                t("table.winner"), range(4), index=h.winners[0].seat, format_func=lambda s: table.seats[s],
+                key=f"ed_w_{n}",
+            )  # fmt: skip
+            options = [None, 0, 1, 2, 3]
+
+            def how(s):
+                return t("cond.self_drawn") if s is None else table.seats[s]
+
+            discarder = st.selectbox(
+                t("table.how"), options, index=options.index(h.discarder), format_func=how, key=f"ed_d_{n}"
+            )
+            use_editor = st.checkbox(t("table.edit_use_editor"), key=f"ed_use_{n}", disabled=not started())
+        followed = st.checkbox(t("table.followed"), value=h.follow.followed, key=f"ed_f_{n}")
+        dragon = st.checkbox(t("table.follow_dragon"), value=h.follow.dragon, key=f"ed_fd_{n}")
+        second = st.checkbox(t("table.follow_second"), value=h.follow.second, key=f"ed_fs_{n}")
+        go = st.form_submit_button(t("table.edit_save"))
+    if not go:
+        return
+    data = h.to_json()
+    data.pop("recorded", None)
+    data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
+    if kind == "drawn":
+        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
+    elif single:
+        entry = (
+            winner_entry(table, ss.hand, ss.cond, winner)
+            if use_editor
+            else {**data["winners"][0], "seat": winner}
+        )
+        if not use_editor:
+            entry.pop("eaten", None)  # 吃炮 facts belong to the old payers; the edit names new seats
+            if winner == h.winners[0].seat and discarder == h.discarder:
+                entry["eaten"] = data["winners"][0].get("eaten", {})
+        data.update(winners=[entry], discarder=discarder)
+    write(lambda: store().edit(table.code, n, data, expected=len(rec.hands)), t("table.edited", n=n))

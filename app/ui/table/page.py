@@ -1,0 +1,95 @@
+"""The 牌局 / Table page: a shared multi-hand ledger behind `?table=CODE`.
+
+Every run reads the table from the database, so every phone on that URL sees the same ledger
+on reload. Sections: the table and its running totals (`page`), the hand in progress and the
+record buttons (`record`), the chart, history and edits (`history`), settlement, export and
+import (`settle_view`). Without a code: `start`.
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.render.html import num
+from app.ui.score import session
+from app.ui.table.db import error_text, store
+from app.ui.table.history import chart, history
+from app.ui.table.record import record_section
+from app.ui.table.settle_view import exchange, settlement
+from app.ui.table.start import start_view
+from ledger import LedgerError
+from ledger.codes import normalize_code
+
+ss = st.session_state
+
+
+def render() -> None:
+    raw = st.query_params.get("table", "")
+    if not raw:
+        start_view()
+        return
+    ss["table_code"] = raw
+    try:
+        code = normalize_code(raw)
+        rec = store().get(code)
+    except LedgerError as e:
+        st.error(error_text(e))
+        _leave()
+        return
+    session.use(f"table:{code}")
+    ledger = rec.ledger()
+    _flashes()
+    header(rec, ledger)
+    if not rec.table.locked:
+        record_section(rec, ledger)
+    else:
+        st.info(t("table.locked"))
+    chart(ledger)
+    history(rec, ledger)
+    settlement(rec, ledger)
+    exchange(rec, ledger)
+    _leave()
+
+
+def _leave() -> None:
+    """Back to the start (a new table, another code); the table itself stays in the database."""
+    if st.button(t("table.back"), key="tbl_back"):
+        del st.query_params["table"]
+        ss.pop("table_code", None)
+        st.rerun()
+
+
+def header(rec, ledger) -> None:
+    table = rec.table
+    title = html.escape(table.title or t("table.untitled"))
+    st.markdown(
+        f'<div class="jx-table-head" id="jx-table" data-code="{table.code}" data-hands="{len(rec.hands)}">'
+        f"<b>{title}</b> · {t(f'variant.{table.variant}')} · {t('table.base_is', base=num(table.base))}"
+        f" · {t('table.code_is')} <code>{table.code}</code></div>",
+        unsafe_allow_html=True,
+    )
+    st.caption(t("table.share", code=table.code))
+    cols = st.columns(4)
+    last = ledger.outcomes[-1].deltas if ledger.outcomes else None
+    for i, col in enumerate(cols):
+        with col:
+            dealer = " · " + t("table.dealer_mark") if i == ledger.next_dealer else ""
+            delta = num(last[i]) if last is not None and last[i] else None
+            st.metric(table.seats[i] + dealer, num(ledger.totals[i]), delta)
+    raise_ = ledger.next_raise
+    why = ", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
+    st.markdown(
+        f'<div id="jx-next" data-dealer="{ledger.next_dealer}" data-raise="{raise_}">'
+        + html.escape(t("table.next", n=len(rec.hands) + 1, dealer=table.seats[ledger.next_dealer]))
+        + (html.escape(t("table.raised", x=raise_, why=why)) if raise_ > 1 else "")
+        + "</div>",
+        unsafe_allow_html=True,
+    )
+
+
+def _flashes() -> None:
+    for level, text in ss.pop("tbl_flash", []):
+        getattr(st, level)(text)

@@ -1,0 +1,199 @@
+"""The hand in progress on a table: who won on whose discard, the hand (photo, fixes, 吃炮 —
+the score page's own sections), 跟庄 / kong facts, a preview of the money, and the buttons
+记这一手 / Record, 一炮多响 (another winner), 黄庄 / Drawn, 炸糊, undo last.
+
+Seats drive everything the table decides: the dealer, the payers, the point value and 星子's
+doubling come from the ledger (`ledger.replay`), never from the player's memory.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.i18n import t
+from app.ui.render.html import num
+from app.ui.score import session
+from app.ui.score.conditions import conditions
+from app.ui.score.editor import hand_editor
+from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
+from app.ui.score.result import result_view, total_banner
+from app.ui.state import Conditions, EditHand, PayerTilesImpossible
+from app.ui.table import drafting
+from app.ui.table.db import error_text, store, write
+from app.ui.table.draft import TableChoices
+from app.ui.table.seats import sync_conditions, winner_entry
+from ledger import LedgerError, add_hand, load_ledger_rules
+from scoring import HandError, ScoreResult
+from scoring.rules import load_rules
+
+ss = st.session_state
+SELF = "self"
+
+
+def record_section(rec, ledger) -> None:
+    table, code = rec.table, rec.table.code
+    key = f"table:{code}"
+    ck = f"tbl_choices:{code}"
+    if not session.started():
+        choices = drafting.restore(key)
+        if not session.started():
+            session.start(EditHand(), Conditions(variant=table.variant))
+        ss[ck] = choices or TableChoices()
+    choices: TableChoices = ss.setdefault(ck, TableChoices())
+    st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
+    _who(table, ledger, choices)
+    drafting.before_photos()
+    take_new_photos()
+    drafting.after_photos()
+    session.sync_from_widgets()
+    winner = choices.winner if choices.winner is not None else ledger.next_dealer
+    sync_conditions(ss.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
+    outcome = services.score_hand(ss.hand, ss.cond)
+    left, right = st.columns([5, 7], gap="large")
+    with left:
+        photo_inputs()
+        detection_view()
+    with right:
+        hand_editor()
+    left, right = st.columns([5, 7], gap="large")
+    with left:
+        conditions(fixed=True)
+        _facts(table, choices)
+    with right:
+        total_banner(outcome)
+        result_view(outcome)
+    _actions(rec, ledger, choices, outcome, key)
+    drafting.save(key, choices)
+
+
+def _who(table, ledger, choices: TableChoices) -> None:
+    """Winner and discarder, as seats (the dealer is marked)."""
+    seats = list(range(4))
+
+    def name(s: int) -> str:
+        return table.seats[s] + (" · " + t("table.dealer_mark") if s == ledger.next_dealer else "")
+
+    if "tw_winner" not in ss:
+        ss.tw_winner = choices.winner
+    choices.winner = st.segmented_control(t("table.winner"), seats, format_func=name, key="tw_winner")
+    if load_rules(table.variant).self_draw_only:
+        choices.discarder = None
+        return
+    options = [SELF, *(s for s in seats if s != choices.winner)]
+    if ss.get("tw_how") not in options:
+        ss.tw_how = (
+            SELF if choices.discarder is None or choices.discarder not in options else choices.discarder
+        )
+    how = st.segmented_control(
+        t("table.how"), options, format_func=lambda s: t("cond.self_drawn") if s == SELF else name(s),
+        key="tw_how", required=True,
+    )  # fmt: skip
+    choices.discarder = None if how in (None, SELF) else how
+
+
+def _facts(table, choices: TableChoices) -> None:
+    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2)."""
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    if lr["follow.enabled"]:
+        choices.followed = st.checkbox(t("table.followed"), value=choices.followed, key="tw_followed")
+        if choices.followed:
+            choices.dragon = st.checkbox(t("table.follow_dragon"), value=choices.dragon, key="tw_dragon")
+            choices.second = st.checkbox(t("table.follow_second"), value=choices.second, key="tw_second")
+    if lr["kong_money.enabled"]:
+        with st.expander(t("table.kongs")):
+            for s in range(4):
+                if s == choices.winner:
+                    continue
+                e, c = choices.kongs.get(str(s), [0, 0])
+                cols = st.columns(2)
+                e = cols[0].number_input(
+                    t("table.kongs_exposed", name=table.seats[s]), 0, 4, e, key=f"tw_ke{s}"
+                )
+                c = cols[1].number_input(
+                    t("table.kongs_concealed", name=table.seats[s]), 0, 4, c, key=f"tw_kc{s}"
+                )
+                choices.kongs[str(s)] = [int(e), int(c)]
+
+
+def _common(table, choices: TableChoices) -> dict:
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    out: dict = {}
+    if lr["follow.enabled"] and choices.followed:
+        out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
+    if lr["kong_money.enabled"]:
+        kongs = {
+            s: {"exposed": e, "concealed": c}
+            for s, (e, c) in choices.kongs.items()
+            if (e or c) and int(s) != choices.winner
+        }
+        if kongs:
+            out["kongs"] = kongs
+    return out
+
+
+def _win_data(table, choices: TableChoices) -> dict:
+    entry = winner_entry(table, ss.hand, ss.cond, choices.winner)
+    return {
+        "kind": "win",
+        "winners": [*choices.pending, entry],
+        "discarder": choices.discarder,
+        **_common(table, choices),
+    }
+
+
+def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
+    table, code, n = rec.table, rec.table.code, len(rec.hands)
+    data, problem = None, None
+    if choices.winner is None:
+        problem = t("table.choose_winner")
+    elif not (isinstance(outcome, ScoreResult) and outcome.can_win):
+        problem = t("table.not_winning")
+    else:
+        try:
+            data = _win_data(table, choices)
+            _, after = add_hand(table, list(rec.hands), data)
+            deltas = after.outcomes[-1].deltas
+            st.markdown(t("table.preview") + " " + " · ".join(
+                f"{table.seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
+            ))  # fmt: skip
+        except (LedgerError, HandError, PayerTilesImpossible) as e:
+            data, problem = None, error_text(e) if isinstance(e, LedgerError) else t("msg.payer_tiles")
+    if choices.pending:
+        st.caption(t("table.pending", names=", ".join(table.seats[w["seat"]] for w in choices.pending)))
+    if problem:
+        st.caption(problem)
+
+    def reset() -> None:
+        session.start(EditHand(), Conditions(variant=table.variant))
+        ss[f"tbl_choices:{code}"] = TableChoices()
+        for k in [k for k in ss if isinstance(k, str) and k.startswith(("tw_", "w_"))]:
+            del ss[k]
+        drafting.clear(key)
+
+    def append(hand_data) -> None:
+        store().append(code, hand_data, expected=n)
+        reset()
+
+    cols = st.columns(5)
+    if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
+        write(lambda: append(data), t("table.recorded", n=n + 1))
+    if choices.discarder is not None and cols[1].button(
+        t("table.another_winner"), disabled=data is None, key="tb_more"
+    ):
+        choices.pending = data["winners"]
+        session.start(EditHand(), Conditions(variant=table.variant))
+        ss.pop("tw_winner", None)
+        choices.winner = None
+        st.rerun()
+    if cols[2].button(t("table.drawn"), key="tb_drawn"):
+        write(lambda: append({"kind": "drawn", **_common(table, choices)}), t("table.recorded", n=n + 1))
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    if lr["false_win.penalty"] > 0:
+        who = cols[3].selectbox(
+            t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
+        )
+        if cols[3].button(t("table.false_win"), key="tb_false_win"):
+            write(lambda: append({"kind": "false_win", "declarer": who}), t("table.recorded", n=n + 1))
+    if n and cols[4].button(t("table.undo"), key="tb_undo"):
+        write(lambda: store().undo(code, expected=n), t("table.undone", n=n))

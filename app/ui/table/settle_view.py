@@ -1,0 +1,69 @@
+"""Settlement (结算: nets and the fewest transfers), locking a settled table, and export
+(CSV, JSON) / import (JSON restores a table under a code of its own)."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from app.ui.i18n import t
+from app.ui.render.html import num
+from app.ui.table.db import error_text, store, write
+from app.ui.table.start import go
+from ledger import LedgerError, settle
+from ledger.exchange import export_csv, export_json, table_from_export
+
+ss = st.session_state
+MAX_IMPORT = 32 * 2**20
+
+
+def settlement(rec, ledger) -> None:
+    if not ledger.outcomes:
+        return
+    st.subheader(t("table.settlement"))
+    s = settle(rec.table.seats, ledger.totals)
+    st.markdown(
+        " · ".join(f"{n} {'+' if v > 0 else ''}{num(v)}" for n, v in zip(s.seats, s.nets, strict=True))
+    )
+    lines = s.lines()
+    st.markdown('<div id="jx-transfers">' + "<br>".join(lines or [t("table.all_square")]) + "</div>",
+                unsafe_allow_html=True)  # fmt: skip
+    if not rec.table.locked:
+        sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
+        if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
+            write(lambda: store().lock(rec.table.code), t("table.locked"))
+
+
+def exchange(rec, ledger) -> None:
+    st.subheader(t("table.export"))
+    code = rec.table.code
+    cols = st.columns(2)
+    # callables: the files are built when a button is pressed, not on every run of the page
+    csv_file = lambda: export_csv(ledger)  # noqa: E731
+    json_file = lambda: json.dumps(export_json(ledger), ensure_ascii=False, indent=1)  # noqa: E731
+    cols[0].download_button(t("table.export_csv"), csv_file, f"jxmj-{code}.csv", "text/csv", key="tb_csv")
+    cols[1].download_button(
+        t("table.export_json"), json_file, f"jxmj-{code}.json", "application/json", key="tb_json"
+    )
+    import_view()
+
+
+def import_view() -> None:
+    up = st.file_uploader(t("table.import"), type=["json"], key="tb_import")
+    if up is None or ss.get("tb_imported") == up.file_id:
+        return
+    ss.tb_imported = up.file_id
+    try:
+        raw = up.getvalue()
+        if len(raw) > MAX_IMPORT:
+            raise LedgerError(f"the file is larger than {MAX_IMPORT // 2**20} MiB", "bad_import")
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+            raise LedgerError(f"not a jxmj table export: the file is not JSON ({e})", "bad_import") from None
+        rec = store().create_table(*table_from_export(data))
+    except LedgerError as e:
+        st.error(error_text(e))
+        return
+    go(rec.table.code)

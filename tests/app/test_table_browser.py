@@ -1,0 +1,60 @@
+"""The 牌局 page in a real browser (Debian's Chromium via playwright): two browser contexts on
+one table code — one records a hand, the other sees it after a reload — and a reload in the
+middle of a hand keeps the hand in progress (the draft lives in the database)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger import Table
+from ledger.store import open_store
+from tests.app.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, server  # noqa: F401 (fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+]
+SEATS = ("张三", "李四", "王五", "赵六")
+WAIT = 30_000
+
+
+def _enter_hand(page, tiles: str, winner: str, discarder: str, preview: str) -> None:
+    page.get_by_text("输入牌串", exact=True).first.click()
+    page.locator("[class*='st-key-typed'] input").fill(tiles)
+    page.locator("[class*='st-key-btn_typed'] button:visible").first.click()
+    page.locator("[class*='st-key-tw_winner'] button", has_text=winner).first.click(timeout=WAIT)
+    page.wait_for_timeout(800)
+    page.locator("[class*='st-key-tw_how'] button", has_text=discarder).first.click(timeout=WAIT)
+    page.get_by_text(preview).first.wait_for(timeout=WAIT)  # the money of this hand, from the seats
+
+
+def test_two_phones_one_table_and_a_reload_keeps_the_draft(server):  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    code = open_store().create_table(Table("jiujiang", SEATS)).table.code
+    url = f"{server}/table?table={code}"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            one = browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+            two = browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+            one.goto(url, wait_until="domcontentloaded")
+            two.goto(url, wait_until="domcontentloaded")
+            two.locator('#jx-table[data-hands="0"]').wait_for(timeout=WAIT)
+            # phone one: 李四 wins on 王五's discard with 123m 456p 789s 234m 中中 (3 炮)
+            _enter_hand(one, "123m456p789s234mCC", "李四", "王五", "李四 +3 · 王五 -3")
+            one.locator("[class*='st-key-tb_record'] button").first.click()
+            one.locator('#jx-table[data-hands="1"]').wait_for(timeout=WAIT)
+            # phone two sees it after a reload
+            two.reload(wait_until="domcontentloaded")
+            two.locator('#jx-table[data-hands="1"]').wait_for(timeout=WAIT)
+            assert 'data-dealer="1"' in two.locator("#jx-next").first.evaluate("e => e.outerHTML")
+            # phone two starts hand 2, then the page reloads (a locked phone, a lost tab): nothing lost
+            _enter_hand(two, "123m456p789s234mCC", "赵六", "张三", "张三 -3 · 赵六 +3")
+            two.wait_for_timeout(1500)  # the draft is written at the end of the run
+            two.reload(wait_until="domcontentloaded")
+            two.get_by_text("张三 -3 · 赵六 +3").first.wait_for(timeout=WAIT)  # hand, winner, discarder kept
+            two.screenshot(path=str(ARTIFACTS / "browser-table.png"), full_page=True)
+        finally:
+            browser.close()
+    assert [h.kind for h in open_store().get(code).hands] == ["win"]

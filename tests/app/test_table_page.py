@@ -1,0 +1,194 @@
+"""The 牌局 / Table page driven headless by AppTest: a table in the URL, hands recorded from the
+editor with seats, 黄庄 / 跟庄 raises, 炸糊, undo, edit, lock, drafts that survive a reload."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.ui import i18n
+from ledger import Table
+from ledger.store import open_store
+from tests.app.conftest import APP
+
+SEATS = ("张三", "李四", "王五", "赵六")
+HAND_A = "123m456p789s234mCC"  # won on 中: 平胡 1 + 门清 1 + 单钓 1 = 3 炮 on a discard, 4 self-drawn
+
+
+def _open(code: str) -> AppTest:
+    """A fresh browser session on `?table=CODE` (a reload, or another phone)."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["table"] = code
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _table(variant="jiujiang", **kw) -> str:
+    return open_store().create_table(Table(variant, SEATS, **kw)).table.code
+
+
+def _totals(at) -> list[str]:
+    return [m.value for m in at.metric]
+
+
+def _enter(at, tiles: str, winner: int, discarder: int | None) -> None:
+    at.text_input(key="typed").input(tiles)
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(winner)
+    at.run()
+    if discarder is not None:
+        at.segmented_control(key="tw_how").set_value(discarder)
+        at.run()
+
+
+def _codes(tiles: str) -> list[str]:
+    from scoring.tiles import parse_tiles
+
+    return [t.code for t in parse_tiles(tiles)]
+
+
+def _click(at, key: str) -> None:
+    at.button(key=key).click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_create_a_table_puts_its_code_in_the_url():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.segmented_control(key="page").set_value("table")
+    at.run()
+    for i, name in enumerate(SEATS):
+        at.text_input(key=f"tn_seat{i}").input(name)
+    next(b for b in at.button if b.label == i18n.catalog("zh")["table.create"]).click()
+    at.run()
+    code = at.query_params["table"]
+    assert len(code) == 11
+    assert open_store().get(code).table.seats == SEATS
+    assert _totals(at) == ["0", "0", "0", "0"]
+
+
+def test_record_a_win_and_every_phone_sees_it():
+    code = _table()
+    at = _open(code)
+    _enter(at, HAND_A, winner=1, discarder=2)
+    assert any("李四 +3 · 王五 -3" in m.value for m in at.markdown)  # the preview, from the seats
+    _click(at, "tb_record")
+    assert _totals(at) == ["0", "3", "-3", "0"]
+    assert [m.label for m in at.metric][1] == "李四 · 庄"  # the winner deals next
+    other = _open(code)  # another phone on the same URL, after a reload
+    assert _totals(other) == ["0", "3", "-3", "0"]
+    assert len(open_store().get(code).hands) == 1
+
+
+def test_drawn_with_follow_raises_the_next_hand_and_undo_takes_it_back():
+    code = _table()
+    at = _open(code)
+    at.checkbox(key="tw_followed").check()
+    at.run()
+    _click(at, "tb_drawn")
+    nxt = next(m.value for m in at.markdown if 'id="jx-next"' in m.value)
+    assert 'data-raise="2"' in nxt and 'data-dealer="0"' in nxt  # 黄庄 + 跟庄: x2; the dealer keeps dealing
+    _enter(at, HAND_A, winner=0, discarder=None)  # the dealer self-draws at x2: 4 x2 from each
+    _click(at, "tb_record")
+    assert _totals(at) == ["24", "-8", "-8", "-8"]
+    _click(at, "tb_undo")
+    assert _totals(at) == ["0", "0", "0", "0"]
+    assert [h.kind for h in open_store().get(code).hands] == ["drawn"]
+
+
+def test_false_win_on_a_xingzi_table():
+    code = _table("xingzi")
+    at = _open(code)
+    at.selectbox(key="tw_fw").set_value(3)
+    _click(at, "tb_false_win")
+    assert _totals(at) == ["10", "10", "10", "-30"]  # 炸糊: 10 炮 to each other player (DECISIONS §1.6)
+
+
+def test_edit_an_early_hand_recomputes_the_later_ones():
+    code = _table()
+    store = open_store()
+    store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+    store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+    at = _open(code)
+    assert _totals(at) == ["0", "6", "-6", "0"]
+    at.number_input(key="tw_edit_n").set_value(1)
+    at.run()
+    at.segmented_control(key="ed_kind_1").set_value("drawn")
+    next(b for b in at.button if b.key and "edit_1" in b.key).click()
+    at.run()
+    assert not at.exception
+    assert _totals(at) == ["0", "6", "-6", "0"]  # hand 2 is now x2 (黄庄 window): 3 x2
+    assert [o.raise_ for o in store.get(code).ledger().outcomes] == [1, 2]
+
+
+def test_a_locked_table_is_read_only():
+    code = _table()
+    at = _open(code)
+    _click(at, "tb_drawn")
+    at.checkbox(key="tw_lock_sure").check()
+    at.run()
+    _click(at, "tb_lock")
+    assert open_store().get(code).table.locked
+    assert not [b for b in at.button if b.key in ("tb_record", "tb_drawn", "tb_undo")]
+    assert any(i18n.catalog("zh")["table.locked"] in i.value for i in at.info)
+
+
+def test_a_reload_mid_hand_keeps_the_draft():
+    code = _table()
+    at = _open(code)
+    _enter(at, HAND_A, winner=3, discarder=1)
+    again = _open(code)  # reload: a new session reads the draft from the database
+    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+    assert again.segmented_control(key="tw_winner").value == 3
+    assert again.segmented_control(key="tw_how").value == 1
+    _click(again, "tb_record")
+    assert _totals(again) == ["0", "-3", "0", "3"]
+    data, _ = open_store().load_draft(f"table:{code}")  # recorded: the draft is the next, empty hand
+    assert data["hand"]["concealed"] == [] and data["table"]["winner"] is None
+
+
+def test_the_single_hand_page_keeps_its_draft_behind_its_url_token():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    token = at.query_params["d"]
+    at.text_input(key="typed").input("234m567p678s777p99s")
+    at.button(key="btn_typed").click()
+    at.run()
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.query_params["d"] = token
+    again.run()
+    assert [t.code for t in again.session_state.hand.concealed] == _codes("234m567p678s777p99s")
+
+
+def test_bad_codes_and_missing_tables_say_so():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["table"] = "K7QM9ACXTRE"
+    at.run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [i18n.catalog("zh")["ledger.table_not_found"]]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_table_page_words_exist_in_both_languages(lang):
+    import re
+    from pathlib import Path
+
+    pages = Path(APP).parent.joinpath("ui", "table").glob("*.py")
+    src = "".join(p.read_text(encoding="utf-8") for p in pages)
+    keys = set(re.findall(r'"((?:table|ledger|raise)\.[a-z_]+)"', src))
+    raises = ("follow", "follow_dragon", "follow_second", "follow_hold", "drawn", "drawn_consecutive")
+    keys |= {f"raise.{c}" for c in raises}
+    keys |= {"table.edit_keep", "table.edit_drawn", "nav.table"}
+    ledger_src = "".join(
+        p.read_text(encoding="utf-8") for p in (Path(APP).parents[1] / "ledger").rglob("*.py")
+    )
+    call = r'(?:LedgerError|StoreError|fail)\((?:[^()]|\([^()]*\))*?,\s*"([a-z_]+)",?\s*\)'
+    keys |= {f"ledger.{c}" for c in re.findall(call, ledger_src)}  # every code the ledger raises
+    keys |= {f"ledger.{c}" for c in ("conflict", "table_locked", "table_not_found", "store_error")}
+    catalog = json.loads(Path(APP).parent.joinpath("locales", f"{lang}.json").read_text(encoding="utf-8"))
+    assert sorted(k for k in keys if k not in catalog) == []
