@@ -7,6 +7,8 @@ wrong reads. Evaluation only; nothing here is fitted.
 Sets (each skipped when absent):
 - `val`: the validation part of our `real_photos_rf` split (`datasets.real`, by source photo).
   Its labels are partial (discards and walls are often unlabelled), so precision is a lower bound.
+- `val_small`: the same photos, each pasted into a 4x larger frame (far tiles: tests the second
+  localizer pass, `--no-refine` turns it off).
 - `riichi`: `riichi_table_photo` (72 approximately aligned boxes).
 - `collages`: `tile_crops_mit/collages_val` (first `--collages-limit` images).
 - `rows`: `real_rows_public` rows (tile accuracy and rows exact as `tools/eval_rows.py` counts them),
@@ -83,6 +85,21 @@ def val_items(real: Path) -> list:
     split = json.loads((real / "split.json").read_text())["split"]
     cmap = class_map(root)
     return [load(root, s, cmap) for s, sp in sorted(split.items()) if sp == "val"]
+
+
+def small_items(items: list, factor: int = 4, seed: int = 1) -> list:
+    """Each photo pasted at a seeded place into a `factor` x larger frame of its mean colour: the
+    same tiles, `factor` x smaller relative to the frame (a whole-table photo's far tiles)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for img, gt, codes in items:
+        h, w = img.shape[:2]
+        big = np.empty((h * factor, w * factor, 3), np.uint8)
+        big[:] = img.reshape(-1, 3).mean(0).astype(np.uint8)
+        y, x = int(rng.integers(0, h * (factor - 1))), int(rng.integers(0, w * (factor - 1)))
+        big[y : y + h, x : x + w] = img
+        out.append((big, gt + np.array([x, y, x, y], np.float32), codes))
+    return out
 
 
 def riichi_items() -> list:
@@ -199,7 +216,7 @@ def rows(reader, upside_down: bool = False) -> dict:
 
 
 def main(argv=None) -> int:
-    from vision.reader import TileReader
+    from vision.reader import ReaderConfig, TileReader
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--models", nargs="+", default=["models"])
@@ -207,18 +224,20 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", nargs="*", default=["val", "riichi", "collages", "rows"])
     ap.add_argument("--collages-limit", type=int, default=80)
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--no-refine", action="store_true", help="without the second localizer pass")
     a = ap.parse_args(argv)
     if not (SHARED / "data").is_dir():
         print(f"{SHARED}/data is not here (set JXMJ_SHARED): nothing to evaluate")
         return 0
     makers = {
         "val": lambda: val_items(Path(a.real)),
+        "val_small": lambda: small_items(val_items(Path(a.real))),
         "riichi": riichi_items,
         "collages": lambda: collage_items(a.collages_limit),
     }
     out: dict = {}
     for m in a.models:
-        reader = TileReader(m)
+        reader = TileReader(m, ReaderConfig(refine_min_gain=0) if a.no_refine else None)
         out[m] = {}
         for s in a.sets:
             if s in ("rows", "rows_upside_down"):
