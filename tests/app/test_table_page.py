@@ -192,3 +192,21 @@ def test_table_page_words_exist_in_both_languages(lang):
     keys |= {f"ledger.{c}" for c in ("conflict", "table_locked", "table_not_found", "store_error")}
     catalog = json.loads(Path(APP).parent.joinpath("locales", f"{lang}.json").read_text(encoding="utf-8"))
     assert sorted(k for k in keys if k not in catalog) == []
+
+
+def test_house_rules_typed_when_the_table_opens():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.segmented_control(key="page").set_value("table")
+    at.run()
+    create = i18n.catalog("zh")["table.create"]
+    at.text_area(key="tn_rules").input('{"ledger": {"drawn.windw": 3}}')
+    next(b for b in at.button if b.label == create).click()
+    at.run()
+    assert [e.value for e in at.error] == [i18n.catalog("zh")["ledger.unknown_rule"]]
+    assert "table" not in at.query_params  # nothing was created
+    at.text_area(key="tn_rules").input('{"ledger": {"drawn.window": 1}}')
+    next(b for b in at.button if b.label == create).click()
+    at.run()
+    rec = open_store().get(at.query_params["table"])
+    assert rec.table.house_rules == {"ledger": {"drawn.window": 1}}

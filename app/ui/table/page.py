@@ -9,6 +9,7 @@ import (`settle_view`). Without a code: `start`.
 from __future__ import annotations
 
 import html
+import json
 
 import streamlit as st
 
@@ -72,6 +73,8 @@ def header(rec, ledger) -> None:
         unsafe_allow_html=True,
     )
     st.caption(t("table.share", code=table.code))
+    if table.house_rules:
+        st.caption(t("table.house_rules", rules=json.dumps(table.house_rules, ensure_ascii=False)))
     cols = st.columns(4)
     last = ledger.outcomes[-1].deltas if ledger.outcomes else None
     for i, col in enumerate(cols):

@@ -3,6 +3,8 @@ existing one by its code. Creating a table puts its code in the URL (`?table=COD
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from app.ui.i18n import t
@@ -13,6 +15,8 @@ from scoring.model import VARIANTS
 
 ss = st.session_state
 DEFAULT_NAMES = ("东", "南", "西", "北")
+RULES_EXAMPLE = '{"ledger": {"drawn.window": 3}, "scoring": {"full_flush.base": 15}}'
+MAX_RULES = 4000
 
 
 def start_view() -> None:
@@ -32,6 +36,7 @@ def start_view() -> None:
         st.number_input(
             t("table.base"), min_value=0.01, max_value=10000.0, value=1.0, step=0.5, key="tn_base"
         )
+        st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
         st.caption(t("table.seats_help"))
         created = st.form_submit_button(t("table.create"), type="primary")
     if created:
@@ -50,12 +55,28 @@ def start_view() -> None:
 def _create() -> None:
     seats = tuple(ss.get(f"tn_seat{i}", "") for i in range(4))
     try:
-        table = Table(ss.tn_variant or "jiujiang", seats, str(round(ss.tn_base, 4)), title=ss.tn_title or "")
+        rules = _house_rules(ss.get("tn_rules") or "")
+        table = Table(
+            ss.tn_variant or "jiujiang", seats, str(round(ss.tn_base, 4)), rules, title=ss.tn_title or ""
+        )
         rec = store().create_table(table)
     except LedgerError as e:
         st.error(error_text(e))
         return
     go(rec.table.code)
+
+
+def _house_rules(text: str) -> dict:
+    """House rules typed as JSON (docs/rules/between-hands.md, docs/rules/README.md keys)."""
+    if not text.strip():
+        return {}
+    if len(text) > MAX_RULES:
+        raise LedgerError(f"house rules are at most {MAX_RULES} characters", "bad_rule")
+    try:
+        rules = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise LedgerError(f"house rules are not valid JSON: {e}", "bad_rule") from None
+    return rules if isinstance(rules, dict) else {"bad": rules}  # Table names the wrong shape
 
 
 def go(code: str) -> None:
