@@ -210,3 +210,22 @@ def test_house_rules_typed_when_the_table_opens():
     at.run()
     rec = open_store().get(at.query_params["table"])
     assert rec.table.house_rules == {"ledger": {"drawn.window": 1}}
+
+
+def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
+    code = _table("xingzi")
+    at = _open(code)
+    _enter(at, HAND_A, winner=1, discarder=None)  # 李四 self-draws: 4 炮 each, the dealer 张三 pays x2
+    assert any("张三 -8 · 李四 +16 · 王五 -4 · 赵六 -4" in m.value for m in at.markdown)
+    code = _table("xinyu")
+    at = _open(code)
+    at.text_input(key="typed").input("123m456p789s234mEE")
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(2)
+    at.run()
+    at.number_input(key="tw_ke0").set_value(1)  # 张三 has an exposed kong: 1 from each other player
+    at.run()
+    assert not at.exception
+    _click(at, "tb_record")
+    assert _totals(at) == ["1", "-3", "5", "-3"]  # 门清 x2 = 2 from each; 张三's kong money
