@@ -65,17 +65,26 @@ def _opt(table: dict, key: str, flag: str | None = None) -> list[str]:
     if key not in table:
         return []
     flag = flag or "--" + key.replace("_", "-")
-    v = resolve(table[key]) if isinstance(table[key], str) else table[key]
+    v = table[key]
     if isinstance(v, bool):
         return [flag] if v else []
     return [flag, str(v)]
 
 
-def _models_dir(spec: str) -> str:
-    """A models directory; `git:REV:DIR` -> both ONNX files of DIR at REV, copied out."""
+def resolve_arg(arg: str) -> str:
+    """A command argument as run: `git:REV:FILE.onnx` -> that file copied out (`resolve`);
+    `git:REV:DIR` -> DIR's two ONNX files copied out, and their folder; anything else as it is."""
+    if not arg.startswith("git:"):
+        return arg
+    if arg.endswith(".onnx"):
+        return resolve(arg)
     for name in ("localizer.onnx", "classifier.onnx"):
-        path = resolve(f"{spec}/{name}")
+        path = resolve(f"{arg}/{name}")
     return str(Path(path).parent)
+
+
+def _run(cmd: list[str]) -> None:
+    subprocess.run([resolve_arg(x) for x in cmd], check=True)
 
 
 def _real(cfg: dict) -> tuple[list[list[str]], list[str], list[str]]:
@@ -94,7 +103,7 @@ def _real(cfg: dict) -> tuple[list[list[str]], list[str], list[str]]:
             "--val-frac",
             r["val_frac"],
             "--models",
-            _models_dir(r["models"]),
+            r["models"],
             "--jitter-crops",
             r["jitter_crops"],
             "--drop-p",
@@ -208,7 +217,28 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
             else []
         ),
         "eval": [
+            # with real photos (0.6.0 on): the runtime reader on our real validation part, the
+            # riichi photo, the collages and the judge rows; before: the reference predictor
             _py(
+                "datasets.eval_real",
+                "--models",
+                ex["out"],
+                "--real",
+                cfg["real"]["out"],
+                "--sets",
+                "val",
+                "val_small",
+                "riichi",
+                "collages",
+                "rows",
+                "rows_upside_down",
+                "--collages-limit",
+                256,
+                "--json",
+                cfg["eval"]["report"],
+            )
+            if cfg.get("real")
+            else _py(
                 "datasets.eval_report",
                 "--models",
                 ex["out"],
@@ -238,16 +268,16 @@ def main(argv=None):
     for s in ("gen", "real"):
         if s in steps:
             for cmd in cmds[s]:
-                subprocess.run(cmd, check=True)
+                _run(cmd)
     train = [s for s in ("cls", "loc") if s in steps]
-    procs = [subprocess.Popen(cmds[s][0]) for s in train]
+    procs = [subprocess.Popen([resolve_arg(x) for x in cmds[s][0]]) for s in train]
     for p in procs:
         if p.wait() != 0:
             raise SystemExit(f"training failed: {p.args}")
     for s in ("export", "calibrate", "eval"):
         if s in steps:
             for cmd in cmds[s]:
-                subprocess.run(cmd, check=True)
+                _run(cmd)
     return 0
 
 

@@ -61,3 +61,24 @@ def test_make_all_gives_the_localiser_its_own_scenes_when_the_recipe_says_so():
     # the other [data] keys carry over to the localiser's scenes
     for key in ("--scenes", "--seed", "--save-side"):
         assert loc_gen[loc_gen.index(key) + 1] == cls_gen[cls_gen.index(key) + 1]
+
+
+def test_the_0_6_0_recipe_fine_tunes_from_git_builds_real_data_and_calibrates():
+    steps = _plan("recipes/0.6.0.toml")
+    real_cmd, negatives_cmd = steps["real"]
+    assert real_cmd[real_cmd.index("--models") + 1] == "git:9308fe2:models"  # copied out when run
+    assert "datasets.negatives" in negatives_cmd
+    cls = steps["cls"][0]
+    assert cls[cls.index("--init-onnx") + 1] == "git:9308fe2:models/classifier.onnx"
+    assert "--none" in cls and cls[cls.index("--rot180") + 1] == "0.5"
+    assert cls[cls.index("--extra") + 1].endswith("real/cls/train.npz")
+    loc = steps["loc"][0]
+    assert loc[loc.index("--extra-data") + 1] == "datasets/out/0.6.0/real"
+    assert "datasets.calibrate" in steps["calibrate"][0]
+    assert "datasets.eval_real" in steps["eval"][0]  # the runtime's figures, not the reference predictor's
+    assert _plan("config.toml")["real"] == [] and _plan("config.toml")["calibrate"] == []
+
+
+def test_only_git_arguments_are_resolved():
+    assert make_all.resolve_arg("datasets/out/x.onnx") == "datasets/out/x.onnx"
+    assert make_all.resolve_arg("--none") == "--none"
