@@ -26,62 +26,50 @@ __all__ = ["LANGS", "format_text"]
 
 LANGS = ("zh", "en")
 
-_WORDS = {
-    "en": {
-        "can": "can win",
-        "cannot": "cannot win",
-        "reading": "Reading ({shape}, {n} considered): ",
-        "wait": "Wait: {wait}; before the win it waited on {waits}   (* = winning tile)",
-        "items": "Items:",
-        "head": ["key", "名", "item", "{unit}", "why", "rule"],
-        "own_fan": "Own: {own} (product)",
-        "own_pao": "Own: {own} 炮",
-        "payments": "Payments (point value {pv}):",
-        "pay_head": ["payer", "eaten", "x2", "kong money", "pays"],
-        "dealer": " (dealer)",
-        "yes": "yes",
-        "eaten": "    eaten from {payer}: {key} {zh} +{pts} — {why}",
-        "total": "Total to the winner: {total}",
-        "note": "Note: {note}",
-        "shape": {"standard": "standard", "seven_pairs": "seven_pairs", "free": "free"},
-        "waits": {
-            "closed": "closed {win} in {a}_{b}",
-            "edge": "edge {win}",
-            "single": "single {win}",
-            "pung": "two-pair wait (对倒) {win}",
-            "open": "open {win}",
-            "pair": "pair {win} (seven pairs)",
-            "free": "free shape of honours {tiles}",
-        },
-    },
-    "zh": {
-        "can": "可以胡",
-        "cannot": "不能胡",
-        "reading": "牌型（{shape}，考虑了 {n} 种读法）：",
-        "wait": "听牌：{wait}（胡前听 {waits}）   （* = 胡的那张）",
-        "items": "明细：",
-        "head": ["键", "名", "英文名", "{unit}", "说明", "规则"],
-        "own_fan": "本身：{own}（番数相乘）",
-        "own_pao": "本身：{own} 炮",
-        "payments": "付款（每炮 {pv}）：",
-        "pay_head": ["付款人", "吃炮", "翻倍", "杠钱", "付"],
-        "dealer": "（庄）",
-        "yes": "×2",
-        "eaten": "    吃 {payer} 的：{key} {zh} +{pts} — {why}",
-        "total": "赢家共收：{total}",
-        "note": "注：{note}",
-        "shape": {"standard": "标准", "seven_pairs": "七对", "free": "不论牌型"},
-        "waits": {
-            "closed": "卡 {win}（{a}_{b}）",
-            "edge": "边 {win}",
-            "single": "单钓 {win}",
-            "pung": "对倒 {win}",
-            "open": "两面 {win}",
-            "pair": "七对单钓 {win}",
-            "free": "不论牌型 {tiles}",
-        },
-    },
+# every word of the output as (English, Chinese)
+_WORDS: dict[str, tuple] = {
+    "can": ("can win", "可以胡"),
+    "cannot": ("cannot win", "不能胡"),
+    "reading": ("Reading ({shape}, {n} considered): ", "牌型（{shape}，考虑了 {n} 种读法）："),
+    "wait": (
+        "Wait: {wait}; before the win it waited on {waits}   (* = winning tile)",
+        "听牌：{wait}（胡前听 {waits}）   （* = 胡的那张）",
+    ),
+    "items": ("Items:", "明细："),
+    "head": (
+        ["key", "名", "item", "{unit}", "why", "rule"],
+        ["键", "名", "英文名", "{unit}", "说明", "规则"],
+    ),
+    "own_fan": ("Own: {own} (product)", "本身：{own}（番数相乘）"),
+    "own_pao": ("Own: {own} 炮", "本身：{own} 炮"),
+    "payments": ("Payments (point value {pv}):", "付款（每炮 {pv}）："),
+    "pay_head": (["payer", "eaten", "x2", "kong money", "pays"], ["付款人", "吃炮", "翻倍", "杠钱", "付"]),
+    "dealer": (" (dealer)", "（庄）"),
+    "yes": ("yes", "×2"),
+    "eaten": (
+        "    eaten from {payer}: {key} {zh} +{pts} — {why}",
+        "    吃 {payer} 的：{key} {zh} +{pts} — {why}",
+    ),
+    "total": ("Total to the winner: {total}", "赢家共收：{total}"),
+    "note": ("Note: {note}", "注：{note}"),
+    "shape.standard": ("standard", "标准"),
+    "shape.seven_pairs": ("seven_pairs", "七对"),
+    "shape.free": ("free", "不论牌型"),
+    "wait.closed": ("closed {win} in {a}_{b}", "卡 {win}（{a}_{b}）"),
+    "wait.edge": ("edge {win}", "边 {win}"),
+    "wait.single": ("single {win}", "单钓 {win}"),
+    "wait.pung": ("two-pair wait (对倒) {win}", "对倒 {win}"),
+    "wait.open": ("open {win}", "两面 {win}"),
+    "wait.pair": ("pair {win} (seven pairs)", "七对单钓 {win}"),
+    "wait.free": ("free shape of honours {tiles}", "不论牌型 {tiles}"),
 }
+
+
+def _in(table: dict[str, tuple], lang: str) -> dict:
+    i = LANGS.index(lang) ^ 1  # LANGS is (zh, en); the pairs are (en, zh)
+    return {k: v[i] for k, v in table.items()}
+
+
 _MELD_ZH = {"pung": "碰", "kong": "明杠", "added_kong": "补杠", "concealed_kong": "暗杠", "chow": "吃"}
 
 
@@ -126,7 +114,7 @@ def _blocks(result: ScoreResult, lang: str) -> str:
 
 def _wait_words(result: ScoreResult, lang: str) -> str:
     """The winning block's wait in real tiles: 卡 2m（1m_3m）, 边 3p, 单钓 5s, 对倒 …"""
-    words = _WORDS[lang]["waits"]
+    words = {k[5:]: v for k, v in _in(_WORDS, lang).items() if k.startswith("wait.")}
     win = result.winning_tile
     if win is None:
         return result.wait or "-"
@@ -145,7 +133,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     (``"zh"`` or ``"en"``). Raises ValueError for another language."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
-    w = _WORDS[lang]
+    w = _in(_WORDS, lang)
     zh = lang == "zh"
     rules = load_rules(result.variant)
     fan = rules.family == "fan"
@@ -154,7 +142,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     reason = result.reason_zh if zh and result.reason_zh else result.reason
     if reason:
         lines.append(f"  {reason}")
-    lines.append(w["reading"].format(shape=w["shape"].get(result.shape, result.shape), n=result.readings))
+    lines.append(w["reading"].format(shape=w.get(f"shape.{result.shape}", result.shape), n=result.readings))
     lines[-1] += _blocks(result, lang)
     lines.append(w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-"))
     lines.append(w["items"])

@@ -24,6 +24,9 @@ def adder_value(x: Ctx, adder: str) -> int:
     gives (the 平胡 value when none holds)."""
     rules = x.rules
     if x.holding:
+        # DECISIONS §1.3a: an exclusion holds for the WHOLE hand — 天胡 + 混一色 gets no 门清 or
+        # 单钓 although 混一色 alone gives them; 七仙女 / 杠上开花 / 海底捞月 shut out 自摸 even
+        # under 清一色. So any one excluding pattern zeroes the adder, before the maximum is taken.
         if set(x.holding) & rules.exclusions.get(adder, _EMPTY):
             return 0
         pats = rules.patterns

@@ -84,6 +84,8 @@ PAO_CASES = [
     case("pair_run-2-extra", "xz 11m33p44s55s66s77s88s +1m", seven_pairs=10, pair_run=5, pair_run_extra=10),
     case("pair_run-3-extra", "xz 11m33s44s55s66s77s88s +1m", seven_pairs=10, pair_run=5, pair_run_extra=15),
     case("pair_run-two-runs", "xz 112233m556677p99s +9s", seven_pairs=10, pair_run=10),
+    # 潇洒 / 滚 count consecutive ranks, a quad being one rank (§1.3): 22 33 4444 55 is four ranks
+    case("pair_run_extra-quad-is-one-rank", "xz 22p33p4444p55p77s99s +9s", seven_pairs=10, pair_run=5, pair_run_extra=5, luxury=5),
     case("luxury-in-a-run", "xz 11m33p4444p55p77s99s +9s", seven_pairs=10, pair_run=5, luxury=5),
     case("luxury-three", "xz 1111m2222p3333s55s +5s", seven_pairs=10, luxury=15),
     case("pair_run-no", "xz 11m33m55p77p99s22s44s +4s", seven_pairs=10),
