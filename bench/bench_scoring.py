@@ -19,10 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring import HandInput, Meld, score
+from scoring import HandInput, Meld, Payer, score
 from scoring.decompose import _FLAG_CACHE, _SUIT_CACHE, decompose_all
 from scoring.tiles import format_tiles
 
+XZ_PAYERS = (Payer("a", is_dealer=True), Payer("b"), Payer("c"))
 IDLE_MS = 9.0  # sum(range(10**6)) on an idle modern core with CPython 3.11
 JJ_KINDS = [*range(27), 31, 33]  # no winds, no 發 standing (DECISIONS §0)
 ALL_KINDS = list(range(34))
@@ -126,6 +127,8 @@ def bench_score(n: int, seed: int, calib_ms: float = IDLE_MS) -> None:
                 self_drawn=self_drawn,
                 melds=ms,
                 bonus_tiles=rng.choice([0, 0, 0, 1, 2]) if variant != "xinyu" else 0,
+                # a xingzi self-draw names the dealer among its payers (DECISIONS §1.5)
+                payers=XZ_PAYERS if variant == "xingzi" and self_drawn else None,
             )
         )
     valid = []
