@@ -1,13 +1,16 @@
-"""A server-wide limit on how many photos are read (decoded + detected) at the same time.
+"""A server-wide limit on the photos read (decoded + detected) at the same time.
 
-Decoding costs up to `vision.image.DECODE_BUDGET` (384 MiB) plus the result per photo, so N
-users uploading at once must not decode N photos at once: `photo_slot()` lets `SLOTS` reads
-run (default 2, `$JXMJ_PHOTO_SLOTS`); the others wait for a free slot — with `waiting()`
-shown meanwhile, e.g. a spinner — for at most `WAIT_SECONDS`, then `PhotoBusy` is raised (the
-app says "busy, try again"; the hand is kept). One semaphore per server process: every
-Streamlit session is a thread of it.
+One photo may cost up to `vision.image.DECODE_BUDGET` (384 MiB) plus its result, so N users
+uploading at once must not decode N photos at once. `photo_slot(cost=...)` admits a read when
+fewer than `SLOTS` reads run (default 4, `$JXMJ_PHOTO_SLOTS`: the CPUs are shared too) and
+their costs (`vision.image.decode_cost`, bytes) stay within `MEMORY` (768 MiB: two of the
+largest photos; a single read above it runs alone). So a phone JPEG (~20 MiB) is not kept
+waiting behind two 89-megapixel PNGs, and no mix of uploads decodes more than `MEMORY` at
+once. A read that is not admitted waits — with `waiting()` shown meanwhile, e.g. a spinner —
+for at most `WAIT_SECONDS`, then `PhotoBusy` is raised (the app says "busy, try again"; the
+hand is kept). One gate per server process: every Streamlit session is a thread of it.
 
->>> with photo_slot():
+>>> with photo_slot(cost=2**20):
 ...     free_slots() == SLOTS - 1
 True
 """
@@ -20,64 +23,77 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-__all__ = ["SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "photo_slot"]
+__all__ = ["MEMORY", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "photo_slot"]
 
 
 def _slots_from_env() -> int:
     try:
-        return max(1, int(os.environ.get("JXMJ_PHOTO_SLOTS", "2")))
+        return max(1, int(os.environ.get("JXMJ_PHOTO_SLOTS", "4")))
     except ValueError:
-        return 2
+        return 4
 
 
 SLOTS = _slots_from_env()
 """Photo reads that may run at once in one server process."""
 
-WAIT_SECONDS = 120.0
-"""How long a read waits for a slot before `PhotoBusy`."""
+MEMORY = 768 * 2**20
+"""Bytes the reads running at once may cost together (2 x `vision.image.DECODE_BUDGET`)."""
 
-_slots = threading.BoundedSemaphore(SLOTS)
-_lock = threading.Lock()
-_in_use = 0
+WAIT_SECONDS = 120.0
+"""How long a read waits to be admitted before `PhotoBusy`."""
+
+_gate = threading.Condition()
+_running = 0
+_reserved = 0
 
 
 class PhotoBusy(Exception):
-    """No slot became free within `WAIT_SECONDS` (the server is reading other photos)."""
+    """The read was not admitted within `WAIT_SECONDS` (the server is reading other photos)."""
 
 
 def free_slots() -> int:
-    """Slots free right now (for tests and diagnostics)."""
-    with _lock:
-        return SLOTS - _in_use
+    """Reads that could start right now, counting slots only (for tests and diagnostics)."""
+    with _gate:
+        return SLOTS - _running
+
+
+def _admissible(cost: int) -> bool:
+    return _running < SLOTS and (_reserved + cost <= MEMORY or _running == 0)
 
 
 @contextlib.contextmanager
 def photo_slot(
     waiting: Callable[[], AbstractContextManager[object]] | None = None,
     timeout: float | None = None,
+    cost: int = 0,
 ) -> Iterator[None]:
-    """Hold one of the `SLOTS` for the body; wait (inside `waiting()`) when none is free.
+    """Run the body as one admitted read of `cost` bytes; wait (inside `waiting()`) until admitted.
 
     Args:
         waiting: called only when the read has to wait; the context manager it returns is
             entered while waiting (the app passes `lambda: st.spinner(...)`).
         timeout: seconds to wait at most (default `WAIT_SECONDS`).
+        cost: the bytes the read will hold (`vision.image.decode_cost`; 0 when unknown).
 
     Raises:
-        PhotoBusy: no slot was free within the timeout.
+        PhotoBusy: not admitted within the timeout.
     """
-    global _in_use
-    acquired = _slots.acquire(blocking=False)
-    if not acquired:
-        with waiting() if waiting is not None else contextlib.nullcontext():
-            acquired = _slots.acquire(timeout=WAIT_SECONDS if timeout is None else timeout)
-    if not acquired:
-        raise PhotoBusy(f"all {SLOTS} photo slots stayed busy")
-    with _lock:
-        _in_use += 1
+    global _running, _reserved
+    cost = max(0, cost)
+    with _gate:
+        admitted = _admissible(cost)
+        if admitted:
+            _running, _reserved = _running + 1, _reserved + cost
+    if not admitted:
+        with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
+            admitted = _gate.wait_for(lambda: _admissible(cost), WAIT_SECONDS if timeout is None else timeout)
+            if admitted:
+                _running, _reserved = _running + 1, _reserved + cost
+    if not admitted:
+        raise PhotoBusy(f"{SLOTS - free_slots()} photo reads kept running")
     try:
         yield
     finally:
-        with _lock:
-            _in_use -= 1
-        _slots.release()
+        with _gate:
+            _running, _reserved = _running - 1, _reserved - cost
+            _gate.notify_all()

@@ -292,6 +292,28 @@ def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, in
         return to_rgb(im, factor), w0, h0, orientation
 
 
+def decode_cost(data: bytes, min_side: int | None = None) -> int:
+    """Bytes `open_image(data, min_side=min_side)` will hold at its peak, from the header alone:
+    the decoded picture (`decoded_bytes`, after a JPEG's reduction) plus the RGB result.
+    0 when the header cannot be read (decoding it will say why).
+
+    >>> import io; from PIL import Image; buf = io.BytesIO(); Image.new("RGB", (400, 300)).save(buf, "PNG")
+    >>> decode_cost(buf.getvalue()), decode_cost(buf.getvalue(), min_side=200)
+    (840000, 570000)
+    """
+    try:
+        with Image.open(io.BytesIO(data), formats=_openers()) as im:
+            w, h = im.size
+            if im.format in ("JPEG", "MPO"):
+                r = _jpeg_reduction(im, min_side)
+                mode = im.mode if im.mode in ("RGB", "L") or r == 1 else "RGB"
+                return decoded_bytes("JPEG", mode, w // r, h // r) + 3 * (w // r) * (h // r)
+            f = _box_factor(w, h, min_side)
+            return decoded_bytes(im.format or "", im.mode, w, h) + 3 * (w // f) * (h // f)
+    except Exception:
+        return 0
+
+
 def open_image(
     source: bytes | bytearray | memoryview | str | Path,
     *,

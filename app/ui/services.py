@@ -223,23 +223,25 @@ def reader_status() -> str | None:
 def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None) -> Photo:
     """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
 
-    At most `app.photo_gate.SLOTS` photos are read at once in the server; `waiting()` (a
-    spinner) is shown while this one waits for its turn.
+    The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from
+    its header by `vision.image.decode_cost`); `waiting()` (a spinner) is shown while this
+    one waits for its turn.
     """
     if not data:
         raise PhotoError("err.photo_empty")
     try:
         from vision import ImageError, open_image
+        from vision.image import decode_cost
     except Exception as exc:
         raise PhotoError("err.vision_missing", str(exc)) from exc
     reader, why = _reader()
     if reader is None:
         raise PhotoError("err.vision_missing", why or "")
-    try:
-        with photo_slot(waiting):  # the decode and the reading: the memory-hungry part
+    min_side = reader.config.decode_min_side or None  # decoded no larger than the reader needs
+    try:  # the decode and the reading, the memory-hungry part, as one admitted read
+        with photo_slot(waiting, cost=decode_cost(data, min_side)):
             t0 = time.perf_counter()
-            # decoded no larger than the reader needs (its own policy; vision.image's budget)
-            loaded = open_image(data, min_side=reader.config.decode_min_side or None)
+            loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
             result = reader.detect(loaded)
     except PhotoBusy as exc:

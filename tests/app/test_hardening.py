@@ -109,19 +109,29 @@ def test_a_reading_failure_names_no_internals(at, monkeypatch):
 
 
 def test_a_photo_waits_for_a_free_slot_and_gives_up_busy(at, monkeypatch):
+    import threading
+
     from app import photo_gate
 
     monkeypatch.setattr(photo_gate, "WAIT_SECONDS", 0.05)
     _type_hand(at, HAND)
     hand = at.session_state.hand
-    held = [photo_gate._slots.acquire(blocking=False) for _ in range(photo_gate.SLOTS)]
+    started, done = threading.Event(), threading.Event()
+
+    def other_users_photos():
+        with photo_gate.photo_slot(cost=photo_gate.MEMORY):
+            started.set()
+            done.wait(30)
+
+    hog = threading.Thread(target=other_users_photos)
+    hog.start()
+    started.wait(10)
     try:
         at.session_state["pending_photo"] = _encode(Image.new("RGB", (320, 240)), "JPEG")
         at.run()
     finally:
-        for ok in held:
-            if ok:
-                photo_gate._slots.release()
+        done.set()
+        hog.join(10)
     i18n.set_lang("zh")
     assert [e.value for e in at.error] == [i18n.t("err.photo_busy")]
     assert at.session_state.hand == hand and photo_gate.free_slots() == photo_gate.SLOTS

@@ -1,5 +1,5 @@
-"""The server-wide limit on concurrent photo reads (issue 15 item 2): at most SLOTS at once,
-the others wait inside `waiting()` (the app's spinner), and give up with PhotoBusy."""
+"""The server-wide limit on photo reads (issue 15 item 2): at most SLOTS at once and within
+MEMORY together; the others wait inside `waiting()` (the app's spinner), then PhotoBusy."""
 
 from __future__ import annotations
 
@@ -11,58 +11,87 @@ import time
 import pytest
 
 from app import photo_gate
-from app.photo_gate import SLOTS, PhotoBusy, free_slots, photo_slot
+from app.photo_gate import MEMORY, SLOTS, PhotoBusy, free_slots, photo_slot
+
+BIG = 357 * 2**20  # an 89-megapixel RGBA PNG (vision.image.decode_cost)
+SMALL = 20 * 2**20  # a 12-megapixel JPEG read at half size
 
 
-def test_at_most_slots_reads_run_at_once_and_the_rest_wait_with_a_spinner():
-    inside, most, waited = 0, 0, []
+def _run(costs: list[int], hold: float = 0.3) -> tuple[int, int, list[int]]:
+    """Start one read per cost at once; (most reads inside together, most bytes, who waited)."""
+    inside, most, most_bytes, reserved, waited = 0, 0, 0, 0, []
     lock = threading.Lock()
-    release = threading.Event()
 
     @contextlib.contextmanager
     def spinner(n):
-        waited.append(n)
+        with lock:
+            waited.append(n)
         yield
 
-    def read(n):
-        nonlocal inside, most
-        with photo_slot(lambda: spinner(n)):
+    def read(n, cost):
+        nonlocal inside, most, most_bytes, reserved
+        with photo_slot(lambda: spinner(n), cost=cost):
             with lock:
-                inside += 1
-                most = max(most, inside)
-            release.wait(10)
+                inside, reserved = inside + 1, reserved + cost
+                most, most_bytes = max(most, inside), max(most_bytes, reserved)
+            time.sleep(hold)
             with lock:
-                inside -= 1
+                inside, reserved = inside - 1, reserved - cost
 
-    threads = [threading.Thread(target=read, args=(n,)) for n in range(SLOTS + 3)]
+    threads = [threading.Thread(target=read, args=(n, c)) for n, c in enumerate(costs)]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 10
-    while len(waited) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert free_slots() == 0 and len(waited) == 3  # three readers wait, each with its spinner
-    release.set()
     for t in threads:
-        t.join(10)
-    assert most == SLOTS and free_slots() == SLOTS
+        t.join(30)
+    assert free_slots() == SLOTS
+    return most, most_bytes, sorted(waited)
+
+
+def test_at_most_two_of_the_largest_photos_are_decoded_at_once():
+    most, most_bytes, waited = _run([BIG] * 5)
+    assert most == 2 and most_bytes == 2 * BIG <= MEMORY
+    assert len(waited) == 3  # three readers waited, each with its spinner
+
+
+def test_small_photos_are_not_kept_waiting_behind_large_ones():
+    most, most_bytes, waited = _run([BIG, BIG, SMALL, SMALL])
+    assert most == 4 and most_bytes == 2 * BIG + 2 * SMALL <= MEMORY and waited == []
+
+
+def test_no_more_than_slots_reads_run_even_when_small():
+    most, _, waited = _run([SMALL] * (SLOTS + 2))
+    assert most == SLOTS and len(waited) == 2
+
+
+def test_a_read_above_the_budget_runs_alone():
+    most, most_bytes, _ = _run([MEMORY + 1, SMALL])
+    assert most == 1 and most_bytes == MEMORY + 1
 
 
 def test_a_read_that_waits_too_long_is_busy_and_frees_nothing():
-    held = [photo_gate._slots.acquire(blocking=False) for _ in range(SLOTS)]
-    assert all(held)
+    started, done = threading.Event(), threading.Event()
+
+    def hog():
+        with photo_slot(cost=MEMORY):
+            started.set()
+            done.wait(10)
+
+    t = threading.Thread(target=hog)
+    t.start()
+    started.wait(10)
     try:
-        with pytest.raises(PhotoBusy), photo_slot(timeout=0.05):
+        with pytest.raises(PhotoBusy), photo_slot(timeout=0.05, cost=SMALL):
             raise AssertionError("must not run")
     finally:
-        for _ in held:
-            photo_gate._slots.release()
-    assert free_slots() == SLOTS
+        done.set()
+        t.join(10)
+    assert free_slots() == SLOTS and photo_gate._reserved == 0
 
 
 def test_a_failing_read_gives_its_slot_back():
-    with pytest.raises(ValueError), photo_slot():
+    with pytest.raises(ValueError), photo_slot(cost=SMALL):
         raise ValueError("decoder failed")
-    assert free_slots() == SLOTS
+    assert free_slots() == SLOTS and photo_gate._reserved == 0
 
 
 def test_the_module_doctests_hold():
