@@ -193,3 +193,27 @@ def test_xingzi_discard_without_a_dealer_is_not_doubled(at):
     at.segmented_control(key="w_dealer").set_value("left")  # the discarder deals: pays double
     at.run()
     assert total_of(at) == 2 * undoubled
+
+
+# -- 7. teaching: why not ------------------------------------------------------------------------
+
+
+def test_why_not_lists_every_pattern_with_its_reason_and_the_one_tile_change(at):
+    type_hand(at, "123m456m678m111p99p")
+    at.toggle(key="whynot_score").set_value(True)
+    at.run()
+    table = next(m.value for m in at.markdown if "jx-teach" in m.value)
+    i18n.set_lang("zh")
+    assert i18n.t("teach.has", tiles="一筒、九筒") in table  # not 清一色: has 1p, 9p
+    assert i18n.t("teach.is_chow", tiles="123m") in table  # not 碰碰胡
+    assert "把 六万 换成 九万 就成立" in table  # one change makes 一条龙 (123 456 789m)
+
+
+def test_why_not_on_the_learn_page(at):
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    at.toggle(key="whynot_jiujiang.ex.half_flush").set_value(True)
+    at.run()
+    assert not at.exception
+    table = next(m.value for m in at.markdown if "jx-teach" in m.value)
+    assert "混一色" in table and "✓" in table and "碰碰胡" in table

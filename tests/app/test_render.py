@@ -113,3 +113,8 @@ def test_draw_boxes_returns_a_jpeg_cropped_to_the_tiles():
     out = Image.open(io.BytesIO(draw_boxes(buf.getvalue(), 1.0, boxes, None)))
     assert out.format == "JPEG" and out.width < 1000
     assert crop_to_tiles(im, []) is im
+
+
+def test_patterns_html_marks_and_escapes():
+    out = R.patterns_html([("清一色", False, "有 <中>", "把 中 换成 5万"), ("混一色", True, "成立 +10", "")])
+    assert out.count("✗") == 1 and out.count("✓") == 1 and "&lt;中&gt;" in out and "换成" in out

@@ -11,9 +11,10 @@ from app.ui import services
 from app.ui.i18n import t
 from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.practice import practice
-from app.ui.learn.show import draw_input, show_hand
+from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
 from app.ui.render.html import items_table, num
+from app.ui.score.why_not import why_not
 from scoring import HandInput, ScoreResult
 
 
@@ -45,3 +46,4 @@ def _example(key: str, hand: HandInput) -> None:
             return
         st.markdown(items_table(r), unsafe_allow_html=True)
         st.caption(t("learn.pays", pays=" / ".join(num(p.amount) for p in r.payments)))
+        why_not(*editable(hand), r, f"{hand.variant}.{key}")

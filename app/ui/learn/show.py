@@ -7,7 +7,21 @@ import streamlit as st
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html
 from app.ui.render.tiles import groups_html, name
+from app.ui.state import ME, Conditions, EditHand
 from scoring import HandInput, ScoreResult, parse_tiles
+
+
+def editable(hand: HandInput) -> tuple[EditHand, Conditions]:
+    """An example's hand as the score page holds it (for the "why not" search)."""
+    codes = [x.code for x in hand.concealed]
+    codes.remove(hand.winning_tile.code)
+    melds = [(m.kind, [x.code for x in m.tiles]) for m in hand.melds]
+    edit = EditHand.typed([*codes, hand.winning_tile.code], melds, bonus=hand.bonus_tiles)
+    cond = Conditions(variant=hand.variant, self_drawn=hand.self_drawn, events=list(hand.events))
+    cond.dealer = (
+        ME if hand.winner_is_dealer else next((p.name for p in hand.payers or () if p.is_dealer), None)
+    )
+    return edit, cond
 
 
 def show_hand(hand: HandInput, r: ScoreResult) -> None:

@@ -195,3 +195,14 @@ __all__ = [
     "total_html",
     "whatif_html",
 ]
+
+
+def patterns_html(rows: Sequence[tuple[str, bool, str, str]]) -> str:
+    """The "why not" table: per pattern its name, holds?, and the value or the reason (and change)."""
+    body = "".join(
+        f"<tr><td>{escape(name)}</td><td class='jx-pts'>{'✓' if holds else '✗'}</td>"
+        f"<td class='jx-why'>{escape(text)}</td></tr>"
+        + (f"<tr><td></td><td></td><td class='jx-ref'>{escape(change)}</td></tr>" if change else "")
+        for name, holds, text, change in rows
+    )
+    return f"<table class='jx-items jx-teach'><tbody>{body}</tbody></table>"

@@ -24,6 +24,7 @@ from app.ui.render.html import (
 )
 from app.ui.render.tiles import name, row_html
 from app.ui.score import session
+from app.ui.score.why_not import why_not
 from app.ui.state import ME, SEATS
 from scoring import ScoreResult
 from scoring.rules import load_rules
@@ -60,6 +61,7 @@ def result_view(outcome: Outcome) -> None:
     if not r.can_win:
         st.error(t("res.cannot_win_reason", reason=cannot_win_text(r)))
     st.markdown(items_table(r), unsafe_allow_html=True)
+    why_not(ss.hand, ss.cond, r, "score")
     if r.can_win and r.payments:
         st.markdown(f"**{t('res.payments')}**")
         st.markdown(payments_table(r), unsafe_allow_html=True)
