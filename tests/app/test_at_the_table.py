@@ -217,3 +217,33 @@ def test_why_not_on_the_learn_page(at):
     assert not at.exception
     table = next(m.value for m in at.markdown if "jx-teach" in m.value)
     assert "混一色" in table and "✓" in table and "碰碰胡" in table
+
+
+@pytest.mark.parametrize("level", ["one", "several", "table"])
+def test_practice_levels_and_the_streak(at, level):
+    from app.ui.learn.practice import _patterns, answer
+
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    at.segmented_control(key="practice_level").set_value(level)
+    at.run()
+    p = at.session_state.practice
+    assert p["level"] == level and p["hand"] is not None
+    n = _patterns(p["result"])
+    hand = p["hand"]
+    if level == "table":  # a dealer is named: the winner or one payer
+        assert hand.winner_is_dealer or any(x.is_dealer for x in hand.payers)
+    else:
+        assert (n == 1) if level == "one" else (n >= 2)
+    at.number_input(key="practice_guess").set_value(float(answer(p["result"], level)))
+    at.button(key="btn_reveal").click()
+    at.run()
+    assert at.session_state.practice_streak == 1 and at.success
+    at.button(key="btn_new_practice").click()
+    at.run()
+    at.number_input(key="practice_guess").set_value(
+        float(answer(at.session_state.practice["result"], level)) + 1
+    )
+    at.button(key="btn_reveal").click()
+    at.run()
+    assert at.session_state.practice_streak == 0

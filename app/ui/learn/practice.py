@@ -10,27 +10,50 @@ from app.ui import services
 from app.ui.i18n import labels, t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
-from app.ui.render.html import items_table, num
+from app.ui.render.html import items_table, num, payments_table
 from app.ui.score.numbers import accept
-from app.ui.state import hand_input
+from app.ui.state import ME, SEATS, hand_input
 from scoring import HandInput, ScoreResult
 from scoring.model import VARIANTS
 from scoring.rules import load_rules
 
 ss = st.session_state
-TRIES = 60
+TRIES = 200
 GUESS = (0, 100000)
+LEVELS = ("one", "several", "table")
+"""One pattern (花) / several patterns / with 吃炮 and the dealer (the guess is then the total)."""
 
 
-def new_practice(variant: str, rng: random.Random) -> tuple[HandInput, ScoreResult] | None:
-    """A random hand the engine scores as a win, and its result (None: none found in `TRIES`)."""
+def _patterns(r: ScoreResult) -> int:
+    return sum(1 for i in r.items if i.key in load_rules(r.variant).patterns)
+
+
+def new_practice(
+    variant: str, rng: random.Random, level: str = "one"
+) -> tuple[HandInput, ScoreResult] | None:
+    """A random hand of `level` that the engine scores as a win, and its result (None: none
+    found in `TRIES`). `table` adds a dealer and payers' 發 where the variant has them."""
+    rules = load_rules(variant)
     for _ in range(TRIES):
         hand, cond = random_hand(variant, rng)
+        if level == "table":
+            cond.dealer = rng.choice([ME, *SEATS])
+            if rules.bonus_tile is not None:
+                for seat in cond.seats.values():
+                    seat.bonus_tiles = rng.choice([0, 0, 1, 2])
         data = hand_input(hand, cond)
         r = services.score(data)
-        if isinstance(r, ScoreResult) and r.can_win:
+        if not isinstance(r, ScoreResult) or not r.can_win:
+            continue
+        n = _patterns(r)
+        if level == "table" or (level == "one" and n == 1) or (level == "several" and n >= 2):
             return data, r
     return None
+
+
+def answer(result: ScoreResult, level: str) -> float:
+    """What the player is asked for: the hand's own value, or at the `table` level the total."""
+    return result.total if level == "table" else result.own
 
 
 def practice() -> None:
@@ -43,13 +66,22 @@ def practice() -> None:
         required=True,
         default=VARIANTS[0],
     )
+    level = st.segmented_control(
+        t("learn.level"),
+        LEVELS,
+        format_func=labels(LEVELS, lambda v: f"learn.level.{v}"),
+        key="practice_level",
+        required=True,
+        default=LEVELS[0],
+    )
     p = ss.get("practice")
-    if p is None or p["variant"] != variant:
-        p = _start(variant)
+    if p is None or (p["variant"], p["level"]) != (variant, level):
+        p = _start(variant, level)
+    st.caption(t("learn.streak", n=ss.get("practice_streak", 0)))
     st.button(
         t("learn.new_hand"),
         on_click=_on_new,
-        args=(variant,),
+        args=(variant, level),
         icon=":material/casino:",
         key="btn_new_practice",
     )
@@ -58,33 +90,48 @@ def practice() -> None:
         return
     hand, r = p["hand"], p["result"]
     draw_input(hand)
-    if hand.winner_is_dealer and load_rules(variant).option("dealer_doubles", False):
+    rules = load_rules(variant)
+    if level == "table":
+        dealer = next((t(f"seat.{x.name}") for x in hand.payers if x.is_dealer), t("seat.me"))
+        bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in hand.payers)
+        st.caption(t("learn.table_line", dealer=dealer, bonus=bonus if rules.bonus_tile is not None else "—"))
+    elif hand.winner_is_dealer and rules.option("dealer_doubles", False):
         st.caption(t("learn.you_dealer"))
-    unit = t("res.unit_fan") if load_rules(variant).family == "fan" else t("res.unit_pao")
+    unit = t("res.unit_fan") if rules.family == "fan" else t("res.unit_pao")
     if "practice_guess" not in ss:
         ss.practice_guess = 0.0
-    typed = st.number_input(t("learn.guess", unit=unit), step=1.0, format="%g", key="practice_guess")
+    ask = t("learn.guess_total", unit=unit) if level == "table" else t("learn.guess", unit=unit)
+    typed = st.number_input(ask, step=1.0, format="%g", key="practice_guess")
     guess = accept(typed, *GUESS)  # 2.5 is not read as 2, nor 200000 as the last good entry
     if guess is None:
         st.error(t("num.bad", lo=GUESS[0], hi=GUESS[1]))
-    if st.button(t("learn.reveal"), key="btn_reveal", type="primary"):
+    if (
+        st.button(t("learn.reveal"), key="btn_reveal", type="primary")
+        and guess is not None
+        and not p["revealed"]
+    ):
         p["revealed"] = True
+        right = guess == answer(r, level)
+        ss.practice_streak = ss.get("practice_streak", 0) + 1 if right else 0
     if p["revealed"] and guess is not None:
-        if guess == r.own:
-            st.success(t("learn.right", own=num(r.own)))
+        want = answer(r, level)
+        if guess == want:
+            st.success(t("learn.right", own=num(want)))
         else:
-            st.info(t("learn.wrong", own=num(r.own), guess=num(guess)))
+            st.info(t("learn.wrong", own=num(want), guess=num(guess)))
         show_hand(hand, r)
         st.markdown(items_table(r), unsafe_allow_html=True)
+        if level == "table":
+            st.markdown(payments_table(r), unsafe_allow_html=True)
 
 
-def _start(variant: str) -> dict:
-    got = new_practice(variant, random.Random())
+def _start(variant: str, level: str) -> dict:
+    got = new_practice(variant, random.Random(), level)
     hand, result = got if got is not None else (None, None)
-    ss.practice = {"variant": variant, "hand": hand, "result": result, "revealed": False}
+    ss.practice = {"variant": variant, "level": level, "hand": hand, "result": result, "revealed": False}
     return ss.practice
 
 
-def _on_new(variant: str) -> None:
-    _start(variant)
+def _on_new(variant: str, level: str) -> None:
+    _start(variant, level)
     ss.practice_guess = 0.0
