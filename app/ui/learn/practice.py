@@ -12,7 +12,7 @@ from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num, payments_table
 from app.ui.score.numbers import accept
-from app.ui.state import ME, SEATS, hand_input
+from app.ui.state import ME, hand_input
 from scoring import HandInput, ScoreResult
 from scoring.model import VARIANTS
 from scoring.rules import load_rules
@@ -37,7 +37,7 @@ def new_practice(
     for _ in range(TRIES):
         hand, cond = random_hand(variant, rng)
         if level == "table":
-            cond.dealer = rng.choice([ME, *SEATS])
+            cond.dealer = rng.choice([ME, *cond.payers])  # a dealer the player sees: winner or a payer
             if rules.bonus_tile is not None:
                 for seat in cond.seats.values():
                     seat.bonus_tiles = rng.choice([0, 0, 1, 2])
