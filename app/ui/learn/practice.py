@@ -56,24 +56,15 @@ def answer(result: ScoreResult, level: str) -> float:
     return result.total if level == "table" else result.own
 
 
+def _choice(text: str, options: tuple[str, ...], prefix: str, key: str) -> str:
+    fmt = labels(options, lambda v: f"{prefix}.{v}")
+    return st.segmented_control(text, options, format_func=fmt, key=key, required=True, default=options[0])
+
+
 def practice() -> None:
     st.markdown(t("learn.practice_intro"))
-    variant = st.segmented_control(
-        t("cond.variant"),
-        VARIANTS,
-        format_func=labels(VARIANTS, lambda v: f"variant.{v}"),
-        key="practice_variant",
-        required=True,
-        default=VARIANTS[0],
-    )
-    level = st.segmented_control(
-        t("learn.level"),
-        LEVELS,
-        format_func=labels(LEVELS, lambda v: f"learn.level.{v}"),
-        key="practice_level",
-        required=True,
-        default=LEVELS[0],
-    )
+    variant = _choice(t("cond.variant"), VARIANTS, "variant", "practice_variant")
+    level = _choice(t("learn.level"), LEVELS, "learn.level", "practice_level")
     p = ss.get("practice")
     if p is None or (p["variant"], p["level"]) != (variant, level):
         p = _start(variant, level)
