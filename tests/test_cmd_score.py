@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -272,3 +274,12 @@ def test_default_payer_names_avoid_the_names_given(monkeypatch, capsys):
         "error": "payer names must differ: ['a', 'a', 'player 3']",
         "code": "bad_payers",
     }
+
+
+def test_the_readme_tour_hand_scores(monkeypatch, capsys):
+    """The hand the README's CLI tour pipes into `jxmj score -` scores (exit 0, can_win)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    hand = re.search(r"echo '(\{\"variant\".*?\})' > hand\.json", readme, re.S).group(1)
+    rc, out = run_cli(monkeypatch, capsys, hand, "-")
+    assert rc == 0, out
+    assert json.loads(out)["can_win"] is True
