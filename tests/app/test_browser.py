@@ -130,3 +130,29 @@ def test_upload_sample_photo_and_read_total(server):
             print(f"total {total:g}; upload -> scored result on the page in {seconds:.2f} s")
         finally:
             browser.close()
+
+
+SMALL_TARGETS = """() => [...document.querySelector('[data-testid=stMain]')
+  .querySelectorAll('button, summary, [role=tab]')]
+  .map(e => [e.innerText.trim().slice(0, 20) || e.getAttribute('aria-label'), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
+  .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+def test_every_tap_target_on_a_phone_is_44_px(server, locale):
+    """On a 390 x 844 touch screen every button, choice, tab and expander is at least 44 x 44
+    CSS px (the size a finger needs), in both languages; the page's small help icon aside."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phone = {"width": 390, "height": 844}
+            page = browser.new_context(viewport=phone, has_touch=True, locale=locale).new_page()
+            page.goto(server, wait_until="domcontentloaded")
+            page.locator("#jx-total").first.wait_for(timeout=30_000)
+            small = [s for s in page.evaluate(SMALL_TARGETS) if not s.startswith("Help for")]
+            assert small == []
+        finally:
+            browser.close()

@@ -42,6 +42,14 @@ def test_items_table_lists_every_item_and_the_own_total():
     assert R.items_table(r).index("Self-drawn") < R.items_table(r).index("自摸")
 
 
+@pytest.mark.parametrize("page, shown, hidden", [("zh", "平胡", "Basic hand"), ("en", "Basic hand", "")])
+def test_items_table_names_items_in_the_page_language(page, shown, hidden):
+    i18n.set_lang(page)
+    out = R.items_table(scored())
+    assert shown in out and "平胡" in out  # the English page keeps the Chinese term beside
+    assert not hidden or hidden not in out  # the Chinese page carries no English name
+
+
 def test_items_table_of_xinyu_shows_multipliers():
     r = score(HandInput("xinyu", "123m456p789s345sEE", "E", True))
     out = R.items_table(r)

@@ -57,9 +57,10 @@ def decomposition_html(blocks: Sequence[Block], win_tile: str | None, size: str 
 
 
 def item_name(item: Item) -> tuple[str, str]:
-    """(first, second) name of an item: the page language's first."""
+    """(first, second) name of an item: the page language's first; the English page keeps the
+    Chinese term beside (平胡 at the table), the Chinese page shows no English ("")."""
     zh, en = item.name_zh, item.name_en or item.key
-    return (en, zh) if lang() == "en" else (zh, en)
+    return (en, zh) if lang() == "en" else (zh, "")
 
 
 def item_reason(item: Item, variant: str) -> tuple[str, str]:
@@ -104,7 +105,9 @@ def items_table(result: ScoreResult) -> str:
         value = f"×{num(it.multiplier)}" if it.multiplier is not None else f"+{num(it.points)}"
         why, ref = item_reason(it, result.variant)
         rows.append(
-            f"<tr><td>{escape(first)}<br><span class='jx-en'>{escape(second)}</span></td>"
+            f"<tr><td>{escape(first)}"
+            + (f"<br><span class='jx-en'>{escape(second)}</span>" if second else "")
+            + "</td>"
             f"<td class='jx-pts'>{escape(value)}</td>"
             f"<td><span class='jx-why'>{escape(why)}</span>"
             + (f"<br><span class='jx-ref'>{escape(ref)}</span>" if ref else "")
