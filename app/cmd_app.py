@@ -9,6 +9,11 @@ XSRF protection, ...) on Streamlit's command line, where it outranks any
 `.streamlit/config.toml`, so the app behaves the same from any working directory. An option
 given after `app` still wins. The repository's `.streamlit/config.toml` says the same (a
 test keeps the two equal) for a plain `streamlit run app/streamlit_app.py`.
+`jxmj app --https` serves over https with a self-signed certificate made once for this
+machine's LAN addresses (`app.lan.ensure_certificate`, kept in the user's data directory), so
+phones at the table may use their camera; the terminal shows the address other phones open,
+as a QR code too (the app shows it under 📱). The browser warns once about the certificate.
+
 It also sets `MALLOC_SETTINGS` in the server's environment (unless already set), so that
 the memory of a decoded photo goes back to the system once the photo is read.
 """
@@ -79,6 +84,39 @@ def server_environment(env: Mapping[str, str]) -> dict[str, str]:
     return {**MALLOC_SETTINGS, **env}
 
 
+def https_options(options: list[str]) -> tuple[list[str], bool]:
+    """`options` without `--https`, and whether it was there; with it, the certificate options
+    are added (unless the caller gave their own)."""
+    if "--https" not in options:
+        return options, False
+    options = [o for o in options if o != "--https"]
+    if not any(o.startswith("--server.sslCertFile") for o in options):
+        from app.lan import ensure_certificate
+
+        cert, key = ensure_certificate()
+        options = [f"--server.sslCertFile={cert}", f"--server.sslKeyFile={key}", *options]
+    return options, True
+
+
+def _port(options: list[str]) -> str:
+    for k, o in enumerate(options):
+        if o.startswith("--server.port"):
+            return o.split("=", 1)[1] if "=" in o else options[k + 1]
+    return DEFAULT_PORT
+
+
+def announce(options: list[str], https: bool) -> str:
+    """The join URL for other phones, printed with its QR code; also returned."""
+    from app.lan import join_url, qr_terminal
+
+    url = join_url(_port(options), https)
+    print(f"jxmj: other phones at the table open {url}", flush=True)
+    if https:
+        print("jxmj: the browser warns once about the self-signed certificate; accept it to go on.")
+    print(qr_terminal(url), flush=True)
+    return url
+
+
 def run_passthrough(options: list[str]) -> int:
     if options[:1] in (["-h"], ["--help"]):
         print(__doc__)
@@ -86,10 +124,12 @@ def run_passthrough(options: list[str]) -> int:
     if not MAIN_SCRIPT.exists():
         print("jxmj app: not available yet", file=sys.stderr)
         return 2
+    options, https = https_options(options)
+    url = announce(options, https)
     cmd = streamlit_command(options)
     sys.stdout.flush()
     # Become the server process, so that stopping `jxmj app` stops Streamlit too.
-    os.execve(cmd[0], cmd, server_environment(os.environ))
+    os.execve(cmd[0], cmd, {**server_environment(os.environ), "JXMJ_JOIN_URL": url})
     return 0  # not reached
 
 

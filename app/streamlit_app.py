@@ -8,9 +8,11 @@ zh/en catalog in `app/locales/`; everything the user enters lives in `st.session
 from __future__ import annotations
 
 import logging
+import os
 
 import streamlit as st
 
+from app.lan import join_url, qr_svg
 from app.ui import i18n
 from app.ui.i18n import t
 from app.ui.learn.page import render as learn
@@ -54,6 +56,21 @@ def _streamlit_words() -> str:
     )
 
 
+def _join() -> None:
+    """📱: the address (and QR code) other phones at the table open."""
+    url = os.environ.get("JXMJ_JOIN_URL") or join_url(st.get_option("server.port"), _https())
+    with st.popover("📱", help=t("join.help")):
+        st.markdown(f"**{t('join.title')}**")
+        st.markdown(f'<div class="jx-qr">{qr_svg(url)}</div>', unsafe_allow_html=True)
+        st.code(url, language=None)
+        if not url.startswith("https"):
+            st.caption(t("join.http"))
+
+
+def _https() -> bool:
+    return bool(st.get_option("server.sslCertFile"))
+
+
 def _on_page() -> None:
     ss.nav_to = ss.page
 
@@ -71,6 +88,7 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
             label_visibility="collapsed",
         )
         st.space("stretch")
+        _join()
         st.segmented_control(
             t("nav.language"),
             list(i18n.LANGS),

@@ -50,6 +50,7 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 .jx-mini {display: none;}
 .jx-timing {font-size: 0.85rem; color: #64748b;}
 [data-testid="stAppDeployButton"] {display: none;}
+.jx-qr svg {width: 220px; height: 220px; image-rendering: pixelated;}
 @media (max-width: 640px) {
   .jx-mini {display: block; position: fixed; left: 10px; right: 10px; bottom: 10px; z-index: 999990;
     background: #0b7a4b; color: white; border-radius: 12px; padding: 8px 14px; font-size: 1rem;
