@@ -28,7 +28,11 @@ DESCRIPTION = __doc__
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="photo file (JPEG, PNG, WebP, HEIC, AVIF), or - for standard input")
-    parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with boxes and tile names")
+    parser.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help="write the photo with boxes and tile names (off-row tiles thin grey, rejected ones dashed)",
+    )
     add_force_argument(parser)
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument(
@@ -148,7 +152,9 @@ def write_annotation(path: str, result, loaded) -> None:
     """
     from vision.annotate import annotate
 
-    im = annotate(loaded.pixels, result.detections, result.groups, scale=loaded.scale)
+    im = annotate(
+        loaded.pixels, result.detections, result.groups, scale=loaded.scale, rejected=result.rejected
+    )
     out = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
     try:

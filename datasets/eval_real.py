@@ -42,13 +42,7 @@ def _boxes(items, reader) -> dict:
         n_gt, n_pred, n_rej = n_gt + len(codes), n_pred + len(dets), n_rej + len(res.rejected)
         if not dets or not len(gt):
             continue
-        iou = iou_matrix(np.array([d.xyxy for d in dets], np.float32), gt)
-        used = set()
-        for i in np.argsort([-d.conf for d in dets]):
-            j = next((j for j in np.argsort(-iou[i]) if iou[i, j] >= 0.5 and j not in used), None)
-            if j is None:
-                continue
-            used.add(j)
+        for i, j in matches(dets, gt):
             n_match += 1
             ok = dets[i].tile == codes[j]
             n_right += ok
@@ -68,6 +62,19 @@ def _boxes(items, reader) -> dict:
         **_flag_shares(flag),
         "top_confusions": dict(conf.most_common(10)),
     }
+
+
+def matches(dets, gt: np.ndarray) -> list[tuple[int, int]]:
+    """`(detection index, label index)` pairs: greedy by IoU >= 0.5, the strongest detection first."""
+    iou = iou_matrix(np.array([d.xyxy for d in dets], np.float32), gt)
+    used: set[int] = set()
+    out = []
+    for i in np.argsort([-d.conf for d in dets]):
+        j = next((j for j in np.argsort(-iou[i]) if iou[i, j] >= 0.5 and j not in used), None)
+        if j is not None:
+            used.add(int(j))
+            out.append((int(i), int(j)))
+    return out
 
 
 def _flag_shares(flag: Counter) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.detection import Detection, Group
+from vision.detection import Detection, Group, Rejected
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_CANDIDATES = (
@@ -37,6 +37,8 @@ _GROUP_COLOURS = {
     "chow": (255, 170, 0),
     "unknown": (200, 200, 200),
 }
+GREY = (150, 150, 150)
+"""Colour of the boxes outside the hand: `off_row` tiles (solid, thin) and rejected boxes (dashed)."""
 
 
 def tile_name_zh(code: str) -> str:
@@ -89,14 +91,16 @@ def annotate(
     groups: Sequence[Group] = (),
     *,
     scale: float = 1.0,
+    rejected: Sequence[Rejected] = (),
 ) -> Image.Image:
     """Draw `detections` (boxes coloured by their group's kind, labels above) on a copy of `pixels`.
 
     Args:
         pixels: `(h, w, 3)` uint8 RGB.
-        detections: boxes in full-resolution pixels.
+        detections: boxes in full-resolution pixels; `off_row` ones are drawn grey and thin.
         groups: layout groups (indices into `detections`), for colours and kind labels.
         scale: `pixels` size / full size (boxes are multiplied by it).
+        rejected: boxes judged not a tile, drawn grey, dashed and thin, without a label.
 
     Returns:
         A PIL RGB image the size of `pixels`.
@@ -112,10 +116,13 @@ def annotate(
     font, cjk = _font(size)
     latin = _latin_font(size)
     line = max(2, size // 8)
+    thin = max(1, line // 2)
+    for r in rejected:
+        _dashed_rectangle(draw, tuple(v * scale for v in r.xyxy), GREY, thin, dash=max(4, 2 * line))
     for i, d in enumerate(detections):
         x0, y0, x1, y1 = (v * scale for v in d.xyxy)
-        colour = _GROUP_COLOURS.get(kind_of.get(i, "unknown"), (200, 200, 200))
-        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line)
+        colour = GREY if d.off_row else _GROUP_COLOURS.get(kind_of.get(i, "unknown"), (200, 200, 200))
+        draw.rectangle((x0, y0, x1, y1), outline=colour, width=thin if d.off_row else line)
         code = d.tile + ("~" if d.rotated else "")
         if cjk:  # the Chinese name above the box, the code inside it
             _label(draw, (x0, max(0.0, y0 - size * 1.3)), [(tile_name_zh(d.tile), font)], colour)
@@ -130,3 +137,15 @@ def annotate(
         colour = _GROUP_COLOURS.get(g.kind_guess, (200, 200, 200))
         _label(draw, (gx0, gy1 + 2 * line), [(f"{g.kind_guess}?", latin)], colour)
     return im
+
+
+def _dashed_rectangle(draw: ImageDraw.ImageDraw, box, colour, width: int, dash: int) -> None:
+    """A rectangle outline of `dash`-pixel strokes and gaps (Pillow draws no dashed lines)."""
+    x0, y0, x1, y1 = box
+    sides = ((x0, x1, True, y0), (x0, x1, True, y1), (y0, y1, False, x0), (y0, y1, False, x1))
+    for a, b, horizontal, at in sides:
+        t = a
+        while t < b:
+            e = min(t + dash, b)
+            draw.line((t, at, e, at) if horizontal else (at, t, at, e), fill=colour, width=width)
+            t = e + dash

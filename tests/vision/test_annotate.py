@@ -43,3 +43,22 @@ def test_annotate_at_reduced_scale(reader, scene_pixels):
     small = scene_pixels[::2, ::2].copy()
     im = annotate(small, result.detections, result.groups, scale=0.5)
     assert im.size == (small.shape[1], small.shape[0])
+
+
+def test_off_row_and_rejected_boxes_are_grey_and_rejected_is_dashed():
+    from vision.annotate import GREY
+    from vision.detection import Detection, Rejected
+
+    canvas = np.zeros((200, 300, 3), np.uint8)
+    off = Detection((20, 60, 60, 120), "W", 0.9, off_row=True)
+    kept = Detection((100, 60, 140, 120), "1m", 0.9)
+    rej = Rejected((180, 60, 280, 180), 0.8)
+    out = np.asarray(annotate(canvas, [off, kept], (), rejected=[rej]))
+    grey = np.all(out == GREY, axis=2)
+    assert grey[90, 20]  # the off-row tile's left edge
+    assert not grey[90, 100] and out[90, 100].any()  # the tile in no group: its own colour
+    bottom = grey[180, 180:281]  # the rejected box's bottom edge: dashes and gaps
+    assert 0.3 < bottom.mean() < 0.7
+    assert not out[120, 230].any()  # no label inside a rejected box
+    without = np.asarray(annotate(canvas, [off, kept], ()))
+    assert not np.all(without[180, 180:281] == GREY, axis=1).any()

@@ -1,0 +1,82 @@
+"""`datasets.flag_cv`: the flag fitted on some photos and measured on the others; the audit applied."""
+
+import numpy as np
+import pytest
+
+from datasets import flag_cv
+from datasets.flag_model import features, fit_logistic, threshold_for
+
+
+def _recs(n_photos=20, per=30, seed=0):
+    """Reader and crop records: wrong reads have margins below 0.3, right ones above 0.5."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for p in range(n_photos):
+        for b in range(per):
+            wrong = b < 2
+            m = rng.uniform(0.0, 0.3) if wrong else rng.uniform(0.5, 1.0)
+            for kind in ("reader", "crop"):
+                out.append(
+                    {
+                        "kind": kind,
+                        "photo": f"photo{p}",
+                        "box": b,
+                        "label": "1m",
+                        "read": "2m" if wrong else "1m",
+                        "margin": m,
+                        "agree": True,
+                        "p": 0.5 + m / 2,
+                        "score": 0.8,
+                        "size_rel": 1.0,
+                        "uncertain": m < 0.4,
+                    }
+                )
+    return out
+
+
+@pytest.mark.parametrize("rule", ["margin_crops", "margin_reader", "logistic"])
+def test_separable_reads_are_caught_on_held_out_photos(rule):
+    res = flag_cv.cross_validate(_recs(), 2, 0.05)[rule]
+    assert res["pooled"]["wrong"] == 40 and res["pooled"]["right"] == 560
+    assert res["pooled"]["wrong_flagged"] == 1.0
+    assert res["pooled"]["right_flagged"] <= 0.08  # 5% holds on the fitting photos, not exactly here
+    assert sum(f["photos"] for f in res["folds"]) == 20
+
+
+def test_held_out_photos_are_never_fitted_on():
+    recs = _recs()
+    held = [r for r in recs if flag_cv.fold_of(r["photo"], 2) == 0]
+    for r in held:  # poison the held-out fold: were it fitted on, its wrong reads would set the margin
+        if r["read"] != r["label"]:
+            r["margin"] = 0.99
+    res = flag_cv.cross_validate(recs, 2, 0.05)["margin_reader"]["folds"]
+    assert res[0]["wrong_flagged"] == 0.0  # margin fitted on fold 1 alone: 0.99 is not flagged
+
+
+def test_audit_relabels_and_drops_unclear():
+    recs = _recs(2, 3)
+    audit = [
+        {"photo": "photo0", "box": 0, "verdict": "label_wrong", "true": "2m"},
+        {"photo": "photo0", "box": 1, "verdict": "unclear"},
+        {"photo": "photo1", "box": 0, "verdict": "reader_wrong"},
+    ]
+    out = flag_cv.apply_audit(recs, audit)
+    assert len(out) == len(recs) - 2  # the unclear box's reader and crop records
+    assert [r["label"] for r in out if r["photo"] == "photo0" and r["box"] == 0] == ["2m", "2m"]
+    assert flag_cv.in_sample(out)["wrong"] == 2  # photo1 boxes 0 and 1; photo0 box 0 is right now
+
+
+def test_logistic_orders_low_margins_first():
+    recs = [r for r in _recs() if r["kind"] == "reader"]
+    x, y = features(recs), np.array([r["label"] != r["read"] for r in recs])
+    w = fit_logistic(x, y.astype(float))
+    s = x @ w[1:] + w[0]
+    assert w[1] < 0 and s[y].min() > s[~y].max()
+    t = threshold_for(s, y, 0.05)
+    assert (s[~y] > t).mean() <= 0.05 and (s[y] > t).all()
+
+
+def test_skips_cleanly_without_the_shared_data(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(flag_cv, "SHARED", tmp_path)
+    assert flag_cv.main(["--real", str(tmp_path)]) == 0
+    assert "nothing to measure" in capsys.readouterr().out
