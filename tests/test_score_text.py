@@ -28,9 +28,9 @@ ZH = [
 明细：
   键           名     英文名                炮  说明                            规则
   basic        平胡   Basic hand            1   无花（平胡）                    DECISIONS §1.3
-  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  DECISIONS §1.3
-  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    DECISIONS §1.3
-  kong         杠     Kong                  1   自己的 8888m 明杠               DECISIONS §1.3
+  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  DECISIONS §1.3 definitions, §1.3a
+  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    DECISIONS §1.3 bonus adders, §1.5
+  kong         杠     Kong                  1   自己的 8888m 明杠               DECISIONS §1.3 bonus adders, §1.5
 本身：4 炮
 付款（每炮 1）：
   付款人     吃炮  翻倍  杠钱  付
@@ -48,9 +48,9 @@ ZH = [
 明细：
   键           名    英文名          炮  说明                         规则
   basic        平胡  Basic hand      1   无花（平胡）                 DECISIONS §1.3
-  self_drawn   自摸  Self-drawn      1   自摸                         DECISIONS §1.3
-  concealed    门清  Concealed hand  1   没有明牌                     DECISIONS §1.3
-  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  DECISIONS §1.3
+  self_drawn   自摸  Self-drawn      1   自摸                         DECISIONS §1.3 definitions, §1.3a
+  concealed    门清  Concealed hand  1   没有明牌                     DECISIONS §1.3 definitions, §1.3a
+  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  DECISIONS §1.3 definitions, §1.3a
 本身：4 炮
 付款（每炮 1）：
   付款人   吃炮  翻倍  杠钱  付
