@@ -12,7 +12,7 @@ test keeps the two equal) for a plain `streamlit run app/streamlit_app.py`.
 `jxmj app --https` serves over https with a self-signed certificate made once for this
 machine's LAN addresses (`app.lan.ensure_certificate`, kept in the user's data directory), so
 phones at the table may use their camera; the terminal shows the address other phones open,
-as a QR code too (the app shows it under 📱). The browser warns once about the certificate.
+as a QR code too (the app shows it under its QR button). The browser warns once about the certificate.
 
 It also sets `MALLOC_SETTINGS` in the server's environment (unless already set), so that
 the memory of a decoded photo goes back to the system once the photo is read.

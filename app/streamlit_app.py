@@ -57,9 +57,9 @@ def _streamlit_words() -> str:
 
 
 def _join() -> None:
-    """📱: the address (and QR code) other phones at the table open."""
+    """The QR button: the address (and QR code) other phones at the table open."""
     url = os.environ.get("JXMJ_JOIN_URL") or join_url(st.get_option("server.port"), _https())
-    with st.popover("📱", help=t("join.help")):
+    with st.popover("", icon=":material/qr_code_2:", help=t("join.help")):
         st.markdown(f"**{t('join.title')}**")
         st.markdown(f'<div class="jx-qr">{qr_svg(url)}</div>', unsafe_allow_html=True)
         st.code(url, language=None)

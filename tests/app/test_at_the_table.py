@@ -247,3 +247,25 @@ def test_practice_levels_and_the_streak(at, level):
     at.button(key="btn_reveal").click()
     at.run()
     assert at.session_state.practice_streak == 0
+
+
+# -- 9. small things ------------------------------------------------------------------------------
+
+
+def test_cannot_win_is_said_once(at):
+    type_hand(at, "234m567p678s777p99s")
+    at.segmented_control(key="w_self_drawn").set_value(False)
+    at.run()
+    tap(at, "tile_c9")  # make 777p a pung: 1 炮, below 二炮起胡 on a discard
+    at.button(key="mk_pung").click()
+    at.run()
+    i18n.set_lang("zh")
+    shown = [x.value for x in (*at.error, *at.warning)] + [m.value for m in at.markdown]
+    shown = [s for s in shown if "jx-whatif" not in s and "jx-mini" not in s]  # the grid; the phone bar
+    assert sum(s.count(i18n.t("res.cannot_win")) for s in shown) == 1
+
+
+def test_jiujiang_what_if_has_one_column_no_dealer_rule(at):
+    type_hand(at, "234m567p678s777p99s")
+    whatif = next(m.value for m in at.markdown if m.value.startswith("<table class='jx-whatif'>"))
+    assert whatif.count("<th>") == 1 + 1 + 2  # corner, one column, two rows

@@ -58,8 +58,7 @@ def result_view(outcome: Outcome) -> None:
         waits = t("res.waits", tiles=" ".join(name(w.code) for w in r.waits)) if r.waits else ""
         if r.wait:
             st.caption(" · ".join(x for x in (t("res.wait", wait=label("wait", r.wait)), waits) if x))
-    if not r.can_win:
-        st.error(t("res.cannot_win_reason", reason=cannot_win_text(r)))
+    # a hand that may not be won says so once, in the headline (total_banner)
     st.markdown(items_table(r), unsafe_allow_html=True)
     why_not(ss.hand, ss.cond, r, "score")
     if r.can_win and r.payments:
