@@ -119,8 +119,10 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
     labelled tile counts as read when a detection overlaps it at IoU >= 0.5 and names it.
 
     Returns:
-        `{crop_margin: {"tiles", "box_recall", "name_accuracy_of_matched", "end_to_end_recall",
-        "extra_boxes"}}`.
+        `{crop_margin: {"tiles", "localized_boxes", "box_recall", "name_accuracy_of_matched",
+        "end_to_end_recall", "extra_boxes", "rejected_boxes", ...}}`. `localized_boxes` counts the
+        localiser's boxes (kept + rejected): the crop margin cannot change it, while a box the
+        classifier calls `none` at one margin and not at another moves between the two lists.
     """
     from datasets.scenes import make_scene
     from datasets.tiles import CLASSES
@@ -152,6 +154,7 @@ def synthetic(models: str | Path, n: int, seed: int = 1, crop_margins=(0.0,)) ->
             off_extra += sum(d.off_row for i, d in enumerate(dets) if i not in used)
         out[margin] = {
             "tiles": n_gt,
+            "localized_boxes": n_det + n_rej,
             "box_recall": round(n_match / max(n_gt, 1), 4),
             "name_accuracy_of_matched": round(n_right / max(n_match, 1), 4),
             "end_to_end_recall": round(n_right / max(n_gt, 1), 4),
