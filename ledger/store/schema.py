@@ -83,6 +83,8 @@ def version_of(conn: sa.Connection) -> int:
     v = conn.execute(sa.select(schema.c.version)).scalar()
     if not isinstance(v, int):
         raise StoreError("the database's schema version is missing: it is damaged", "corrupt_store")
+    if v < 1:
+        raise StoreError(f"the database's schema version {v} is no version: it is damaged", "corrupt_store")
     return v
 
 

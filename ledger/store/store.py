@@ -148,14 +148,14 @@ class Store:
 
     def _load(self, conn: sa.Connection, code: str) -> TableRecord:
         row = self._row(conn, code)
-        table = Table(
-            row.variant, tuple(json.loads(row.seats)), row.base, json.loads(row.house_rules),
-            datetime.fromisoformat(row.created), row.code, bool(row.locked), row.title,
-        )  # fmt: skip
         q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
-        hands = tuple(
-            hand_from_json(table, json.loads(d), Context(i)) for i, (d,) in enumerate(conn.execute(q), 1)
-        )
+        try:  # text columns written by jxmj; a value that does not parse is damage, not a bug
+            seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
+            created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
+        except (ValueError, TypeError) as e:
+            raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
+        table = Table(row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title)
+        hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
         return TableRecord(table, hands, row.revision)
 
     def _write(self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None):

@@ -199,3 +199,34 @@ def test_default_url_follows_jxmj_db(monkeypatch, tmp_path):
     monkeypatch.delenv("JXMJ_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_url() == f"sqlite:///{tmp_path}/jxmj/ledger.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("seats", "xx"), ("house_rules", "{"), ("created", "nope"), ("hand", "{")],
+)
+def test_a_damaged_row_is_corrupt_store(store, db_url, column, value):
+    code = _table(store)
+    store.append(code, drawn(), expected=0)
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        if column == "hand":
+            conn.execute(schema.hands.update().values(data=value))
+        else:
+            conn.execute(schema.tables.update().values({column: value}))
+    engine.dispose()
+    with pytest.raises(StoreError, match=f"table {code} is damaged in the ledger database") as e:
+        store.get(code)
+    assert e.value.code == "corrupt_store"
+
+
+@pytest.mark.parametrize("version", [0, -1])
+def test_a_schema_version_below_one_is_corrupt_store(db_url, version):
+    open_store(db_url).close()
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(schema.schema.update().values(version=version))
+    with pytest.raises(StoreError, match=f"schema version {version} is no version") as e:
+        open_store(db_url)
+    assert e.value.code == "corrupt_store"
+    engine.dispose()
