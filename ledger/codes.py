@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import secrets
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, shown
 
 __all__ = ["ALPHABET", "BITS", "LENGTH", "new_code", "normalize_code"]
 
@@ -32,5 +32,7 @@ def normalize_code(text: str) -> str:
     """
     code = "".join(str(text).split()).replace("-", "").upper()
     if len(code) != LENGTH or any(c not in ALPHABET for c in code):
-        raise LedgerError(f"{text!r} is not a table code: {LENGTH} characters from {ALPHABET}", "bad_code")
+        raise LedgerError(
+            f"{shown(text)} is not a table code: {LENGTH} characters from {ALPHABET}", "bad_code"
+        )
     return code

@@ -6,7 +6,19 @@ CLI prints ``{"error": str(e), "code": e.code}`` with exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError"]
+__all__ = ["ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError", "shown"]
+
+ECHO_CHARS = 80
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut to about :data:`ECHO_CHARS` characters, for a value echoed in an error.
+
+    >>> shown("ab"), shown("x" * 100)[-3:]
+    ("'ab'", 'xx…')
+    """
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else f"{text[:ECHO_CHARS]}…"
 
 
 class LedgerError(ValueError):

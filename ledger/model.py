@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, shown
 
 __all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "parse_money"]
 
@@ -23,6 +23,7 @@ SEATS = 4
 #: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
 KINDS = ("win", "drawn", "false_win")
 MAX_NAME = 24
+MAX_TITLE = 80  # the tables.title column (VARCHAR(80))
 #: Score-JSON fields the table decides (DECISIONS §1.5-1.6): never stored with a hand.
 DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "payers")
 
@@ -37,7 +38,7 @@ def parse_money(value: Any, what: str = "base point value") -> Decimal:
         raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money") from None
     if not d.is_finite() or d <= 0 or d > 10**6 or d != d.quantize(Decimal("0.0001")):
         raise LedgerError(
-            f"the {what} must be above 0, at most 1000000, 4 decimals at most: {value!r}", "bad_money"
+            f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}", "bad_money"
         )
     return d.normalize() if d != d.to_integral() else d.quantize(Decimal(1))
 
@@ -63,16 +64,21 @@ class Table:
 
         if self.variant not in VARIANTS:
             raise LedgerError(
-                f"unknown variant {self.variant!r}: use {', '.join(VARIANTS)}", "unknown_variant"
+                f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}", "unknown_variant"
             )
         names = tuple(str(n).strip() for n in self.seats) if isinstance(self.seats, list | tuple) else ()
         if len(names) != SEATS or not all(names):
-            raise LedgerError(f"a table has {SEATS} seats, each with a name: got {self.seats!r}", "bad_seats")
+            raise LedgerError(
+                f"a table has {SEATS} seats, each with a name: got {shown(self.seats)}", "bad_seats"
+            )
         if len(set(names)) != SEATS or max(map(len, names)) > MAX_NAME:
             raise LedgerError(
-                f"seat names must differ and be at most {MAX_NAME} characters: {names}", "bad_seats"
+                f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}", "bad_seats"
             )
         object.__setattr__(self, "seats", names)
+        if not isinstance(self.title, str) or len(self.title) > MAX_TITLE:
+            n = len(self.title) if isinstance(self.title, str) else shown(self.title)
+            raise LedgerError(f"the title is at most {MAX_TITLE} characters, not {n}", "bad_title")
         object.__setattr__(self, "base", parse_money(self.base))
         hr = self.house_rules or {}
         if (
@@ -98,7 +104,7 @@ class Table:
         if isinstance(value, str) and value.strip() in self.seats:
             return self.seats.index(value.strip())
         raise LedgerError(
-            f"unknown seat {value!r}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
+            f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
         )
 
     def to_json(self) -> dict[str, Any]:

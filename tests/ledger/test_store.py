@@ -230,3 +230,11 @@ def test_a_schema_version_below_one_is_corrupt_store(db_url, version):
         open_store(db_url)
     assert e.value.code == "corrupt_store"
     engine.dispose()
+
+
+@pytest.mark.parametrize("expected", [-1, 10**30])
+def test_an_impossible_hand_count_is_a_conflict(store, expected):
+    code = _table(store)
+    with pytest.raises(ConflictError, match=f"hands now: 0, you saw: {expected}"):
+        store.append(code, drawn(), expected=expected)
+    assert store.get(code).hands == ()
