@@ -152,7 +152,8 @@ class RuleTable:
             return self
         try:
             key = tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
-        except TypeError:  # a key that is not a string: let apply_overrides name it
+            hash(key)
+        except TypeError:  # a key that is not a string, a dict value: let apply_overrides name it
             key = None
         cache = self._override_cache
         got = cache.get(key) if key is not None else None

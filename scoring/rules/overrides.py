@@ -111,6 +111,17 @@ def _check(key: str, value: Any, kind: type) -> Any:
     return value
 
 
+def _check_names(doc: Mapping[str, Any], path: tuple[str, ...], names: list[str]) -> None:
+    """A list value names items of the table (``replaces``, ``*_excluded_by``, ``min_win_exceptions``)."""
+    known = {"basic", *doc.get("patterns", {}), *doc.get("names", {})}
+    key = ".".join(path)
+    for name in names:
+        if name not in known:
+            raise HandError(E.BAD_RULE_VALUE, f"rules: {key} holds the unknown item {name[:80]!r}")
+    if path[0] == "patterns" and path[1] in names:
+        raise HandError(E.BAD_RULE_VALUE, f"rules: {key}: a pattern cannot replace itself")
+
+
 def apply_overrides(
     raw: Mapping[str, Any], overrides: Mapping[str, Any], variant: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -123,6 +134,8 @@ def apply_overrides(
         path, kind = _path(doc, key, variant)
         canonical = ".".join(path)
         _check(canonical, value, kind)
+        if kind is list:
+            _check_names(doc, path, value)
         node = doc
         for p in path[:-1]:
             node = node.setdefault(p, {})
