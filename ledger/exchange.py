@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ledger.codes import normalize_code
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
 from ledger.model import Table, _num
 from ledger.settle import settle
@@ -98,12 +98,14 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
     t, hands = data.get("table"), data.get("hands")
     if not isinstance(t, dict) or not isinstance(hands, list):
         raise bad('it needs "table" (an object) and "hands" (a list)')
+    if not isinstance(t.get("locked", False), bool):
+        raise bad(f"locked must be true or false, not {shown(t['locked'])}")
     try:
         created = datetime.fromisoformat(t["created"]) if "created" in t else None
         table = Table(
             t.get("variant"), t.get("seats"), t.get("base", 1), t.get("house_rules") or {},
             **({"created": created} if created else {}), code=str(t.get("code", "")),
-            locked=bool(t.get("locked", False)), title=str(t.get("title", ""))[:80],
+            locked=t.get("locked", False), title=str(t.get("title", "")),
         )  # fmt: skip
     except (TypeError, ValueError, KeyError) as e:
         if isinstance(e, LedgerError):

@@ -141,8 +141,12 @@ def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
     if not isinstance(data, dict):
         raise _fail(ctx, 'kongs are {seat: {"exposed": n, "concealed": n}}')
     out: dict[int, tuple[int, int]] = {}
+    seen: set[int] = set()
     for key, v in data.items():
-        s = _seat_of(table, ctx)(int(key) if isinstance(key, str) and key.isdigit() else key)
+        s = _seat_of(table, ctx)(int(key) if isinstance(key, str) and key.isdecimal() and len(key) < 9 else key)
+        if s in seen:
+            raise _fail(ctx, f"{table.seats[s]}'s kongs are given twice (by name and by number?)")
+        seen.add(s)
         if isinstance(v, list | tuple) and len(v) == 2:
             v = {"exposed": v[0], "concealed": v[1]}
         if not isinstance(v, dict) or set(v) - {"exposed", "concealed"}:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ledger import LedgerError, Table
+from ledger.book import add_hand
 from ledger.codes import normalize_code
+from ledger.exchange import table_from_export
 from tests.ledger.util import SEATS
 
 LONG = "x" * 100_000
@@ -33,3 +35,27 @@ def test_a_title_over_80_characters_is_refused_not_cut_later():
     with pytest.raises(LedgerError, match="the title is at most 80 characters, not 81") as e:
         Table("jiujiang", SEATS, title="周" * 81)
     assert e.value.code == "bad_title"
+
+
+@pytest.mark.parametrize(
+    ("kongs", "fragment"),
+    [
+        ({"²": {"exposed": 1}}, "unknown seat '²'"),  # a digit int() cannot read: was an internal error
+        ({"张三": {"exposed": 1}, "0": {"exposed": 1}}, "张三's kongs are given twice"),  # one was dropped
+    ],
+)
+def test_bad_kong_seats_are_named(kongs, fragment):
+    with pytest.raises(LedgerError, match=fragment):
+        add_hand(Table("xinyu", SEATS), [], {"kind": "drawn", "kongs": kongs})
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "fragment"),
+    [("locked", "no", "locked must be true or false"), ("title", "周" * 81, "at most 80 characters")],
+)
+def test_an_import_takes_no_guess(field, value, fragment):
+    data = {"format": "jxmj-table", "version": 1, "hands": [], "table": {"variant": "xinyu", "seats": SEATS}}
+    data["table"][field] = value
+    with pytest.raises(LedgerError, match=fragment) as e:
+        table_from_export(data)
+    assert e.value.code == "bad_import"
