@@ -143,7 +143,8 @@ def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
     out: dict[int, tuple[int, int]] = {}
     seen: set[int] = set()
     for key, v in data.items():
-        s = _seat_of(table, ctx)(int(key) if isinstance(key, str) and key.isdecimal() and len(key) < 9 else key)
+        number = isinstance(key, str) and key.isdecimal() and len(key) < 9
+        s = _seat_of(table, ctx)(int(key) if number else key)
         if s in seen:
             raise _fail(ctx, f"{table.seats[s]}'s kongs are given twice (by name and by number?)")
         seen.add(s)
