@@ -241,12 +241,22 @@ def load_rules(variant: str) -> RuleTable:
         return _parse(tomllib.load(fh))
 
 
+MAX_RULE_FILE = 2**20  # a rule table is a few kB; /dev/zero or a stray photo is refused
+
+
+def _read_toml(path: str | Path) -> dict[str, Any]:
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_RULE_FILE + 1)
+    if len(data) > MAX_RULE_FILE:
+        raise ValueError("the file is larger than 1 MiB; a rule table is a few kB")
+    return tomllib.loads(data.decode("utf-8"))
+
+
 def load_rules_file(path: str | Path) -> RuleTable:
     """A whole house table in the same layout as the built-in ones (for a few changed values,
     prefer :meth:`RuleTable.with_overrides`). Raises :class:`HandError` ``bad_rule_table``."""
     try:
-        with open(path, "rb") as fh:
-            return _parse(tomllib.load(fh))
+        return _parse(_read_toml(path))
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as e:
         raise HandError(E.BAD_RULE_TABLE, f"cannot read the rule table {path}: {e}") from None
 
@@ -256,7 +266,6 @@ def load_overrides(path: str | Path) -> dict[str, Any]:
     keys: ``cap = 32``, ``"full_flush.base" = 15`` or ``[options] cap = 32`` all work. The keys
     are checked when a hand is scored. Raises :class:`HandError` ``bad_rule_table``."""
     try:
-        with open(path, "rb") as fh:
-            return flatten(tomllib.load(fh))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        return flatten(_read_toml(path))
+    except (OSError, tomllib.TOMLDecodeError, ValueError) as e:
         raise HandError(E.BAD_RULE_TABLE, f"cannot read the house rules {path}: {e}") from None

@@ -7,8 +7,9 @@ from importlib.resources import files
 
 import pytest
 
-from scoring import VARIANTS, format_text, load_rules, load_rules_file, score
+from scoring import VARIANTS, HandError, format_text, load_rules, load_rules_file, score
 from scoring.items import EATEN_KEYS, register, registry
+from scoring.rules import load_overrides
 from tests.scoring.util import hand, sc
 
 
@@ -99,3 +100,11 @@ def test_every_house_rule_key_is_documented(variant):
     assert not missing
     page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{variant}.md").read_text("utf-8")
     assert not [k for k in rules.options if f"`{k}`" not in page]  # each option on its variant page too
+
+
+@pytest.mark.parametrize("load", [load_rules_file, load_overrides])
+def test_a_rule_file_is_read_with_a_size_limit(load):
+    # /dev/zero never ends: tomllib.load read it all (8 GB in 27 s) before this limit
+    with pytest.raises(HandError, match="larger than 1 MiB") as e:
+        load("/dev/zero")
+    assert e.value.code == "bad_rule_table"
