@@ -6,7 +6,8 @@ ordinary tile in 新余):
 
 | group (`kind_guess`) | becomes |
 |---|---|
-| `pung` `kong` `concealed_kong` `chow` | a meld; a concealed kong's backs take the name of its faces |
+| `pung` `kong` `concealed_kong` | a meld; a concealed kong's backs take the name of its faces |
+| `chow` | a meld when a tile lies sideways (a chow is always claimed), else standing tiles |
 | 4 tiles with backs, all faces alike | a concealed kong (暗杠) |
 | `bonus`, and every 發 anywhere (九江/星子) | bonus tiles set aside |
 | `bonus` in 新余 | its own kind again (`FFF` a pung), else standing tiles |
@@ -176,6 +177,8 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         if kind == "bonus" and bonus_code is None:
             kind = guess_kind(codes, g.claimed, fa_is_bonus=False) if len(codes) > 1 else "hand"
             kind = "hand" if kind in ("unknown", "bonus") else kind
+        if kind == "chow" and not g.claimed:
+            kind = "hand"  # an upright run set apart is a player spacing the hand (the sample photo)
         tiles: list[PhotoTile] = []
         set_aside = 0
         for i, code in zip(g.tiles, codes, strict=True):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from app import cli
+from scoring.tiles import parse_tiles
 from tests.vision.conftest import encode
 
 
@@ -67,6 +69,29 @@ def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, cap
     j = json.loads(capsys.readouterr().out)
     assert status == 2
     assert "cannot be scored" in j["error"] and j["hand"]["winning_tile"] == "9m"
+
+
+def test_the_readme_tour_scores_the_bundled_sample_photo(capsys):
+    """`jxmj photo app/assets/sample_hand.jpg ...` of the README, with the shipped models: the
+    sample's upright 678s set apart stands (no chow meld), so the hand scores as its truth."""
+    sample = Path(__file__).resolve().parents[1] / "app" / "assets"
+    status = cli.main(
+        [
+            "photo",
+            str(sample / "sample_hand.jpg"),
+            "--variant",
+            "xingzi",
+            "--self-drawn",
+            "--dealer",
+            "--json",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    truth = json.loads((sample / "sample_hand.json").read_text(encoding="utf-8"))
+    assert status == 0, out.get("error")
+    assert out["hand"]["melds"] == []
+    assert sorted(parse_tiles(out["hand"]["concealed"])) == sorted(parse_tiles(truth["tiles"]))
+    assert out["score"]["can_win"] is True
 
 
 def test_photo_without_tiles_exits_2(models_env, tmp_path, capsys):

@@ -95,6 +95,21 @@ def test_four_with_one_back_is_a_concealed_kong_of_its_faces():
     assert [(m.kind, m.codes) for m in guess.melds] == [("concealed_kong", ["5s"] * 4)]
 
 
+PUNG = {"kind": "pung", "tiles": "777p"}
+
+
+@pytest.mark.parametrize(
+    "row,melds,concealed",
+    [
+        ("1m 2m 3m | 6s 7s 8s | 7p 7p 7p | 9s 9s", [PUNG], "123m67899s"),
+        ("1m 2m 3m | 6s~ 7s 8s | 7p 7p 7p | 9s 9s", [{"kind": "chow", "tiles": "678s"}, PUNG], "123m99s"),
+    ],
+)
+def test_a_run_set_apart_is_a_chow_only_with_a_sideways_tile(row, melds, concealed):
+    json_ = hand_from_photo(photo(row), "jiujiang").to_score_json()
+    assert json_["melds"] == melds and json_["concealed"] == concealed
+
+
 def test_without_groups_the_layout_is_made():
     result = photo("1m 2m 3m | 5p")
     result.groups = []
