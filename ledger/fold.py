@@ -19,7 +19,7 @@ from ledger.errors import LedgerError
 from ledger.model import SEATS, Hand, Table, _num
 from ledger.parse import payer_seats
 from ledger.rules import LedgerRules, load_ledger_rules
-from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score, score_winners
+from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score_winners
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
 
@@ -286,6 +286,4 @@ def _score(datas_json: str, variant: str, house_json: str) -> tuple[ScoreResult,
     """Score the winners of one hand (cached: a replay after an edit re-scores only what changed)."""
     hands = [hand_from_json(d) for d in json.loads(datas_json)]
     rules = _scoring_rules(variant, house_json)
-    if len(hands) == 1:  # score_winners refuses a lone self-draw (its three payers): score it alone
-        return (score(hands[0], rules),)
     return score_winners(hands, rules)

@@ -54,6 +54,8 @@ def score_winners(hands: Sequence[HandInput], rules: RuleTable | None = None) ->
         raise _bad("give a non-empty list of HandInput")
     if len(hands) > 3:
         raise _bad(f"{len(hands)} winners: a discard has at most three")
+    if len(hands) == 1:  # a lone winner (a self-draw too, with its three payers) is one score()
+        return (score(hands[0], rules),)
     first = hands[0]
     if any(h.variant != first.variant for h in hands):
         raise _bad("the winners play different variants")

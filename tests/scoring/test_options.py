@@ -171,6 +171,13 @@ def test_several_winners_are_scored_one_by_one():
     )  # each eats the 中 kong
 
 
+def test_a_lone_winner_is_scored_as_score_would_a_self_draw_too():
+    hand = HandInput("jiujiang", "123m456p789s345s55p", "2m", True)
+    (only,) = score_winners([hand])
+    assert only.own == score(hand).own == 4  # 平胡 1 + 自摸 1 + 门清 1 + 卡 2m 1
+    assert [p.amount for p in only.payments] == [4, 4, 4]
+
+
 @pytest.mark.parametrize(
     ("second", "fragment"),
     [
