@@ -11,14 +11,25 @@ players use. Each is drawn only when its switch is on, so older recipes redraw i
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 TABLE_BACKS = [(40, 90, 190), (30, 140, 80), (235, 130, 40), (230, 120, 160), (235, 200, 50), (60, 160, 200)]
 TABLE_FELTS = [(25, 95, 55), (30, 70, 140), (200, 110, 140), (210, 120, 50), (20, 60, 40), (50, 110, 170)]
 WOODS = [(150, 95, 55), (120, 70, 40), (185, 135, 85), (90, 55, 35)]
 INDEX_COLOURS = [(20, 20, 25), (200, 30, 40), (30, 60, 160), (20, 110, 50)]
+
+
+@functools.lru_cache(maxsize=256)
+def load_font(path: str, size: int, index: int = 0) -> ImageFont.FreeTypeFont:
+    """A TrueType/OpenType font at ``size`` px (face ``index`` of a collection, else the first); cached."""
+    try:
+        return ImageFont.truetype(path, size, index=index)
+    except OSError:
+        return ImageFont.truetype(path, size)
 
 
 def black_ink(rng: np.random.Generator, colour: tuple) -> tuple:
@@ -38,15 +49,13 @@ def corner_index(img: Image.Image, name: str, rng: np.random.Generator, font_pat
         text = str(int(rng.integers(1, 5)))
     else:
         return img
-    from datasets.tiles import _font
-
     w, h = img.size
     size = int(h * rng.uniform(0.12, 0.18))
     d = ImageDraw.Draw(img)
     x = int(w * rng.uniform(0.03, 0.1)) if rng.random() < 0.7 else int(w * rng.uniform(0.75, 0.85))
     y = int(h * rng.uniform(0.02, 0.06))
     col = INDEX_COLOURS[int(rng.integers(len(INDEX_COLOURS)))]
-    d.text((x, y), text, fill=(*col, 255), font=_font(font_path, size))
+    d.text((x, y), text, fill=(*col, 255), font=load_font(font_path, size))
     return img
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from datasets import styles
 from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
@@ -139,12 +139,7 @@ def available_fonts() -> tuple[str, ...]:
     return _fonts(OPTIONS.brush_fonts)
 
 
-@functools.lru_cache(maxsize=256)
-def _font(path: str, size: int, index: int = 0):
-    try:
-        return ImageFont.truetype(path, size, index=index)
-    except OSError:
-        return ImageFont.truetype(path, size)
+_font = styles.load_font
 
 
 @functools.cache

@@ -18,8 +18,8 @@ from typing import Any
 from ledger.errors import LedgerError
 from ledger.model import SEATS, Hand, Table, _num
 from ledger.parse import payer_seats
-from ledger.rules import LedgerRules, load_ledger_rules
-from scoring import HandError, RuleTable, ScoreResult, hand_from_json, load_rules, score_winners
+from ledger.rules import LedgerRules, load_ledger_rules, scoring_rules
+from scoring import HandError, RuleTable, ScoreResult, hand_from_json, score_winners
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
 
@@ -187,7 +187,7 @@ def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, 
     deltas = [ZERO] * SEATS
     results: tuple[ScoreResult, ...] = ()
     house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)
-    rules = _scoring_rules(table.variant, house)
+    rules = scoring_rules(table.variant, house)
     if hand.kind == "win":
         results = _score_win(table, hand, dealer, pv, house, fail)
         for w, res in zip(hand.winners, results, strict=True):
@@ -272,18 +272,9 @@ def _dec(x: float) -> Decimal:
 
 
 @functools.lru_cache(maxsize=32)
-def _scoring_rules(variant: str, overrides_json: str) -> RuleTable:
-    """The variant's scoring table with the table's house rules (scoring table keys such as
-    ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``."""
-    try:
-        return load_rules(variant).with_overrides(json.loads(overrides_json))
-    except HandError as e:
-        raise LedgerError(f"scoring house rules: {e}", "bad_rule") from None
-
-
 @functools.lru_cache(maxsize=16384)
 def _score(datas_json: str, variant: str, house_json: str) -> tuple[ScoreResult, ...]:
     """Score the winners of one hand (cached: a replay after an edit re-scores only what changed)."""
     hands = [hand_from_json(d) for d in json.loads(datas_json)]
-    rules = _scoring_rules(variant, house_json)
+    rules = scoring_rules(variant, house_json)
     return score_winners(hands, rules)

@@ -16,6 +16,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
+from ledger.rules import load_ledger_rules, scoring_rules
+from scoring import VARIANTS
 
 __all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "parse_money"]
 
@@ -60,8 +62,6 @@ class Table:
     title: str = ""
 
     def __post_init__(self) -> None:
-        from scoring import VARIANTS
-
         if self.variant not in VARIANTS:
             raise LedgerError(
                 f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}", "unknown_variant"
@@ -89,12 +89,8 @@ class Table:
             raise LedgerError(
                 'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
             )
-        from ledger.rules import load_ledger_rules
-
         load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
-        from ledger.fold import _scoring_rules
-
-        _scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
+        scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 
     def seat(self, value: Any) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.errors import LedgerError
+from scoring import HandError, RuleTable, load_rules
 
 __all__ = ["CHOICES", "LedgerRules", "load_ledger_rules"]
 
@@ -87,3 +88,12 @@ def _load(variant: str, overrides_json: str) -> LedgerRules:
             )
         values[key] = _check(key, value, values[key])
     return LedgerRules(variant, values)
+
+
+def scoring_rules(variant: str, overrides_json: str) -> RuleTable:
+    """The variant's scoring table with the table's house rules (scoring table keys such as
+    ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``."""
+    try:
+        return load_rules(variant).with_overrides(json.loads(overrides_json))
+    except HandError as e:
+        raise LedgerError(f"scoring house rules: {e}", "bad_rule") from None
