@@ -16,7 +16,9 @@ text`), in Chinese or English: headers, reasons, wait words and the payment tabl
 
 from __future__ import annotations
 
+import tomllib
 import unicodedata
+from pathlib import Path
 
 from scoring.result import Block, ScoreResult, _money, _num
 from scoring.rules import load_rules
@@ -26,42 +28,12 @@ __all__ = ["LANGS", "format_text"]
 
 LANGS = ("zh", "en")
 
-# every word of the output as (English, Chinese)
+# every word of the output as (English, Chinese), kept as data beside this module
 _WORDS: dict[str, tuple] = {
-    "can": ("can win", "可以胡"),
-    "cannot": ("cannot win", "不能胡"),
-    "reading": ("Reading ({shape}, {n} considered): ", "牌型（{shape}，考虑了 {n} 种读法）："),
-    "wait": (
-        "Wait: {wait}; before the win it waited on {waits}   (* = winning tile)",
-        "听牌：{wait}（胡前听 {waits}）   （* = 胡的那张）",
-    ),
-    "items": ("Items:", "明细："),
-    "head": (
-        ["key", "名", "item", "{unit}", "why", "rule"],
-        ["键", "名", "英文名", "{unit}", "说明", "规则"],
-    ),
-    "own_fan": ("Own: {own} (product)", "本身：{own}（番数相乘）"),
-    "own_pao": ("Own: {own} 炮", "本身：{own} 炮"),
-    "payments": ("Payments (point value {pv}):", "付款（每炮 {pv}）："),
-    "pay_head": (["payer", "eaten", "x2", "kong money", "pays"], ["付款人", "吃炮", "翻倍", "杠钱", "付"]),
-    "dealer": (" (dealer)", "（庄）"),
-    "yes": ("yes", "×2"),
-    "eaten": (
-        "    eaten from {payer}: {key} {zh} +{pts} — {why}",
-        "    吃 {payer} 的：{key} {zh} +{pts} — {why}",
-    ),
-    "total": ("Total to the winner: {total}", "赢家共收：{total}"),
-    "note": ("Note: {note}", "注：{note}"),
-    "shape.standard": ("standard", "标准"),
-    "shape.seven_pairs": ("seven_pairs", "七对"),
-    "shape.free": ("free", "不论牌型"),
-    "wait.closed": ("closed {win} in {a}_{b}", "卡 {win}（{a}_{b}）"),
-    "wait.edge": ("edge {win}", "边 {win}"),
-    "wait.single": ("single {win}", "单钓 {win}"),
-    "wait.pung": ("two-pair wait (对倒) {win}", "对倒 {win}"),
-    "wait.open": ("open {win}", "两面 {win}"),
-    "wait.pair": ("pair {win} (seven pairs)", "七对单钓 {win}"),
-    "wait.free": ("free shape of honours {tiles}", "不论牌型 {tiles}"),
+    key: tuple(pair)
+    for key, pair in tomllib.loads(
+        Path(__file__).with_name("text_words.toml").read_text(encoding="utf-8")
+    ).items()
 }
 
 
