@@ -127,13 +127,17 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     if result.own is not None:
         lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
     if result.payments:
-        lines.append(w["payments"].format(pv=_num(result.point_value)))
+        lines.append(w["payments_fan" if fan else "payments"].format(pv=_num(result.point_value)))
+        # columns that say something for this hand: 吃炮 in 九江/星子, ×2 when a payment is doubled,
+        # kong money when there is some (新余)
+        pays = result.payments
+        keep = (True, not fan, any(p.doubled for p in pays), any(p.kong_money for p in pays), True)
         rows = [list(w["pay_head"])]
-        for p in result.payments:
+        for p in pays:
             name = p.payer + (w["dealer"] if p.is_dealer else "")
             doubled = w["yes"] if p.doubled else ""
             rows.append([name, str(p.eaten), doubled, str(p.kong_money or ""), str(_money(p.amount))])
-        lines.extend(_table(rows))
+        lines.extend(_table([[c for c, k in zip(row, keep, strict=True) if k] for row in rows]))
         for p in result.payments:
             for i in p.eaten_items:
                 why = i.reason_zh if zh else i.reason

@@ -33,8 +33,8 @@ ZH = [
   kong         杠     Kong                  1   自己的 8888m 明杠               DECISIONS §1.3 bonus adders, §1.5
 本身：4 炮
 付款（每炮 1）：
-  付款人     吃炮  翻倍  杠钱  付
-  discarder  1                 5
+  付款人     吃炮  付
+  discarder  1     5
     吃 discarder 的：dragon_set 中/白 +1 — discarder的白明碰
 赢家共收：5
 """,
@@ -53,10 +53,10 @@ ZH = [
   closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  DECISIONS §1.3 definitions, §1.3a
 本身：4 炮
 付款（每炮 1）：
-  付款人   吃炮  翻倍  杠钱  付
-  a（庄）  0     ×2          8
-  b        0                 4
-  c        0                 4
+  付款人   吃炮  翻倍  付
+  a（庄）  0     ×2    8
+  b        0           4
+  c        0           4
 赢家共收：16
 """,
     ),
@@ -71,11 +71,11 @@ ZH = [
   basic               基本分      Base score          x1  每家 1 分，乘以成立的每一番  DECISIONS §2
   luxury_seven_pairs  豪华七小对  Luxury seven pairs  x8  七小对里有四张一样           DECISIONS §2
 本身：8（番数相乘）
-付款（每炮 1）：
-  付款人    吃炮  翻倍  杠钱  付
-  player 1  0                 8
-  player 2  0                 8
-  player 3  0                 8
+付款（每分 1）：
+  付款人    付
+  player 1  8
+  player 2  8
+  player 3  8
 赢家共收：24
 """,
     ),
