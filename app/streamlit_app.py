@@ -52,7 +52,11 @@ def _guarded(render):
 def _streamlit_words() -> str:
     mb = st.get_option("server.maxUploadSize")
     return streamlit_words_css(
-        t("photo.upload_button"), t("photo.limit", mb=mb), t("photo.camera_hint"), t("photo.take")
+        t("photo.upload_button"),
+        t("photo.limit", mb=mb),
+        t("photo.camera_hint"),
+        t("photo.take"),
+        t("table.import_button"),
     )
 
 

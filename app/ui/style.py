@@ -84,15 +84,14 @@ def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def streamlit_words_css(upload: str, limit: str, camera_hint: str, take_photo: str) -> str:
+def streamlit_words_css(upload: str, limit: str, camera_hint: str, take_photo: str, upload_file: str) -> str:
     """Streamlit draws some words of its own, in English only (the upload button, the size
-    limit, the camera prompt and button): hide them and draw ours, in the page language."""
+    limit, the camera prompt and button): hide them and draw ours, in the page language. The
+    牌局 JSON import (`tb_import`) asks for a file, the other uploaders for a photo."""
+    button = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
     rules = (
-        (
-            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p',
-            upload,
-            "0.95rem",
-        ),
+        (button, upload, "0.95rem"),
+        (f'[class*="st-key-tb_import"] {button}', upload_file, "0.95rem"),
         ('[data-testid="stFileUploaderDropzoneInstructions"] span', limit, "0.8rem"),
         ('[data-testid="stCameraInputWebcamComponent"] > div > p', camera_hint, "0.9rem"),
         ('[data-testid="stCameraInputButton"]', take_photo, "1rem"),

@@ -126,3 +126,12 @@ def test_draw_boxes_returns_a_jpeg_cropped_to_the_tiles():
 def test_patterns_html_marks_and_escapes():
     out = R.patterns_html([("清一色", False, "有 <中>", "把 中 换成 5万"), ("混一色", True, "成立 +10", "")])
     assert out.count("✗") == 1 and out.count("✓") == 1 and "&lt;中&gt;" in out and "换成" in out
+
+
+def test_streamlit_words_ask_the_json_import_for_a_file_not_a_photo():
+    from app.ui.style import streamlit_words_css
+
+    css = streamlit_words_css("选照片", "每个文件最多 40 MB", "相机", "拍", "选文件")
+    photo, json_import = (css.index(f'content: "{w}"') for w in ("选照片", "选文件"))
+    assert photo < json_import  # the later, narrower rule wins inside the import uploader
+    assert '[class*="st-key-tb_import"] [data-testid="stFileUploaderDropzone"] button' in css
