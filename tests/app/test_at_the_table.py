@@ -269,3 +269,25 @@ def test_jiujiang_what_if_has_one_column_no_dealer_rule(at):
     type_hand(at, "234m567p678s777p99s")
     whatif = next(m.value for m in at.markdown if m.value.startswith("<table class='jx-whatif'>"))
     assert whatif.count("<th>") == 1 + 1 + 2  # corner, one column, two rows
+
+
+# -- 9. the photo is still there after a visit to 学习 (the uploader forgot its file) -----------
+
+
+def test_a_kept_photo_is_named_after_a_visit_to_the_learn_page(at, monkeypatch):
+    with_photo(at, monkeypatch, photo("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2s 2s | 2s"))
+    kept = "当前照片还在（上传的）；再上传一张就会替换它。"
+    assert kept in texts(at)  # a test upload never fills the uploader widget, as after a page switch
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    assert kept not in texts(at)
+    at.segmented_control(key="page").set_value("score")
+    at.run()
+    assert not at.exception and at.session_state.photo is not None
+    assert kept in texts(at)
+
+
+def test_no_kept_photo_line_for_the_sample_or_a_typed_hand(at):
+    assert at.session_state.photo_src == "sample" and not any("当前照片还在" in x for x in texts(at))
+    type_hand(at, "123m456m789m111p22s")
+    assert not any("当前照片还在" in x for x in texts(at))

@@ -97,9 +97,15 @@ def take_new_photos() -> None:
             ingest_photo(data, source)
 
 
+KEPT_SOURCES = ("upload", "camera")
+
+
 def photo_inputs() -> None:
     """Upload, camera, sample, manual entry."""
     st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader", help=t("photo.upload_help"))
+    if ss.get("uploader") is None and ss.get("photo") is not None and ss.get("photo_src") in KEPT_SOURCES:
+        # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
+        st.caption(t("photo.kept", source=t(f"photo.source.{ss.photo_src}")))
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(t("photo.sample"), on_click=_on_sample, key="btn_sample", icon=":material/image:")
         st.button(t("photo.manual"), on_click=_on_manual, key="btn_manual", icon=":material/edit:")
