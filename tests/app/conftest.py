@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,28 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app" / "streamlit_app.py"
 SAMPLE_JPG = ROOT / "app" / "assets" / "sample_hand.jpg"
+
+
+@contextlib.contextmanager
+def photo_gate_held() -> Iterator[None]:
+    """Another user's photo holds the whole photo gate (`app.photo_gate.MEMORY`) inside the block."""
+    from app import photo_gate
+
+    started, done = threading.Event(), threading.Event()
+
+    def other_users_photo() -> None:
+        with photo_gate.photo_slot(cost=photo_gate.MEMORY):
+            started.set()
+            done.wait(30)
+
+    hog = threading.Thread(target=other_users_photo)
+    hog.start()
+    started.wait(10)
+    try:
+        yield
+    finally:
+        done.set()
+        hog.join(10)
 
 
 def total_of(at) -> float | None:

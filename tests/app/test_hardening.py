@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from app.ui import i18n
-from tests.app.conftest import total_of
+from tests.app.conftest import photo_gate_held, total_of
 
 HAND = "234m567p678s777p99s"
 INTERNAL = re.compile(r"\b\w*(Error|Exception)\b|Traceback|\(\w+: ")  # exception names, "(TypeError: ..."
@@ -109,29 +109,14 @@ def test_a_reading_failure_names_no_internals(at, monkeypatch):
 
 
 def test_a_photo_waits_for_a_free_slot_and_gives_up_busy(at, monkeypatch):
-    import threading
-
     from app import photo_gate
 
     monkeypatch.setattr(photo_gate, "WAIT_SECONDS", 0.05)
     _type_hand(at, HAND)
     hand = at.session_state.hand
-    started, done = threading.Event(), threading.Event()
-
-    def other_users_photos():
-        with photo_gate.photo_slot(cost=photo_gate.MEMORY):
-            started.set()
-            done.wait(30)
-
-    hog = threading.Thread(target=other_users_photos)
-    hog.start()
-    started.wait(10)
-    try:
+    with photo_gate_held():
         at.session_state["pending_photo"] = _encode(Image.new("RGB", (320, 240)), "JPEG")
         at.run()
-    finally:
-        done.set()
-        hog.join(10)
     i18n.set_lang("zh")
     assert [e.value for e in at.error] == [i18n.t("err.photo_busy")]
     assert at.session_state.hand == hand and photo_gate.free_slots() == photo_gate.SLOTS

@@ -12,6 +12,7 @@ import pytest
 
 from app import photo_gate
 from app.photo_gate import MEMORY, SLOTS, PhotoBusy, free_slots, photo_slot
+from tests.app.conftest import photo_gate_held
 
 BIG = 357 * 2**20  # an 89-megapixel RGBA PNG (vision.image.decode_cost)
 SMALL = 20 * 2**20  # a 12-megapixel JPEG read at half size
@@ -69,22 +70,8 @@ def test_a_read_above_the_budget_runs_alone():
 
 
 def test_a_read_that_waits_too_long_is_busy_and_frees_nothing():
-    started, done = threading.Event(), threading.Event()
-
-    def hog():
-        with photo_slot(cost=MEMORY):
-            started.set()
-            done.wait(10)
-
-    t = threading.Thread(target=hog)
-    t.start()
-    started.wait(10)
-    try:
-        with pytest.raises(PhotoBusy), photo_slot(timeout=0.05, cost=SMALL):
-            raise AssertionError("must not run")
-    finally:
-        done.set()
-        t.join(10)
+    with photo_gate_held(), pytest.raises(PhotoBusy), photo_slot(timeout=0.05, cost=SMALL):
+        raise AssertionError("must not run")
     assert free_slots() == SLOTS and photo_gate._reserved == 0
 
 
