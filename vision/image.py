@@ -240,22 +240,21 @@ def _not_accepted(data: bytes) -> ImageError:
     return ImageError(f"not an image, or not one jxmj can read ({FORMAT_NAMES})", "not_image")
 
 
-def _jpeg_reduction(im: Image.Image, min_side: int | None) -> int:
-    """1, 2, 4 or 8: the DCT scale for a JPEG — as small as `min_side` allows, small enough to fit."""
-    w, h = im.size
-    reduce = 1
-    while reduce < 8 and min_side and max(w, h) / (reduce * 2) >= min_side:
-        reduce *= 2
-    while reduce < 8 and decoded_bytes("JPEG", im.mode, w // reduce, h // reduce) > DECODE_BUDGET:
-        reduce *= 2
-    return reduce
-
-
 def _box_factor(w: int, h: int, min_side: int | None) -> int:
+    """1, 2, 4 or 8: the largest reduction that keeps the long side >= `min_side` (None: 1)."""
     factor = 1
     while factor < 8 and min_side and max(w, h) / (factor * 2) >= min_side:
         factor *= 2
     return factor
+
+
+def _jpeg_reduction(im: Image.Image, min_side: int | None) -> int:
+    """1, 2, 4 or 8: the DCT scale for a JPEG — as small as `min_side` allows, small enough to fit."""
+    w, h = im.size
+    reduce = _box_factor(w, h, min_side)
+    while reduce < 8 and decoded_bytes("JPEG", im.mode, w // reduce, h // reduce) > DECODE_BUDGET:
+        reduce *= 2
+    return reduce
 
 
 def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
