@@ -102,9 +102,7 @@ class TileReader:
         self.config = config or ReaderConfig()
         threads = self.config.threads
         self.localizer: ModelSpec = open_model(self.directory / LOCALIZER_FILE, "localize", threads)
-        self.classifier: ModelSpec = open_model(
-            self.directory / CLASSIFIER_FILE, "classify", self.config.threads
-        )
+        self.classifier: ModelSpec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
         self._back_class = self.localizer.classes.index("back") if "back" in self.localizer.classes else -1
 
     # -- public API -------------------------------------------------------------------------
