@@ -82,7 +82,7 @@ def label_font() -> str | None:
 @lru_cache(maxsize=64)
 def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
     """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
     d = ImageDraw.Draw(im)
@@ -91,7 +91,7 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
         x0, y0, x1, y1 = (v * scale for v in box.xyxy)
         d.rectangle((x0, y0, x1, y1), outline=box.color, width=width * (2 if box.thick else 1))
         fs = max(12, round((x1 - x0) * (0.4 if font_path else 0.42)))
-        font = ImageFont.truetype(font_path, fs) if font_path else ImageFont.load_default(fs)
+        font = _font(font_path, fs)
         tb = d.textbbox((x0, y0), box.text, font=font)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=box.color)
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), box.text, fill="white", font=font)
@@ -99,6 +99,14 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue()
+
+
+@lru_cache(maxsize=32)
+def _font(font_path: str | None, size: int):
+    """The label font at `size` px, loaded once (a photo's boxes share a handful of sizes)."""
+    from PIL import ImageFont
+
+    return ImageFont.truetype(font_path, size) if font_path else ImageFont.load_default(size)
 
 
 def crop_to_tiles(im, boxes: list[list[float]]):
