@@ -15,6 +15,7 @@ never sent on).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import ipaddress
 import socket
@@ -127,8 +128,10 @@ def qr_terminal(url: str) -> str:
     return out.getvalue()
 
 
+@functools.lru_cache(maxsize=16)
 def qr_svg(url: str, scale: int = 4) -> str:
-    """The URL as an inline SVG QR code, for the page."""
+    """The URL as an inline SVG QR code, for the page (made once per URL: the header draws it
+    on every rerun, ~5 ms each)."""
     import segno
 
     out = io.BytesIO()
