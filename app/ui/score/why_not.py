@@ -17,16 +17,15 @@ from scoring import ScoreResult
 def why_not(hand: EditHand, cond: Conditions, result: ScoreResult, key: str) -> None:
     if not st.toggle(t("teach.show"), key=f"whynot_{key}"):
         return
-    if True:
-        rows = []
-        for s in statuses(hand, cond, result, services.score_hand):
-            if s.holds:
-                rows.append((s.name, True, t("teach.holds", value=s.value), ""))
-                continue
-            text = t("teach.not", name=s.name) + (f"：{s.why_not}" if s.why_not else "")
-            change = ""
-            if s.change is not None:
-                c = s.change
-                change = t("teach.change", old=name(c.old), new=name(c.code), total=num(c.total))
-            rows.append((s.name, False, text, change))
-        st.markdown(patterns_html(rows), unsafe_allow_html=True)
+    rows = []
+    for s in statuses(hand, cond, result, services.score_hand):
+        if s.holds:
+            rows.append((s.name, True, t("teach.holds", value=s.value), ""))
+            continue
+        text = t("teach.not", name=s.name) + (f"：{s.why_not}" if s.why_not else "")
+        change = ""
+        if s.change is not None:
+            c = s.change
+            change = t("teach.change", old=name(c.old), new=name(c.code), total=num(c.total))
+        rows.append((s.name, False, text, change))
+    st.markdown(patterns_html(rows), unsafe_allow_html=True)
