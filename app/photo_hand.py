@@ -36,7 +36,7 @@ from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
 from vision.detection import DetectResult, Group
-from vision.layout import group_tiles, guess_kind
+from vision.layout import group_tiles, guess_kind, is_sequence
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
@@ -281,7 +281,7 @@ def _melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, lis
 def _meld_kind(codes: list[str], claimed: bool) -> str | None:
     faces = [c for c in codes if c != "back"]
     backs = len(codes) - len(faces)
-    if not faces or (len(set(faces)) > 1 and not (claimed and not backs and _is_run(faces))):
+    if not faces or (len(set(faces)) > 1 and not (claimed and not backs and is_sequence(faces))):
         return None
     if backs:
         return "concealed_kong" if len(codes) == 4 and not claimed else None
@@ -290,14 +290,6 @@ def _meld_kind(codes: list[str], claimed: bool) -> str | None:
     if len(set(faces)) > 1:
         return "chow"
     return "kong" if len(codes) == 4 else "pung"
-
-
-def _is_run(codes: list[str]) -> bool:
-    """Three suited tiles of one suit in sequence (in any order)."""
-    if len(codes) != 3 or any(len(c) != 2 for c in codes) or len({c[1] for c in codes}) != 1:
-        return False
-    ranks = sorted(int(c[0]) for c in codes)
-    return ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
 
 
 def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Group]) -> int | None:

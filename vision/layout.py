@@ -116,7 +116,12 @@ def split_by_gaps(
 # -- set kinds -------------------------------------------------------------------------------
 
 
-def _is_sequence(tiles: Sequence[str]) -> bool:
+def is_sequence(tiles: Sequence[str]) -> bool:
+    """Three suited tiles of one suit in sequence, in any order (a chow's faces).
+
+    >>> is_sequence(["3m", "1m", "2m"]), is_sequence(["1m", "2m", "4m"]), is_sequence(["1m", "2p", "3m"])
+    (True, False, False)
+    """
     if len(tiles) != 3 or any(len(t) != 2 or t[1] not in SUITS for t in tiles):
         return False
     if len({t[1] for t in tiles}) != 1:
@@ -147,7 +152,7 @@ def guess_kind(tiles: Sequence[str], any_sideways: bool, fa_is_bonus: bool = Tru
     if len(tiles) == 3 and backs == 0:
         if len(set(faces)) == 1:
             return "pung"
-        if _is_sequence(faces):
+        if is_sequence(faces):
             return "chow"
     if len(tiles) == 1:
         return "unknown"
@@ -275,6 +280,7 @@ __all__ = [
     "Group",
     "group_tiles",
     "guess_kind",
+    "is_sequence",
     "off_row",
     "rows_of",
     "split_by_gaps",
