@@ -271,7 +271,6 @@ def _dec(x: float) -> Decimal:
     return Decimal(repr(x)).quantize(_CENT).normalize() if x != int(x) else Decimal(int(x))
 
 
-@functools.lru_cache(maxsize=32)
 @functools.lru_cache(maxsize=16384)
 def _score(datas_json: str, variant: str, house_json: str) -> tuple[ScoreResult, ...]:
     """Score the winners of one hand (cached: a replay after an edit re-scores only what changed)."""
