@@ -90,9 +90,11 @@ def _load(variant: str, overrides_json: str) -> LedgerRules:
     return LedgerRules(variant, values)
 
 
+@functools.lru_cache(maxsize=64)
 def scoring_rules(variant: str, overrides_json: str) -> RuleTable:
     """The variant's scoring table with the table's house rules (scoring table keys such as
-    ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``."""
+    ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``.
+    Cached: the ledger replay asks for it once per hand."""
     try:
         return load_rules(variant).with_overrides(json.loads(overrides_json))
     except HandError as e:
