@@ -99,11 +99,8 @@ def _read(path: str) -> Any:
     from ledger import LedgerError
 
     try:  # bounded, strict UTF-8, no duplicate fields, no lone surrogates (app.jsonin)
-        data = jsonin.read_bytes(path or "-", MAX_INPUT)
-        text = data.decode("utf-8")
+        text = jsonin.read_text(path or "-", MAX_INPUT)
         return jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False)
-    except UnicodeDecodeError as e:
-        raise LedgerError(f"the input is not UTF-8 text (byte {e.start + 1} is not)", "bad_input") from None
     except jsonin.InputError as e:
         raise LedgerError(str(e), "bad_input") from None
 

@@ -138,11 +138,15 @@ def parse(text: str, lengths: bool = True) -> Any:
     return data
 
 
-def read_hand(name: str) -> Any:
-    """`read_bytes` + UTF-8 + `parse`: the JSON value of a hand file (or `-`)."""
-    data = read_bytes(name)
+def read_text(name: str, limit: int | None = None) -> str:
+    """`read_bytes` decoded as strict UTF-8; `InputError` naming the first byte that is not."""
+    data = read_bytes(name, limit)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the input is not UTF-8 text (byte {exc.start + 1} is not)") from None
-    return parse(text)
+
+
+def read_hand(name: str) -> Any:
+    """`read_text` + `parse`: the JSON value of a hand file (or `-`)."""
+    return parse(read_text(name))

@@ -98,3 +98,12 @@ def test_a_bad_hand_changes_nothing(jx):
     rc, out = jx("false-win", code, "d", "--expect", "3")
     assert rc == 2 and out["code"] == "conflict"
     assert jx("false-win", code, "d")[1]["totals"] == {"a": 10, "b": 10, "c": 10, "d": -30}
+
+
+def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
+    code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
+    f = tmp_path / "hand.json"
+    f.write_bytes(b'{"seat": "\xff"}')
+    rc, out = jx("record", code, str(f))
+    assert rc == 2 and out == {"error": "the input is not UTF-8 text (byte 11 is not)", "code": "bad_input"}
+    assert jx("show", code)[1]["hands"] == []
