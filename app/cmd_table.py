@@ -84,14 +84,15 @@ def _fail(message: str, code: str = "bad_input") -> int:
 
 
 def _json_arg(text: str | None, what: str) -> Any:
+    from app import jsonin
     from ledger import LedgerError
 
     if not text:
         return None
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as e:
-        raise LedgerError(f"{what} is not valid JSON: {e}") from None
+    try:  # the same strict JSON as a hand file: no duplicate fields, no lone surrogates
+        return jsonin.parse(text, lengths=False)
+    except jsonin.InputError as e:
+        raise LedgerError(f"{what}: {e}") from None
 
 
 def _read(path: str) -> Any:

@@ -77,6 +77,12 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
             "bad_input",
             "not valid",
         ),
+        (
+            ("new", "--variant", "xingzi", "--seats", *"abcd", "--rules", '{"ledger": {}, "ledger": {}}'),
+            "",
+            "bad_input",
+            "--rules: the field 'ledger' is given twice",
+        ),
         (("import", "-"), "[1]", "bad_import", "not a jxmj table export"),
     ],
 )
