@@ -36,6 +36,13 @@ def _browser_lang() -> str:
     return i18n.pick_lang(accept, st.context.locale)
 
 
+def _first_lang() -> str:
+    """A new session's language: the address's `?lang=` (a rule link keeps the page's language,
+    `app.ui.rule_links.href`), else the browser's."""
+    asked = st.query_params.get("lang")
+    return asked if asked in i18n.LANGS else _browser_lang()
+
+
 def _guarded(render):
     """The page, never a traceback: a message, the details in the log."""
 
@@ -116,7 +123,7 @@ def _url_state(target: str) -> dict[str, str] | None:
 
 def main() -> None:
     if "lang" not in ss:
-        ss.lang = _browser_lang()
+        ss.lang = _first_lang()
     i18n.set_lang(ss.lang)
     st.set_page_config(
         page_title=t("app.page_title"),

@@ -11,6 +11,7 @@ from app.ui import services
 from app.ui.i18n import t
 from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.practice import practice
+from app.ui.learn.rules import rules_view
 from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
 from app.ui.render.html import items_table, num
@@ -21,11 +22,13 @@ from scoring import HandInput, ScoreResult
 def render() -> None:
     st.subheader(t("learn.title"))
     st.markdown(t("learn.intro"))
-    tabs = st.tabs([t(f"variant.{v}") for v in EXAMPLES] + [t("learn.practice")])
+    chosen = st.query_params.get("variant")  # a rule link (app.ui.rule_links.href) names its variant
+    default = t(f"variant.{chosen}") if chosen in EXAMPLES else None
+    tabs = st.tabs([t(f"variant.{v}") for v in EXAMPLES] + [t("learn.practice")], default=default)
     for tab, variant in zip(tabs, EXAMPLES, strict=False):
         with tab:
-            st.markdown(t(f"learn.{variant}.rules"))
-            st.markdown(f"#### {t('learn.examples')}")
+            rules_view(variant)
+            st.subheader(t("learn.examples"), anchor=f"examples-{variant}")
             for key, hand in EXAMPLES[variant]:
                 _example(key, hand)
     with tabs[-1]:

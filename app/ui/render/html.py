@@ -12,6 +12,7 @@ from html import escape
 
 from app.ui.i18n import has, lang, t
 from app.ui.render.tiles import groups_html
+from app.ui.rule_links import links_html
 from scoring import Block, Item, ScoreResult
 from scoring.rules import load_rules
 
@@ -72,6 +73,12 @@ def item_reason(item: Item, variant: str) -> tuple[str, str]:
     return item.reason, item.rule
 
 
+def rule_ref(ref: str, variant: str) -> str:
+    """An item's rule reference as HTML: links to its sections on the Learn page ("规则 1.3"),
+    or the reference as text when it names no section."""
+    return links_html(ref, variant, lang(), t("res.rule")) or escape(ref)
+
+
 def table(head: Sequence[str], rows: Sequence[str]) -> str:
     return (
         "<table class='jx-items'><thead><tr>"
@@ -96,7 +103,7 @@ def sum_row(text: str, value: str, column: int) -> str:
 
 
 def items_table(result: ScoreResult) -> str:
-    """Item, value (+炮 or ×), and why, with the rule reference under; the own total last."""
+    """Item, value (+炮 or ×), and why, with a link to its rule under; the own total last."""
     fan = is_fan(result)
     head = t("res.col_item"), t("res.col_value_x") if fan else t("res.col_value"), t("res.col_reason")
     rows = []
@@ -110,7 +117,7 @@ def items_table(result: ScoreResult) -> str:
             + "</td>"
             f"<td class='jx-pts'>{escape(value)}</td>"
             f"<td><span class='jx-why'>{escape(why)}</span>"
-            + (f"<br><span class='jx-ref'>{escape(ref)}</span>" if ref else "")
+            + (f"<br><span class='jx-ref'>{rule_ref(ref, result.variant)}</span>" if ref else "")
             + "</td></tr>"
         )
     if result.own is not None:
