@@ -59,9 +59,18 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   .jx-mini a {color: #d3f9d8;}
   .block-container {padding-left: 0.7rem; padding-right: 0.7rem; padding-top: 3.2rem;}
   div[class*="st-key-tile_"] button img {height: 50px;}
-  div[class*="st-key-pick_"] button img {height: 38px;}
-  div[class*="st-key-pick_"] button {padding: 1px !important; border-width: 1px !important;}
-  div[class*="st-key-picker_"] div[data-testid="stHorizontalBlock"] {gap: 0 !important; flex-wrap: nowrap;}
+  /* the picker: five tiles a row (a suit's nine as 5 + 4), each at least 44 x 44 */
+  div[class*="st-key-picker_"] div[data-testid="stHorizontalBlock"] {gap: 4px 0 !important; flex-wrap: wrap;}
+  div[class*="st-key-picker_"] div[class*="st-key-pick_"] {flex: 0 0 20% !important; max-width: 20%;}
+  div[class*="st-key-pick_"] button {padding: 1px !important; width: 100%; min-height: 48px !important;}
+  div[class*="st-key-pick_"] button img {height: 44px;}
+  /* stacked columns: no 4rem column gap between ① and ②, ③ and ④ */
+  div[data-testid="stHorizontalBlock"]:has(> div[data-testid="stColumn"]) {row-gap: 0.5rem !important;}
+  /* the header on one row: page, QR, language */
+  div[class*="st-key-topbar"] {gap: 6px !important; flex-wrap: nowrap;}
+  div[class*="st-key-topbar"] [data-testid="stButtonGroup"] button {padding-left: 8px; padding-right: 8px;}
+  div[class*="st-key-topbar"] [data-testid="stPopoverButton"] {padding: 0 10px; min-width: 44px;}
+  div[class*="st-key-topbar"] [data-testid="stPopoverButton"] > div > div:last-child {display: none;}
   div[class*="st-key-selpanel"] {padding: 8px !important;}
   .jx-tile {height: 40px;}
   .jx-sm .jx-tile {height: 32px;}

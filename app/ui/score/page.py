@@ -46,8 +46,7 @@ def render() -> None:
     wide = st.columns([5, 7], gap="large")
     bottom = st.columns([5, 7], gap="large")
     with bottom[1]:  # drawn first: no total of the last run stays beside this run's tiles
-        st.markdown('<div id="jx-result"></div>', unsafe_allow_html=True)
-        st.subheader(t("sec.result"))
+        st.subheader(t("sec.result"), anchor="jx-result")  # the mini bar's link; no empty block above
         total_banner(outcome)
         result_view(outcome)
         if isinstance(outcome, ScoreResult):

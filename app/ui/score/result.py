@@ -47,9 +47,12 @@ def total_banner(outcome: Outcome) -> None:
     st.markdown(html_, unsafe_allow_html=True)
 
 
-def result_view(outcome: Outcome) -> None:
+def result_view(outcome: Outcome, empty_hint: bool = True) -> None:
+    """The result under the total; `empty_hint=False` says nothing for a hand with no tiles yet
+    (the 牌局 page after a hand is recorded: "还没有牌" there reads as "no hands yet")."""
     if isinstance(outcome, services.Refusal):
-        _refusal(outcome)
+        if empty_hint or outcome.code != "empty":
+            _refusal(outcome)
         return
     r = outcome
     if r.decomposition:

@@ -15,7 +15,7 @@ from app.ui.messages import code_text
 from ledger import LedgerError
 from ledger.store import Store, default_url, open_store
 
-__all__ = ["error_text", "flash", "store", "write"]
+__all__ = ["error_text", "flash", "show_flashes", "store", "write"]
 
 
 @st.cache_resource(show_spinner=False)
@@ -38,20 +38,34 @@ def error_text(e: LedgerError) -> str:
     return code_text(e.code, e.message)  # a scoring code passed through (not_complete, fifth_copy …)
 
 
-def flash(level: str, text: str) -> None:
-    """A message for the next run of the page (after a write and its rerun)."""
+def flash(level: str, text: str, where: str = "top") -> None:
+    """A message for the next run of the page (after a write and its rerun), drawn by
+    :func:`show_flashes` at `where`: beside the button that made it, not a page's length away."""
     ss = st.session_state
-    ss["tbl_flash"] = [*ss.get("tbl_flash", []), (level, text)]
+    ss["tbl_flash"] = [*ss.get("tbl_flash", []), (where, level, text)]
 
 
-def write(action, ok_text: str | None = None) -> bool:
-    """Run a store write; on success flash `ok_text` and rerun, on a ledger error flash why."""
+def show_flashes(where: str | None = None) -> None:
+    """Draw (and forget) the messages left for `where`; every one left when `where` is None."""
+    ss = st.session_state
+    keep = []
+    for w, level, text in ss.get("tbl_flash", []):
+        if where is None or w == where:
+            getattr(st, level)(text)
+        else:
+            keep.append((w, level, text))
+    ss["tbl_flash"] = keep
+
+
+def write(action, ok_text: str | None = None, where: str = "top") -> bool:
+    """Run a store write; on success flash `ok_text` and rerun, on a ledger error flash why
+    (both at `where`, see :func:`flash`)."""
     try:
         action()
     except LedgerError as e:
-        flash("error", error_text(e) + (" " + t("ledger.reloaded") if e.code == "conflict" else ""))
+        flash("error", error_text(e) + (" " + t("ledger.reloaded") if e.code == "conflict" else ""), where)
         st.rerun()
     if ok_text:
-        flash("success", ok_text)
+        flash("success", ok_text, where)
     st.rerun()
     return True  # pragma: no cover - st.rerun() does not return

@@ -11,7 +11,7 @@ import streamlit as st
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.score.session import started
-from app.ui.table.db import store, write
+from app.ui.table.db import show_flashes, store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
@@ -80,6 +80,7 @@ def history(rec, ledger) -> None:
         with st.expander(t("table.edit")):
             number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n")
             _edit_form(rec, ledger.outcomes[number - 1])
+            show_flashes("edit")  # the edit's outcome under its form
 
 
 def _edit_form(rec, o) -> None:
@@ -130,4 +131,4 @@ def _edit_form(rec, o) -> None:
             if winner == h.winners[0].seat and discarder == h.discarder:
                 entry["eaten"] = data["winners"][0].get("eaten", {})
         data.update(winners=[entry], discarder=discarder)
-    write(lambda: store().edit(table.code, n, data, expected=len(rec.hands)), t("table.edited", n=n))
+    write(lambda: store().edit(table.code, n, data, expected=len(rec.hands)), t("table.edited", n=n), "edit")

@@ -16,7 +16,7 @@ import streamlit as st
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
-from app.ui.table.db import error_text, store
+from app.ui.table.db import error_text, show_flashes, store
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
 from app.ui.table.settle_view import exchange, settlement
@@ -42,7 +42,7 @@ def render() -> None:
         return
     session.use(f"table:{code}")
     ledger = rec.ledger()
-    _flashes()
+    top = st.container()  # messages whose own place is not on the page this run (e.g. locked meanwhile)
     header(rec, ledger)
     if not rec.table.locked:
         record_section(rec, ledger)
@@ -52,6 +52,8 @@ def render() -> None:
     history(rec, ledger)
     settlement(rec, ledger)
     exchange(rec, ledger)
+    with top:
+        show_flashes()
     _leave()
 
 
@@ -91,8 +93,3 @@ def header(rec, ledger) -> None:
         + "</div>",
         unsafe_allow_html=True,
     )
-
-
-def _flashes() -> None:
-    for level, text in ss.pop("tbl_flash", []):
-        getattr(st, level)(text)

@@ -20,7 +20,7 @@ from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible
 from app.ui.table import drafting
-from app.ui.table.db import error_text, store, write
+from app.ui.table.db import error_text, show_flashes, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, add_hand, load_ledger_rules
@@ -29,6 +29,7 @@ from scoring.rules import load_rules
 
 ss = st.session_state
 SELF = "self"
+HERE = "actions"  # where the record / undo buttons leave their messages
 
 
 def record_section(rec, ledger) -> None:
@@ -62,7 +63,7 @@ def record_section(rec, ledger) -> None:
         _facts(table, choices)
     with right:
         total_banner(outcome)
-        result_view(outcome)
+        result_view(outcome, empty_hint=not rec.hands)  # after a recorded hand: no "还没有牌"
     _actions(rec, ledger, choices, outcome, key)
     drafting.save(key, choices)
 
@@ -175,9 +176,10 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         store().append(code, hand_data, expected=n)
         reset()
 
+    done = t("table.recorded", n=n + 1)
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), t("table.recorded", n=n + 1))
+        write(lambda: append(data), done, HERE)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
@@ -187,13 +189,14 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        write(lambda: append({"kind": "drawn", **_common(table, choices)}), t("table.recorded", n=n + 1))
+        write(lambda: append({"kind": "drawn", **_common(table, choices)}), done, HERE)
     lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
         )
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            write(lambda: append({"kind": "false_win", "declarer": who}), t("table.recorded", n=n + 1))
+            write(lambda: append({"kind": "false_win", "declarer": who}), done, HERE)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: store().undo(code, expected=n), t("table.undone", n=n))
+        write(lambda: store().undo(code, expected=n), t("table.undone", n=n), HERE)
+    show_flashes(HERE)  # beside the buttons that made them

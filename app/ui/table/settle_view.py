@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.ui.i18n import t
 from app.ui.render.html import num
-from app.ui.table.db import error_text, store, write
+from app.ui.table.db import error_text, show_flashes, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_csv, export_json, table_from_export
@@ -32,7 +32,8 @@ def settlement(rec, ledger) -> None:
     if not rec.table.locked:
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            write(lambda: store().lock(rec.table.code), t("table.locked"))
+            write(lambda: store().lock(rec.table.code), t("table.locked"), "settle")
+    show_flashes("settle")  # the lock's outcome where it was tapped
 
 
 def exchange(rec, ledger) -> None:
