@@ -139,10 +139,48 @@ SMALL_TARGETS = """() => [...document.querySelector('[data-testid=stMain]')
   .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 
 
+# The empty space above a heading: from the top of its text to the bottom of the nearest thing
+# drawn above it (text, a picture, a control, a border), fixed bars and hidden parts left out.
+GAP_ABOVE = """(mark) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const h = [...main.querySelectorAll('h1, h2, h3')].find(e => e.innerText.includes(mark));
+  const range = document.createRange(); range.selectNodeContents(h);
+  const top = range.getBoundingClientRect().top;
+  const drawn = e => ['IMG', 'svg', 'INPUT', 'BUTTON', 'CANVAS', 'TEXTAREA', 'TABLE'].includes(e.tagName)
+    || [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())
+    || (parseFloat(getComputedStyle(e).borderBottomWidth) > 0
+        && getComputedStyle(e).borderBottomStyle !== 'none');
+  const shown = e => {
+    const seen = {opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true};
+    if (!e.checkVisibility(seen)) return false;
+    for (let a = e; a && a !== main; a = a.parentElement) {
+      const s = getComputedStyle(a), r = a.getBoundingClientRect();
+      if (s.position === 'fixed' || s.position === 'sticky') return false;
+      if (a !== e && s.overflow !== 'visible' && (r.height < 1 || r.width < 1)) return false;
+    }
+    return true;
+  };
+  let above = -Infinity;
+  for (const e of main.querySelectorAll('*')) {
+    if (e.contains(h) || h.contains(e) || !drawn(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && r.bottom <= top + 1 && r.bottom > above && shown(e)) above = r.bottom;
+  }
+  return Math.round(top - above);
+}"""
+HEADER_ROWS = """() => [...document.querySelectorAll('[class*=st-key-topbar] button')]
+  .map(b => b.getBoundingClientRect()).filter(r => r.width > 0).map(r => Math.round(r.top))"""
+PICKER_TILES = """() => [...document.querySelectorAll('[class*=st-key-picker_] [class*=st-key-pick_] button')]
+  .map(b => b.getBoundingClientRect()).filter(r => r.width > 0)
+  .map(r => [Math.round(r.width), Math.round(r.height), Math.round(r.right)])"""
+
+
 @pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
 def test_every_tap_target_on_a_phone_is_44_px(server, locale):
     """On a 390 x 844 touch screen every button, choice, tab and expander is at least 44 x 44
-    CSS px (the size a finger needs), in both languages; the page's small help icon aside."""
+    CSS px (the size a finger needs), in both languages; the page's small help icon aside.
+    The header (pages, QR, language) is one row; no empty band above ② and ④ (the stacked
+    columns' gap once was 64 px); every tile of the tile picker is 44 x 44 too."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -154,5 +192,19 @@ def test_every_tap_target_on_a_phone_is_44_px(server, locale):
             page.locator("#jx-total").first.wait_for(timeout=30_000)
             small = [s for s in page.evaluate(SMALL_TARGETS) if not s.startswith("Help for")]
             assert small == []
+            page.evaluate("() => document.fonts.ready.then(() => true)")  # the icon font drawn
+            page.wait_for_timeout(500)
+            rows = page.evaluate(HEADER_ROWS)
+            assert len(rows) == 6 and max(rows) - min(rows) <= 2, rows  # 3 pages, QR, 2 languages
+            gaps = {mark: page.evaluate(GAP_ABOVE, mark) for mark in ("②", "④")}
+            assert all(0 <= g < 24 for g in gaps.values()), gaps
+            page.locator("[class*='st-key-btn_add'] button").first.click()
+            page.locator("[class*='st-key-picker_add']").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)
+            tiles = page.evaluate(PICKER_TILES)
+            assert len(tiles) >= 29  # 九江: 27 suited + 中 白
+            assert min(w for w, _, _ in tiles) >= 44 and min(h for _, h, _ in tiles) >= 44, tiles
+            assert max(right for _, _, right in tiles) <= phone["width"]  # nothing off the screen
+            page.screenshot(path=str(ARTIFACTS / f"browser-phone-{locale}.png"), full_page=True)
         finally:
             browser.close()

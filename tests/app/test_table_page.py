@@ -229,3 +229,30 @@ def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
     assert not at.exception
     _click(at, "tb_record")
     assert _totals(at) == ["1", "-3", "5", "-3"]  # 门清 x2 = 2 from each; 张三's kong money
+
+
+def _drawn_in_order(node) -> list:
+    """The page's elements in the order they are drawn (AppTest's tree, depth first)."""
+    out = [node]
+    for child in getattr(node, "children", {}).values():
+        out += _drawn_in_order(child)
+    return out
+
+
+def test_record_and_undo_say_so_beside_their_buttons_and_no_empty_hand_hint_after_a_hand():
+    zh = i18n.catalog("zh")
+    code = _table()
+    at = _open(code)
+    assert [i.value for i in at.info] == [zh["msg.empty_hand"]]  # a new table: where to start
+    _click(at, "tb_drawn")
+    _enter(at, HAND_A, winner=0, discarder=1)
+    _click(at, "tb_record")
+    assert [s.value for s in at.success] == [zh["table.recorded"].format(n=2)]
+    assert zh["msg.empty_hand"] not in [i.value for i in at.info]  # it read as "no hands yet"
+    _click(at, "tb_undo")
+    assert [s.value for s in at.success] == [zh["table.undone"].format(n=2)]
+    order = _drawn_in_order(at.main)
+    place = {id(e): k for k, e in enumerate(order)}
+    undo, said = place[id(at.button(key="tb_undo"))], place[id(at.success[0])]
+    chart = next(k for k, e in enumerate(order) if getattr(e, "value", None) == zh["table.chart"])
+    assert undo < said < chart  # under the buttons, not at the top of the page
