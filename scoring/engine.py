@@ -16,6 +16,7 @@ from scoring.errors import HandError
 from scoring.items import EATEN_KEYS, Ctx, HandFacts, Reading, registry
 from scoring.model import HandInput, Item, Payer, Payment, ScoreResult, json_type
 from scoring.readings import blocks, readings, wait_set
+from scoring.result import payer_name_zh
 from scoring.rules import RuleTable
 from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import CheckedHand, validate
@@ -146,7 +147,12 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
         elif d.fn(r):
             en, zh = d.reason(r)
             out.append(
-                _item(rules, key, (f"{payer.name}'s {en}", f"{payer.name}的{zh}"), rules.eaten.get(key, 0))
+                _item(
+                    rules,
+                    key,
+                    (f"{payer.name}'s {en}", f"{payer_name_zh(payer.name)}的{zh}"),
+                    rules.eaten.get(key, 0),
+                )
             )
     return [i for i in out if i.points]
 

@@ -6,12 +6,40 @@ A leaf module: it imports only :mod:`scoring.tiles`. :mod:`scoring.model` re-exp
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.tiles import Tile, format_tiles
 
-__all__ = ["Block", "Item", "Payment", "ScoreResult"]
+__all__ = ["DEFAULT_PAYER_ZH", "Block", "Item", "Payment", "ScoreResult", "payer_name_zh", "rule_sections"]
+
+#: The words of the names the engine gives payers the input leaves unnamed (`scoring.validate`,
+#: docs/score-json.md "Default payers": ``discarder``, ``player 1``..``player 3``, a number added
+#: when a given name clashes), English (the JSON ``payer``) -> Chinese (Chinese text and reasons).
+DEFAULT_PAYER_ZH = {"discarder": "放炮者", "player": "玩家"}
+_DEFAULT_PAYER = re.compile(r"(discarder|player)(?: ([1-9][0-9]*))?")
+_SECTION = re.compile(r"§\s*(\d+(?:\.\d+)?[a-z]?)")
+
+
+def payer_name_zh(name: str) -> str:
+    """A payer's name in Chinese text: an engine-made default name in Chinese, any name the
+    input gave as it is.
+
+    >>> payer_name_zh("discarder"), payer_name_zh("player 2"), payer_name_zh("张三")
+    ('放炮者', '玩家2', '张三')
+    """
+    m = _DEFAULT_PAYER.fullmatch(name)
+    return DEFAULT_PAYER_ZH[m[1]] + (m[2] or "") if m else name
+
+
+def rule_sections(ref: str) -> list[str]:
+    """The DECISIONS sections a rule reference (``Item.rule``) names, in order, each once.
+
+    >>> rule_sections("DECISIONS §1.3 definitions, §1.3a"), rule_sections("house rule")
+    (['1.3', '1.3a'], [])
+    """
+    return list(dict.fromkeys(_SECTION.findall(ref or "")))
 
 
 @dataclass(slots=True)
@@ -77,6 +105,11 @@ class Payment:
     doubled: bool
     kong_money: int
     amount: float
+
+    @property
+    def payer_zh(self) -> str:
+        """The payer's name in Chinese text (:func:`payer_name_zh`)."""
+        return payer_name_zh(self.payer)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}

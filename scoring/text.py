@@ -20,7 +20,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-from scoring.result import Block, ScoreResult, _money, _num
+from scoring.result import Block, ScoreResult, _money, _num, rule_sections
 from scoring.rules import load_rules
 from scoring.tiles import Tile, format_tiles
 
@@ -100,6 +100,15 @@ def _wait_words(result: ScoreResult, lang: str) -> str:
     return words.get(result.wait or "", "{win}").format(win=win.code)
 
 
+def _rule(ref: str, lang: str) -> str:
+    """The rule column: the reference as the engine gives it, in Chinese the sections it names
+    ("DECISIONS §1.3 definitions, §1.3a" -> "规则 1.3、1.3a")."""
+    sections = rule_sections(ref)
+    if lang != "zh" or not sections:
+        return ref
+    return _in(_WORDS, lang)["rule"].format(n="、".join(sections))
+
+
 def format_text(result: ScoreResult, lang: str = "en") -> str:
     """Decomposition, wait, item table, own total and payments as plain text in ``lang``
     (``"zh"`` or ``"en"``). Raises ValueError for another language."""
@@ -122,7 +131,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     rows = [[h.format(unit=unit) for h in w["head"]]]
     for i in result.items:
         val = f"x{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
-        rows.append([i.key, i.name_zh, i.name_en, val, i.reason_zh if zh else i.reason, i.rule])
+        rows.append([i.key, i.name_zh, i.name_en, val, i.reason_zh if zh else i.reason, _rule(i.rule, lang)])
     lines.extend(_table(rows))
     if result.own is not None:
         lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
@@ -134,14 +143,15 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         keep = (True, not fan, any(p.doubled for p in pays), any(p.kong_money for p in pays), True)
         rows = [list(w["pay_head"])]
         for p in pays:
-            name = p.payer + (w["dealer"] if p.is_dealer else "")
+            name = (p.payer_zh if zh else p.payer) + (w["dealer"] if p.is_dealer else "")
             doubled = w["yes"] if p.doubled else ""
             rows.append([name, str(p.eaten), doubled, str(p.kong_money or ""), str(_money(p.amount))])
         lines.extend(_table([[c for c, k in zip(row, keep, strict=True) if k] for row in rows]))
         for p in result.payments:
             for i in p.eaten_items:
                 why = i.reason_zh if zh else i.reason
-                lines.append(w["eaten"].format(payer=p.payer, key=i.key, zh=i.name_zh, pts=i.points, why=why))
+                who = p.payer_zh if zh else p.payer
+                lines.append(w["eaten"].format(payer=who, key=i.key, zh=i.name_zh, pts=i.points, why=why))
         lines.append(w["total"].format(total=_money(result.total)))
     for n in result.notes_zh if zh and result.notes_zh else result.notes:
         lines.append(w["note"].format(note=n))

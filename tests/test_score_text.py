@@ -27,15 +27,15 @@ ZH = [
 听牌：单钓 9s（胡前听 9s）   （* = 胡的那张）
 明细：
   键           名     英文名                炮  说明                            规则
-  basic        平胡   Basic hand            1   无花（平胡）                    DECISIONS §1.3
-  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  DECISIONS §1.3 definitions, §1.3a
-  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    DECISIONS §1.3 bonus adders, §1.5
-  kong         杠     Kong                  1   自己的 8888m 明杠               DECISIONS §1.3 bonus adders, §1.5
+  basic        平胡   Basic hand            1   无花（平胡）                    规则 1.3
+  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  规则 1.3、1.3a
+  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    规则 1.3、1.5
+  kong         杠     Kong                  1   自己的 8888m 明杠               规则 1.3、1.5
 本身：4 炮
 付款（每炮 1）：
-  付款人     吃炮  付
-  discarder  1     5
-    吃 discarder 的：dragon_set 中/白 +1 — discarder的白明碰
+  付款人  吃炮  付
+  放炮者  1     5
+    吃 放炮者 的：dragon_set 中/白 +1 — 放炮者的白明碰
 赢家共收：5
 """,
     ),
@@ -47,10 +47,10 @@ ZH = [
 听牌：卡 2m（1m_3m）（胡前听 2m）   （* = 胡的那张）
 明细：
   键           名    英文名          炮  说明                         规则
-  basic        平胡  Basic hand      1   无花（平胡）                 DECISIONS §1.3
-  self_drawn   自摸  Self-drawn      1   自摸                         DECISIONS §1.3 definitions, §1.3a
-  concealed    门清  Concealed hand  1   没有明牌                     DECISIONS §1.3 definitions, §1.3a
-  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  DECISIONS §1.3 definitions, §1.3a
+  basic        平胡  Basic hand      1   无花（平胡）                 规则 1.3
+  self_drawn   自摸  Self-drawn      1   自摸                         规则 1.3、1.3a
+  concealed    门清  Concealed hand  1   没有明牌                     规则 1.3、1.3a
+  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  规则 1.3、1.3a
 本身：4 炮
 付款（每炮 1）：
   付款人   吃炮  翻倍  付
@@ -68,14 +68,14 @@ ZH = [
 听牌：七对单钓 E（胡前听 E）   （* = 胡的那张）
 明细：
   键                  名          英文名              番  说明                         规则
-  basic               基本分      Base score          x1  每家 1 分，乘以成立的每一番  DECISIONS §2
-  luxury_seven_pairs  豪华七小对  Luxury seven pairs  x8  七小对里有四张一样           DECISIONS §2
+  basic               基本分      Base score          x1  每家 1 分，乘以成立的每一番  规则 2
+  luxury_seven_pairs  豪华七小对  Luxury seven pairs  x8  七小对里有四张一样           规则 2
 本身：8（番数相乘）
 付款（每分 1）：
-  付款人    付
-  player 1  8
-  player 2  8
-  player 3  8
+  付款人  付
+  玩家1   8
+  玩家2   8
+  玩家3   8
 赢家共收：24
 """,
     ),

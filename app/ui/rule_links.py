@@ -19,10 +19,10 @@ the Learn page, in the same tab, with the variant and the language in the addres
 
 from __future__ import annotations
 
-import re
 from html import escape
 from urllib.parse import urlencode
 
+from scoring.result import rule_sections
 from scoring.rules import load_rules
 
 #: rule family (`RuleTable.family`) -> the DECISIONS sections its Learn tab shows, in order.
@@ -32,7 +32,6 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }
 
 LEARN_PATH = "learn"  # the Learn page's url_path (app/streamlit_app.py PAGES); relative: any base path works
-_SECTION = re.compile(r"§\s*(\d+(?:\.\d+)?[a-z]?)")
 
 
 def sections(variant: str) -> tuple[str, ...]:
@@ -42,7 +41,7 @@ def sections(variant: str) -> tuple[str, ...]:
 
 def cited(ref: str) -> list[str]:
     """The DECISIONS sections a rule reference names, in order, each once ([] for none)."""
-    return list(dict.fromkeys(_SECTION.findall(ref or "")))
+    return rule_sections(ref)
 
 
 def anchor(variant: str, section: str) -> str:

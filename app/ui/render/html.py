@@ -13,7 +13,7 @@ from html import escape
 from app.ui.i18n import has, lang, t
 from app.ui.render.tiles import groups_html
 from app.ui.rule_links import links_html
-from scoring import Block, Item, ScoreResult
+from scoring import Block, Item, Payment, ScoreResult
 from scoring.rules import load_rules
 
 
@@ -125,11 +125,19 @@ def items_table(result: ScoreResult) -> str:
     return table(head, rows)
 
 
+def payer_label(p: Payment) -> str:
+    """A payer's name on the page: the seat's label (下家), a name the engine gave a payer left
+    unnamed in the page language (`Payment.payer_zh`: 放炮者, 玩家1), any other name as it is."""
+    if has(f"seat.{p.payer}"):
+        return t(f"seat.{p.payer}")
+    return p.payer_zh if lang() == "zh" else p.payer
+
+
 def payments_table(result: ScoreResult) -> str:
     """Who pays what: 吃炮 per payer (with what was eaten), dealer doubling, kong money."""
     rows = []
     for p in result.payments:
-        seat = label("seat", p.payer)
+        seat = payer_label(p)
         badge = ""
         if p.is_dealer:
             badge += f"<span class='jx-badge'>{escape(t('res.dealer'))}</span>"

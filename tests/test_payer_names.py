@@ -1,0 +1,108 @@
+"""Payers the input leaves unnamed get the engine's default names (docs/score-json.md): in the
+JSON always English (`discarder`, `player 1`: identifiers), in Chinese text and reasons Chinese
+(放炮者, 玩家1), in English text English; a name the input gave is never changed."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+
+import pytest
+
+from app import cli
+from app.ui import i18n
+from app.ui.render.html import payments_table
+from scoring import HandInput, Meld, Payer, score
+from scoring.result import payer_name_zh
+
+DISCARD = {"variant": "jiujiang", "concealed": "234m567p99s", "winning_tile": "9s", "self_drawn": False,
+           "melds": [{"kind": "pung", "tiles": "CCC"}, {"kind": "kong", "tiles": "8888m"}],
+           "payers": [{"melds": [{"kind": "pung", "tiles": "PPP"}], "bonus_tiles": 4}]}  # fmt: skip
+SELF = {"variant": "xinyu", "concealed": "123m456p789s345sEE", "winning_tile": "E", "self_drawn": True}
+EARTHLY = {"variant": "jiujiang", "concealed": "123m456p789s234mCC", "winning_tile": "C",
+           "self_drawn": False, "events": ["earthly"]}  # fmt: skip
+
+CASES = [  # hand, lang, the payer column, words that must not be there
+    (DISCARD, "zh", ["放炮者"], ["discarder"]),
+    (DISCARD, "en", ["discarder"], ["放炮者"]),
+    (SELF, "zh", ["玩家1", "玩家2", "玩家3"], ["player"]),
+    (SELF, "en", ["player 1", "player 2", "player 3"], ["玩家"]),
+    (EARTHLY, "zh", ["放炮者（庄）"], ["discarder", "dealer"]),
+    (EARTHLY, "en", ["discarder (dealer)"], ["放炮者"]),
+    (
+        {**SELF, "payers": [{"name": "player 3"}, {}, {"name": "张三"}]},
+        "zh",
+        ["玩家3", "玩家2", "张三"],
+        ["player"],
+    ),
+    ({**SELF, "payers": [{"name": "Bob"}, {}, {}]}, "zh", ["Bob", "玩家2", "玩家3"], ["player"]),
+]
+
+
+def _text(monkeypatch, capsys, hand, lang):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(hand)))
+    assert cli.main(["score", "-", "--format", "text", "--lang", lang]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("hand", "lang", "names", "absent"), CASES)
+def test_score_text_names_default_payers_in_its_language(monkeypatch, capsys, hand, lang, names, absent):
+    out = _text(monkeypatch, capsys, hand, lang)
+    pay = out[out.index("付款（" if lang == "zh" else "Payments") :]
+    rows = [line for line in pay.splitlines()[2:] if line.startswith("  ") and not line.startswith("    ")]
+    assert [re.split(r"\s{2,}", line.strip())[0] for line in rows] == names
+    for word in absent:
+        assert word not in pay
+
+
+def test_eaten_lines_and_reasons_name_the_default_discarder_in_chinese(monkeypatch, capsys):
+    out = _text(monkeypatch, capsys, DISCARD, "zh")
+    assert "吃 放炮者 的：dragon_set 中/白 +1 — 放炮者的白明碰" in out
+    assert "放炮者有四个發" in out
+    en = _text(monkeypatch, capsys, DISCARD, "en")
+    assert "eaten from discarder: dragon_set" in en and "discarder holds all four 發" in en
+
+
+def test_the_json_keeps_the_english_identifiers_and_gives_chinese_reasons(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(DISCARD)))
+    assert cli.main(["score", "-"]) == 0
+    (pay,) = json.loads(capsys.readouterr().out)["payments"]
+    assert pay["payer"] == "discarder"
+    assert {i["reason_zh"] for i in pay["eaten_items"]} >= {"放炮者的白明碰", "放炮者有四个發"}
+    assert all("discarder" in i["reason"] for i in pay["eaten_items"])
+
+
+@pytest.mark.parametrize(
+    ("name", "zh"),
+    [("discarder", "放炮者"), ("discarder 2", "放炮者2"), ("player 1", "玩家1"), ("player 12", "玩家12"),
+     ("player", "玩家"), ("player 0", "player 0"), ("players 1", "players 1"), ("a player 1", "a player 1"),
+     ("张三", "张三"), ("", "")],
+)  # fmt: skip
+def test_payer_name_zh_translates_only_the_engine_default_names(name, zh):
+    assert payer_name_zh(name) == zh
+
+
+def _pungs(**kw) -> HandInput:
+    return HandInput(
+        "jiujiang", "234m567p99s", "9s", False, (Meld.of("pung", "CCC"), Meld.of("pung", "777p")), **kw
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_app_payments_table_names_default_payers_in_the_page_language(lang):
+    i18n.set_lang(lang)
+    try:
+        self_draw = payments_table(score(HandInput("xinyu", "123m456p789s345sEE", "E", True)))
+        discard = payments_table(score(_pungs()))
+        seats = payments_table(score(_pungs(payers=(Payer("left"),))))
+    finally:
+        i18n.set_lang("zh")
+    if lang == "zh":
+        assert all(f"<td>玩家{k}</td>" in self_draw for k in (1, 2, 3)) and "player" not in self_draw
+        assert "<td>放炮者</td>" in discard and "discarder" not in discard
+        assert "<td>上家</td>" in seats
+    else:
+        assert all(f"<td>player {k}</td>" in self_draw for k in (1, 2, 3))
+        assert "<td>discarder</td>" in discard and "<td>Left 上家</td>" in seats
