@@ -6,9 +6,10 @@
 
 Output: {"image": {"width", "height"}, "detections": [{"xyxy", "tile", "conf", "face_down",
 "rotated"}, ...], "groups": [{"tiles", "kind_guess", ...}], "timing_ms": {...}}; xyxy in
-pixels of the upright photo. Exit status 2 with {"error": ...} for an unreadable, empty,
-too small or oversized image, a closed standard input or an unwritable output; 1 with
-{"error": ...} when the models are missing. --annotate never writes onto the photo it reads
+pixels of the upright photo. Exit status 2 with {"error": ..., "code": ...} for an unreadable,
+empty, too small or oversized image, a closed standard input, a bad --annotate target or an
+unwritable output, a usage error; 1 with {"error": ..., "code": "models_unavailable"} when the
+models are missing (the codes: docs/detect-json.md). --annotate never writes onto the photo it reads
 (the same file, a link to it) unless --force is given; it writes a temporary file beside
 the target and renames it, so a failure leaves the target as it was.
 The models come from models/ (or the directory in $JXMJ_MODELS_DIR).
@@ -51,8 +52,19 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="let --annotate replace the input photo itself")
 
 
-def error(message: str, status: int) -> int:
-    return emit_json({"error": message}) or status
+#: `{"error", "code"}` codes besides `vision.image.ERROR_CODES` (the image's) and `bad_usage` (app.cli)
+ERROR_CODES = (
+    "models_unavailable",
+    "bad_annotate_path",
+    "annotate_onto_input",
+    "annotate_not_written",
+    "internal_error",
+)
+
+
+def error(message: str, status: int, code: str) -> int:
+    """Exit `status` with ``{"error": sentence, "code": stable code}`` on standard output."""
+    return emit_json({"error": message, "code": code}) or status
 
 
 def read_input(name: str) -> bytes | Path:
@@ -92,27 +104,34 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_annotate_path(path: str | None, image: str = "-", force: bool = False) -> str | None:
-    """Why `--annotate PATH` cannot be written, or None when it can (checked before detecting).
+def check_annotate_path(path: str | None, image: str = "-", force: bool = False) -> tuple[str, str] | None:
+    """Why `--annotate PATH` cannot be written, as ``(sentence, code)``, or None when it can
+    (checked before detecting).
 
-    Refused: no file name, a folder, an unknown extension, a missing folder, and — unless
-    `force` — the input photo `image` itself, a link to it, or any existing symbolic link.
+    Refused: no file name, a folder, an unknown extension, a missing folder (`bad_annotate_path`),
+    and — unless `force` — the input photo `image` itself, a link to it, or any existing symbolic
+    link (`annotate_onto_input`).
     """
     if path is None:
         return None
     out = Path(path)
     if path == "" or out.is_dir():
-        return f"--annotate needs an image file name such as boxes.png, not {path!r}"
+        return f"--annotate needs an image file name such as boxes.png, not {path!r}", "bad_annotate_path"
     if out.suffix.lower() not in ANNOTATE_FORMATS:
-        return f"--annotate {path}: the file name must end in {', '.join(ANNOTATE_FORMATS)}"
+        return (
+            f"--annotate {path}: the file name must end in {', '.join(ANNOTATE_FORMATS)}",
+            "bad_annotate_path",
+        )
     if not out.parent.exists():
-        return f"--annotate {path}: the folder {out.parent} does not exist"
+        return f"--annotate {path}: the folder {out.parent} does not exist", "bad_annotate_path"
     if force:
         return None
     if image != "-" and (out.exists() or out.is_symlink()) and _same_file(out, Path(image)):
-        return f"--annotate {path} is the input photo: choose another file name (or add --force)"
+        why = f"--annotate {path} is the input photo: choose another file name (or add --force)"
+        return why, "annotate_onto_input"
     if out.is_symlink():
-        return f"--annotate {path} is a symbolic link: choose another file name (or add --force)"
+        why = f"--annotate {path} is a symbolic link: choose another file name (or add --force)"
+        return why, "annotate_onto_input"
     return None
 
 
@@ -174,16 +193,21 @@ def run(args: argparse.Namespace) -> int:
 
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
-        return error(problem, 2)
+        message, code = problem
+        return error(message, 2, code)
     try:
         result, loaded = detect(args)
     except ImageError as exc:
-        return error(str(exc), 2)
+        return error(str(exc), 2, exc.code)
     except ModelError as exc:
-        return error(str(exc), 1)
+        return error(str(exc), 1, "models_unavailable")
+    except Exception as exc:  # never a traceback: a reader bug is reported as an error object
+        return error(
+            f"internal error while reading the photo ({type(exc).__name__}: {exc})", 2, "internal_error"
+        )
     if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
-            return error(f"cannot write {args.annotate}: {exc}", 2)
+            return error(f"cannot write {args.annotate}: {exc}", 2, "annotate_not_written")
     return emit_json(result.to_json(), indent=1 if args.pretty else None)

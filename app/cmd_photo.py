@@ -26,20 +26,24 @@ from app.cliio import emit, emit_json, warn
 from app.cmd_detect import add_force_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
-from scoring.model import EVENTS, VARIANTS
+from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
 from scoring.rules import load_rules
 
 DESCRIPTION = __doc__
 
 
 def point_value(text: str) -> float:
-    """argparse type for --point-value: a finite number > 0."""
+    """argparse type for --point-value: a number the engine takes as point_value
+    (`scoring.model.check_point_value`: MIN_POINT_VALUE..MAX_POINT_VALUE), checked before the
+    photo is read."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    if not (math.isfinite(value) and MIN_POINT_VALUE <= value <= MAX_POINT_VALUE):
+        raise argparse.ArgumentTypeError(
+            f"points per 炮 must lie in {MIN_POINT_VALUE:g}..{MAX_POINT_VALUE:,}, got {text[:40]}"
+        )
     return value
 
 
@@ -66,9 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
 
 
-def _fail(message: str, status: int, as_json: bool, extra: dict[str, Any] | None = None) -> int:
+def _fail(message: str, status: int, as_json: bool, code: str, extra: dict[str, Any] | None = None) -> int:
+    """Exit `status`: with --json ``{"error", "code", ...extra}`` on standard output (the codes of
+    `jxmj detect`, then `no_tiles`, `no_winning_tile` or the scoring engine's), else a sentence
+    on standard error."""
     if as_json:
-        return emit_json({"error": message, **(extra or {})}) or status
+        return emit_json({"error": message, "code": code, **(extra or {})}) or status
     warn(f"jxmj photo: {message}")
     if extra and "hand" in extra:
         warn("hand read from the photo (fix it and run `jxmj score -`):")
@@ -111,20 +118,20 @@ def run(args: argparse.Namespace) -> int:
 
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
-        return _fail(problem, 2, args.json)
+        return _fail(problem[0], 2, args.json, problem[1])
     try:
         result, loaded = detect(args)
     except ImageError as exc:
-        return _fail(str(exc), 2, args.json)
+        return _fail(str(exc), 2, args.json, exc.code)
     except ModelError as exc:
-        return _fail(str(exc), 1, args.json)
+        return _fail(str(exc), 1, args.json, "models_unavailable")
     if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
-            return _fail(f"cannot write {args.annotate}: {exc}", 2, args.json)
+            return _fail(f"cannot write {args.annotate}: {exc}", 2, args.json, "annotate_not_written")
     if not result.detections:
-        return _fail("no tiles found in the photo", 2, args.json, {"detect": result.to_json()})
+        return _fail("no tiles found in the photo", 2, args.json, "no_tiles", {"detect": result.to_json()})
 
     guess = hand_from_photo(result, args.variant)
     fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
@@ -142,11 +149,12 @@ def run(args: argparse.Namespace) -> int:
     payload = {"detect": result.to_json(), "hand": hand, "notes": notes}
 
     if not hand["winning_tile"]:
-        return _fail("no face-up tile was read, so there is no hand to score", 2, args.json, payload)
+        why = "no face-up tile was read, so there is no hand to score"
+        return _fail(why, 2, args.json, "no_winning_tile", payload)
     try:
         score = score_json(dict(hand))
     except HandError as exc:
-        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, payload)
+        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, exc.code, payload)
 
     if args.json:
         return emit_json({**payload, "score": score})

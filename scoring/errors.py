@@ -16,7 +16,7 @@ __all__ = ["CODES", "HandError"]
 # ---- input shape (the JSON edge and the dataclasses) --------------------------------------
 BAD_FIELD = "bad_field"  #: a missing or unknown field, or a value of the wrong type
 UNKNOWN_VARIANT = "unknown_variant"  #: variant is not jiujiang / xingzi / xinyu
-BAD_POINT_VALUE = "bad_point_value"  #: point_value not a positive finite number (or too large)
+BAD_POINT_VALUE = "bad_point_value"  #: point_value not a finite number in 0.0001..10^12
 # ---- tiles ---------------------------------------------------------------------------------
 UNKNOWN_TILE = "unknown_tile"  #: a character or letter that is no tile
 AMBIGUOUS_HONOUR = "ambiguous_honour"  #: 5z-style honours (riichi and Guobiao disagree, §0)

@@ -29,6 +29,7 @@ __all__ = [
     "EVENTS",
     "MAX_POINT_VALUE",
     "MELD_KINDS",
+    "MIN_POINT_VALUE",
     "VARIANTS",
     "Block",
     "HandInput",
@@ -47,8 +48,11 @@ MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
 #: ``events`` values (docs/score-json.md); which ones a variant knows is ``RuleTable.events``.
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
-#: point_value bound: keeps every amount finite (1e308 would pay Infinity, which is no JSON).
+#: point_value bounds: the largest keeps every amount finite (1e308 would pay Infinity, which is
+#: no JSON); the smallest is the table ledger's money step (4 decimals, ledger.model.parse_money),
+#: so 1e-320 (a subnormal float) or 1e-9 is refused rather than paid as 0.
 MAX_POINT_VALUE = 10**12
+MIN_POINT_VALUE = 0.0001
 
 
 def json_type(v: Any) -> str:
@@ -84,7 +88,8 @@ def _bonus(v: Any, name: str) -> int:
 
 
 def check_point_value(pv: Any) -> float:
-    """point_value: a positive, finite number no larger than :data:`MAX_POINT_VALUE`."""
+    """point_value: a finite number from :data:`MIN_POINT_VALUE` to :data:`MAX_POINT_VALUE`.
+    Raises :class:`HandError` ``bad_point_value`` naming the field and the bound."""
     if isinstance(pv, bool) or not isinstance(pv, (int, float)):
         raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {json_type(pv)}")
     if pv > MAX_POINT_VALUE:  # before isfinite: an int beyond a float's range would crash it
@@ -93,6 +98,11 @@ def check_point_value(pv: Any) -> float:
         )
     if (isinstance(pv, float) and not math.isfinite(pv)) or pv <= 0:
         raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {pv!r}")
+    if pv < MIN_POINT_VALUE:
+        raise HandError(
+            E.BAD_POINT_VALUE,
+            f"point_value is too small: at least {MIN_POINT_VALUE:g} points per 炮, not {pv!r}",
+        )
     return pv
 
 

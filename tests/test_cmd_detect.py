@@ -78,6 +78,14 @@ BAD = {
     "20000x20000_png": huge_png,
     "animated_gif": animated_gif,  # not a format phones make: refused by name
 }
+BAD_CODES = {  # docs/detect-json.md "Errors"
+    "not_an_image": "unsupported_format",
+    "truncated_jpeg": "corrupt",
+    "zero_bytes": "empty",
+    "one_by_one": "too_small",
+    "20000x20000_png": "too_many_pixels",
+    "animated_gif": "unsupported_format",
+}
 
 NO_TILES = {  # valid images without tiles: a sane empty result
     "grayscale": lambda: encode(Image.new("L", (320, 240), 60), "PNG"),
@@ -95,7 +103,7 @@ def test_bad_image_exits_2_with_an_error(models_env, name, tmp_path, capsys):
     p.write_bytes(BAD[name]())
     status, j, err = run_cli(capsys, str(p))
     assert status == 2
-    assert set(j) == {"error"} and j["error"]
+    assert set(j) == {"error", "code"} and j["error"] and j["code"] == BAD_CODES[name]
     assert "Traceback" not in err
 
 
@@ -152,10 +160,9 @@ def test_a_closed_pipe_is_not_a_traceback():
 
 @pytest.mark.parametrize("value", ["-1", "5", "nan", "inf", "abc"])
 def test_conf_outside_0_1_is_a_usage_error(value, capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(["detect", "x.png", "--conf", value])
-    assert exc.value.code == 2
-    assert "--conf" in capsys.readouterr().err
+    status, j, err = run_cli(capsys, "x.png", "--conf", value)
+    assert status == 2 and j["code"] == "bad_usage" and "argument --conf" in j["error"]
+    assert "usage: jxmj detect" in err
 
 
 @pytest.mark.parametrize(
@@ -251,7 +258,10 @@ def test_annotate_is_atomic_when_writing_fails(models_env, scene_pixels, tmp_pat
 
     monkeypatch.setattr(Image.Image, "save", failing_save)
     status, j, _ = run_cli(capsys, str(photo), "--annotate", str(out))
-    assert status == 2 and j == {"error": f"cannot write {out}: [Errno 28] No space left on device"}
+    assert status == 2 and j == {
+        "error": f"cannot write {out}: [Errno 28] No space left on device",
+        "code": "annotate_not_written",
+    }
     assert out.read_bytes() == b"the old annotation"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["boxes.png", "hand.png"]  # no temp file left
 

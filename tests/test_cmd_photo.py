@@ -69,6 +69,7 @@ def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, cap
     j = json.loads(capsys.readouterr().out)
     assert status == 2
     assert "cannot be scored" in j["error"] and j["hand"]["winning_tile"] == "9m"
+    assert j["code"] == "winning_tile_not_in_hand"  # the engine's code
 
 
 def test_the_readme_tour_scores_the_bundled_sample_photo(capsys):
@@ -106,18 +107,20 @@ def test_photo_bad_image_exits_2(models_env, tmp_path, capsys):
     p = tmp_path / "x.jpg"
     p.write_bytes(b"")
     status = cli.main(["photo", str(p), "--variant", "xingzi", "--json"])
-    assert status == 2 and "empty" in json.loads(capsys.readouterr().out)["error"]
+    j = json.loads(capsys.readouterr().out)
+    assert status == 2 and "empty" in j["error"] and j["code"] == "empty"
 
 
 def test_photo_needs_a_variant(capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(["photo", "x.jpg"])
-    assert exc.value.code == 2
+    assert cli.main(["photo", "x.jpg"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "jxmj photo: the following arguments are required: --variant" in out.err
 
 
-@pytest.mark.parametrize("value", ["nan", "-2", "0", "inf"])
+@pytest.mark.parametrize("value", ["nan", "-2", "0", "inf", "1e-320", "0.00009", "1e13", "1e400"])
 def test_photo_point_value_must_be_positive(value, capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(["photo", "x.jpg", "--variant", "xingzi", "--point-value", value])
-    assert exc.value.code == 2
-    assert "--point-value" in capsys.readouterr().err
+    assert cli.main(["photo", "x.jpg", "--variant", "xingzi", "--point-value", value]) == 2
+    assert (
+        "argument --point-value: points per 炮 must lie in 0.0001..1,000,000,000,000"
+        in capsys.readouterr().err
+    )
