@@ -13,7 +13,7 @@ TAB_LABEL = {v: i18n.catalog("en")[f"variant.{v}"] for v in ("jiujiang", "xingzi
 
 
 def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -34,6 +34,11 @@ def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
             selected = page.locator("[role=tab][aria-selected=true]").first.inner_text()
             assert selected.strip() == TAB_LABEL[variant]
             assert heading.inner_text().startswith("1.3 What a hand is worth")
-            expect(heading).to_be_in_viewport(timeout=10_000)  # Streamlit scrolls to the anchor
+            page.wait_for_function(  # Streamlit scrolls to the anchor once the header is drawn
+                "id => { const r = document.getElementById(id).getBoundingClientRect();"
+                " return r.top >= 0 && r.bottom <= window.innerHeight; }",
+                arg=f"rule-{variant}-1-3",
+                timeout=10_000,
+            )
         finally:
             browser.close()

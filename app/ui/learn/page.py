@@ -11,7 +11,7 @@ from app.ui import services
 from app.ui.i18n import t
 from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.practice import practice
-from app.ui.learn.rules import rules_view
+from app.ui.learn.rules import follow_anchor, rules_view
 from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
 from app.ui.render.html import items_table, num
@@ -33,6 +33,8 @@ def render() -> None:
                 _example(key, hand)
     with tabs[-1]:
         practice()
+    if chosen in EXAMPLES:
+        follow_anchor()
 
 
 def _example(key: str, hand: HandInput) -> None:

@@ -2,6 +2,10 @@
 section (`app.ui.rule_links.sections`), each under a header with a stable anchor so that every
 scored item's rule reference links straight to it (`app.ui.rule_links.href`).
 
+Streamlit scrolls to the anchor of the address (``#rule-xingzi-1-3``) when that header is drawn;
+the page's own styles, applied a moment later, shift it (measured: 170 px above the screen), so
+`follow_anchor` scrolls again once the header has stopped moving, unless the player has scrolled.
+
 Words: ``rules.<variant>.lead``, the shared section titles ``rules.sec.<section>`` and each
 variant's section text ``rules.<variant>.<section>`` in both catalogs.
 """
@@ -19,6 +23,43 @@ def rules_view(variant: str) -> None:
     for s in sections(variant):
         st.subheader(f"{s} {t(f'rules.sec.{s}')}", anchor=anchor(variant, s))
         st.markdown(t(f"rules.{variant}.{s}"))
+
+
+# Runs once per page load (a rerun keeps the element): every 100 ms, up to 4 s, until the player
+# scrolls, taps or types; when the anchored header has kept its place for 0.4 s off the screen,
+# scroll it to the top as Streamlit does (scrollIntoView(true)).
+_FOLLOW = """<script>
+(() => {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (!id.startsWith("rule-") || window.jxFollowed === location.href) return;
+  window.jxFollowed = location.href;
+  let moved = false, last = null, still = 0, tries = 0;
+  for (const ev of ["wheel", "touchstart", "keydown", "mousedown"]) {
+    addEventListener(ev, () => { moved = true; }, {once: true, passive: true});
+  }
+  const check = () => {
+    const el = document.getElementById(id);
+    if (moved || ++tries > 40) return;
+    if (el) {
+      const top = Math.round(el.getBoundingClientRect().top);
+      still = top === last ? still + 1 : 0;
+      last = top;
+      if (still >= 4 && (top < 0 || top > innerHeight - 80)) {
+        el.scrollIntoView(true);
+        still = 0;
+        last = null;
+      }
+    }
+    setTimeout(check, 100);
+  };
+  setTimeout(check, 100);
+})();
+</script>"""
+
+
+def follow_anchor() -> None:
+    """Keep a rule link's section on screen while the page settles (see the module docstring)."""
+    st.html(_FOLLOW, unsafe_allow_javascript=True)
 
 
 def catalog_keys(variant: str) -> list[str]:
