@@ -42,3 +42,27 @@ def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
             )
         finally:
             browser.close()
+
+
+def test_back_from_a_rule_link_finds_the_hand_as_it_was(server):  # noqa: F811
+    """The link loads the Learn page afresh; the score page's hand lives behind its `?d=` token,
+    so going back shows the player's hand and choices as they left them."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+            page.goto(server, wait_until="domcontentloaded")
+            page.locator("table.jx-items .jx-ref a").first.wait_for(timeout=30_000)
+            page.locator("[class*='st-key-w_variant'] button", has_text="Xinyu").first.click()
+            link = page.locator("table.jx-items .jx-ref a[href*='variant=xinyu']").first
+            link.wait_for(timeout=30_000)  # the hand is now scored as 新余
+            link.click()
+            page.wait_for_url(re.compile(r"/learn\?variant=xinyu"), timeout=30_000)
+            page.locator("#rule-xinyu-2").wait_for(timeout=30_000)
+            page.go_back()
+            page.locator("table.jx-items .jx-ref a").first.wait_for(timeout=30_000)
+            assert "variant=xinyu" in page.locator("table.jx-items .jx-ref a").first.get_attribute("href")
+        finally:
+            browser.close()
