@@ -52,16 +52,30 @@ def _defaults(variant: str) -> dict[str, Any]:
     return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
 
 
+#: The whole numbers a number option may take (`INT_RANGE` unless named): a raise multiplies the
+#: point value (x1 = none; x16 keeps base 10^6 x several raises far below scoring's
+#: MAX_POINT_VALUE), seats are 0-3, the rest are counts of hands or 炮.
+RAISES = ("follow.raise", "follow.raise_dragon", "follow.raise_second", "follow.hold", "drawn.raise")
+INT_RANGES: dict[str, tuple[int, int]] = {
+    **dict.fromkeys((*RAISES, "drawn.consecutive_raise"), (1, 16)),
+    "dealer.first": (0, 3),
+}
+INT_RANGE = (0, 1000)
+
+
 def _check(key: str, value: Any, default: Any) -> Any:
+    lo, hi = INT_RANGES.get(key, INT_RANGE)
     if isinstance(default, bool):
         ok = isinstance(value, bool)
     elif isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
     else:
         ok = isinstance(value, str) and value in CHOICES.get(key, (value,))
     if not ok:
-        want = CHOICES.get(key) or (type(default).__name__ + (" >= 0" if type(default) is int else ""),)
-        raise LedgerError(f"house rule {key} = {value!r} is not allowed: use {' / '.join(want)}", "bad_rule")
+        whole = f"a whole number from {lo} to {hi}"
+        want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
+        shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
+        raise LedgerError(f"house rule {key} = {shown} is not allowed: use {' / '.join(want)}", "bad_rule")
     return value
 
 

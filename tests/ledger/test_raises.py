@@ -89,3 +89,33 @@ def test_follow_is_a_jiujiang_rule(variant):
         play(variant, drawn(follow="followed"))
     assert e.value.code == "rule_not_in_variant"
     assert raises(play(variant, drawn(), drawn())) == [1, 1, 1]  # no 黄庄 raise outside 九江
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "allowed"),
+    [
+        ("drawn.raise", 10**15, "from 1 to 16"),  # base 10^6 x 10^15: a point value no hand could score
+        ("drawn.raise", 0, "from 1 to 16"),  # x0 would pay nothing and score nothing
+        ("follow.hold", 17, "from 1 to 16"),
+        ("drawn.consecutive_raise", -4, "from 1 to 16"),
+        ("dealer.first", 4, "from 0 to 3"),  # four seats
+        ("false_win.penalty", 1001, "from 0 to 1000"),
+        ("drawn.window", 10**6, "from 0 to 1000"),
+        ("drawn.raise", True, "from 1 to 16"),
+    ],
+)
+def test_house_rule_numbers_are_bounded_and_the_error_names_the_rule(key, value, allowed):
+    from ledger import Table
+
+    with pytest.raises(
+        LedgerError, match=rf"house rule {key} = .* is not allowed: use a whole number {allowed}"
+    ) as e:
+        Table("jiujiang", ("a", "b", "c", "d"), house_rules={"ledger": {key: value}})
+    assert e.value.code == "bad_rule"
+
+
+@pytest.mark.parametrize(("key", "value"), [("drawn.raise", 16), ("drawn.raise", 1), ("dealer.first", 3)])
+def test_the_bounds_themselves_are_house_rules_a_table_may_have(key, value):
+    from ledger import Table
+
+    assert Table("jiujiang", ("a", "b", "c", "d"), house_rules={"ledger": {key: value}}).house_rules
