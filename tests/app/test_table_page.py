@@ -239,7 +239,9 @@ def _drawn_in_order(node) -> list:
     return out
 
 
-def test_record_and_undo_say_so_beside_their_buttons_and_no_empty_hand_hint_after_a_hand():
+def test_record_and_undo_say_so_where_the_player_looks_and_no_empty_hand_hint_after_a_hand(monkeypatch):
+    """A success is a toast (in view wherever the page is scrolled), an error sits under the
+    buttons, never at the top of the page; after a hand no "还没有牌" (it read as "no hands yet")."""
     zh = i18n.catalog("zh")
     code = _table()
     at = _open(code)
@@ -247,12 +249,21 @@ def test_record_and_undo_say_so_beside_their_buttons_and_no_empty_hand_hint_afte
     _click(at, "tb_drawn")
     _enter(at, HAND_A, winner=0, discarder=1)
     _click(at, "tb_record")
-    assert [s.value for s in at.success] == [zh["table.recorded"].format(n=2)]
-    assert zh["msg.empty_hand"] not in [i.value for i in at.info]  # it read as "no hands yet"
+    assert [x.value for x in at.toast] == [zh["table.recorded"].format(n=2)] and not at.success
+    assert zh["msg.empty_hand"] not in [i.value for i in at.info]
     _click(at, "tb_undo")
-    assert [s.value for s in at.success] == [zh["table.undone"].format(n=2)]
+    assert [x.value for x in at.toast] == [zh["table.undone"].format(n=2)]
+    from ledger.errors import ConflictError
+    from ledger.store import Store
+
+    def meanwhile(*args, **kwargs):  # another phone wrote between this page's read and its write
+        raise ConflictError("the table changed")
+
+    monkeypatch.setattr(Store, "append", meanwhile)
+    _click(at, "tb_drawn")
+    assert [e.value for e in at.error] == [zh["ledger.conflict"] + " " + zh["ledger.reloaded"]]
     order = _drawn_in_order(at.main)
     place = {id(e): k for k, e in enumerate(order)}
-    undo, said = place[id(at.button(key="tb_undo"))], place[id(at.success[0])]
+    undo, said = place[id(at.button(key="tb_undo"))], place[id(at.error[0])]
     chart = next(k for k, e in enumerate(order) if getattr(e, "value", None) == zh["table.chart"])
     assert undo < said < chart  # under the buttons, not at the top of the page

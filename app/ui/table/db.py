@@ -46,12 +46,17 @@ def flash(level: str, text: str, where: str = "top") -> None:
 
 
 def show_flashes(where: str | None = None) -> None:
-    """Draw (and forget) the messages left for `where`; every one left when `where` is None."""
+    """Draw (and forget) the messages left for `where`; every one left when `where` is None.
+    A success is a toast, seen wherever the page is scrolled (after 记这一手 the hand's sections
+    empty and the buttons may be above the screen); an error stays beside its button."""
     ss = st.session_state
     keep = []
     for w, level, text in ss.get("tbl_flash", []):
         if where is None or w == where:
-            getattr(st, level)(text)
+            if level == "success":
+                st.toast(text, icon=":material/check_circle:")
+            else:
+                getattr(st, level)(text)
         else:
             keep.append((w, level, text))
     ss["tbl_flash"] = keep
