@@ -58,3 +58,29 @@ def test_two_phones_one_table_and_a_reload_keeps_the_draft(server):  # noqa: F81
         finally:
             browser.close()
     assert [h.kind for h in open_store().get(code).hands] == ["win"]
+
+
+def test_every_tap_target_of_a_table_on_a_phone_is_44_px(server):  # noqa: F811
+    """A table with a hand on a 390 x 844 touch screen: every button, choice, expander, the
+    chart's toolbar and the edit form's drop-downs are at least 44 x 44 CSS px."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.app.test_browser import SMALL_TARGETS
+
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
+    store.append(code, {"seat": 1, "discarder": 2, "hand": hand})
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phone = {"width": 390, "height": 844}
+            page = browser.new_context(viewport=phone, has_touch=True, locale="zh-CN").new_page()
+            page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
+            page.locator('#jx-table[data-hands="1"]').wait_for(timeout=WAIT)
+            page.locator("[data-testid=stElementToolbar]").first.wait_for(state="attached", timeout=WAIT)
+            page.wait_for_timeout(1000)
+            small = [s for s in page.evaluate(SMALL_TARGETS) if not s.startswith("Help for")]
+            assert small == []
+        finally:
+            browser.close()
