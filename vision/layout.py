@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 from statistics import median
 
 from scoring.tiles import SUITS
@@ -49,7 +50,14 @@ OFF_ROW_DISTANCE = 4.0
 (or from every other tile of its own row) is `off_row`."""
 
 OFF_ROW_MIN = 3
-"""Rows with at least this many tiles are the hand's rows; with none, nothing is `off_row`."""
+"""Rows with at least this many tiles side by side are the hand's rows; with none, nothing is
+`off_row`. Side by side: centres at least `OFF_ROW_STEP` median tile widths apart along the row
+(tiles of a steep diagonal that `rows_of` puts in one "row" overlap almost wholly along x)."""
+
+OFF_ROW_STEP = 0.5
+"""See `OFF_ROW_MIN`. Added in 0.6.1: synthetic scene 10 of `eval_runtime --synthetic 40` is a
+hand laid at ~60°; three of its tiles (centres 10-14 px apart along x, 64 px wide) made a
+"row" and the other 13 true tiles were flagged (models/MODEL.md "0.6.1")."""
 
 
 # -- geometry --------------------------------------------------------------------------------
@@ -198,6 +206,20 @@ def _gap(d: Detection, box: tuple[float, float, float, float]) -> float:
     return max(box[0] - cx, 0.0, cx - box[2]) + max(box[1] - cy, 0.0, cy - box[3])
 
 
+def _side_by_side(row: Sequence[Detection]) -> int:
+    """How many of `row`'s tiles stand side by side: 1 + the steps between neighbouring centres
+    (by x) of at least `OFF_ROW_STEP` x the row's median tile width (short side).
+
+    >>> _side_by_side([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 32, 64)])
+    3
+    >>> _side_by_side([Detection((x, y, x + 60, y + 50), "1m", 0.9) for x, y in ((0, 40), (12, 20), (24, 0))])
+    1
+    """
+    xs = sorted(d.center[0] for d in row)
+    step = OFF_ROW_STEP * _tile_short_side(row)
+    return 1 + sum(b - a >= step for a, b in pairwise(xs))
+
+
 def off_row(detections: Sequence[Detection]) -> list[bool]:
     """Which detections lie off the hand's rows (see `OFF_ROW_SIZE`, `OFF_ROW_DISTANCE`).
 
@@ -214,7 +236,7 @@ def off_row(detections: Sequence[Detection]) -> list[bool]:
         return flags
     size = [max(d.width, d.height) for d in detections]
     rows = rows_of(detections)
-    main = [row for row in rows if len(row) >= OFF_ROW_MIN]
+    main = [row for row in rows if _side_by_side([detections[i] for i in row]) >= OFF_ROW_MIN]
     if not main:
         return flags
     bands = []

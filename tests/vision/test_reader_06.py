@@ -10,7 +10,7 @@ import pytest
 from vision import ReaderConfig, TileReader, testing
 from vision.boxes import cut_crops, nms
 from vision.detection import Detection
-from vision.layout import off_row
+from vision.layout import off_row, rows_of
 from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
 from vision.reader import arrange, refine_region
 from vision.reading import Readings, combine_views, uncertain
@@ -118,6 +118,22 @@ def test_a_lone_set_apart_winning_tile_is_not_off_row():
     win = Detection((100 + 5 * 76 + 60, 500.0, 100 + 5 * 76 + 132, 596.0), "9p", 0.9)  # a tile apart
     below = Detection((200.0, 640.0, 272.0, 736.0), "E", 0.9)  # a second row under the hand
     assert off_row([*dets, win, below]) == [False] * 6
+
+
+def test_a_hand_laid_steeply_diagonal_is_not_off_row():
+    # 16 tiles 64x57 px, each 26 px right and 40 px up of the one before (too little vertical
+    # overlap for one row), except two steps of 12 and 20 px: those three tiles make the only
+    # "row" of three, as 0.6.1's boxes did on synthetic scene 10, and the old rule flagged 5 of
+    # the others. They do not stand side by side, so there is no hand row and nothing is off_row.
+    steep, x, y = [], 0.0, 1200.0
+    for k in range(16):
+        steep.append(Detection((x, y, x + 64, y + 57), "5p", 0.9))
+        x, y = (x + 12, y - 20) if k in (6, 7) else (x + 26, y - 40)
+    assert sorted(map(len, rows_of(steep)))[-1] == 3
+    assert off_row(steep) == [False] * 16
+    flat = [Detection((66.0 * k, 0.0, 66.0 * k + 64, 57.0), "5p", 0.9) for k in range(16)]
+    far = Detection((2000.0, 900.0, 2064.0, 957.0), "W", 0.9)
+    assert off_row([*flat, far]) == [False] * 16 + [True]
 
 
 def test_refine_region_only_for_small_clusters_in_large_images():
