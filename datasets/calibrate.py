@@ -122,23 +122,30 @@ def reader_readings(models: Path, real: Path) -> tuple[dict, np.ndarray, np.ndar
     return {k: np.array(v) for k, v in rows.items()}, np.array(labels), np.array(rows["cls"])
 
 
-def fit_flag(r: dict, y: np.ndarray, none_index: int, target_right: float) -> dict:
-    """`flag_margin` and `disagree_factor` (see the module docstring) for readings `r` of labels `y`."""
+def fit_flag(
+    r: dict, y: np.ndarray, none_index: int, target_right: float, always: np.ndarray | None = None
+) -> dict:
+    """`flag_margin` and `disagree_factor` (see the module docstring) for readings `r` of labels `y`.
+
+    `always` (bool per reading, optional): readings the runtime flags whatever their margin
+    (`vision.reading.beyond_the_set`); they count against `target_right` too, so the margin is
+    the largest that keeps all flags together within it."""
     tiles = (y != none_index) & (r["cls"] != none_index)
     right, wrong = tiles & (r["cls"] == y), tiles & (r["cls"] != y)
+    always = np.zeros(len(y), bool) if always is None else np.asarray(always, bool)
     best = (-1.0, 0.0, 0.0)
     for factor in (0.0, 0.25, 0.5, 0.75, 1.0):
         eff = effective_margin(r, factor)
         margin = 0.0
         for m in np.round(np.arange(0.0, 1.0, 0.005), 3):
-            if (eff[right] < m).mean() > target_right:
+            if ((eff < m) | always)[right].mean() > target_right:
                 break
             margin = float(m)
-        caught = float((eff[wrong] < margin).mean()) if wrong.any() and margin > 0 else 0.0
+        caught = float(((eff < margin) | always)[wrong].mean()) if wrong.any() else 0.0
         if caught > best[0]:
             best = (caught, margin, factor)
     caught, margin, factor = best
-    flagged = effective_margin(r, factor) < margin
+    flagged = (effective_margin(r, factor) < margin) | always
     return {
         "flag_margin": margin,
         "disagree_factor": factor,
@@ -149,12 +156,33 @@ def fit_flag(r: dict, y: np.ndarray, none_index: int, target_right: float) -> di
     }
 
 
+def fit_with_set_rule(models: Path, real: Path, target_right: float) -> dict:
+    """`fit_flag` on the reader's own detections matched to a label (`datasets.flag_cv.collect`),
+    with the readings `vision.reading.beyond_the_set` flags anyway counted against `target_right`."""
+    from datasets.flag_cv import collect
+
+    recs = [x for x in collect(str(models), real) if x["kind"] == "reader"]
+    r = {
+        "margin": np.array([x["margin"] for x in recs]),
+        "agree": np.array([x["agree"] for x in recs], bool),
+        "cls": np.zeros(len(recs), int),
+    }
+    y = np.array([int(x["label"] != x["read"]) for x in recs])  # 0 = right (class 0 = the label)
+    flag = fit_flag(r, y, -1, target_right, np.array([x["beyond_set"] for x in recs], bool))
+    return {**flag, "set_rule": True, "set_rule_flagged": int(sum(x["beyond_set"] for x in recs))}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--models", required=True)
     ap.add_argument("--real", required=True)
     ap.add_argument("--target-right", type=float, default=0.05)
     ap.add_argument("--through-reader", action="store_true", help="fit the flag on the reader's own boxes")
+    ap.add_argument(
+        "--set-rule",
+        action="store_true",
+        help="fit on the reader's matched detections with `beyond_the_set` flags counted in (0.6.1 on)",
+    )
     a = ap.parse_args(argv)
     path = Path(a.models) / "classifier.onnx"
     model = onnx.load(str(path))
@@ -176,7 +204,21 @@ def main(argv=None):
             }
         )
         res.update(flag)
-    where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} crops"
+    if a.set_rule:
+        _write(model, meta, path, {"temperature": res["temperature"]})
+        flag = fit_with_set_rule(Path(a.models), Path(a.real), a.target_right)
+        print("through the reader, with the set rule:", json.dumps(flag), flush=True)
+        res.update(
+            {
+                f"crops_{k}": res[k]
+                for k in ("flag_margin", "disagree_factor", "wrong_flagged", "right_flagged")
+            }
+        )
+        res.update(flag)
+    if a.set_rule:
+        where = "the reader's matched detections, with the set rule's flags counted"
+    else:
+        where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} crops"
     _write(
         model,
         meta,

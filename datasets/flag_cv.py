@@ -13,6 +13,10 @@ reader boxes (the reader's own boxes matched to a label at IoU >= 0.5, strongest
 - `logistic`: `datasets.flag_model` over the reader's features (margin, 0°/180° agreement,
   localizer score, box size relative to its row's median), the wrong/right threshold at
   `--target-right` of the training photos' right reads.
+Every rule is combined, as at run time, with `vision.reading.beyond_the_set` (a tile read more
+often than a set holds is flagged whatever its margin; nothing to fit). `margin_reader_set` fits
+the margin on the reader's boxes with those flags counted against `--target-right`, so the two
+rules together stay within it (the other rules fit the margin alone).
 Labels: the set's own, and (`--audit`) with the verdicts of `datasets/reports/val-label-audit.json`
 applied (a box whose label was judged wrong takes the audited tile; `unclear` boxes are left out).
 """
@@ -38,6 +42,7 @@ def collect(models: str, real: Path) -> list[dict]:
     from datasets.eval_real import matches, val_items
     from vision.layout import rows_of
     from vision.reader import TileReader
+    from vision.reading import beyond_the_set
 
     reader = TileReader(models)
     classes = list(reader.classifier.classes)
@@ -66,6 +71,13 @@ def collect(models: str, real: Path) -> list[dict]:
         dets = res.detections
         if not dets or not len(gt):
             continue
+        beyond = dict(
+            zip(
+                inside := [i for i, d in enumerate(dets) if not d.off_row],
+                beyond_the_set([dets[i].tile for i in inside]),
+                strict=True,
+            )
+        )
         key = {tuple(np.round(b, 2)): k for k, b in enumerate(seen["xyxy"])}
         rel = np.ones(len(dets))
         for row in rows_of(dets):
@@ -77,6 +89,7 @@ def collect(models: str, real: Path) -> list[dict]:
             score = d.conf / max(float(seen["r"].p[k]), 1e-9)
             rec = _rec("reader", name, int(j), codes[j], d.tile, seen["r"], k, score, rel[i], d.xyxy)
             rec["uncertain"] = bool(d.uncertain)
+            rec["beyond_set"] = bool(beyond.get(i, False))
             out.append(rec)
     return out
 
@@ -127,7 +140,7 @@ def cross_validate(recs: list[dict], folds: int, target: float) -> dict:
     """Per rule: the pooled held-out figures and each fold's."""
     reader = [r for r in recs if r["kind"] == "reader"]
     crops = [r for r in recs if r["kind"] == "crop"]
-    rules = {"margin_crops": [], "margin_reader": [], "logistic": []}
+    rules = {"margin_crops": [], "margin_reader": [], "logistic": [], "margin_reader_set": []}
     pooled = {k: ([], []) for k in rules}
     for f in range(folds):
         test = [r for r in reader if fold_of(r["photo"], folds) == f]
@@ -136,6 +149,8 @@ def cross_validate(recs: list[dict], folds: int, target: float) -> dict:
         wrong = np.array([r["label"] != r["read"] for r in test])
         for rule in rules:
             flagged = _fit_apply(rule, fit_c if rule == "margin_crops" else fit_r, test, target)
+            beyond = np.array([r.get("beyond_set", False) for r in test], bool)
+            flagged = flagged | beyond if rule != "margin_reader_set" else flagged
             photos = len({r["photo"] for r in test})
             rules[rule].append({"fold": f, "photos": photos, **_shares(wrong, flagged)})
             pooled[rule][0].append(wrong)
@@ -155,10 +170,13 @@ def _fit_apply(rule: str, fit: list[dict], test: list[dict], target: float) -> n
         return features(test) @ w[1:] + w[0] > thr
     r = _as_reading(fit)
     y = np.array([0 if a["label"] == a["read"] else 1 for a in fit])
-    rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target)  # cls 0 = label 0: right
+    with_set = rule == "margin_reader_set"  # the margin fitted with the set rule's flags counted in
+    always = np.array([a.get("beyond_set", False) for a in fit], bool) if with_set else None
+    rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always)  # cls 0: right
     t = _as_reading(test)
     eff = t["margin"] * np.where(t["agree"], 1.0, rule_fit["disagree_factor"])
-    return eff < rule_fit["flag_margin"]
+    flagged = eff < rule_fit["flag_margin"]
+    return flagged | np.array([a.get("beyond_set", False) for a in test], bool) if with_set else flagged
 
 
 def _as_reading(recs: list[dict]) -> dict:

@@ -211,6 +211,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                     cfg["real"]["out"],
                     "--target-right",
                     cal.get("target_right", 0.05),
+                    *_opt(cal, "set_rule"),
                 )
             ]
             if cal

@@ -48,7 +48,7 @@ from vision.modelfiles import (
     open_model,
 )
 from vision.modelfiles import run as run_model
-from vision.reading import Readings, combine_views, uncertain
+from vision.reading import Readings, beyond_the_set, combine_views, uncertain
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,11 +258,16 @@ def refine_region(
 
 
 def arrange(dets: list[Detection]) -> tuple[list[Detection], list[Group]]:
-    """Mark `off_row` tiles, group the others (`vision.layout`); detections in reading order,
-    the `off_row` ones last, and the groups' indices into that list."""
+    """Mark `off_row` tiles, mark `uncertain` every reading of a tile the other tiles show more
+    often than a set holds (`vision.reading.beyond_the_set`), group the tiles that are not
+    `off_row` (`vision.layout`); detections in reading order, the `off_row` ones last, and the
+    groups' indices into that list."""
     flags = off_row(dets)
     kept = [replace(d, off_row=True) if f else d for d, f in zip(dets, flags, strict=True)]
     inside = [i for i, f in enumerate(flags) if not f]
+    for i, over in zip(inside, beyond_the_set([kept[i].tile for i in inside]), strict=True):
+        if over:
+            kept[i] = replace(kept[i], uncertain=True)
     groups = group_tiles([kept[i] for i in inside])
     order = [inside[i] for g in groups for i in g.tiles]
     out = [kept[i] for i in order] + [kept[i] for i, f in enumerate(flags) if f]

@@ -13,10 +13,15 @@ the models never trained on (`datasets/calibrate.py`):
 
 Without a calibration (older models) a reading is uncertain when `conf < LOW_CONF`, the rule the
 app has always drawn in red.
+
+Whatever the classifier's confidence, `beyond_the_set` marks every reading of a tile that a
+photo of one hand shows more often than a set holds (4 of each tile): at least one of them is
+wrong, and the player is shown which tiles to check.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -26,6 +31,15 @@ from vision.boxes import softmax
 
 LOW_CONF = 0.6
 """Without a calibration: `conf` below this is uncertain."""
+
+SET_COPIES = 4
+"""How many of each tile one set holds. Flowers (one class for flowers, seasons and the extra
+bonus tiles of some sets) and face-down tiles (`back`: any tile) are not counted."""
+
+HAND_MAX_TILES = 18
+"""The most tiles one hand holds (14, one more per kong), flowers aside. A photo with more
+shows more than one hand (several example hands, a whole table, two sets), where five of a
+tile can be right: `beyond_the_set` then flags nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,4 +99,32 @@ def uncertain(readings: Readings, conf: np.ndarray, calibration: Mapping[str, fl
     return margin < float(calibration["flag_margin"])
 
 
-__all__ = ["LOW_CONF", "Readings", "combine_views", "uncertain"]
+def beyond_the_set(tiles: Sequence[str]) -> list[bool]:
+    """Per reading of a photo's tiles: is its tile read more often than one set holds?
+
+    Rules of the game, not fitted thresholds: one hand (at most `HAND_MAX_TILES` tiles, flowers
+    aside) cannot hold five 2p, so all five readings are uncertain (a sideways 4p boxed as two
+    halves reads as two 2p). Flowers and `back` are never counted (`SET_COPIES`).
+
+    >>> beyond_the_set(["2p"] * 5 + ["1m"] * 4 + ["back"] * 2 + ["flower"] * 9)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [True, True, True, True, True, False, False, False, False, False, False, False, False, False,
+     False, False, False, False, False, False]
+    >>> any(beyond_the_set(["2p"] * 5 + ["1m"] * 14))  # 19 tiles: more than one hand
+    False
+    """
+    if sum(t != "flower" for t in tiles) > HAND_MAX_TILES:
+        return [False] * len(tiles)
+    counts = Counter(t for t in tiles if t not in ("flower", "back"))
+    return [counts[t] > SET_COPIES for t in tiles]
+
+
+__all__ = [
+    "HAND_MAX_TILES",
+    "LOW_CONF",
+    "SET_COPIES",
+    "Readings",
+    "beyond_the_set",
+    "combine_views",
+    "uncertain",
+]

@@ -159,3 +159,32 @@ def test_nms_merges_two_passes():
         np.concatenate([a, b]), np.array([0.9, 0.8, 0.95, 0.7], np.float32), np.zeros(4, np.int64), 0.45, 10
     )
     assert len(xyxy) == 3 and scores.tolist() == pytest.approx([0.95, 0.8, 0.7])
+
+
+@pytest.mark.parametrize(
+    ("codes", "flagged"),
+    [
+        (["2p"] * 4 + ["3p"] * 2, []),  # four of a tile: a set holds them
+        (["2p"] * 5 + ["3p"], ["2p"] * 5),  # five 2p: every 2p reading is checked
+        (["flower"] * 9 + ["1m"], []),  # bonus tiles: some sets hold more than 8
+        (["back"] * 6, []),  # face down: any tile
+        (["2p"] * 5 + ["3p"] * 14, []),  # 19 tiles: more than one hand (several hands, a table)
+        # 18 tiles and 4 flowers: one hand
+        (
+            ["2p"] * 5 + [f"{n}m" for n in range(1, 10)] + ["1s", "2s", "3s", "4s"] + ["flower"] * 4,
+            ["2p"] * 5,
+        ),
+    ],
+)
+def test_a_tile_read_more_often_than_a_set_holds_is_uncertain(codes, flagged):
+    dets = [Detection(b, c, 0.99) for b, c in row(codes)]
+    out, _groups = arrange(dets)
+    assert sorted(d.tile for d in out if d.uncertain) == flagged
+
+
+def test_an_off_row_tile_does_not_count_towards_the_set():
+    dets = [Detection(b, c, 0.99) for b, c in row(["2p"] * 4 + ["3p"] * 2)]
+    far = Detection((3000.0, 2500.0, 3072.0, 2596.0), "2p", 0.99)  # a fifth 2p far from the hand
+    out, _groups = arrange([*dets, far])
+    assert [d.off_row for d in out][-1] is True
+    assert not any(d.uncertain for d in out)
