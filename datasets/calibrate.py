@@ -192,33 +192,21 @@ def main(argv=None):
     z0, z1 = logits_both(path, z["x"])
     res = fit(z0, z1, z["y"], none_index, a.target_right)
     print(json.dumps(res), flush=True)
-    if a.through_reader:  # fit the flag on the reader's own boxes, with the fitted temperature
+    if a.through_reader or a.set_rule:  # fit the flag on the reader's own boxes, fitted temperature
         _write(model, meta, path, {"temperature": res["temperature"]})
-        r, y, _ = reader_readings(Path(a.models), Path(a.real))
-        flag = fit_flag(r, y, none_index, a.target_right)
-        print("through the reader:", json.dumps(flag), flush=True)
-        res.update(
-            {
-                f"crops_{k}": res[k]
-                for k in ("flag_margin", "disagree_factor", "wrong_flagged", "right_flagged")
-            }
-        )
+        if a.set_rule:
+            flag = fit_with_set_rule(Path(a.models), Path(a.real), a.target_right)
+            where = "the reader's matched detections, with the set rule's flags counted"
+        else:
+            r, y, _ = reader_readings(Path(a.models), Path(a.real))
+            flag = fit_flag(r, y, none_index, a.target_right)
+            where = "the reader's matched boxes"
+        print(f"through {where}:", json.dumps(flag), flush=True)
+        keys = ("flag_margin", "disagree_factor", "wrong_flagged", "right_flagged")
+        res.update({f"crops_{k}": res[k] for k in keys})
         res.update(flag)
-    if a.set_rule:
-        _write(model, meta, path, {"temperature": res["temperature"]})
-        flag = fit_with_set_rule(Path(a.models), Path(a.real), a.target_right)
-        print("through the reader, with the set rule:", json.dumps(flag), flush=True)
-        res.update(
-            {
-                f"crops_{k}": res[k]
-                for k in ("flag_margin", "disagree_factor", "wrong_flagged", "right_flagged")
-            }
-        )
-        res.update(flag)
-    if a.set_rule:
-        where = "the reader's matched detections, with the set rule's flags counted"
     else:
-        where = "the reader's matched boxes" if a.through_reader else f"{res['crops']} crops"
+        where = f"{res['crops']} crops"
     _write(
         model,
         meta,

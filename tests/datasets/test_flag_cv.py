@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from datasets import flag_cv
+from datasets.calibrate import fit_flag
 from datasets.flag_model import features, fit_logistic, threshold_for
 
 
@@ -34,13 +35,36 @@ def _recs(n_photos=20, per=30, seed=0):
     return out
 
 
-@pytest.mark.parametrize("rule", ["margin_crops", "margin_reader", "logistic"])
+@pytest.mark.parametrize("rule", ["margin_crops", "margin_reader", "logistic", "margin_reader_set"])
 def test_separable_reads_are_caught_on_held_out_photos(rule):
     res = flag_cv.cross_validate(_recs(), 2, 0.05)[rule]
     assert res["pooled"]["wrong"] == 40 and res["pooled"]["right"] == 560
     assert res["pooled"]["wrong_flagged"] == 1.0
     assert res["pooled"]["right_flagged"] <= 0.08  # 5% holds on the fitting photos, not exactly here
     assert sum(f["photos"] for f in res["folds"]) == 20
+
+
+def test_the_set_rule_catches_confident_misreads_held_out():
+    recs = _recs()
+    for r in recs:  # one photo's confident misreads, beyond the set (a split 4p read as 2p)
+        if r["photo"] == "photo3" and r["read"] != r["label"]:
+            r["margin"], r["beyond_set"] = 0.95, True
+    res = flag_cv.cross_validate(recs, 2, 0.05)
+    assert res["margin_reader_set"]["pooled"]["wrong_flagged"] == 1.0
+    assert res["margin_reader"]["pooled"]["wrong_flagged"] == 1.0  # every rule adds the set rule
+
+
+def test_set_rule_flags_count_against_the_target_when_fitting():
+    right = np.linspace(0.5, 1.0, 100)  # margins of 100 right reads, 5 wrong ones at 0.1
+    r = {"margin": np.r_[right, [0.1] * 5], "agree": np.ones(105, bool), "cls": np.zeros(105, int)}
+    y = np.r_[np.zeros(100, int), np.ones(5, int)]
+    alone = fit_flag(r, y, -1, 0.05)
+    always = np.zeros(105, bool)
+    always[[99, 98, 97, 96]] = True  # 4 right reads flagged by the set rule
+    both = fit_flag(r, y, -1, 0.05, always)
+    assert alone["right_flagged"] == both["right_flagged"] == 0.05
+    assert both["flag_margin"] < alone["flag_margin"]  # room for 1 margin flag instead of 5
+    assert both["wrong_flagged"] == alone["wrong_flagged"] == 1.0
 
 
 def test_held_out_photos_are_never_fitted_on():
