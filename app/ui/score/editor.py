@@ -151,7 +151,6 @@ def _selected_panel() -> None:
     with st.container(border=True, key="selpanel"):
         head = row_html([x.code], size="lg") + f" &nbsp;**{html.escape(_help(x, False))}**"
         st.markdown(head, unsafe_allow_html=True)
-        _panel_message()
         _picker("change")
         with st.container(horizontal=True):
             if sel.standing:
@@ -164,6 +163,7 @@ def _selected_panel() -> None:
                 for k in _meld_kinds(ss.cond.variant):
                     if k != "added_kong":
                         st.button(t(f"meld.{k}"), key=f"mk_{k}", on_click=_on_make_meld, args=(k,))
+        _panel_message()  # under the meld buttons that refused: on a phone the panel's top is off screen
 
 
 def _picker(mode: str) -> None:

@@ -13,7 +13,6 @@ import time
 
 import streamlit as st
 
-from app.safe_text import md
 from app.ui import services
 from app.ui.i18n import t
 from app.ui.score import session
@@ -67,7 +66,7 @@ def render() -> None:
         conditions()
     _timing(timing_slot)
     with messages:
-        _flashes()
+        session.show_flashes()
     drafting.save(draft_key)
 
 
@@ -79,14 +78,3 @@ def _timing(slot) -> None:
     if timing and ss.photo is not None:
         text = html.escape(t("photo.timing", s=f"{timing['total']:.2f}"))
         slot.markdown(f'<span class="jx-timing">{text}</span>', unsafe_allow_html=True)
-
-
-def _flashes() -> None:
-    from app.ui.i18n import lang
-
-    for f in ss.flash:  # the fields and details may quote the player: inert Markdown (safe_text)
-        text = t(f.key, **{k: md(v, limit=None) if isinstance(v, str) else v for k, v in f.fields.items()})
-        if f.detail and lang() == "en":
-            text += f" ({md(f.detail, limit=300)})"
-        getattr(st, f.level)(text)
-    ss.flash = []

@@ -9,6 +9,7 @@
 | `undo` | `list[EditHand]` | earlier hands, newest last |
 | `panel_msg` | `Flash \\| None` | a refused edit, said inside the tile panel |
 | `flash` | `list[Flash]` | messages for the top of the page, shown once |
+| `typed_msg` | `Flash \\| None` | a tile string that could not be read, said under its box |
 | `photo` | `Photo \\| None` | the photo read last (its boxes are drawn) |
 | `photo_src` | `str` | `sample`, `upload`, `camera`, `manual`, `sample_manual`, `typed` |
 | `photo_seen` | `set[str]` | uploads already read (a rerun does not read them again) |
@@ -42,8 +43,8 @@ class Flash:
     detail: str = ""
 
 
-STATE_KEYS = ("hand", "cond", "sel", "picker", "undo", "flash", "panel_msg", "photo", "photo_src",
-              "photo_seen", "timing", "_photo_obj", "_photo_blob", "_photo_dirty")  # fmt: skip
+STATE_KEYS = ("hand", "cond", "sel", "picker", "undo", "flash", "panel_msg", "typed_msg", "photo",
+              "photo_src", "photo_seen", "timing", "_photo_obj", "_photo_blob", "_photo_dirty")  # fmt: skip
 """The keys of one hand in progress (the score page's, or one table's on the 牌局 page)."""
 
 
@@ -86,12 +87,34 @@ def flash(level: str, key: str, detail: str = "", **fields: Any) -> None:
     ss.flash.append(Flash(level, key, fields, detail))
 
 
+def show_flash(f: Flash) -> None:
+    """Draw one message in the page language; its fields and details may quote the player, so
+    they are inert Markdown (`app.safe_text.md`); the detail (English) on the English page only."""
+    from app.safe_text import md
+    from app.ui.i18n import lang, t
+
+    text = t(f.key, **{k: md(v, limit=None) if isinstance(v, str) else v for k, v in f.fields.items()})
+    if f.detail and lang() == "en":
+        text += f" ({md(f.detail, limit=300)})"
+    getattr(st, f.level)(text)
+
+
+def show_flashes() -> None:
+    """Draw (and forget) the messages of this hand in progress (`ss.flash`): a photo that could
+    not be read, the sample's true tiles. The score page draws them at its top, above ① (its
+    photo); the 牌局 page above its photo inputs."""
+    for f in ss.flash:
+        show_flash(f)
+    ss.flash = []
+
+
 def set_hand(hand: EditHand, undoable: bool = True) -> None:
     """Make `hand` current; the one before goes on the undo stack."""
     if undoable:
         ss.undo = [*ss.undo[-UNDO_DEPTH:], ss.hand]
     ss.hand = hand
     ss.panel_msg = None
+    ss.typed_msg = None
 
 
 def undo() -> None:

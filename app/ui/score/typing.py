@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.i18n import t
-from app.ui.messages import error_text
+from app.ui.messages import code_text
 from app.ui.score import session
 from app.ui.state import EditHand
 from scoring import HandError, parse_tiles
@@ -18,9 +19,24 @@ MAX_TYPED_CHARS = 200
 
 
 def typed_entry() -> None:
-    with st.expander(t("hand.type_title")):
+    """The expander with the tile-string box; a string that cannot be read is said under its
+    button (`ss.typed_msg`), where the player looks, not at the top of the page (on a phone that
+    was 1,000 px above the box), and the expander stays open around it."""
+    msg = ss.get("typed_msg")
+    with st.expander(t("hand.type_title"), expanded=msg is not None):
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
         st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
+        if msg is not None:
+            _typed_message(msg)
+
+
+def _typed_message(msg: session.Flash) -> None:
+    """Worded now, in this run's language: a callback runs before the page sets it."""
+    fields = dict(msg.fields)
+    if "code" in fields:  # the tile string quotes the player: inert Markdown (app.safe_text)
+        why = code_text(fields.pop("code"), msg.detail)
+        fields = {"text": md(fields["text"], limit=None), "why": md(why, limit=300)}
+    st.error(t(msg.key, **fields))
 
 
 def parse_typed(text: str, variant: str) -> EditHand:
@@ -43,13 +59,15 @@ def parse_typed(text: str, variant: str) -> EditHand:
 
 def _on_typed() -> None:
     text = (ss.get("typed") or "").strip()
+    ss.typed_msg = None
     try:
         hand = parse_typed(text, ss.cond.variant)
     except HandError as exc:
-        session.flash("error", "msg.typed_bad", detail=str(exc), text=text[:40], why=error_text(exc))
+        fields = {"text": text[:40], "code": exc.code}  # worded when drawn, in the page language
+        ss.typed_msg = session.Flash("error", "msg.typed_bad", fields, str(exc))
         return  # the current hand stays as it was
     except ValueError:
-        session.flash("error", "msg.typed_too_long", n=MAX_TYPED_TILES)
+        ss.typed_msg = session.Flash("error", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
         return
     session.set_hand(hand)
     if ss.photo is not None:

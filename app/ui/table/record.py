@@ -53,6 +53,7 @@ def record_section(rec, ledger) -> None:
     outcome = services.score_hand(ss.hand, ss.cond)
     left, right = st.columns([5, 7], gap="large")
     with left:
+        session.show_flashes()  # a photo that could not be read says so here, above its inputs
         photo_inputs()
         detection_view()
     with right:
