@@ -78,8 +78,7 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   /* a finger needs 44 x 44 CSS px: buttons, segmented choices, tabs, expanders, steppers, toggles */
   [data-testid="stMain"] button, [data-testid="stMain"] summary,
   [data-testid="stMain"] [role="tab"], [data-testid="stMain"] input {min-height: 44px;}
-  [data-testid="stMain"] [data-testid="stButtonGroup"] button,
-  [data-testid="stMain"] [role="tab"] {min-width: 44px;}
+  [data-testid="stMain"] button, [data-testid="stMain"] [role="tab"] {min-width: 44px;}
   [data-testid="stNumberInputStepDown"], [data-testid="stNumberInputStepUp"] {min-width: 44px;}
   [data-testid="stMain"] [data-testid="stNumberInputContainer"] {min-height: 44px;}
   [data-testid="stMain"] [data-testid="stCheckbox"] label {min-height: 44px; align-items: center;}

@@ -180,7 +180,8 @@ def test_every_tap_target_on_a_phone_is_44_px(server, locale):
     """On a 390 x 844 touch screen every button, choice, tab and expander is at least 44 x 44
     CSS px (the size a finger needs), in both languages; the page's small help icon aside.
     The header (pages, QR, language) is one row; no empty band above ② and ④ (the stacked
-    columns' gap once was 64 px); every tile of the tile picker is 44 x 44 too."""
+    columns' gap once was 64 px); every tile of the tile picker is 44 x 44 too; so are the
+    uploaded file's remove and add buttons (14 and 20 px wide) and 碰 / 吃 (40 px)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -205,6 +206,14 @@ def test_every_tap_target_on_a_phone_is_44_px(server, locale):
             assert len(tiles) >= 29  # 九江: 27 suited + 中 白
             assert min(w for w, _, _ in tiles) >= 44 and min(h for _, h, _ in tiles) >= 44, tiles
             assert max(right for _, _, right in tiles) <= phone["width"]  # nothing off the screen
+            # after an upload (its file chip: remove ×, add +) with a tile's panel open (碰 吃 …)
+            page.locator("input[type=file]").first.set_input_files(str(SAMPLE_JPG))
+            page.locator(".jx-timing").first.wait_for(timeout=30_000)
+            page.locator("[class*='st-key-tile_c0'] button:visible").first.tap()
+            page.locator("[class*='st-key-mk_pung']").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)
+            small = [s for s in page.evaluate(SMALL_TARGETS) if not s.startswith("Help for")]
+            assert small == []
             page.screenshot(path=str(ARTIFACTS / f"browser-phone-{locale}.png"), full_page=True)
         finally:
             browser.close()
