@@ -30,16 +30,15 @@ def _text(value: str):
 
 
 def test_a_refused_meld_is_said_under_the_meld_buttons(at):
-    type_hand(at, "234m567p678s777p99s")
-    tap(at, "tile_c0")  # 2m: one copy only
-    at.button(key="mk_pung").click()
+    type_hand(at, "234m567p678s99s777p")  # 777p: three copies, the winning tile among them
+    tap(at, "tile_c7")
+    at.button(key="mk_kong").click()  # a kong needs four
     at.run()
-    i18n.set_lang("zh")
-    want = i18n.t("msg.meld_needs_tiles", kind=i18n.t("meld.pung"))
-    assert [w.value for w in at.warning] == [want]
-    # after the last meld button (吃), not above the picker's 34 tiles
-    assert _position(at, _text(want)) > _position(at, _button("mk_chow"))
-    assert _position(at, _text(want)) > _position(at, _button("pick_change_C"))
+    [refused] = at.warning
+    assert at.session_state.panel_msg.key == "msg.meld_needs_tiles" and at.session_state.hand.melds == ()
+    # after the last meld button (吃), not above the picker's 29 tiles
+    assert _position(at, _text(refused.value)) > _position(at, _button("mk_chow"))
+    assert _position(at, _text(refused.value)) > _position(at, _button("pick_change_C"))
 
 
 def test_a_tile_string_that_cannot_be_read_is_said_under_its_box(at):
