@@ -85,3 +85,14 @@ def test_a_photo_that_cannot_be_read_says_so_on_the_table_page():
     assert _position(at, _text(at.error[0].value)) < _position(at, _button("btn_sample"))
     at.run()
     assert not at.error  # said once
+
+
+def test_the_eaten_expander_names_baoting_only_where_payers_declare_it(at):
+    """星子 has no payer 报听 (DECISIONS §1.5); its 吃炮 expander said 报听 all the same."""
+    i18n.set_lang("zh")
+    assert [e.label for e in at.expander if e.label.startswith("吃炮")] == [i18n.t("cond.payers")]
+    assert "报听" in i18n.t("cond.payers")
+    at.segmented_control(key="w_variant").set_value("xingzi")
+    at.run()
+    [label] = [e.label for e in at.expander if e.label.startswith("吃炮")]
+    assert "报听" not in label and "發" in label

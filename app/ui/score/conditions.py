@@ -92,7 +92,7 @@ def _payer_inputs(ready_declared: bool) -> None:
     entered = sum(cond.seats[s].entries for s in seats)
     if entered:
         st.caption(t("cond.payers_some", n=entered))
-    with st.expander(t("cond.payers")):
+    with st.expander(t("cond.payers") if ready_declared else t("cond.payers_no_ready")):  # 星子: no 报听
         st.caption(t("cond.payers_help"))
         tabs = st.tabs([t(f"seat.{s}") for s in seats])
         for tab, s in zip(tabs, seats, strict=True):
