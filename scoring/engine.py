@@ -188,7 +188,7 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
     rules = h.rules
     if rules.self_draw_only and not h.self_drawn:
         why = (
-            f"{rules.variant} is won by self-draw only (DECISIONS §2)",
+            f"{rules.name_en} is won by self-draw only (DECISIONS §2)",
             f"{rules.name_zh}只能自摸胡（DECISIONS §2）",
         )
         return why, SELF_DRAW_ONLY

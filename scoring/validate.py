@@ -59,14 +59,14 @@ def check_tiles(tiles: Sequence[int], rules: RuleTable, where: str, *, standing:
             kind = "wind" if t <= int(Tile.N) else "tile"
             raise HandError(
                 E.TILE_NOT_IN_VARIANT,
-                f"{kind} {tile.code} ({tile.zh}){_where(where)} is not in the {rules.variant} tile set: "
+                f"{kind} {tile.code} ({tile.zh}){_where(where)} is not a {rules.name_en} tile: "
                 f"{rules.name_en} plays 120 tiles without winds (DECISIONS §0)",
             )
         if rules.bonus_tile is not None and t == rules.bonus_tile:
             place = "stand in a hand" if standing else "form a meld"
             raise HandError(
                 E.BONUS_TILE_IN_HAND,
-                f"發 (F){_where(where)}: in {rules.variant} 發 is a bonus tile, set aside when drawn; "
+                f"發 (F){_where(where)}: in {rules.name_en} 發 is a bonus tile, set aside when drawn; "
                 f"it never may {place} — count it in bonus_tiles (DECISIONS §1.1)",
             )
 
@@ -98,7 +98,7 @@ def check_meld(m: Meld, rules: RuleTable, where: str) -> None:
             raise HandError(E.BAD_MELD, f"{label}: a kong is four identical tiles")
     else:  # chow
         if rules.chow == "never":
-            raise HandError(E.CHOW_NOT_ALLOWED, f"{label}: {rules.variant} has no chow (DECISIONS §2)")
+            raise HandError(E.CHOW_NOT_ALLOWED, f"{label}: {rules.name_en} has no chow (DECISIONS §2)")
         if len(t) != 3 or t[0] >= 27 or t[0] // 9 != t[2] // 9 or (t[1] - t[0], t[2] - t[1]) != (1, 1):
             raise HandError(E.BAD_MELD, f"{label}: a chow is three consecutive tiles of one suit")
 
@@ -113,7 +113,7 @@ def _check_melds(melds: tuple[Meld, ...], rules: RuleTable, prefix: str, owner: 
         raise HandError(
             E.CHOW_NOT_ALLOWED,
             f"{owner}: chow is allowed only once, as the fourth meld when three melds are already "
-            f"down ({rules.variant}, DECISIONS §1.1); got {chows} chow(s) among {len(melds)} melds",
+            f"down ({rules.name_en}, DECISIONS §1.1); got {chows} chow(s) among {len(melds)} melds",
         )
 
 
@@ -127,7 +127,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
         rules = load_rules(hand.variant)
     if hand.rules:
         rules = rules.with_overrides(hand.rules)
-    v = rules.variant
+    v = rules.name_en  # in messages: the variant as players name it
 
     concealed = hand.concealed
     check_tiles(concealed, rules, "the hand", standing=True)
@@ -256,7 +256,7 @@ def _check_payer_facts(payers: tuple[Payer, ...], rules: RuleTable, hand: HandIn
     ):
         raise HandError(
             E.DEALER_NOT_PAYING,
-            f"{rules.variant} self-draw by a non-dealer: the dealer is one of the three payers and pays "
+            f"{rules.name_en} self-draw by a non-dealer: the dealer is one of the three payers and pays "
             "double (DECISIONS §1.5); mark that payer is_dealer true (or winner_is_dealer, if the "
             "winner deals)",
         )
@@ -349,12 +349,12 @@ def _payers(
         if p.bonus_tiles and rules.bonus_tile is None:
             raise HandError(
                 E.NO_BONUS_TILES,
-                f"{where}: bonus_tiles = {p.bonus_tiles}, but {rules.variant} has no bonus tiles",
+                f"{where}: bonus_tiles = {p.bonus_tiles}, but {rules.name_en} has no bonus tiles",
             )
         if p.ready_declared and not rules.payer_ready_declared:
             raise HandError(
                 E.EVENT_NOT_IN_VARIANT,
-                f"{where}: ready_declared (报听) is a jiujiang rule, not {rules.variant}",
+                f"{where}: ready_declared (报听) is a Jiujiang rule, not {rules.name_en}",
             )
         _check_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
         out.append(

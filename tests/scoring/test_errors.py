@@ -51,3 +51,28 @@ def test_cannot_win_results_carry_a_reason_code(variant, concealed, win, code):
     assert (r.can_win, r.reason_code, r.to_json()["reason_code"]) == (False, code, code)
     ok = score(HandInput(variant, concealed, win, self_drawn=True, melds=melds))
     assert ok.can_win and ok.reason_code is None
+
+
+@pytest.mark.parametrize(
+    ("hand", "name"),
+    [
+        (dict(variant="jiujiang", concealed="123m456p789s345sEE", winning_tile="E"), "Jiujiang"),
+        (dict(variant="xingzi", concealed="123m456p789s345sFF", winning_tile="F"), "Xingzi"),
+        (
+            dict(variant="xinyu", concealed="123m456p789s55p", winning_tile="5p", melds=[["chow", "345s"]]),
+            "Xinyu",
+        ),
+    ],
+)
+def test_messages_name_the_variant_as_players_do(hand, name):
+    """The sentence shown on the app's English page says "Jiujiang", never the id `jiujiang`."""
+    melds = [{"kind": k, "tiles": t} for k, t in hand.pop("melds", [])]
+    with pytest.raises(HandError) as e:
+        score_json({"self_drawn": True, **hand, "melds": melds})
+    assert name in e.value.message
+    assert not re.search(r"\b(jiujiang|xingzi|xinyu)\b", e.value.message), e.value.message
+
+
+def test_a_reason_names_the_variant_as_players_do():
+    r = score(HandInput("xinyu", "123m456p789s345sEE", "E", self_drawn=False))
+    assert r.reason_code == "self_draw_only" and r.reason.startswith("Xinyu is won by self-draw only")

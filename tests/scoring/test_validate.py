@@ -102,9 +102,9 @@ def test_event_consistency(kw, fragment):
 
 
 def test_ready_declared_is_jiujiang_only():
-    with pytest.raises(HandError, match="no place in xingzi"):
+    with pytest.raises(HandError, match="no place in Xingzi"):
         sc("xingzi", "123m456p789s345s55p", "2m", events=("ready_declared",))
-    with pytest.raises(HandError, match="jiujiang rule"):
+    with pytest.raises(HandError, match="Jiujiang rule"):
         sc("xingzi", BASIC, "6s", "pung 777p", self_drawn=True, payers=[Payer("a", ready_declared=True)] * 3)
 
 

@@ -53,7 +53,7 @@ def test_cap_option(cap, own):
 
 
 def test_events_other_than_kong_bloom_have_no_place():
-    with pytest.raises(Exception, match="no place in xinyu"):
+    with pytest.raises(Exception, match="no place in Xinyu"):
         sc("xinyu", "123m456p789s345sEE", "E", events=("heavenly",), winner_is_dealer=True, **SD)
 
 
