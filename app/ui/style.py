@@ -3,7 +3,7 @@
 CSS = """
 <style>
 .block-container {padding-top: 3.4rem; padding-bottom: 3rem; max-width: 1200px;}
-h1 {font-size: 1.5rem !important; padding: 0.2rem 0 0 !important;}
+h1 {font-size: 1.5rem !important; padding: 0.2rem 0 0.5rem !important;}
 h3 {font-size: 1.25rem !important; padding-top: 0.6rem !important;}
 /* tile buttons: the picture is the button */
 div[class*="st-key-tile_"] button, div[class*="st-key-pick_"] button {
@@ -48,6 +48,9 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 .jx-badge {display: inline-block; background: #fff3bf; color: #7c5e00; border-radius: 6px; padding: 0 6px;
   font-size: 0.75rem; margin-left: 4px;}
 .jx-mini {display: none;}
+/* what draws nothing in the flow (these styles, the phone's fixed total bar) takes no 1rem gap */
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style),
+[data-testid="stElementContainer"]:has(.jx-mini) {position: absolute;}
 .jx-timing {font-size: 0.85rem; color: #64748b;}
 [data-testid="stAppDeployButton"] {display: none;}
 .jx-qr svg {width: 220px; height: 220px; image-rendering: pixelated;}

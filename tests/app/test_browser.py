@@ -179,9 +179,10 @@ PICKER_TILES = """() => [...document.querySelectorAll('[class*=st-key-picker_] [
 def test_every_tap_target_on_a_phone_is_44_px(server, locale):
     """On a 390 x 844 touch screen every button, choice, tab and expander is at least 44 x 44
     CSS px (the size a finger needs), in both languages; the page's small help icon aside.
-    The header (pages, QR, language) is one row; no empty band above ② and ④ (the stacked
-    columns' gap once was 64 px); every tile of the tile picker is 44 x 44 too; so are the
-    uploaded file's remove and add buttons (14 and 20 px wide) and 碰 / 吃 (40 px)."""
+    The header (pages, QR, language) is one row; no empty band above ①, ② and ④ (the stacked
+    columns' gap once was 64 px; above ① the style blocks and the fixed total bar took 2 x 16
+    px: 38 px); every tile of the tile picker is 44 x 44 too; so are the uploaded file's
+    remove and add buttons (14 and 20 px wide) and 碰 / 吃 (40 px)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -197,7 +198,7 @@ def test_every_tap_target_on_a_phone_is_44_px(server, locale):
             page.wait_for_timeout(500)
             rows = page.evaluate(HEADER_ROWS)
             assert len(rows) == 6 and max(rows) - min(rows) <= 2, rows  # 3 pages, QR, 2 languages
-            gaps = {mark: page.evaluate(GAP_ABOVE, mark) for mark in ("②", "④")}
+            gaps = {mark: page.evaluate(GAP_ABOVE, mark) for mark in ("①", "②", "④")}
             assert all(0 <= g < 24 for g in gaps.values()), gaps
             page.locator("[class*='st-key-btn_add'] button").first.click()
             page.locator("[class*='st-key-picker_add']").first.wait_for(timeout=30_000)
