@@ -49,7 +49,9 @@ def to_json(hand: EditHand, cond: Conditions, choices: TableChoices | None = Non
 
 
 def _tile(d: dict[str, Any]) -> EditTile:
-    return EditTile(str(d["code"]), d.get("conf"), d.get("detection"))
+    """A tile as written by `asdict`; its `uncertain` flag too (after a reload the reader's
+    doubtful tiles keep their red frames and the "check the red tiles" hint)."""
+    return EditTile(str(d["code"]), d.get("conf"), d.get("detection"), bool(d.get("uncertain", False)))
 
 
 def from_json(data: Any) -> tuple[EditHand, Conditions, TableChoices] | None:
