@@ -16,7 +16,6 @@ from scoring.errors import HandError
 from scoring.items import EATEN_KEYS, Ctx, HandFacts, Reading, registry
 from scoring.model import HandInput, Item, Payer, Payment, ScoreResult, json_type
 from scoring.readings import blocks, readings, wait_set
-from scoring.result import payer_name_zh
 from scoring.rules import RuleTable
 from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import CheckedHand, validate
@@ -150,7 +149,7 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
                 _item(
                     rules,
                     key,
-                    (f"{payer.name}'s {en}", f"{payer_name_zh(payer.name)}的{zh}"),
+                    (f"{payer.name}'s {en}", f"{payer.name_zh}的{zh}"),
                     rules.eaten.get(key, 0),
                 )
             )
@@ -218,7 +217,7 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             e = sum(i.points or 0 for i in eaten)
             doubled = doubles and (h.winner_is_dealer or (p.is_dealer and dealer_pays_double))
             amount = (own + e) * pv * (2 if doubled else 1)
-            out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount))
+            out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount, p.default_name))
         return out
     km = 0
     for m in h.melds:
@@ -228,7 +227,7 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             km += int(rules.option("kong_money_exposed", 1))
     if rules.option("kong_money_times_point_value", False):
         km = km * pv
-    return [Payment(p.name, p.is_dealer, 0, (), False, km, own * pv + km) for p in h.payers]
+    return [Payment(p.name, p.is_dealer, 0, (), False, km, own * pv + km, p.default_name) for p in h.payers]
 
 
 def score_hand(h: CheckedHand) -> ScoreResult:

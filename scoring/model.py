@@ -22,7 +22,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
-from scoring.result import Block, Item, Payment, ScoreResult
+from scoring.result import Block, Item, Payment, ScoreResult, payer_name_zh
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
@@ -196,7 +196,9 @@ def _melds(v: Any, name: str) -> tuple[Meld, ...]:
 class Payer:
     """A losing player who pays the winner (DECISIONS §1.5): their melds and 發 can be eaten (吃炮).
 
-    ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored.
+    ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored;
+    ``default_name`` is then true (set by the engine only, never read from JSON): only such a
+    name is written in Chinese in Chinese text (`scoring.result.payer_name_zh`).
     """
 
     name: str = ""
@@ -204,6 +206,12 @@ class Payer:
     bonus_tiles: int = 0
     melds: tuple[Meld, ...] = ()
     ready_declared: bool = False
+    default_name: bool = False
+
+    @property
+    def name_zh(self) -> str:
+        """The name in Chinese text: ``玩家2`` for the engine's ``player 2``, a given name as given."""
+        return payer_name_zh(self.name, self.default_name)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):

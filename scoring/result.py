@@ -22,14 +22,16 @@ _DEFAULT_PAYER = re.compile(r"(discarder|player)(?: ([1-9][0-9]*))?")
 _SECTION = re.compile(r"§\s*(\d+(?:\.\d+)?[a-z]?)")
 
 
-def payer_name_zh(name: str) -> str:
-    """A payer's name in Chinese text: an engine-made default name in Chinese, any name the
-    input gave as it is.
+def payer_name_zh(name: str, default: bool = True) -> str:
+    """A payer's name in Chinese text: a name the engine gave (``default``, `Payer.default_name`)
+    in Chinese, any name the input gave (``default=False``) as it is, even ``"player 2"``.
 
     >>> payer_name_zh("discarder"), payer_name_zh("player 2"), payer_name_zh("张三")
     ('放炮者', '玩家2', '张三')
+    >>> payer_name_zh("player 2", default=False)
+    'player 2'
     """
-    m = _DEFAULT_PAYER.fullmatch(name)
+    m = _DEFAULT_PAYER.fullmatch(name) if default else None
     return DEFAULT_PAYER_ZH[m[1]] + (m[2] or "") if m else name
 
 
@@ -95,7 +97,8 @@ class Payment:
     """What one payer pays the winner (DECISIONS §1.5 / §2).
 
     jiujiang/xingzi: ``amount = (own + eaten) x point_value`` (x2 when ``doubled``, xingzi's
-    dealer rule). xinyu: ``amount = own x point_value + kong_money``.
+    dealer rule). xinyu: ``amount = own x point_value + kong_money``. ``default_name``: the
+    engine named the payer (`Payer.default_name`), so Chinese text writes it in Chinese.
     """
 
     payer: str
@@ -105,11 +108,12 @@ class Payment:
     doubled: bool
     kong_money: int
     amount: float
+    default_name: bool = False
 
     @property
     def payer_zh(self) -> str:
         """The payer's name in Chinese text (:func:`payer_name_zh`)."""
-        return payer_name_zh(self.payer)
+        return payer_name_zh(self.payer, self.default_name)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}

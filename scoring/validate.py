@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.model import KONG_KINDS, HandInput, Meld, Payer
+from scoring.result import payer_name_zh
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
 _NO_EVENTS: frozenset[str] = frozenset()
-_DEFAULT_THREE = tuple(Payer(name=f"player {i + 1}") for i in range(3))
-_DEFAULT_DISCARDER = (Payer(name="discarder"),)
-_DEFAULT_DEALER_DISCARDER = (Payer(name="discarder", is_dealer=True),)
+_DEFAULT_THREE = tuple(Payer(name=f"player {i + 1}", default_name=True) for i in range(3))
+_DEFAULT_DISCARDER = (Payer(name="discarder", default_name=True),)
+_DEFAULT_DEALER_DISCARDER = (Payer(name="discarder", is_dealer=True, default_name=True),)
 
 
 @dataclass(slots=True)
@@ -319,10 +320,11 @@ def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[
 
 
 def _default_name(i: int, n: int, given: set[str]) -> str:
-    """A payer's default name that no payer was given: ``player 2`` named by the user is kept."""
+    """A payer's default name that no payer was given, in English or in Chinese (`payer_name_zh`):
+    ``player 2`` or ``玩家2`` named by the user is kept, and the default is another."""
     base = f"player {i + 1}" if n == 3 else "discarder"
     name, k = base, 1
-    while name in given:  # payers [{"name": "player 2"}, {}, {}]: the second is "player 1"
+    while name in given or payer_name_zh(name) in given:  # [{"name": "玩家2"}, {}, {}]: "player 1"
         name = f"player {k}" if n == 3 else f"discarder {k}"
         k += 1
     given.add(name)
@@ -344,7 +346,8 @@ def _payers(
     out: list[Payer] = []
     given = {p.name for p in raw}
     for i, p in enumerate(raw):
-        name = p.name if p.name != "" else _default_name(i, n, given)
+        named = p.name.strip() != ""  # a name of spaces only is no name: it gets the default
+        name = p.name if named else _default_name(i, n, given)
         where = f"payer {name!r}"
         if p.bonus_tiles and rules.bonus_tile is None:
             raise HandError(
@@ -357,9 +360,7 @@ def _payers(
                 f"{where}: ready_declared (报听) is a Jiujiang rule, not {rules.name_en}",
             )
         _check_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
-        out.append(
-            p if p.name == name else Payer(name, p.is_dealer, p.bonus_tiles, p.melds, p.ready_declared)
-        )
+        out.append(p if named else Payer(name, p.is_dealer, p.bonus_tiles, p.melds, p.ready_declared, True))
     dealers = sum(p.is_dealer for p in out) + winner_is_dealer
     if dealers > 1:
         raise HandError(E.BAD_PAYERS, "more than one dealer among the winner and the payers")

@@ -31,13 +31,20 @@ CASES = [  # hand, lang, the payer column, words that must not be there
     (SELF, "en", ["player 1", "player 2", "player 3"], ["玩家"]),
     (EARTHLY, "zh", ["放炮者（庄）"], ["discarder", "dealer"]),
     (EARTHLY, "en", ["discarder (dealer)"], ["放炮者"]),
+    ({**SELF, "payers": [{"name": "Bob"}, {}, {}]}, "zh", ["Bob", "玩家2", "玩家3"], ["player"]),
+    # a name the input gave is never translated, even one spelt like a default; a default never
+    # reads like a given name in either language; a name of spaces is no name
     (
         {**SELF, "payers": [{"name": "player 3"}, {}, {"name": "张三"}]},
         "zh",
-        ["玩家3", "玩家2", "张三"],
-        ["player"],
+        ["player 3", "玩家2", "张三"],
+        ["玩家3"],
     ),
-    ({**SELF, "payers": [{"name": "Bob"}, {}, {}]}, "zh", ["Bob", "玩家2", "玩家3"], ["player"]),
+    ({**SELF, "payers": [{"name": "玩家2"}, {}, {}]}, "zh", ["玩家2", "玩家1", "玩家3"], ["player"]),
+    ({**SELF, "payers": [{"name": "玩家2"}, {}, {}]}, "en", ["玩家2", "player 1", "player 3"], []),
+    ({**SELF, "payers": [{"name": "  "}, {}, {}]}, "zh", ["玩家1", "玩家2", "玩家3"], ["player"]),
+    ({**DISCARD, "payers": [{"name": "discarder"}]}, "zh", ["discarder"], ["放炮者"]),
+    ({**DISCARD, "payers": [{"name": "放炮者"}]}, "en", ["放炮者"], []),
 ]
 
 

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.result import payer_name_zh
 from scoring.tiles import NUM_KINDS, SUIT_ZH, SUITS
 
 __all__ = ["FAN", "PAO", "Ctx", "HandFacts", "ItemDef", "Reading", "register"]
@@ -166,7 +165,7 @@ class Ctx:
     @property
     def whose_zh(self) -> str:
         """``自己的`` for the winner, ``b的`` for payer b (a default name in Chinese: ``放炮者的``)."""
-        return "自己的" if self.payer is None else f"{payer_name_zh(self.payer.name)}的"
+        return "自己的" if self.payer is None else f"{self.payer.name_zh}的"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, register
 from scoring.items.patterns import DRAGONS
-from scoring.result import payer_name_zh
 from scoring.tiles import Tile
 
 __all__: list[str] = []
@@ -42,7 +41,7 @@ def four_bonus_tiles(x: Ctx) -> list[tuple[Why, int]]:
     if x.payer is None:
         why = ("all four 發 set aside", "四个發都补了花")
     else:
-        why = (f"{x.payer.name} holds all four 發", f"{payer_name_zh(x.payer.name)}有四个發")
+        why = (f"{x.payer.name} holds all four 發", f"{x.payer.name_zh}有四个發")
     return [(why, x.values.get("four_bonus_tiles", 0))]
 
 

@@ -107,7 +107,7 @@ def parse_case(spec: str, **kw) -> HandInput:
         else:
             events.append(w)
     if payer_melds:
-        kw.setdefault("payers", (Payer("discarder", melds=tuple(payer_melds)),))
+        kw.setdefault("payers", (Payer(melds=tuple(payer_melds)),))  # the default "discarder"
     elif fields["variant"] == "xingzi" and fields["self_drawn"] and not fields.get("winner_is_dealer"):
         kw.setdefault("payers", XZ_SELF_DRAW_PAYERS)
     return HandInput(**fields, melds=tuple(melds), events=tuple(events), **kw)
