@@ -16,8 +16,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
-from ledger.rules import load_ledger_rules, scoring_rules
+from ledger.rules import largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
+from scoring.model import MAX_POINT_VALUE
 
 __all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "parse_money"]
 
@@ -89,7 +90,14 @@ class Table:
             raise LedgerError(
                 'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
             )
-        load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
+        lr = load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
+        if self.base * largest_raise(lr) > MAX_POINT_VALUE:  # else a later hand could score nothing
+            raise LedgerError(
+                f"with these house rules the raises can multiply the base {self.base} beyond "
+                f"{MAX_POINT_VALUE:,} per 炮, more than any hand can be scored at: use raises.combine "
+                "= max, smaller raises, a shorter drawn.window or a smaller base",
+                "bad_rule",
+            )
         scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 

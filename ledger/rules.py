@@ -18,7 +18,7 @@ from typing import Any
 from ledger.errors import LedgerError
 from scoring import HandError, RuleTable, load_rules
 
-__all__ = ["CHOICES", "LedgerRules", "load_ledger_rules"]
+__all__ = ["CHOICES", "LedgerRules", "largest_raise", "load_ledger_rules"]
 
 _HERE = Path(__file__).resolve().parent / "rules"
 
@@ -102,6 +102,22 @@ def _load(variant: str, overrides_json: str) -> LedgerRules:
             )
         values[key] = _check(key, value, values[key])
     return LedgerRules(variant, values)
+
+
+def largest_raise(lr: LedgerRules) -> int:
+    """The largest raise a hand of a table with these rules can reach (DECISIONS §1.6, ledger.fold):
+    the largest single raise; with ``raises.combine = "multiply"`` the product of all that can be
+    active at once: a 黄庄 raise from each of the last ``drawn.window`` hands (all drawn), the
+    consecutive-黄庄 raise and one 跟庄 raise (a follow or the dealer's hold, never both).
+
+    >>> largest_raise(load_ledger_rules("jiujiang", {"raises.combine": "multiply"}))
+    256
+    """
+    follow = max(lr[k] for k in RAISES if k.startswith("follow.")) if lr["follow.enabled"] else 1
+    drawn, consecutive = lr["drawn.raise"], lr["drawn.consecutive_raise"]
+    if lr["raises.combine"] != "multiply":
+        return max(follow, drawn, consecutive)
+    return drawn ** lr["drawn.window"] * consecutive * follow
 
 
 @functools.lru_cache(maxsize=64)

@@ -119,3 +119,28 @@ def test_the_bounds_themselves_are_house_rules_a_table_may_have(key, value):
     from ledger import Table
 
     assert Table("jiujiang", ("a", "b", "c", "d"), house_rules={"ledger": {key: value}}).house_rules
+
+
+MULTIPLY_16 = {"drawn.raise": 16, "raises.combine": "multiply", "drawn.consecutive_raise": 16}
+
+
+@pytest.mark.parametrize(
+    ("base", "rules"),
+    [
+        (10**6, MULTIPLY_16),  # x16 per 黄庄 of the last 4 hands, x16 consecutive: x16^5 after 4 drawn hands
+        (1, {"drawn.raise": 2, "drawn.window": 40, "raises.combine": "multiply"}),  # 2^40 > 10^12
+    ],
+)
+def test_raises_that_could_multiply_beyond_any_scorable_point_value_are_refused_at_the_open(base, rules):
+    from ledger import Table
+
+    with pytest.raises(LedgerError, match=r"raises can multiply the base .* beyond 1,000,000,000,000") as e:
+        Table("jiujiang", ("a", "b", "c", "d"), base, {"ledger": rules})
+    assert e.value.code == "bad_rule"
+
+
+def test_the_largest_multiplied_raise_a_table_may_have_is_reached_and_scored():
+    # x16 x16 x16 x16 (four 黄庄 windows) x16 (consecutive) = x16^5 = 1,048,576: base 10^6 is refused
+    # above, base 10^5 plays it: hand 5 is worth 1.05e11 per 炮
+    ledger = play("jiujiang", drawn(), drawn(), drawn(), drawn(), win("1*"), base=10**5, rules=MULTIPLY_16)
+    assert raises(ledger)[4] == 16**5 and deltas(ledger, 5)[1] > 0
