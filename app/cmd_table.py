@@ -106,6 +106,17 @@ def _read(path: str) -> Any:
         raise LedgerError(str(e), "bad_input") from None
 
 
+def _write(path: str, text: str) -> None:
+    from app.jsonin import short
+    from ledger import LedgerError
+
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as e:  # a folder, a missing folder, a full disk: named, never "internal"
+        raise LedgerError(f"cannot write {short(path)}: {e.strerror or e}", "output_not_written") from None
+
+
 def _print(obj: Any) -> None:
     if emit_json(obj):
         raise _OutputFailed
@@ -159,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
                       "dragon": args.follow_dragon, "second": args.follow_second}  # fmt: skip
             data = {"kind": "drawn", "follow": follow, "kongs": _json_arg(args.kongs, "--kongs")}
         else:
-            data = {"kind": "false_win", "declarer": int(args.seat) if args.seat.isdigit() else args.seat}
+            data = {"kind": "false_win", "declarer": args.seat}  # a name or an index (Table.seat)
         _, ledger = store.append(args.code, data, expected=args.expect)
         _print(_after_write(ledger, len(ledger.outcomes)))
     elif a == "edit":
@@ -184,8 +195,7 @@ def _run(args: argparse.Namespace) -> int:
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )
         if args.output:
-            with open(args.output, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
+            _write(args.output, text)
             _print({"code": ledger.table.code, "written": args.output})
         elif emit(text.removesuffix("\n")):
             raise _OutputFailed

@@ -102,11 +102,14 @@ class Table:
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 
     def seat(self, value: Any) -> int:
-        """Seat index of ``value``: an index 0-3 or a seat name. Raises ``unknown_seat``."""
+        """Seat index of ``value``: an index 0-3 (a number, or its ASCII digit where no seat has that
+        name: at a table of 1 2 3 4, ``"1"`` is the seat named 1) or a seat name. Raises ``unknown_seat``."""
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS:
             return value
         if isinstance(value, str) and value.strip() in self.seats:
             return self.seats.index(value.strip())
+        if isinstance(value, str) and value.strip() in ("0", "1", "2", "3"):  # not "١" or "²"
+            return int(value)
         raise LedgerError(
             f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
         )

@@ -106,6 +106,33 @@ def test_a_bad_hand_changes_nothing(jx):
     assert jx("false-win", code, "d")[1]["totals"] == {"a": 10, "b": 10, "c": 10, "d": -30}
 
 
+@pytest.mark.parametrize(
+    ("seats", "given", "declarer"),
+    [("abcd", "2", "c"), ("abcd", " d ", "d"), ("4321", "1", "1"), ("4321", "0", "4")],
+)
+def test_false_win_takes_a_seat_name_before_an_index(jx, seats, given, declarer):
+    code = jx("new", "--variant", "xingzi", "--seats", *seats)[1]["code"]
+    rc, out = jx("false-win", code, given)
+    assert rc == 0 and out["totals"][declarer] == -30
+
+
+@pytest.mark.parametrize("given", ["²", "١", "4", "99999999999999999999999"])
+def test_false_win_by_a_seat_that_is_no_index_is_named(jx, given):
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    rc, out = jx("false-win", code, given)  # "²" was an internal ValueError, "١" (Arabic 1) seat b
+    assert rc == 2 and out["code"] == "unknown_seat" and given in out["error"]
+    assert jx("show", code)[1]["hands"] == []
+
+
+@pytest.mark.parametrize("where", ["", "missing/t.json", "/dev/full"])
+def test_an_export_that_cannot_be_written_is_named(jx, tmp_path, where):
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    path = where if where.startswith("/") else str(tmp_path / where)
+    rc, out = jx("export", code, "-o", path)
+    assert rc == 2 and out["code"] == "output_not_written"
+    assert out["error"].startswith(f"cannot write {path}: ")
+
+
 def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
     code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
     f = tmp_path / "hand.json"
