@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.i18n import has, lang, t
 from app.ui.messages import code_text
 from ledger import LedgerError
@@ -29,9 +30,10 @@ def store() -> Store:
 
 
 def error_text(e: LedgerError) -> str:
-    """One sentence for a ledger error: the English sentence, or the catalog's by code."""
+    """One sentence for a ledger error: the English sentence (inert Markdown: it may quote a seat
+    name or typed text, `app.safe_text.md`), or the catalog's by code."""
     if lang() == "en":
-        return e.message
+        return md(e.message, limit=300)
     key = f"ledger.{e.code}"
     if has(key):
         return t(key)

@@ -4,10 +4,9 @@ edit form (seats, 跟庄, or the hand in the editor) that recomputes every later
 
 from __future__ import annotations
 
-import html
-
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.score.session import started
@@ -34,7 +33,8 @@ def chart(ledger) -> None:
 
 
 def hand_title(ledger, o) -> str:
-    seats, h = ledger.table.seats, o.hand
+    """The hand's expander label (Markdown: the seat names are made inert, `app.safe_text.md`)."""
+    seats, h = tuple(md(n) for n in ledger.table.seats), o.hand
     if h.kind == "win":
         who = ", ".join(seats[w.seat] for w in h.winners)
         how = (
@@ -72,7 +72,7 @@ def history(rec, ledger) -> None:
             if o.reasons:
                 st.caption(", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons))
             for w, r in zip(o.hand.winners, o.results, strict=False):
-                st.markdown(f"**{html.escape(ledger.table.seats[w.seat])}**")
+                st.markdown(f"**{md(ledger.table.seats[w.seat])}**")
                 win = w.hand.get("winning_tile")
                 st.markdown(decomposition_html(r.decomposition, win, size="sm"), unsafe_allow_html=True)
                 st.markdown(items_table(r), unsafe_allow_html=True)

@@ -13,6 +13,7 @@ import json
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
@@ -83,7 +84,7 @@ def header(rec, ledger) -> None:
         with col:
             dealer = " · " + t("table.dealer_mark") if i == ledger.next_dealer else ""
             delta = num(last[i]) if last is not None and last[i] else None
-            st.metric(table.seats[i] + dealer, num(ledger.totals[i]), delta)
+            st.metric(md(table.seats[i]) + dealer, num(ledger.totals[i]), delta)  # a label is Markdown
     raise_ = ledger.next_raise
     why = ", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
     st.markdown(

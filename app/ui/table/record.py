@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui import services
 from app.ui.i18n import t
 from app.ui.render.html import num
@@ -74,7 +75,8 @@ def _who(table, ledger, choices: TableChoices) -> None:
     seats = list(range(4))
 
     def name(s: int) -> str:
-        return table.seats[s] + (" · " + t("table.dealer_mark") if s == ledger.next_dealer else "")
+        mark = " · " + t("table.dealer_mark") if s == ledger.next_dealer else ""
+        return md(table.seats[s]) + mark  # the options of a segmented control are Markdown
 
     if "tw_winner" not in ss:
         ss.tw_winner = choices.winner
@@ -110,10 +112,10 @@ def _facts(table, choices: TableChoices) -> None:
                 e, c = choices.kongs.get(str(s), [0, 0])
                 cols = st.columns(2)
                 e = cols[0].number_input(
-                    t("table.kongs_exposed", name=table.seats[s]), 0, 4, e, key=f"tw_ke{s}"
+                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, e, key=f"tw_ke{s}"
                 )
                 c = cols[1].number_input(
-                    t("table.kongs_concealed", name=table.seats[s]), 0, 4, c, key=f"tw_kc{s}"
+                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, c, key=f"tw_kc{s}"
                 )
                 choices.kongs[str(s)] = [int(e), int(c)]
 
@@ -157,12 +159,12 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             _, after = add_hand(table, list(rec.hands), data)
             deltas = after.outcomes[-1].deltas
             st.markdown(t("table.preview") + " " + " · ".join(
-                f"{table.seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
+                f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
             ))  # fmt: skip
         except (LedgerError, HandError, PayerTilesImpossible) as e:
             data, problem = None, error_text(e) if isinstance(e, LedgerError) else t("msg.payer_tiles")
     if choices.pending:
-        st.caption(t("table.pending", names=", ".join(table.seats[w["seat"]] for w in choices.pending)))
+        st.caption(t("table.pending", names=", ".join(md(table.seats[w["seat"]]) for w in choices.pending)))
     if problem:
         st.caption(problem)
 

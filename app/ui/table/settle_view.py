@@ -7,6 +7,7 @@ import json
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.table.db import error_text, show_flashes, store, write
@@ -22,7 +23,7 @@ def settlement(rec, ledger) -> None:
     if not ledger.outcomes:
         return
     st.subheader(t("table.settlement"))
-    s = settle(rec.table.seats, ledger.totals)
+    s = settle(tuple(md(n) for n in rec.table.seats), ledger.totals)  # names inert in Markdown and HTML
     st.markdown(
         " · ".join(f"{n} {'+' if v > 0 else ''}{num(v)}" for n, v in zip(s.seats, s.nets, strict=True))
     )
