@@ -66,9 +66,20 @@ def export_json(ledger: Ledger) -> dict[str, Any]:
     }
 
 
+def _cell(name: str) -> str:
+    """A seat name as a spreadsheet shows it, never a formula (OWASP "CSV injection"): a name that
+    starts with ``= + - @``, a tab or a carriage return gets a leading ``'``.
+
+    >>> _cell("=HYPERLINK(1)"), _cell("张三")
+    ("'=HYPERLINK(1)", '张三')
+    """
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
+
+
 def export_csv(ledger: Ledger) -> str:
-    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat."""
-    seats = ledger.table.seats
+    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat
+    (seat names as text, :func:`_cell`; the JSON export keeps them as they are)."""
+    seats = tuple(_cell(s) for s in ledger.table.seats)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer",

@@ -133,6 +133,16 @@ def test_an_export_that_cannot_be_written_is_named(jx, tmp_path, where):
     assert out["error"].startswith(f"cannot write {path}: ")
 
 
+def test_a_csv_export_never_holds_a_formula(jx):
+    seats = ("=HYPERLINK(1)", "+1", "@a", "-b")
+    code = jx("new", "--variant", "xingzi", "--seats", *seats[:3], " -b")[1]["code"]  # not an option
+    jx("false-win", code, "0")
+    head, row = jx("export", code, "--format", "csv")[1].splitlines()
+    assert head.split(",")[8:12] == ["'=HYPERLINK(1) +/-", "'+1 +/-", "'@a +/-", "'-b +/-"]
+    assert row.split(",")[2] == "'=HYPERLINK(1)" and row.split(",")[8:12] == ["-30", "10", "10", "10"]
+    assert jx("show", code)[1]["table"]["seats"] == list(seats)  # the names themselves are kept
+
+
 def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
     code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
     f = tmp_path / "hand.json"
