@@ -155,7 +155,8 @@ def _run(args: argparse.Namespace) -> int:
     store = open_store(args.db)
     a = args.action
     if a == "new":
-        rules = _json_arg(args.rules, "--rules") or {}
+        rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none
+        rules = {} if rules is None else rules
         rec = store.create_table(Table(args.variant, tuple(args.seats), args.base, rules, title=args.title))
         _print({"code": rec.table.code, "table": rec.table.to_json()})
     elif a == "import":

@@ -17,6 +17,7 @@ Messages quote at most `ECHO_CHARS` characters of a user's value (`clip`).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from app.cliio import StreamError, read_stdin
@@ -132,7 +133,12 @@ def parse(text: str, lengths: bool = True) -> Any:
         raise InputError(f"the input is not valid JSON: {exc}") from None
     except InputError:
         raise
-    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+    except ValueError as exc:  # an integer of more than 4300 digits (Python's int_max_str_digits)
+        if "integer string conversion" in str(exc):
+            digits = sys.get_int_max_str_digits()
+            raise InputError(
+                f"the input holds a number of more than {digits} digits", "input_too_large"
+            ) from None
         raise InputError(f"the input could not be read as JSON: {exc}") from None
     check_strings(data, lengths)
     return data

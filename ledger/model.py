@@ -81,7 +81,7 @@ class Table:
             n = len(self.title) if isinstance(self.title, str) else shown(self.title)
             raise LedgerError(f"the title is at most {MAX_TITLE} characters, not {n}", "bad_title")
         object.__setattr__(self, "base", parse_money(self.base))
-        hr = self.house_rules or {}
+        hr = {} if self.house_rules is None else self.house_rules  # [] or 0 is named below
         if (
             not isinstance(hr, dict)
             or set(hr) - {"ledger", "scoring"}

@@ -84,6 +84,15 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
             "--rules: the field 'ledger' is given twice",
         ),
         (("import", "-"), "[1]", "bad_import", "not a jxmj table export"),
+        *(
+            (
+                ("new", "--variant", "xingzi", "--seats", *"abcd", "--rules", r),
+                "",
+                "bad_rule",
+                "house rules are",
+            )
+            for r in ("[]", "0")
+        ),  # not taken as no house rules
     ],
 )
 def test_bad_input_exits_2_with_a_code(jx, args, stdin, code, fragment):

@@ -81,6 +81,14 @@ def test_other_long_strings_are_refused_without_echoing_them(monkeypatch, capsys
     assert err.startswith(fragment) and len(err) < 120
 
 
+def test_a_number_of_thousands_of_digits_is_named_not_python_advice(monkeypatch, capsys):
+    rc, out = score_cli(monkeypatch, capsys, json.dumps(HAND)[:-1] + ', "point_value": ' + "9" * 5000 + "}")
+    assert rc == 2 and json.loads(out) == {
+        "error": f"the input holds a number of more than {sys.get_int_max_str_digits()} digits",
+        "code": "input_too_large",
+    }  # was "... use sys.set_int_max_str_digits() to increase the limit"
+
+
 def test_an_echoed_value_is_at_most_80_characters():
     assert jsonin.clip("x" * 80) == "'" + "x" * 80 + "'"
     assert jsonin.clip("y" * 5000) == "'" + "y" * 80 + "…' (5000 characters)"

@@ -212,6 +212,22 @@ def test_house_rules_typed_when_the_table_opens():
     assert rec.table.house_rules == {"ledger": {"drawn.window": 1}}
 
 
+@pytest.mark.parametrize(
+    "typed",
+    ['{"ledger": {"drawn.window": ' + "9" * 5000 + "}}", "[]", '{"ledger": {}, "ledger": {}}', "0"],
+)  # a field given twice was "the last one wins" (jxmj table new --rules refuses it)
+def test_house_rules_of_the_wrong_shape_are_named_and_open_nothing(typed):
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.segmented_control(key="page").set_value("table")
+    at.run()
+    at.text_area(key="tn_rules").input(typed)
+    next(b for b in at.button if b.label == i18n.catalog("zh")["table.create"]).click()
+    at.run()
+    assert not at.exception and [e.value for e in at.error] == [i18n.catalog("zh")["ledger.bad_rule"]]
+    assert "table" not in at.query_params
+
+
 def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
     code = _table("xingzi")
     at = _open(code)
