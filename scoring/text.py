@@ -45,6 +45,17 @@ def _in(table: dict[str, tuple], lang: str) -> dict:
 _MELD_ZH = {"pung": "碰", "kong": "明杠", "added_kong": "补杠", "concealed_kong": "暗杠", "chow": "吃"}
 
 
+def _inert(s: str) -> str:
+    """`s` with control and format characters (a newline, ESC of a terminal colour code, a
+    right-to-left override) written as ``\\uXXXX``: a payer's name stays on its line and
+    cannot drive the terminal.
+
+    >>> _inert("a\\nb\\x1b[31m"), _inert("张三")
+    ('a\\\\u000ab\\\\u001b[31m', '张三')
+    """
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in s)
+
+
 def _width(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
@@ -143,14 +154,14 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         keep = (True, not fan, any(p.doubled for p in pays), any(p.kong_money for p in pays), True)
         rows = [list(w["pay_head"])]
         for p in pays:
-            name = (p.payer_zh if zh else p.payer) + (w["dealer"] if p.is_dealer else "")
+            name = _inert(p.payer_zh if zh else p.payer) + (w["dealer"] if p.is_dealer else "")
             doubled = w["yes"] if p.doubled else ""
             rows.append([name, str(p.eaten), doubled, str(p.kong_money or ""), str(_money(p.amount))])
         lines.extend(_table([[c for c, k in zip(row, keep, strict=True) if k] for row in rows]))
         for p in result.payments:
             for i in p.eaten_items:
-                why = i.reason_zh if zh else i.reason
-                who = p.payer_zh if zh else p.payer
+                why = _inert(i.reason_zh if zh else i.reason)
+                who = _inert(p.payer_zh if zh else p.payer)
                 lines.append(w["eaten"].format(payer=who, key=i.key, zh=i.name_zh, pts=i.points, why=why))
         lines.append(w["total"].format(total=_money(result.total)))
     for n in result.notes_zh if zh and result.notes_zh else result.notes:

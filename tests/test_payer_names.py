@@ -113,3 +113,12 @@ def test_the_app_payments_table_names_default_payers_in_the_page_language(lang):
     else:
         assert all(f"<td>player {k}</td>" in self_draw for k in (1, 2, 3))
         assert "<td>discarder</td>" in discard and "<td>Left 上家</td>" in seats
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_payer_name_cannot_break_the_text_or_drive_the_terminal(monkeypatch, capsys, lang):
+    names = ["a\nb\x1b[31mRED", "\u202eevil", "c\td"]
+    out = _text(monkeypatch, capsys, {**SELF, "payers": [{"name": n} for n in names]}, lang)
+    assert "\x1b" not in out and "\u202e" not in out and "\t" not in out
+    pay = out[out.index("付款（" if lang == "zh" else "Payments") :].splitlines()
+    assert [line.split()[0] for line in pay[2:5]] == ["a\\u000ab\\u001b[31mRED", "\\u202eevil", "c\\u0009d"]
