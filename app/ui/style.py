@@ -48,9 +48,11 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 .jx-badge {display: inline-block; background: #fff3bf; color: #7c5e00; border-radius: 6px; padding: 0 6px;
   font-size: 0.75rem; margin-left: 4px;}
 .jx-mini {display: none;}
-/* what draws nothing in the flow (these styles, the phone's fixed total bar) takes no 1rem gap */
+/* what draws nothing in the flow (these styles, the phone's fixed total bar, the tile panel's
+   scroll script) takes no 1rem gap */
 [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style),
-[data-testid="stElementContainer"]:has(.jx-mini) {position: absolute;}
+[data-testid="stElementContainer"]:has(.jx-mini),
+[data-testid="stLayoutWrapper"]:has(> [class*="st-key-jx_show_"]) {position: absolute;}
 .jx-timing {font-size: 0.85rem; color: #64748b;}
 [data-testid="stAppDeployButton"] {display: none;}
 .jx-qr svg {width: 220px; height: 220px; image-rendering: pixelated;}

@@ -218,3 +218,37 @@ def test_every_tap_target_on_a_phone_is_44_px(server, locale):
             page.screenshot(path=str(ARTIFACTS / f"browser-phone-{locale}.png"), full_page=True)
         finally:
             browser.close()
+
+
+PANEL_AND_TILE = """() => [document.querySelector('[class*=st-key-selpanel]'),
+  document.querySelector('[class*=st-key-tile_][class*=_SEL]')]
+  .map(e => e ? Math.round(e.getBoundingClientRect().top) : null)"""
+
+
+def test_a_tapped_tile_brings_its_panel_on_a_phone_screen(server):
+    """A tile tapped low on a 390 x 844 screen: its panel (rename, win, delete, melds) opened
+    under the screen's bottom and the tap seemed to do nothing; now the panel's head scrolls
+    into view while the tapped tile stays on screen."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phone = {"width": 390, "height": 844}
+            page = browser.new_context(viewport=phone, has_touch=True, locale="zh-CN").new_page()
+            page.goto(server, wait_until="domcontentloaded")
+            page.locator("#jx-total").first.wait_for(timeout=30_000)
+            tile = page.locator("[class*='st-key-tile_c0'] button:visible").first
+            # the hand's first row just above the fixed total bar at the screen's bottom
+            low = "b => { b.scrollIntoView(false); b.closest('[data-testid=stMain]').scrollBy(0, 90); }"
+            tile.evaluate(low)
+            page.wait_for_timeout(300)
+            top = tile.evaluate("b => b.getBoundingClientRect().top")
+            assert phone["height"] - 250 < top < phone["height"] - 60, top
+            tile.tap()
+            page.locator("[class*='st-key-selpanel']").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(1000)
+            panel_top, tile_top = page.evaluate(PANEL_AND_TILE)
+            assert panel_top < phone["height"] - 300 and tile_top >= 0, (panel_top, tile_top)
+        finally:
+            browser.close()

@@ -14,6 +14,7 @@ import streamlit as st
 from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html
 from app.ui.score import session
+from app.ui.score.onscreen import show_panel
 from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
@@ -164,6 +165,7 @@ def _selected_panel() -> None:
                     if k != "added_kong":
                         st.button(t(f"meld.{k}"), key=f"mk_{k}", on_click=_on_make_meld, args=(k,))
         _panel_message()  # under the meld buttons that refused: on a phone the panel's top is off screen
+        show_panel(f"{sel.meld}-{sel.index}")
 
 
 def _picker(mode: str) -> None:
