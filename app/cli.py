@@ -61,11 +61,16 @@ def _option_given(argv: list[str], option: str, value: str | None = None) -> boo
 
 def _usage_error(e: UsageError, argv: list[str]) -> int:
     """Answer a usage error the way the command answers its other errors; status 2."""
+    commands = getattr(e.parser, "commands", {})
     command = next((a for a in argv if not a.startswith("-")), None)
+    later = next((a for a in argv if a in commands), None)
     parser = e.parser
-    if parser.prog == "jxmj" and command in getattr(parser, "commands", {}):  # extra arguments are
-        parser = parser.commands[command]  # found by the top parser; they belong to the command
+    if parser.prog == "jxmj" and command in commands:  # extra arguments are found by the top
+        parser = parser.commands[command]  # parser; they belong to the command
     message = f"{parser.prog}: {e}"
+    if e.parser.prog == "jxmj" and later and argv[:1] != [later] and argv[0].startswith("-"):
+        command, parser = later, commands[later]  # `jxmj --format text score`: argparse took "text"
+        message = f"jxmj: {argv[0]} comes after the command: jxmj {later} {argv[0]} ..."
     warn(parser.format_usage().rstrip())
     if command == "score" and _option_given(argv, "--format", "text"):
         return emit(f"error: {message}") or 2  # as `jxmj score --format text` writes its errors

@@ -32,6 +32,10 @@ JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["table", "show"], "jxmj table show: ", "the following arguments are required: code"),
     (["table", "new", "--variant", "xinyu"], "jxmj table new: ", "required: --seats"),
     (["tabel"], "jxmj: ", "argument COMMAND: invalid choice: 'tabel'"),
+    # an option before its command (was "invalid choice: 'zh'", or a prog of the wrong command)
+    (["--lang", "zh", "score", "-"], "jxmj: ", "--lang comes after the command: jxmj score --lang ..."),
+    (["--", "score", "-"], "jxmj: ", "-- comes after the command: jxmj score -- ..."),
+    (["--bogus", "table", "show", "X"], "jxmj: ", "--bogus comes after the command: jxmj table --bogus"),
 ]  # fmt: skip
 
 
@@ -60,6 +64,11 @@ TEXT_USAGE = [  # argv, the start of standard output, a fragment of standard err
         "usage: jxmj",
     ),
     (["photo", "x.jpg"], "", "jxmj photo: the following arguments are required: --variant"),
+    (
+        ["--format", "text", "score", "-"],
+        "error: jxmj: --format comes after the command: jxmj score --format ...\n",
+        "usage: jxmj score",
+    ),
 ]
 
 
@@ -69,6 +78,17 @@ def test_usage_errors_of_text_output_are_text_like_the_commands_other_errors(arg
     out = capsys.readouterr()
     assert out.out.startswith(stdout) and (stdout or out.out == "")
     assert stderr in out.err
+
+
+def test_a_folder_given_as_house_rules_is_named_without_python_noise(tmp_path, capsys):
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps({"variant": "jiujiang", "concealed": "123m456p789s234mCC", "winning_tile": "C",
+                                "self_drawn": True}))  # fmt: skip
+    assert cli.main(["score", "--rules", str(tmp_path), str(hand)]) == 2
+    assert json.loads(capsys.readouterr().out) == {
+        "error": f"cannot read the house rules {tmp_path}: Is a directory",  # was "[Errno 21] Is a ..."
+        "code": "bad_rule_table",
+    }
 
 
 def test_help_and_version_are_not_errors(capsys):

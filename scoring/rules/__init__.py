@@ -268,4 +268,5 @@ def load_overrides(path: str | Path) -> dict[str, Any]:
     try:
         return flatten(_read_toml(path))
     except (OSError, tomllib.TOMLDecodeError, ValueError) as e:
-        raise HandError(E.BAD_RULE_TABLE, f"cannot read the house rules {path}: {e}") from None
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e  # not "[Errno 21] ...: '/tmp'"
+        raise HandError(E.BAD_RULE_TABLE, f"cannot read the house rules {path}: {why}") from None
