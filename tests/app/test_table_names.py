@@ -10,6 +10,7 @@ from app.safe_text import md
 from ledger import Table
 from ledger.store import open_store
 from tests.app.conftest import APP
+from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, server  # noqa: F401 (fixture)
 
 HOSTILE = ("<svg onload=alert(1)>", "**bold**", "[c](http://h.x/)", ":red[d]")
 
@@ -42,3 +43,33 @@ def test_hostile_seat_names_are_shown_as_text_everywhere_on_the_table_page(lang)
         assert any(md(name) in text for _, text in texts)  # ... and shown
     transfers = next(text for _, text in texts if 'id="jx-transfers"' in text)
     assert transfers.count(md(HOSTILE[0])) == 3  # 炸糊: the declarer pays each of the three
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")
+def test_hostile_seat_names_read_as_typed_in_a_real_browser(server):  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    seats = ("A.B-c", *HOSTILE[:3])
+    store = open_store()
+    code = store.create_table(Table("xingzi", seats)).table.code
+    store.append(code, {"kind": "false_win", "declarer": 3})  # [c](http://h.x/) pays each other seat
+    dialogs: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
+            page.locator('#jx-table[data-hands="1"]').wait_for(timeout=30_000)
+            page.locator("#jx-transfers").wait_for(timeout=30_000)
+            labels = page.locator("[data-testid='stMetricLabel']").all_inner_texts()
+            transfers = page.locator("#jx-transfers").inner_text()
+            links = page.locator("#jx-transfers a").count()  # (Streamlit's own linkify still makes
+            # a link of http://h.x/ in a Markdown paragraph, entities or not: app.safe_text's limit)
+            svgs = page.locator("#jx-transfers svg").count()
+        finally:
+            browser.close()
+    assert [label.split(" · ")[0].strip() for label in labels] == list(seats)  # the characters, no &#46;
+    assert sorted(transfers.splitlines()) == sorted(f"{seats[3]} → {s} 10" for s in seats[:3])
+    assert (links, svgs, dialogs) == (0, 0, [])
