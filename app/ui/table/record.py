@@ -20,7 +20,7 @@ from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible
-from app.ui.table import drafting
+from app.ui.table import drafting, reopen
 from app.ui.table.db import error_text, show_flashes, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
@@ -171,8 +171,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     def reset() -> None:
         session.start(EditHand(), Conditions(variant=table.variant))
         ss[f"tbl_choices:{code}"] = TableChoices()
-        for k in [k for k in ss if isinstance(k, str) and k.startswith(("tw_", "w_"))]:
-            del ss[k]
+        _forget_widgets()
         drafting.clear(key)
 
     def append(hand_data) -> None:
@@ -201,5 +200,35 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
             write(lambda: append({"kind": "false_win", "declarer": who}), done, HERE)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: store().undo(code, expected=n), t("table.undone", n=n), HERE)
+        write(lambda: _undo(rec), t("table.undone", n=n), HERE)
     show_flashes(HERE)  # beside the buttons that made them
+
+
+def _forget_widgets() -> None:
+    """Drop the page's widget values, so every widget reads the typed state again."""
+    for k in [k for k in ss if isinstance(k, str) and k.startswith(("tw_", "w_"))]:
+        del ss[k]
+
+
+def _undo(rec) -> None:
+    """Take the last hand off the table and put what it held back in the editor (tiles, melds,
+    winning tile, events, 吃炮 counts, winner and discarder, 跟庄 / kong facts), to correct and
+    record again; the draft saved at the end of this run keeps it. A hand being entered meanwhile
+    stays one editor undo away."""
+    table, last = rec.table, rec.hands[-1]
+    try:
+        state = reopen.editor_state(table, last)
+    except HandError:  # a stored tile string that no longer reads: undo still, the editor as it is
+        state = None
+    store().undo(table.code, expected=len(rec.hands))
+    if state is None:
+        return
+    before = ss.hand if session.started() else None
+    hand, cond, choices = state
+    session.start(hand, cond)
+    if before is not None and not before.is_empty:
+        ss.undo = [before]
+    ss[f"tbl_choices:{table.code}"] = choices
+    _forget_widgets()
+    if last.kind == "false_win":
+        ss["tw_fw"] = last.declarer
