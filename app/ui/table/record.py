@@ -213,12 +213,13 @@ def _forget_widgets() -> None:
 def _undo(rec) -> None:
     """Take the last hand off the table and put what it held back in the editor (tiles, melds,
     winning tile, events, 吃炮 counts, winner and discarder, 跟庄 / kong facts), to correct and
-    record again; the draft saved at the end of this run keeps it. A hand being entered meanwhile
+    record again; the draft saved on the next run keeps it. A hand being entered meanwhile
     stays one editor undo away."""
     table, last = rec.table, rec.hands[-1]
     try:
         state = reopen.editor_state(table, last)
-    except HandError:  # a stored tile string that no longer reads: undo still, the editor as it is
+    except (HandError, KeyError, TypeError, ValueError):  # a stored hand that no longer reads:
+        # undo still, the editor as it is
         state = None
     store().undo(table.code, expected=len(rec.hands))
     if state is None:
