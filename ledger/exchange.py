@@ -96,8 +96,10 @@ def export_csv(ledger: Ledger) -> str:
     return buf.getvalue()
 
 
-def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
-    """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape."""
+def table_from_export(data: Any, *, stored: bool = False) -> tuple[Table, list[dict[str, Any]]]:
+    """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape.
+    A file a user imports is new input, its house rules held to today's bounds; ``stored=True``
+    reads an export back as stored data (:class:`Table` ``stored``), so every export round-trips."""
 
     def bad(why: str) -> LedgerError:
         return LedgerError(f"not a jxmj table export: {why}", "bad_import")
@@ -116,7 +118,7 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
         table = Table(
             t.get("variant"), t.get("seats"), t.get("base", 1), t.get("house_rules") or {},
             **({"created": created} if created else {}), code=str(t.get("code", "")),
-            locked=t.get("locked", False), title=str(t.get("title", "")),
+            locked=t.get("locked", False), title=str(t.get("title", "")), stored=stored,
         )  # fmt: skip
     except (TypeError, ValueError, KeyError) as e:
         if isinstance(e, LedgerError):

@@ -92,7 +92,7 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     every write); ``strict=False`` marks it with ``error`` and zero money instead (reading an old
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)  # table: checked
     st = _State(dealer=lr["dealer.first"] % SEATS)
     totals = [ZERO] * SEATS
     outcomes = []

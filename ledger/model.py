@@ -51,7 +51,10 @@ class Table:
     """A table (牌局): ``variant``, four ``seats`` (names in turn order), ``base`` point value
     (money per 炮 / per point before raises), ``house_rules`` (``{"ledger": {"section.key": v},
     "scoring": {table key: v}}``, the scoring keys of scoring/rules/overrides.py), ``created``
-    (UTC), ``code`` (the key to its ledger), ``locked``."""
+    (UTC), ``code`` (the key to its ledger), ``locked``. ``stored``: read back from the store (or
+    an export read as stored data): house-rule numbers need not lie in today's bounds
+    (ledger.rules.INT_RANGES, the largest raise), so a table stored before a bound still loads;
+    a hand it can no longer score is marked by the replay (ledger.fold), never the whole table."""
 
     variant: str
     seats: tuple[str, ...]
@@ -61,6 +64,7 @@ class Table:
     code: str = ""
     locked: bool = False
     title: str = ""
+    stored: bool = field(default=False, repr=False, compare=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -90,8 +94,9 @@ class Table:
             raise LedgerError(
                 'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
             )
-        lr = load_ledger_rules(self.variant, hr.get("ledger"))  # an unknown key is refused at once
-        if self.base * largest_raise(lr) > MAX_POINT_VALUE:  # else a later hand could score nothing
+        # an unknown key is refused at once; the bounds only on new input (a stored table loads)
+        lr = load_ledger_rules(self.variant, hr.get("ledger"), bounded=not self.stored)
+        if not self.stored and self.base * largest_raise(lr) > MAX_POINT_VALUE:  # a later hand would fail
             raise LedgerError(
                 f"with these house rules the raises can multiply the base {self.base} beyond "
                 f"{MAX_POINT_VALUE:,} per 炮, more than any hand can be scored at: use raises.combine "

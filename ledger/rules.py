@@ -3,7 +3,9 @@
 One TOML file per variant in ``ledger/rules/`` (``jiujiang.toml``, ``xingzi.toml``,
 ``xinyu.toml``), each value with its DECISIONS section beside it. A table's house rules
 override any value by ``"section.key"`` (``{"drawn.window": 3, "false_win.penalty": 5}``);
-an unknown key, a wrong type or a value outside its choices is a :class:`LedgerError`.
+an unknown key, a wrong type or a value outside its choices is a :class:`LedgerError`; so is a
+number outside today's bounds (:data:`INT_RANGES`), on new input only (``bounded``): a table stored
+before a bound existed keeps its values and still loads (nothing the user entered is lost).
 """
 
 from __future__ import annotations
@@ -63,8 +65,8 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 INT_RANGE = (0, 1000)
 
 
-def _check(key: str, value: Any, default: Any) -> Any:
-    lo, hi = INT_RANGES.get(key, INT_RANGE)
+def _check(key: str, value: Any, default: Any, bounded: bool) -> Any:
+    lo, hi = INT_RANGES.get(key, INT_RANGE) if bounded else (0, float("inf"))
     if isinstance(default, bool):
         ok = isinstance(value, bool)
     elif isinstance(default, int):
@@ -72,16 +74,20 @@ def _check(key: str, value: Any, default: Any) -> Any:
     else:
         ok = isinstance(value, str) and value in CHOICES.get(key, (value,))
     if not ok:
-        whole = f"a whole number from {lo} to {hi}"
+        whole = f"a whole number from {lo} to {hi}" if bounded else "a whole number >= 0"
         want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
         shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
         raise LedgerError(f"house rule {key} = {shown} is not allowed: use {' / '.join(want)}", "bad_rule")
     return value
 
 
-def load_ledger_rules(variant: str, overrides: dict[str, Any] | None = None) -> LedgerRules:
+def load_ledger_rules(
+    variant: str, overrides: dict[str, Any] | None = None, *, bounded: bool = True
+) -> LedgerRules:
     """The ledger table of ``variant`` with ``overrides`` (``{"section.key": value}``) applied.
 
+    ``bounded``: numbers must lie in :data:`INT_RANGES` (new input); ``False`` for a table already
+    stored, whose numbers need only be whole and >= 0 (the check before the bounds existed).
     Raises :class:`LedgerError` (``unknown_variant``, ``unknown_rule``, ``bad_rule``).
 
     >>> load_ledger_rules("jiujiang")["drawn.window"]
@@ -89,18 +95,18 @@ def load_ledger_rules(variant: str, overrides: dict[str, Any] | None = None) -> 
     >>> load_ledger_rules("xingzi", {"false_win.penalty": 5})["false_win.penalty"]
     5
     """
-    return _load(variant, json.dumps(overrides or {}, sort_keys=True))
+    return _load(variant, json.dumps(overrides or {}, sort_keys=True), bounded)
 
 
 @functools.lru_cache(maxsize=64)
-def _load(variant: str, overrides_json: str) -> LedgerRules:
+def _load(variant: str, overrides_json: str, bounded: bool) -> LedgerRules:
     values = dict(_defaults(variant))
     for key, value in json.loads(overrides_json).items():
         if key not in values:
             raise LedgerError(
                 f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}", "unknown_rule"
             )
-        values[key] = _check(key, value, values[key])
+        values[key] = _check(key, value, values[key], bounded)
     return LedgerRules(variant, values)
 
 

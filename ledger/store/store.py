@@ -154,7 +154,9 @@ class Store:
             created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
         except (ValueError, TypeError) as e:
             raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
-        table = Table(row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title)
+        table = Table(
+            row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
+        )  # stored: rule values outside bounds added since it was written still load
         hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
         return TableRecord(table, hands, row.revision)
 

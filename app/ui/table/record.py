@@ -98,7 +98,7 @@ def _who(table, ledger, choices: TableChoices) -> None:
 
 def _facts(table, choices: TableChoices) -> None:
     """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2)."""
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
     if lr["follow.enabled"]:
         choices.followed = st.checkbox(t("table.followed"), value=choices.followed, key="tw_followed")
         if choices.followed:
@@ -121,7 +121,7 @@ def _facts(table, choices: TableChoices) -> None:
 
 
 def _common(table, choices: TableChoices) -> dict:
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
     out: dict = {}
     if lr["follow.enabled"] and choices.followed:
         out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
@@ -192,7 +192,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
         write(lambda: append({"kind": "drawn", **_common(table, choices)}), done, HERE)
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"))
+    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
