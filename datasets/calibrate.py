@@ -161,7 +161,7 @@ def fit_with_set_rule(models: Path, real: Path, target_right: float) -> dict:
     with the readings `vision.reading.beyond_the_set` flags anyway counted against `target_right`."""
     from datasets.flag_cv import collect
 
-    recs = [x for x in collect(str(models), real) if x["kind"] == "reader"]
+    recs = [x for x in collect(str(models), real, crops=False) if x["kind"] == "reader"]
     r = {
         "margin": np.array([x["margin"] for x in recs]),
         "agree": np.array([x["agree"] for x in recs], bool),

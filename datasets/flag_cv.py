@@ -37,8 +37,8 @@ from datasets.tiles import SHARED
 AUDIT = Path(__file__).parent / "reports" / "val-label-audit.json"
 
 
-def collect(models: str, real: Path) -> list[dict]:
-    """One record per matched reader box and per labelled box of every validation photo."""
+def collect(models: str, real: Path, crops: bool = True) -> list[dict]:
+    """One record per matched reader box and (with `crops`) per labelled box of every validation photo."""
     from datasets.eval_real import matches, val_items
     from vision.layout import rows_of
     from vision.reader import TileReader
@@ -61,7 +61,7 @@ def collect(models: str, real: Path) -> list[dict]:
     from vision.image import LoadedImage
 
     for name, (img, gt, codes) in zip(names, val_items(real), strict=True):
-        if len(gt):  # the labelled boxes as crops (the recipe's calibration crops)
+        if crops and len(gt):  # the labelled boxes as crops (the recipe's calibration crops)
             r = orig(LoadedImage.from_array(img), gt.astype(np.float32), {"decode": 0.0})
             for j in range(len(gt)):
                 if classes[r.cls[j]] != "none":
@@ -71,13 +71,8 @@ def collect(models: str, real: Path) -> list[dict]:
         dets = res.detections
         if not dets or not len(gt):
             continue
-        beyond = dict(
-            zip(
-                inside := [i for i, d in enumerate(dets) if not d.off_row],
-                beyond_the_set([dets[i].tile for i in inside]),
-                strict=True,
-            )
-        )
+        inside = [i for i, d in enumerate(dets) if not d.off_row]
+        beyond = dict(zip(inside, beyond_the_set([dets[i].tile for i in inside]), strict=True))
         key = {tuple(np.round(b, 2)): k for k, b in enumerate(seen["xyxy"])}
         rel = np.ones(len(dets))
         for row in rows_of(dets):
@@ -149,8 +144,7 @@ def cross_validate(recs: list[dict], folds: int, target: float) -> dict:
         wrong = np.array([r["label"] != r["read"] for r in test])
         for rule in rules:
             flagged = _fit_apply(rule, fit_c if rule == "margin_crops" else fit_r, test, target)
-            beyond = np.array([r.get("beyond_set", False) for r in test], bool)
-            flagged = flagged | beyond if rule != "margin_reader_set" else flagged
+            flagged = flagged | _beyond(test)  # every rule, as the runtime adds the set rule
             photos = len({r["photo"] for r in test})
             rules[rule].append({"fold": f, "photos": photos, **_shares(wrong, flagged)})
             pooled[rule][0].append(wrong)
@@ -170,13 +164,16 @@ def _fit_apply(rule: str, fit: list[dict], test: list[dict], target: float) -> n
         return features(test) @ w[1:] + w[0] > thr
     r = _as_reading(fit)
     y = np.array([0 if a["label"] == a["read"] else 1 for a in fit])
-    with_set = rule == "margin_reader_set"  # the margin fitted with the set rule's flags counted in
-    always = np.array([a.get("beyond_set", False) for a in fit], bool) if with_set else None
+    always = _beyond(fit) if rule == "margin_reader_set" else None  # set-rule flags counted in the fit
     rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always)  # cls 0: right
     t = _as_reading(test)
     eff = t["margin"] * np.where(t["agree"], 1.0, rule_fit["disagree_factor"])
-    flagged = eff < rule_fit["flag_margin"]
-    return flagged | np.array([a.get("beyond_set", False) for a in test], bool) if with_set else flagged
+    return eff < rule_fit["flag_margin"]
+
+
+def _beyond(recs: list[dict]) -> np.ndarray:
+    """Per record: did `vision.reading.beyond_the_set` flag it (False for records made before it)."""
+    return np.array([r.get("beyond_set", False) for r in recs], bool)
 
 
 def _as_reading(recs: list[dict]) -> dict:
