@@ -42,6 +42,13 @@ def _in(table: dict[str, tuple], lang: str) -> dict:
     return {k: v[i] for k, v in table.items()}
 
 
+# the words of each language, built once (not per call, per item's rule column or per wait)
+_BY_LANG = {lang: _in(_WORDS, lang) for lang in LANGS}
+_WAIT_BY_LANG = {
+    lang: {k[5:]: v for k, v in w.items() if k.startswith("wait.")} for lang, w in _BY_LANG.items()
+}
+
+
 _MELD_ZH = {"pung": "碰", "kong": "明杠", "added_kong": "补杠", "concealed_kong": "暗杠", "chow": "吃"}
 
 
@@ -97,7 +104,7 @@ def _blocks(result: ScoreResult, lang: str) -> str:
 
 def _wait_words(result: ScoreResult, lang: str) -> str:
     """The winning block's wait in real tiles: 卡 2m（1m_3m）, 边 3p, 单钓 5s, 对倒 …"""
-    words = {k[5:]: v for k, v in _in(_WORDS, lang).items() if k.startswith("wait.")}
+    words = _WAIT_BY_LANG[lang]
     win = result.winning_tile
     if win is None:
         return result.wait or "-"
@@ -117,7 +124,7 @@ def _rule(ref: str, lang: str) -> str:
     sections = rule_sections(ref)
     if lang != "zh" or not sections:
         return ref
-    return _in(_WORDS, lang)["rule"].format(n="、".join(sections))
+    return _BY_LANG[lang]["rule"].format(n="、".join(sections))
 
 
 def format_text(result: ScoreResult, lang: str = "en") -> str:
@@ -125,7 +132,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     (``"zh"`` or ``"en"``). Raises ValueError for another language."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
-    w = _in(_WORDS, lang)
+    w = _BY_LANG[lang]
     zh = lang == "zh"
     rules = load_rules(result.variant)
     fan = rules.family == "fan"
