@@ -93,6 +93,7 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
     lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)  # table: checked
+    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
     st = _State(dealer=lr["dealer.first"] % SEATS)
     totals = [ZERO] * SEATS
     outcomes = []
@@ -101,7 +102,7 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
         pv = table.base * raise_
         error, results, deltas = None, (), [ZERO] * SEATS
         try:
-            results, deltas = _money(table, lr, hand, i + 1, st.dealer, pv)
+            results, deltas = _money(table, lr, house, hand, i + 1, st.dealer, pv)
         except LedgerError as e:
             if strict:
                 raise
@@ -173,7 +174,7 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
     st.played, st.dealer = k + 1, nxt
 
 
-def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, pv: Decimal):
+def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, dealer: int, pv: Decimal):
     def fail(msg: str, code: str = "bad_hand") -> LedgerError:
         return LedgerError(f"hand {number}: {msg}", code)
 
@@ -186,7 +187,6 @@ def _money(table: Table, lr: LedgerRules, hand: Hand, number: int, dealer: int, 
         )
     deltas = [ZERO] * SEATS
     results: tuple[ScoreResult, ...] = ()
-    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)
     rules = scoring_rules(table.variant, house)
     if hand.kind == "win":
         results = _score_win(table, hand, dealer, pv, house, fail)
