@@ -18,7 +18,7 @@ from typing import Any
 from ledger.errors import LedgerError
 from ledger.model import SEATS, Hand, Table, _num
 from ledger.parse import payer_seats
-from ledger.rules import LedgerRules, load_ledger_rules, scoring_rules
+from ledger.rules import LedgerRules, scoring_rules
 from scoring import HandError, RuleTable, ScoreResult, hand_from_json, score_winners
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
@@ -92,7 +92,7 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     every write); ``strict=False`` marks it with ``error`` and zero money instead (reading an old
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)  # table: checked
+    lr = table.ledger_rules
     house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
     st = _State(dealer=lr["dealer.first"] % SEATS)
     totals = [ZERO] * SEATS

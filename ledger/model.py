@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
-from ledger.rules import largest_raise, load_ledger_rules, scoring_rules
+from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
 
@@ -105,6 +105,17 @@ class Table:
             )
         scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
+
+    @property
+    def ledger_rules(self) -> LedgerRules:
+        """This table's ledger rules (ledger.rules, DECISIONS §1.6), checked when the table was made,
+        so never refused by a bound added since (``stored``); cached in :func:`load_ledger_rules`.
+
+        >>> old = Table("jiujiang", ("a", "b", "c", "d"), 1, {"ledger": {"drawn.raise": 100}}, stored=True)
+        >>> old.ledger_rules["drawn.raise"]
+        100
+        """
+        return load_ledger_rules(self.variant, self.house_rules.get("ledger"), bounded=False)
 
     def seat(self, value: Any) -> int:
         """Seat index of ``value``: an index 0-3 (a number, or its ASCII digit where no seat has that
