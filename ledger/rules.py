@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, shown
 from scoring import HandError, RuleTable, load_rules
 
 __all__ = ["CHOICES", "LedgerRules", "largest_raise", "load_ledger_rules"]
@@ -76,8 +76,8 @@ def _check(key: str, value: Any, default: Any, bounded: bool) -> Any:
     if not ok:
         whole = f"a whole number from {lo} to {hi}" if bounded else "a whole number >= 0"
         want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
-        shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
-        raise LedgerError(f"house rule {key} = {shown} is not allowed: use {' / '.join(want)}", "bad_rule")
+        echo = shown(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
+        raise LedgerError(f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}", "bad_rule")
     return value
 
 
