@@ -45,6 +45,22 @@ def test_hostile_seat_names_are_shown_as_text_everywhere_on_the_table_page(lang)
     assert transfers.count(md(HOSTILE[0])) == 3  # 炸糊: the declarer pays each of the three
 
 
+def test_the_title_and_the_next_dealer_in_the_header_are_inert():
+    """The header's HTML blocks (#jx-table, #jx-next) show the title and the dealer's name through
+    `md()` too: Streamlit's Markdown makes links and emphasis inside an HTML block as well."""
+    store = open_store()
+    seats = ("**bold**", "www.h.x", "[c](http://h.x/)", ":red[d]")
+    code = store.create_table(Table("jiujiang", seats, title="**t** www.t.x")).table.code
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["table"] = code
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    head = next(text for _, text in _texts(at._tree, []) if 'id="jx-table"' in text)
+    nxt = next(text for _, text in _texts(at._tree, []) if 'id="jx-next"' in text)
+    assert "**t**" not in head and md("**t** www.t.x") in head
+    assert "**bold**" not in nxt and md("**bold**") in nxt  # seat 0 deals the first hand
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")
 def test_hostile_seat_names_read_as_typed_in_a_real_browser(server):  # noqa: F811

@@ -68,7 +68,7 @@ def _leave() -> None:
 
 def header(rec, ledger) -> None:
     table = rec.table
-    title = html.escape(table.title or t("table.untitled"))
+    title = md(table.title) if table.title else html.escape(t("table.untitled"))
     st.markdown(
         f'<div class="jx-table-head" id="jx-table" data-code="{table.code}" data-hands="{len(rec.hands)}">'
         f"<b>{title}</b> · {t(f'variant.{table.variant}')} · {t('table.base_is', base=num(table.base))}"
@@ -89,7 +89,7 @@ def header(rec, ledger) -> None:
     why = ", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
     st.markdown(
         f'<div id="jx-next" data-dealer="{ledger.next_dealer}" data-raise="{raise_}">'
-        + html.escape(t("table.next", n=len(rec.hands) + 1, dealer=table.seats[ledger.next_dealer]))
+        + t("table.next", n=len(rec.hands) + 1, dealer=md(table.seats[ledger.next_dealer]))
         + (html.escape(t("table.raised", x=raise_, why=why)) if raise_ > 1 else "")
         + "</div>",
         unsafe_allow_html=True,
