@@ -283,3 +283,25 @@ def test_record_and_undo_say_so_where_the_player_looks_and_no_empty_hand_hint_af
     undo, said = place[id(at.button(key="tb_undo"))], place[id(at.error[0])]
     chart = next(k for k, e in enumerate(order) if getattr(e, "value", None) == zh["table.chart"])
     assert undo < said < chart  # under the buttons, not at the top of the page
+
+
+def test_a_bad_number_entry_on_the_table_page_previews_and_records_nothing():
+    """As on the score page (tests/app/test_hardening.py): a payer count of 2.5 is never taken as
+    the previous count — no money preview, the record buttons off, the error shown."""
+    code = _table()
+    at = _open(code)
+    _enter(at, HAND_A, winner=1, discarder=2)
+    assert any("李四 +3 · 王五 -3" in m.value for m in at.markdown)
+    keys = [n.key for n in at.number_input if n.key and n.key.endswith("_bonus_tiles")]
+    assert keys
+    at.number_input(key=keys[0]).set_value(2.5)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    i18n.set_lang("zh")
+    errors = [e.value for e in at.error]
+    assert i18n.t("num.bad", lo=0, hi=4) in errors and i18n.t("msg.bad_number") in errors
+    assert not any("李四 +3 · 王五 -3" in m.value for m in at.markdown)
+    assert at.button(key="tb_record").disabled and at.button(key="tb_more").disabled
+    at.number_input(key=keys[0]).set_value(0)
+    at.run()
+    assert not at.button(key="tb_record").disabled

@@ -1,7 +1,7 @@
 """The score page (计分): ① photo -> ② hand -> ③ how it was won -> ④ itemised result.
 
 Every section is its own module in `app/ui/score/`; this one only lays them out. The result
-is computed once per run, up front (`services.score_hand`), after this run's widget values
+is computed once per run, up front (`session.outcome`), after this run's widget values
 and photo are taken in.
 """
 
@@ -13,7 +13,6 @@ import time
 
 import streamlit as st
 
-from app.ui import services
 from app.ui.i18n import t
 from app.ui.score import session
 from app.ui.score.conditions import conditions
@@ -37,10 +36,7 @@ def render() -> None:
     drafting.after_photos()
     session.sync_from_widgets()
     messages = st.container()
-    if ss.get("bad_numbers"):  # never a total computed from a number the player did not enter
-        outcome: ScoreResult | services.Refusal = services.Refusal("bad_number")
-    else:
-        outcome = services.score_hand(ss.hand, ss.cond)
+    outcome = session.outcome()
     mini_summary(outcome)
     wide = st.columns([5, 7], gap="large")
     bottom = st.columns([5, 7], gap="large")

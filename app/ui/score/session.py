@@ -25,7 +25,9 @@ from typing import Any
 
 import streamlit as st
 
+from app.ui import services
 from app.ui.state import Conditions, EditHand
+from scoring import ScoreResult
 from scoring.rules import load_rules
 
 ss = st.session_state
@@ -164,6 +166,15 @@ def _store_seat(info, name: str, value) -> None:
         info.ready_declared = bool(value)
     else:
         info.set_count(name, value)
+
+
+def outcome() -> ScoreResult | services.Refusal:
+    """This run's result of the hand on the page (after :func:`sync_from_widgets`): a
+    ``bad_number`` refusal while a number entry is bad — never a total, a preview or a recorded
+    hand computed from a number the player did not enter — else `services.score_hand`."""
+    if ss.get("bad_numbers"):
+        return services.Refusal("bad_number")
+    return services.score_hand(ss.hand, ss.cond)
 
 
 def sync_from_widgets() -> None:

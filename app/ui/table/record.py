@@ -11,7 +11,6 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
-from app.ui import services
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
@@ -51,7 +50,7 @@ def record_section(rec, ledger) -> None:
     session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
     sync_conditions(ss.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
-    outcome = services.score_hand(ss.hand, ss.cond)
+    outcome = session.outcome()  # a bad number entry: no preview, nothing to record
     left, right = st.columns([5, 7], gap="large")
     with left:
         session.show_flashes()  # a photo that could not be read says so here, above its inputs
