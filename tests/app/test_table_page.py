@@ -305,3 +305,28 @@ def test_a_bad_number_entry_on_the_table_page_previews_and_records_nothing():
     at.number_input(key=keys[0]).set_value(0)
     at.run()
     assert not at.button(key="tb_record").disabled
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"format": 1, "format": 2}',  # a duplicate field
+        b'{"n": ' + b"9" * 5000 + b"}",  # past Python's int digits: a ValueError escaped before
+        b'{"seat": "\\ud800"}',  # a lone surrogate (a PostgreSQL text column refuses it)
+        b"\xff{}",  # not UTF-8
+        b"[1,",  # not JSON
+    ],
+)
+def test_an_uploaded_export_is_read_as_strictly_as_jxmj_table_import(raw):
+    from app.ui.table.settle_view import read_export
+    from ledger import LedgerError
+
+    with pytest.raises(LedgerError) as e:
+        read_export(raw)
+    assert e.value.code == "bad_import" and e.value.message.startswith("not a jxmj table export: ")
+
+
+def test_an_uploaded_export_with_a_bom_reads():
+    from app.ui.table.settle_view import read_export
+
+    assert read_export(b'\xef\xbb\xbf{"a": [1, 2]}') == {"a": [1, 2]}
