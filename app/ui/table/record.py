@@ -23,7 +23,7 @@ from app.ui.table import drafting, reopen
 from app.ui.table.db import error_text, show_flashes, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
-from ledger import LedgerError, add_hand, load_ledger_rules
+from ledger import LedgerError, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -97,7 +97,7 @@ def _who(table, ledger, choices: TableChoices) -> None:
 
 def _facts(table, choices: TableChoices) -> None:
     """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2)."""
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
+    lr = table.ledger_rules
     if lr["follow.enabled"]:
         choices.followed = st.checkbox(t("table.followed"), value=choices.followed, key="tw_followed")
         if choices.followed:
@@ -120,7 +120,7 @@ def _facts(table, choices: TableChoices) -> None:
 
 
 def _common(table, choices: TableChoices) -> dict:
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
+    lr = table.ledger_rules
     out: dict = {}
     if lr["follow.enabled"] and choices.followed:
         out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
@@ -191,7 +191,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
         write(lambda: append({"kind": "drawn", **_common(table, choices)}), done, HERE)
-    lr = load_ledger_rules(table.variant, table.house_rules.get("ledger"), bounded=False)
+    lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
