@@ -16,7 +16,8 @@ reader boxes (the reader's own boxes matched to a label at IoU >= 0.5, strongest
 Every rule is combined, as at run time, with `vision.reading.beyond_the_set` (a tile read more
 often than a set holds is flagged whatever its margin; nothing to fit). `margin_reader_set` fits
 the margin on the reader's boxes with those flags counted against `--target-right`, so the two
-rules together stay within it (the other rules fit the margin alone).
+rules together stay within it (the other rules fit the margin alone). `logit_margin_reader_set`
+is the same with the logit margin `log(p1 / p2)` as the score (0.6.1's recalibration on).
 Labels: the set's own, and (`--audit`) with the verdicts of `datasets/reports/val-label-audit.json`
 applied (a box whose label was judged wrong takes the audited tile; `unclear` boxes are left out).
 """
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.calibrate import fit_flag
+from datasets.calibrate import SCORES, fit_flag
 from datasets.flag_model import FEATURES, features, fit_logistic, threshold_for
 from datasets.tiles import SHARED
 
@@ -97,6 +98,7 @@ def _rec(kind, name, j, label, read, r, k, score, rel, xyxy) -> dict:
         "label": label,
         "read": read,
         "margin": float(r.margin[k]),
+        "logit_margin": float(r.logit_margin[k]),
         "agree": bool(r.agree[k]),
         "p": float(r.p[k]),
         "score": float(score),
@@ -135,7 +137,13 @@ def cross_validate(recs: list[dict], folds: int, target: float) -> dict:
     """Per rule: the pooled held-out figures and each fold's."""
     reader = [r for r in recs if r["kind"] == "reader"]
     crops = [r for r in recs if r["kind"] == "crop"]
-    rules = {"margin_crops": [], "margin_reader": [], "logistic": [], "margin_reader_set": []}
+    rules = {
+        "margin_crops": [],
+        "margin_reader": [],
+        "logistic": [],
+        "margin_reader_set": [],
+        "logit_margin_reader_set": [],
+    }
     pooled = {k: ([], []) for k in rules}
     for f in range(folds):
         test = [r for r in reader if fold_of(r["photo"], folds) == f]
@@ -164,11 +172,12 @@ def _fit_apply(rule: str, fit: list[dict], test: list[dict], target: float) -> n
         return features(test) @ w[1:] + w[0] > thr
     r = _as_reading(fit)
     y = np.array([0 if a["label"] == a["read"] else 1 for a in fit])
-    always = _beyond(fit) if rule == "margin_reader_set" else None  # set-rule flags counted in the fit
-    rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always)  # cls 0: right
+    always = _beyond(fit) if rule.endswith("_set") else None  # set-rule flags counted in the fit
+    score = "logit_margin" if rule.startswith("logit_margin") else "margin"
+    rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always, score)  # cls 0: right
     t = _as_reading(test)
-    eff = t["margin"] * np.where(t["agree"], 1.0, rule_fit["disagree_factor"])
-    return eff < rule_fit["flag_margin"]
+    eff = t[score] * np.where(t["agree"], 1.0, rule_fit["disagree_factor"])
+    return eff < rule_fit[SCORES[score][0]]
 
 
 def _beyond(recs: list[dict]) -> np.ndarray:
@@ -177,7 +186,22 @@ def _beyond(recs: list[dict]) -> np.ndarray:
 
 
 def _as_reading(recs: list[dict]) -> dict:
-    return {"margin": np.array([r["margin"] for r in recs]), "agree": np.array([r["agree"] for r in recs])}
+    return {
+        "margin": np.array([r["margin"] for r in recs]),
+        "logit_margin": np.array([logit_margin(r) for r in recs]),
+        "agree": np.array([r["agree"] for r in recs]),
+    }
+
+
+def logit_margin(rec: dict) -> float:
+    """A record's `log(p1 / p2)`: recorded, or (records made before it was) from `p` and `margin`.
+
+    >>> round(logit_margin({"p": 0.8, "margin": 0.77}), 3)  # log(0.8 / 0.03)
+    3.283
+    """
+    if "logit_margin" in rec:
+        return float(rec["logit_margin"])
+    return float(np.log(rec["p"] / max(rec["p"] - rec["margin"], 1e-9)))
 
 
 def in_sample(recs: list[dict]) -> dict:

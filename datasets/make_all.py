@@ -212,6 +212,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                     "--target-right",
                     cal.get("target_right", 0.05),
                     *_opt(cal, "set_rule"),
+                    *_opt(cal, "score"),
                 )
             ]
             if cal

@@ -7,9 +7,14 @@ likelier wins. Models from 0.6.0 carry a `calibration` in their metadata, fitted
 the models never trained on (`datasets/calibrate.py`):
 
 - `temperature` T: probabilities are `softmax(logits / T)`;
-- `flag_margin`, `disagree_factor`: a reading is uncertain when the top-1 minus top-2
-  probability of the winning view, times `disagree_factor` where the two views name different
-  classes (default 0: a disagreement is always uncertain), is below `flag_margin`.
+- `flag_logit_margin` (0.6.1's second calibration on), `disagree_factor`: a reading is
+  uncertain when the logit margin of the winning view (`log(p1 / p2)`, the top-1 over the
+  top-2 class; it does not depend on how the rest of the probability is spread), times
+  `disagree_factor` where the two views name different classes (default 0: a disagreement is
+  always uncertain), is below `flag_logit_margin`;
+- `flag_margin` (older calibrations): the same with the top-1 minus top-2 probability. A
+  probability margin also flags readings whose second class is far behind but whose probability
+  is spread over many classes: those are mostly right.
 
 Without a calibration (older models) a reading is uncertain when `conf < LOW_CONF`, the rule the
 app has always drawn in red.
@@ -46,12 +51,14 @@ tile can be right: `beyond_the_set` then flags nothing."""
 class Readings:
     """Per box (K boxes): `cls` int (K,) class index, `p` float (K,) its calibrated probability,
     `margin` float (K,) top-1 minus top-2 probability, `agree` bool (K,) every view of the box
-    names `cls` (true for a box with one view)."""
+    names `cls` (true for a box with one view), `logit_margin` float (K,) `log(p1 / p2)` of the
+    winning view (calibrated logits; `margin`-only readings built by hand leave it `None`)."""
 
     cls: np.ndarray
     p: np.ndarray
     margin: np.ndarray
     agree: np.ndarray
+    logit_margin: np.ndarray | None = None
 
 
 def combine_views(
@@ -64,10 +71,14 @@ def combine_views(
     >>> r = combine_views(z, [0, 0, 1], 2)
     >>> r.cls.tolist(), [round(float(v), 2) for v in r.p], r.agree.tolist()
     ([1, 0], [0.9, 0.7], [False, True])
+    >>> [round(float(v), 3) for v in r.logit_margin]  # log(0.9 / 0.1), log(0.7 / 0.3)
+    [2.197, 0.847]
     """
-    probs = softmax(np.asarray(logits, np.float32) / np.float32(temperature))
+    scaled = np.asarray(logits, np.float32) / np.float32(temperature)
+    probs = softmax(scaled)
     k = len(probs[0]) if len(probs) else 1
     best = np.full((n_boxes, k), -1.0, np.float32)
+    best_z = np.zeros((n_boxes, k), np.float32)
     first = np.full(n_boxes, -1, np.int64)
     agree = np.ones(n_boxes, bool)
     for b, box in enumerate(owner):
@@ -77,9 +88,16 @@ def combine_views(
         elif first[box] != c:
             agree[box] = False
         if probs[b, c] > best[box].max():
-            best[box] = probs[b]
+            best[box], best_z[box] = probs[b], scaled[b]
     top2 = np.sort(best, axis=1)[:, -2:] if k > 1 else np.concatenate([np.zeros_like(best), best], 1)
-    return Readings(cls=best.argmax(1), p=best.max(1), margin=top2[:, 1] - top2[:, 0], agree=agree)
+    z2 = np.sort(best_z, axis=1)[:, -2:] if k > 1 else np.full((n_boxes, 2), [-np.inf, 0.0], np.float32)
+    return Readings(
+        cls=best.argmax(1),
+        p=best.max(1),
+        margin=top2[:, 1] - top2[:, 0],
+        agree=agree,
+        logit_margin=z2[:, 1] - z2[:, 0],
+    )
 
 
 def uncertain(readings: Readings, conf: np.ndarray, calibration: Mapping[str, float]) -> np.ndarray:
@@ -91,12 +109,23 @@ def uncertain(readings: Readings, conf: np.ndarray, calibration: Mapping[str, fl
     [False, True]
     >>> uncertain(r, np.array([0.9, 0.5]), {}).tolist()
     [False, True]
+    >>> spread = Readings(np.array([0]), np.array([0.8]), np.array([0.77]), np.array([True]),
+    ...                   np.array([np.log(0.8 / 0.03)]))  # 0.8 first, 0.03 second, the rest spread
+    >>> uncertain(spread, np.array([0.8]), {"flag_margin": 0.815}).tolist()
+    [True]
+    >>> uncertain(spread, np.array([0.8]), {"flag_logit_margin": 3.13}).tolist()
+    [False]
     """
-    if "flag_margin" not in calibration:
+    if "flag_logit_margin" in calibration:
+        if readings.logit_margin is None:
+            raise ValueError("a flag_logit_margin calibration needs readings with logit_margin")
+        score, threshold = readings.logit_margin, float(calibration["flag_logit_margin"])
+    elif "flag_margin" in calibration:
+        score, threshold = readings.margin, float(calibration["flag_margin"])
+    else:
         return np.asarray(conf) < LOW_CONF
     factor = float(calibration.get("disagree_factor", 0.0))
-    margin = readings.margin * np.where(readings.agree, 1.0, factor)
-    return margin < float(calibration["flag_margin"])
+    return score * np.where(readings.agree, 1.0, factor) < threshold
 
 
 def beyond_the_set(tiles: Sequence[str]) -> list[bool]:

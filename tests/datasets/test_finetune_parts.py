@@ -87,3 +87,17 @@ def test_calibration_flags_wrong_reads_within_the_right_budget():
     assert 0.5 <= res["temperature"] <= 4.0
     r = reading(z, z1, res["temperature"])
     assert r["p"].shape == (n, c) and np.allclose(r["p"].sum(1), 1, atol=1e-5)
+
+
+def test_calibration_on_the_logit_margin_stores_its_own_threshold():
+    rng = np.random.default_rng(1)
+    n, c = 1000, 6
+    y = rng.integers(0, c - 1, n)
+    z = rng.normal(0, 1, (n, c))
+    z[np.arange(n), y] += rng.uniform(0, 8, n)
+    res = fit(z, z, y, c - 1, 0.05, score="logit_margin")
+    assert "flag_margin" not in res and res["flag_logit_margin"] > 0
+    assert res["right_flagged"] <= 0.05 + 1e-9
+    r = reading(z, z, res["temperature"])
+    zs = np.sort(z / res["temperature"], 1)
+    assert np.allclose(r["logit_margin"], zs[:, -1] - zs[:, -2])

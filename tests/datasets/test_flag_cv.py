@@ -35,7 +35,9 @@ def _recs(n_photos=20, per=30, seed=0):
     return out
 
 
-@pytest.mark.parametrize("rule", ["margin_crops", "margin_reader", "logistic", "margin_reader_set"])
+@pytest.mark.parametrize(
+    "rule", ["margin_crops", "margin_reader", "logistic", "margin_reader_set", "logit_margin_reader_set"]
+)
 def test_separable_reads_are_caught_on_held_out_photos(rule):
     res = flag_cv.cross_validate(_recs(), 2, 0.05)[rule]
     assert res["pooled"]["wrong"] == 40 and res["pooled"]["right"] == 560
@@ -104,3 +106,25 @@ def test_skips_cleanly_without_the_shared_data(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(flag_cv, "SHARED", tmp_path)
     assert flag_cv.main(["--real", str(tmp_path)]) == 0
     assert "nothing to measure" in capsys.readouterr().out
+
+
+def test_the_logit_margin_spares_right_reads_whose_probability_is_spread():
+    # 100 right reads: p1 0.7..0.8 with the rest spread over many classes (p2 0.01..0.03);
+    # 10 wrong reads: p1 0.85..0.9 with a clear second class (p2 0.08..0.12). By p1 - p2 the
+    # wrong reads look as sure as the right ones; by log(p1 / p2) they are all below them.
+    rng = np.random.default_rng(2)
+    p1 = np.r_[rng.uniform(0.7, 0.8, 100), rng.uniform(0.85, 0.9, 10)]
+    p2 = np.r_[rng.uniform(0.01, 0.03, 100), rng.uniform(0.08, 0.12, 10)]
+    y = np.r_[np.zeros(100, int), np.ones(10, int)]
+    r = {"margin": p1 - p2, "logit_margin": np.log(p1 / p2), "agree": np.ones(110, bool)}
+    r["cls"] = np.zeros(110, int)
+    by_prob = fit_flag(r, y, -1, 0.05)
+    by_logit = fit_flag(r, y, -1, 0.05, score="logit_margin")
+    assert by_logit["wrong_flagged"] == 1.0 and by_logit["right_flagged"] <= 0.05
+    assert by_prob["wrong_flagged"] <= 0.5 and by_prob["right_flagged"] <= 0.05
+    assert "flag_margin" not in by_logit and by_logit["flag_logit_margin"] > float(np.log(0.9 / 0.08))
+
+
+def test_logit_margin_of_old_records_comes_from_p_and_margin():
+    assert flag_cv.logit_margin({"p": 0.9, "margin": 0.8}) == pytest.approx(np.log(9.0))
+    assert flag_cv.logit_margin({"p": 0.9, "margin": 0.8, "logit_margin": 1.5}) == 1.5

@@ -82,3 +82,10 @@ def test_the_0_6_0_recipe_fine_tunes_from_git_builds_real_data_and_calibrates():
 def test_only_git_arguments_are_resolved():
     assert make_all.resolve_arg("datasets/out/x.onnx") == "datasets/out/x.onnx"
     assert make_all.resolve_arg("--none") == "--none"
+
+
+def test_the_0_6_1_recipe_calibrates_the_flag_on_the_logit_margin():
+    cal = _plan("recipes/0.6.1.toml")["calibrate"][0]
+    assert cal[cal.index("--score") + 1] == "logit_margin" and "--set-rule" in cal
+    assert cal[cal.index("--target-right") + 1] == "0.04"
+    assert "--score" not in _plan("recipes/0.6.0.toml")["calibrate"][0]  # 0.6.0: the probability margin

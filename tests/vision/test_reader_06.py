@@ -92,12 +92,37 @@ def test_uncertain_uses_margin_and_agreement(margin, agree, flag_margin, expecte
     ]
 
 
+def test_the_logit_margin_is_log_p1_over_p2_of_the_winning_view_after_temperature():
+    p = np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1]])
+    r = combine_views(np.log(p), [0, 0, 1], 2, temperature=2.0)
+    assert r.logit_margin == pytest.approx([np.log(8.0) / 2, np.log(2.0) / 2], abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("p1", "p2", "by_prob", "by_logit"),
+    [(0.8, 0.03, True, False), (0.55, 0.4, True, True), (0.97, 0.01, False, False)],
+)
+def test_the_logit_margin_flag_spares_spread_probability(p1, p2, by_prob, by_logit):
+    r = Readings(
+        np.array([0]), np.array([p1]), np.array([p1 - p2]), np.array([True]), np.array([np.log(p1 / p2)])
+    )
+    conf = np.array([p1])
+    assert uncertain(r, conf, {"flag_margin": 0.815}).tolist() == [by_prob]
+    assert uncertain(r, conf, {"flag_logit_margin": 3.13}).tolist() == [by_logit]
+    r_off = Readings(r.cls, r.p, r.margin, np.array([False]), r.logit_margin)
+    assert uncertain(r_off, conf, {"flag_logit_margin": 3.13}).tolist() == [True]  # views disagree
+
+
 def test_uncertain_flag_from_the_model_calibration(tmp_path):
     tiles = row(["1m", "2m", "3m"])
     sharp, pixels = build(tmp_path / "a", tiles, {"temperature": 1.0, "flag_margin": 0.01}, upside_down=True)
     assert not any(d.uncertain for d in sharp.detect(pixels).detections)
     strict, _ = build(tmp_path / "b", tiles, {"temperature": 1.0, "flag_margin": 1.01}, upside_down=True)
     assert all(d.uncertain for d in strict.detect(pixels).detections)
+    by_logit, _ = build(tmp_path / "c", tiles, {"flag_logit_margin": 1e6}, upside_down=True)
+    assert all(d.uncertain for d in by_logit.detect(pixels).detections)
+    sharp_logit, _ = build(tmp_path / "d", tiles, {"flag_logit_margin": 0.01}, upside_down=True)
+    assert not any(d.uncertain for d in sharp_logit.detect(pixels).detections)
     assert strict.detect(pixels).to_json()["detections"][0]["uncertain"] is True
 
 
