@@ -6,6 +6,8 @@ raises `InputError` with one sentence naming the problem:
 - more than `MAX_INPUT_BYTES` (64 KiB; a hand is a few hundred bytes), or not UTF-8;
 - not JSON, or a field given twice in one object (`{"variant": ..., "variant": ...}` is an
   error, not "the last one wins");
+- an integer of more than `MAX_INT_DIGITS` digits (refused before it is converted: Python's
+  own limit may be switched off, and converting millions of digits takes minutes);
 - a string holding a lone surrogate (`"\\ud800"`: not text; it cannot be printed or stored);
 - a tile string (`concealed`, `winning_tile`, a meld's `tiles`) longer than
   `MAX_TILE_CHARS`, any other string or field name longer than `MAX_TEXT_CHARS` — refused
@@ -17,7 +19,6 @@ Messages quote at most `ECHO_CHARS` characters of a user's value (`clip`).
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 from app.cliio import StreamError, read_stdin
@@ -26,6 +27,7 @@ MAX_INPUT_BYTES = 64 * 1024
 MAX_TILE_CHARS = 100  # 14 tiles as "一万二万…" with spaces stay under 60
 MAX_TEXT_CHARS = 80
 ECHO_CHARS = 80
+MAX_INT_DIGITS = 4300  # Python's default int_max_str_digits; a hand's numbers have a few digits
 TILE_FIELDS = ("concealed", "winning_tile", "tiles")
 
 
@@ -125,21 +127,20 @@ def check_strings(data: Any, lengths: bool = True) -> None:
                 stack.append((item, f"{path}[{i}]", annotation))
 
 
+def _int(text: str) -> int:
+    """`json.loads` hook for an integer literal: refused past `MAX_INT_DIGITS` digits, by length."""
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        raise InputError(f"the input holds a number of more than {MAX_INT_DIGITS} digits", "input_too_large")
+    return int(text)
+
+
 def parse(text: str, lengths: bool = True) -> Any:
-    """Decode JSON text strictly (duplicate fields refused) and `check_strings` it."""
+    """Decode JSON text strictly (duplicate fields and over-long integers refused) and
+    `check_strings` it."""
     try:
-        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates)  # a BOM is fine
-    except (json.JSONDecodeError, RecursionError) as exc:
+        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int)
+    except (json.JSONDecodeError, RecursionError) as exc:  # a BOM is fine (stripped above)
         raise InputError(f"the input is not valid JSON: {exc}") from None
-    except InputError:
-        raise
-    except ValueError as exc:  # an integer of more than 4300 digits (Python's int_max_str_digits)
-        if "integer string conversion" in str(exc):
-            digits = sys.get_int_max_str_digits()
-            raise InputError(
-                f"the input holds a number of more than {digits} digits", "input_too_large"
-            ) from None
-        raise InputError(f"the input could not be read as JSON: {exc}") from None
     check_strings(data, lengths)
     return data
 

@@ -84,9 +84,26 @@ def test_other_long_strings_are_refused_without_echoing_them(monkeypatch, capsys
 def test_a_number_of_thousands_of_digits_is_named_not_python_advice(monkeypatch, capsys):
     rc, out = score_cli(monkeypatch, capsys, json.dumps(HAND)[:-1] + ', "point_value": ' + "9" * 5000 + "}")
     assert rc == 2 and json.loads(out) == {
-        "error": f"the input holds a number of more than {sys.get_int_max_str_digits()} digits",
+        "error": f"the input holds a number of more than {jsonin.MAX_INT_DIGITS} digits",
         "code": "input_too_large",
     }  # was "... use sys.set_int_max_str_digits() to increase the limit"
+
+
+@pytest.mark.parametrize("python_limit", [0, 100_000])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_the_digit_limit_is_ours_not_python_wording_or_setting(python_limit, sign):
+    """The number is refused by its length, whatever Python's own limit (0 = off, as
+    PYTHONINTMAXSTRDIGITS=0 sets it) and however Python words its error (the check matched
+    "integer string conversion" in the message before, and let these numbers through)."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(python_limit)
+    try:
+        with pytest.raises(jsonin.InputError) as e:
+            jsonin.parse('{"n": ' + sign + "9" * (jsonin.MAX_INT_DIGITS + 1) + "}")
+        assert e.value.code == "input_too_large" and "4300 digits" in str(e.value)
+        assert jsonin.parse('{"n": ' + sign + "9" * jsonin.MAX_INT_DIGITS + "}")["n"] != 0  # the limit
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def test_an_echoed_value_is_at_most_80_characters():
