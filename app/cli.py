@@ -8,7 +8,10 @@ A usage error (an unknown option, a missing argument, a value an option refuses)
 like every other error of the command: exit status 2 and, where the command's output is JSON,
 ``{"error": "jxmj detect: ...", "code": "bad_usage"}`` on standard output; where the output
 is text (`jxmj score --format text`, `jxmj photo` without `--json`) the sentence as that
-command writes its errors. The usage line goes to standard error for the person at the terminal.
+command writes its errors. The command module says which (`error_format(args)`: "json", the
+default, "text" or "stderr"), from the options of the command line as its own parser reads
+them. The usage line goes to standard error for the person at the terminal.
+
 """
 
 from __future__ import annotations
@@ -47,35 +50,48 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(self, message)
 
 
-def _option_given(argv: list[str], option: str, value: str | None = None) -> bool:
-    """`option` (or an abbreviation argparse accepts, at least 3 characters) is in `argv`, with
-    `value` after it (``--format text`` or ``--format=text``) when one is given."""
-    for i, arg in enumerate(argv):
-        name, eq, inline = arg.partition("=")
-        if len(name) < 3 or not option.startswith(name):
-            continue
-        if value is None or (inline if eq else (argv[i + 1] if i + 1 < len(argv) else None)) == value:
-            return True
-    return False
+def _given_options(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The values of `parser`'s own options found in `argv`, read leniently after a usage error
+    (argparse stops at the first fault, so its namespace is lost): every option of `parser`
+    with its option strings and default, no type or choice check, positionals and unknown
+    options passed over — abbreviations are resolved as `parser` resolves them."""
+    probe = Parser(prog=parser.prog, add_help=False, allow_abbrev=parser.allow_abbrev)
+    actions = [a for a in parser._actions if a.option_strings and a.default is not argparse.SUPPRESS]
+    for a in actions:
+        how = {"nargs": "?"} if a.nargs != 0 else {"action": "store_const", "const": a.const}
+        probe.add_argument(*a.option_strings, dest=a.dest, default=a.default, **how)
+    try:
+        return probe.parse_known_args(argv)[0]
+    except UsageError:  # an ambiguous abbreviation, a value given to a flag: the defaults
+        return argparse.Namespace(**{a.dest: a.default for a in actions})
 
 
-def _usage_error(e: UsageError, argv: list[str]) -> int:
-    """Answer a usage error the way the command answers its other errors; status 2."""
-    commands = getattr(e.parser, "commands", {})
+def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -> int:
+    """Answer a usage error the way the command answers its other errors; status 2.
+
+    The command's module says how (`error_format(args)`: "json", "text" or "stderr", the
+    same function its own errors follow), given the options of the command line as its
+    parser reads them (`_given_options`)."""
+    commands = top.commands  # type: ignore[attr-defined]
     command = next((a for a in argv if not a.startswith("-")), None)
     later = next((a for a in argv if a in commands), None)
     parser = e.parser
-    if parser.prog == "jxmj" and command in commands:  # extra arguments are found by the top
-        parser = parser.commands[command]  # parser; they belong to the command
+    if parser is top and command in commands:  # extra arguments are found by the top
+        parser = commands[command]  # parser; they belong to the command
     message = f"{parser.prog}: {e}"
-    if e.parser.prog == "jxmj" and later and argv[:1] != [later] and argv[0].startswith("-"):
+    if e.parser is top and later and argv[:1] != [later] and argv[0].startswith("-"):
         command, parser = later, commands[later]  # `jxmj --format text score`: argparse took "text"
         message = f"jxmj: {argv[0]} comes after the command: jxmj {later} {argv[0]} ..."
     warn(parser.format_usage().rstrip())
-    if command == "score" and _option_given(argv, "--format", "text"):
-        return emit(f"error: {message}") or 2  # as `jxmj score --format text` writes its errors
-    if command == "photo" and not _option_given(argv, "--json"):
-        warn(message)  # `jxmj photo` without --json writes its errors on standard error
+    rest = list(argv)
+    if command in rest:
+        rest.remove(command)  # the command's options, wherever they were typed
+    answer = commands[command].get_default("_error_format") if command in commands else None
+    style = answer(_given_options(parser, rest)) if answer else "json"
+    if style == "text":
+        return emit(f"error: {message}") or 2
+    if style == "stderr":
+        warn(message)
         return 2
     return emit_json({"error": message, "code": USAGE_CODE}) or 2
 
@@ -98,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         module.add_arguments(p)
         parser.commands[name] = p  # type: ignore[attr-defined]
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _error_format=getattr(module, "error_format", None))
     return parser
 
 
@@ -113,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
-        return _usage_error(e, argv)
+        return _usage_error(e, argv, parser)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2

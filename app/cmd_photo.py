@@ -70,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
 
 
+def error_format(args: argparse.Namespace) -> str:
+    """How this command writes its errors, usage errors included (`app.cli`): "json" with --json,
+    else "stderr" (a sentence on standard error; `_fail`)."""
+    return "json" if getattr(args, "json", False) else "stderr"
+
+
 def _fail(message: str, status: int, as_json: bool, code: str, extra: dict[str, Any] | None = None) -> int:
     """Exit `status`: with --json ``{"error", "code", ...extra}`` on standard output (the codes of
     `jxmj detect`, then `no_tiles`, `no_winning_tile` or the scoring engine's), else a sentence
@@ -116,22 +122,23 @@ def run(args: argparse.Namespace) -> int:
     from app.cmd_detect import detect, write_annotation
     from vision import ImageError, ModelError
 
+    as_json = error_format(args) == "json"
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
-        return _fail(problem[0], 2, args.json, problem[1])
+        return _fail(problem[0], 2, as_json, problem[1])
     try:
         result, loaded = detect(args)
     except ImageError as exc:
-        return _fail(str(exc), 2, args.json, exc.code)
+        return _fail(str(exc), 2, as_json, exc.code)
     except ModelError as exc:
-        return _fail(str(exc), 1, args.json, "models_unavailable")
+        return _fail(str(exc), 1, as_json, "models_unavailable")
     if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
-            return _fail(f"cannot write {args.annotate}: {exc}", 2, args.json, "annotate_not_written")
+            return _fail(f"cannot write {args.annotate}: {exc}", 2, as_json, "annotate_not_written")
     if not result.detections:
-        return _fail("no tiles found in the photo", 2, args.json, "no_tiles", {"detect": result.to_json()})
+        return _fail("no tiles found in the photo", 2, as_json, "no_tiles", {"detect": result.to_json()})
 
     guess = hand_from_photo(result, args.variant)
     fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
@@ -150,13 +157,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not hand["winning_tile"]:
         why = "no face-up tile was read, so there is no hand to score"
-        return _fail(why, 2, args.json, "no_winning_tile", payload)
+        return _fail(why, 2, as_json, "no_winning_tile", payload)
     try:
         score = score_json(dict(hand))
     except HandError as exc:
-        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, args.json, exc.code, payload)
+        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, as_json, exc.code, payload)
 
-    if args.json:
+    if as_json:
         return emit_json({**payload, "score": score})
     lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
     lines += _rows_text(result)

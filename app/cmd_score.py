@@ -53,6 +53,12 @@ def _lang(args: argparse.Namespace) -> str:
     return "en"
 
 
+def error_format(args: argparse.Namespace) -> str:
+    """How this command writes its errors, usage errors included (`app.cli`): "text" (a sentence
+    on standard output) with --format text, else "json"."""
+    return "text" if getattr(args, "format", None) == "text" else "json"
+
+
 def _error(message: str, fmt: str, code: str = "bad_field") -> int:
     """Exit status 2 with ``{"error": sentence, "code": stable code}`` (scoring.errors.CODES)."""
     if len(message) > MAX_MESSAGE_CHARS:
@@ -62,7 +68,7 @@ def _error(message: str, fmt: str, code: str = "bad_field") -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = getattr(args, "format", "json")
+    fmt = error_format(args)
     try:
         from scoring import HandError, format_text, hand_from_json, load_overrides, score
     except Exception as e:  # pragma: no cover - a broken install

@@ -31,8 +31,8 @@ JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["table"], "jxmj table: ", "the following arguments are required: ACTION"),
     (["table", "show"], "jxmj table show: ", "the following arguments are required: code"),
     (["table", "new", "--variant", "xinyu"], "jxmj table new: ", "required: --seats"),
-    (["tabel"], "jxmj: ", "argument COMMAND: invalid choice: 'tabel'"),
     # an option before its command (was "invalid choice: 'zh'", or a prog of the wrong command)
+    (["tabel"], "jxmj: ", "argument COMMAND: invalid choice: 'tabel'"),
     (["--lang", "zh", "score", "-"], "jxmj: ", "--lang comes after the command: jxmj score --lang ..."),
     (["--", "score", "-"], "jxmj: ", "-- comes after the command: jxmj score -- ..."),
     (["--bogus", "table", "show", "X"], "jxmj: ", "--bogus comes after the command: jxmj table --bogus"),
@@ -69,6 +69,11 @@ TEXT_USAGE = [  # argv, the start of standard output, a fragment of standard err
         "error: jxmj: --format comes after the command: jxmj score --format ...\n",
         "usage: jxmj score",
     ),
+    (["score", "-", "--form", "text", "--bogus"], SCORE_TEXT + "unrecognized", "usage: jxmj score"),
+]
+TEXT_USAGE += [  # read as argparse reads the command line: after --, --format is no option
+    (["score", "-", "--", "--format", "text"], '{"error": "jxmj score: unrecognized', "usage: jxmj score"),
+    (["photo", "x.jpg", "--variant", "x", "--", "--json"], "", "jxmj photo: argument --variant"),
 ]
 
 
@@ -78,6 +83,19 @@ def test_usage_errors_of_text_output_are_text_like_the_commands_other_errors(arg
     out = capsys.readouterr()
     assert out.out.startswith(stdout) and (stdout or out.out == "")
     assert stderr in out.err
+
+
+@pytest.mark.parametrize("style", ["json", "text", "stderr"])
+def test_a_usage_error_is_answered_as_the_command_module_says(style, monkeypatch, capsys):
+    """One source of truth: the module's `error_format(args)` (which its own errors follow),
+    not a table of commands in app.cli."""
+    monkeypatch.setattr(cmd_detect, "error_format", lambda args: style, raising=False)
+    assert cli.main(["detect"]) == 2
+    out = capsys.readouterr()
+    message = "jxmj detect: the following arguments are required: image"
+    want = {"json": json.dumps({"error": message, "code": "bad_usage"}), "text": f"error: {message}"}
+    assert out.out == (want[style] + "\n" if style in want else "")
+    assert out.err.startswith("usage: jxmj detect") and (style != "stderr" or message in out.err)
 
 
 def test_a_folder_given_as_house_rules_is_named_without_python_noise(tmp_path, capsys):
