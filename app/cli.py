@@ -12,6 +12,10 @@ command writes its errors. The command module says which (`error_format(args)`: 
 default, "text" or "stderr"), from the options of the command line as its own parser reads
 them. The usage line goes to standard error for the person at the terminal.
 
+Before a command is known — `jxmj` alone, an unknown command (`jxmj tabel`) — there is no
+command's way to follow: the usage line and ``jxmj: error: ...`` (for `jxmj` alone, a pointer
+to `jxmj --help`) go to standard error and nothing to standard output, exit status 2, as
+argparse answers a usage error. `jxmj --help` prints the whole help on standard output, exit 0.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from app import __version__
 from app.cliio import emit, emit_json, warn
 
 USAGE_CODE = "bad_usage"
+NO_COMMAND = "a command is needed; `jxmj --help` lists them"
 
 SUBCOMMANDS = {
     "score": ("app.cmd_score", "score a winning hand given as JSON (see docs/score-json.md)"),
@@ -71,7 +76,9 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
 
     The command's module says how (`error_format(args)`: "json", "text" or "stderr", the
     same function its own errors follow), given the options of the command line as its
-    parser reads them (`_given_options`)."""
+    parser reads them (`_given_options`). Before a command is known (none given, an unknown
+    one) there is no such answer: the usage line and the error go to standard error, as
+    argparse writes them."""
     commands = top.commands  # type: ignore[attr-defined]
     command = next((a for a in argv if not a.startswith("-")), None)
     later = next((a for a in argv if a in commands), None)
@@ -83,6 +90,9 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
         command, parser = later, commands[later]  # `jxmj --format text score`: argparse took "text"
         message = f"jxmj: {argv[0]} comes after the command: jxmj {later} {argv[0]} ..."
     warn(parser.format_usage().rstrip())
+    if parser is top:  # no command known
+        warn(f"jxmj: error: {e}")
+        return 2
     rest = list(argv)
     if command in rest:
         rest.remove(command)  # the command's options, wherever they were typed
@@ -130,9 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except UsageError as e:
         return _usage_error(e, argv, parser)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 2
+    if not getattr(args, "command", None):  # `jxmj` alone: a usage error, as argparse answers one
+        return _usage_error(UsageError(parser, NO_COMMAND), argv, parser)
     return int(args._run(args) or 0)
 
 

@@ -23,9 +23,24 @@ def test_each_subcommand_has_help(command, capsys):
     assert f"jxmj {command}" in capsys.readouterr().out
 
 
-def test_no_command_prints_help_and_exits_2(capsys):
+def test_no_command_is_a_usage_error_on_standard_error_as_argparse_writes_one(capsys):
+    """`jxmj` alone: the usage line and a hint to `jxmj --help` on standard error, nothing on
+    standard output, exit 2 (it printed the whole help on standard output with exit 2)."""
     assert cli.main([]) == 2
-    assert "score" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        "usage: jxmj [-h] [--version] COMMAND ...\n"
+        "jxmj: error: a command is needed; `jxmj --help` lists them\n"
+    )
+
+
+def test_help_lists_every_command_on_standard_output(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: jxmj") and all(f"    {c} " in out for c in cli.SUBCOMMANDS)
 
 
 def test_app_help_names_streamlit_options(capsys):

@@ -32,7 +32,6 @@ JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["table", "show"], "jxmj table show: ", "the following arguments are required: code"),
     (["table", "new", "--variant", "xinyu"], "jxmj table new: ", "required: --seats"),
     # an option before its command (was "invalid choice: 'zh'", or a prog of the wrong command)
-    (["tabel"], "jxmj: ", "argument COMMAND: invalid choice: 'tabel'"),
     (["--lang", "zh", "score", "-"], "jxmj: ", "--lang comes after the command: jxmj score --lang ..."),
     (["--", "score", "-"], "jxmj: ", "-- comes after the command: jxmj score -- ..."),
     (["--bogus", "table", "show", "X"], "jxmj: ", "--bogus comes after the command: jxmj table --bogus"),
@@ -83,6 +82,17 @@ def test_usage_errors_of_text_output_are_text_like_the_commands_other_errors(arg
     out = capsys.readouterr()
     assert out.out.startswith(stdout) and (stdout or out.out == "")
     assert stderr in out.err
+
+
+@pytest.mark.parametrize(
+    "argv", [["tabel"], ["--bogus"], ["--bogus", "tabel"]], ids=["unknown", "option", "both"]
+)
+def test_before_a_command_is_known_the_error_goes_to_standard_error_as_argparse_writes_it(argv, capsys):
+    """No command, no command's way of answering: usage and error on standard error, exit 2
+    (`jxmj tabel` printed a JSON error on standard output, unlike `jxmj` alone)."""
+    assert cli.main(argv) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith("usage: jxmj [-h] [--version] COMMAND ...\njxmj: error: ")
 
 
 @pytest.mark.parametrize("style", ["json", "text", "stderr"])
