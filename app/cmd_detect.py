@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_force_argument(parser)
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument(
-        "--conf", type=conf_value, default=None, help="minimum localizer score, 0..1 (default 0.3)"
+        "--conf", type=conf_value, default=None, help="minimum localizer score, %(type)s (default 0.3)"
     )
     parser.add_argument(
         "--full-resolution",
@@ -83,15 +83,35 @@ def read_input(name: str) -> bytes | Path:
         raise ImageError(str(exc), "unreadable") from None
 
 
-def conf_value(text: str) -> float:
-    """argparse type for --conf: a number in 0..1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must lie in 0..1, got {text}")
-    return value
+class ReaderLimit:
+    """argparse type of an option setting a `vision.ReaderConfig` field: a number in that
+    field's range (`vision.boxes.LIMITS`, looked up when used, so that `jxmj score` does not
+    load the vision stack). `str()` is the range, for the help text (``%(type)s``)."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+
+    def _range(self) -> tuple[float, float]:
+        from vision.boxes import LIMITS
+
+        return LIMITS[self.field]
+
+    def __str__(self) -> str:
+        lo, hi = self._range()
+        return f"{lo:g}..{hi:g}"
+
+    def __call__(self, text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not self._range()[0] <= value <= self._range()[1]:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must lie in {self}, got {text[:40]}")
+        return value
+
+
+conf_value = ReaderLimit("conf_threshold")
+"""argparse type for --conf (`jxmj detect`, `jxmj photo`): 0.01..0.99; 0 or 1e-320 kept every box."""
 
 
 ANNOTATE_FORMATS = (".png", ".jpg", ".jpeg", ".webp")

@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument(
-        "--conf", type=conf_value, default=None, help="minimum localizer score, 0..1 (default 0.3)"
+        "--conf", type=conf_value, default=None, help="minimum localizer score, %(type)s (default 0.3)"
     )
     parser.add_argument(
         "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"

@@ -23,7 +23,7 @@ JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["score", "-", "--format", "xml"], "jxmj score: ", "argument --format: invalid choice: 'xml'"),
     (["score", "-", "--lang"], "jxmj score: ", "argument --lang: expected one argument"),
     (["detect"], "jxmj detect: ", "the following arguments are required: image"),
-    (["detect", "x.png", "--conf", "2"], "jxmj detect: ", "argument --conf: must lie in 0..1"),
+    (["detect", "x.png", "--conf", "2"], "jxmj detect: ", "argument --conf: must lie in 0.01..0.99, got 2"),
     (["detect", "x.png", "--colour"], "jxmj detect: ", "unrecognized arguments: --colour"),
     (["photo", "x.jpg", "--json"], "jxmj photo: ", "required: --variant"),
     (["photo", "x.jpg", "--js", "--variant", "x"], "jxmj photo: ", "argument --variant: invalid choice"),

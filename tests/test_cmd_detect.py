@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from app import cli
+from app import cli, cmd_detect
 from tests.vision.conftest import encode, huge_png
 
 
@@ -158,11 +158,29 @@ def test_a_closed_pipe_is_not_a_traceback():
     assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr
 
 
-@pytest.mark.parametrize("value", ["-1", "5", "nan", "inf", "abc"])
-def test_conf_outside_0_1_is_a_usage_error(value, capsys):
+@pytest.mark.parametrize("value", ["-1", "5", "nan", "inf", "abc", "0", "1e-320", "0.001", "1", "0.995"])
+def test_conf_outside_its_range_is_a_usage_error_naming_the_range(value, capsys):
+    """0 and 1e-320 kept every box (up to max_detections), 1 only scores rounded up to 1."""
     status, j, err = run_cli(capsys, "x.png", "--conf", value)
     assert status == 2 and j["code"] == "bad_usage" and "argument --conf" in j["error"]
     assert "usage: jxmj detect" in err
+    if value not in ("abc",):
+        assert j["error"] == f"jxmj detect: argument --conf: must lie in 0.01..0.99, got {value}"
+
+
+@pytest.mark.parametrize("command", ["detect", "photo"])
+def test_conf_range_in_the_help_is_the_readers(command, capsys):
+    from vision.boxes import LIMITS
+
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    lo, hi = LIMITS["conf_threshold"]
+    assert f"minimum localizer score, {lo:g}..{hi:g} (default 0.3)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["0.01", "0.99", "0.3"])
+def test_conf_at_the_ends_of_its_range_is_taken(value):
+    assert cmd_detect.conf_value(value) == float(value)
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,37 @@ SIDEWAYS_RATIO = 1.15
 """A box wider than this x its height holds a sideways tile (an upright tile is ~0.75)."""
 
 
+LIMITS = {
+    "conf_threshold": (0.01, 0.99),
+    "iou_threshold": (0.1, 0.9),
+    "containment_threshold": (0.1, 1.0),
+    "max_detections": (1, 10_000),
+}
+"""The values `decode_localizer` / `nms` (and `vision.ReaderConfig`) take, both ends included.
+Outside them a threshold keeps everything or nothing: a `conf` of 0 (or 1e-320) keeps every
+box, up to `max_detections`; 1 only scores rounded up to 1; an IoU of 0 drops any box touching
+a stronger one, 1 keeps exact duplicates. A containment of 1.0 turns that check off."""
+
+
+def check_limit(name: str, value: float) -> float:
+    """`value` when it lies in `LIMITS[name]` (`max_detections`: a whole number).
+
+    Raises:
+        ValueError: outside the range, or not a number (NaN): the message names `name` and the range.
+
+    >>> check_limit("conf_threshold", 0.3)
+    0.3
+    >>> check_limit("conf_threshold", 0)
+    Traceback (most recent call last):
+    ValueError: conf_threshold must lie in 0.01..0.99, got 0
+    """
+    lo, hi = LIMITS[name]
+    kinds = int if isinstance(lo, int) else int | float
+    if isinstance(value, bool) or not isinstance(value, kinds) or not lo <= value <= hi:
+        raise ValueError(f"{name} must lie in {lo:g}..{hi:g}, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Letterbox:
     """How an image was fitted into the localizer input.

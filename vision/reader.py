@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import SIDEWAYS_RATIO, cut_crops, decode_localizer, letterbox, nms
+from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
 from vision.detection import Detection, DetectResult, Group, Rejected
 from vision.image import ImageError, LoadedImage, open_image
 from vision.layout import group_tiles, off_row
@@ -56,13 +56,14 @@ class ReaderConfig:
     """Run-time knobs of the tile reader (all generic; none is tuned to a photo).
 
     Attributes:
-        conf_threshold: minimum localizer score (0..1) for a box to be kept.
-        iou_threshold: NMS overlap (intersection over union) above which the weaker box goes.
+        conf_threshold: minimum localizer score for a box to be kept (0.01..0.99: the ranges of
+            the thresholds are `vision.boxes.LIMITS`; outside them, ValueError).
+        iou_threshold: NMS overlap (intersection over union) above which the weaker box goes (0.1..0.9).
         containment_threshold: after NMS, a box goes too when more than this fraction of it
             (or of the stronger box) is covered by a stronger box: a duplicate that is shifted
             or a different size can have a low IoU. Loose boxes of neighbouring tiles seen at
             a slant overlap by up to ~70%, hence 0.8. 1.0 turns it off.
-        max_detections: at most this many boxes per photo (the strongest).
+        max_detections: at most this many boxes per photo (the strongest; 1..10000).
         decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
             stays >= this many pixels (0: always full resolution).
         min_crop_px: when the median short side of the boxes, in pixels of the decoded
@@ -86,6 +87,11 @@ class ReaderConfig:
     refine_min_gain: float = 1.6
     refine_margin: float = 0.1
     threads: int | None = None
+
+    def __post_init__(self) -> None:
+        """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""
+        for name in LIMITS:
+            check_limit(name, getattr(self, name))
 
 
 class TileReader:

@@ -267,3 +267,32 @@ def test_get_reader_reloads_replaced_models(tmp_path, scene):
     os.utime(tmp_path / "classifier.onnx", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     second = get_reader(tmp_path)
     assert second is not first and second.classifier.input_size == (40, 30)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("conf_threshold", 0.0, "conf_threshold must lie in 0.01..0.99, got 0.0"),
+        ("conf_threshold", 1e-320, "conf_threshold must lie in 0.01..0.99, got 1e-320"),
+        ("conf_threshold", float("nan"), "conf_threshold must lie in 0.01..0.99, got nan"),
+        ("conf_threshold", "0.3", "conf_threshold must lie in 0.01..0.99, got '0.3'"),
+        ("iou_threshold", 0.0, "iou_threshold must lie in 0.1..0.9, got 0.0"),
+        ("iou_threshold", 1.0, "iou_threshold must lie in 0.1..0.9, got 1.0"),
+        ("containment_threshold", 0.0, "containment_threshold must lie in 0.1..1, got 0.0"),
+        ("max_detections", 0, "max_detections must lie in 1..10000, got 0"),
+        ("max_detections", 2.5, "max_detections must lie in 1..10000, got 2.5"),
+        ("max_detections", True, "max_detections must lie in 1..10000, got True"),
+    ],
+)
+def test_reader_config_refuses_a_threshold_that_keeps_everything_or_nothing(field, value, message):
+    with pytest.raises(ValueError) as e:
+        ReaderConfig(**{field: value})
+    assert str(e.value) == message
+
+
+def test_reader_config_takes_the_ends_of_each_range():
+    from vision.boxes import LIMITS
+
+    for field, (lo, hi) in LIMITS.items():
+        assert getattr(ReaderConfig(**{field: lo}), field) == lo
+        assert getattr(ReaderConfig(**{field: hi}), field) == hi
