@@ -36,7 +36,7 @@ from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
 from vision.detection import DetectResult, Group
-from vision.layout import group_tiles, guess_kind, is_sequence
+from vision.layout import group_tiles, guess_kind
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
@@ -195,8 +195,9 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         if kind == "bonus":
             guess.notes.append(Note("bonus_set_apart", count=set_aside))
         faces = [t.code for t in tiles if t.code != "back"]
-        if kind not in MELD_KINDS and len(tiles) == 4 and len(faces) < 4 and len(set(faces)) == 1:
-            kind = "concealed_kong"
+        shape = guess_kind([t.code for t in tiles], g.claimed, fa_is_bonus=False)  # 發, flowers taken out
+        if kind not in MELD_KINDS and shape == "concealed_kong":
+            kind = shape
         if not tiles:
             continue
         if kind in MELD_KINDS:
@@ -279,17 +280,14 @@ def _melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, lis
 
 
 def _meld_kind(codes: list[str], claimed: bool) -> str | None:
-    faces = [c for c in codes if c != "back"]
-    backs = len(codes) - len(faces)
-    if not faces or (len(set(faces)) > 1 and not (claimed and not backs and is_sequence(faces))):
-        return None
-    if backs:
-        return "concealed_kong" if len(codes) == 4 and not claimed else None
-    if not claimed:
-        return None
-    if len(set(faces)) > 1:
-        return "chow"
-    return "kong" if len(codes) == 4 else "pung"
+    """The meld three or four tiles inside the standing hand are, or None. The shape is
+    `vision.layout.guess_kind`'s; inside the standing hand an upright pung, kong or chow is
+    standing tiles, so it counts only with a sideways tile (`claimed`), and tiles with backs
+    only as a concealed kong without one."""
+    kind = guess_kind(codes, claimed, fa_is_bonus=False)
+    if kind == "concealed_kong":
+        return None if claimed else kind
+    return kind if claimed and kind in ("pung", "kong", "chow") else None
 
 
 def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Group]) -> int | None:

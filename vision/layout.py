@@ -7,7 +7,7 @@ by visible gaps (left to right), and guesses what each set is:
 |---|---|
 | `bonus` | only 發 (`F`) — set aside by the winner (jiujiang, xingzi) |
 | `flowers` | only flower tiles |
-| `concealed_kong` | 4 tiles: 2 backs + 2 alike faces (or 4 backs, tile unknown) |
+| `concealed_kong` | 4 tiles, 1-4 of them backs, the faces alike (back-face-face-back; 4 backs: unknown) |
 | `kong` | 4 alike faces (claimed when one lies sideways) |
 | `pung` | 3 alike |
 | `chow` | 3 in sequence of one suit (claimed: only laid out when exposed) |
@@ -141,8 +141,15 @@ def is_sequence(tiles: Sequence[str]) -> bool:
 def guess_kind(tiles: Sequence[str], any_sideways: bool, fa_is_bonus: bool = True) -> str:
     """Guess a set's kind from its tile codes (left to right) — the table of the module docstring.
 
-    A lone tile comes back as `unknown`; `group_tiles` decides which lone tile is the
-    winning tile. With `fa_is_bonus=False` (xinyu) 發 is an ordinary tile.
+    The one rule of a set's shape: `app.photo_hand` asks it too, for a set laid apart and for
+    three or four tiles inside the standing hand. A lone tile comes back as `unknown`;
+    `group_tiles` decides which lone tile is the winning tile. With `fa_is_bonus=False`
+    (xinyu) 發 is an ordinary tile.
+
+    >>> guess_kind(["back", "5s", "5s", "back"], False), guess_kind(["5s", "5s", "5s", "back"], False)
+    ('concealed_kong', 'concealed_kong')
+    >>> guess_kind(["back", "5s", "6s", "back"], False), guess_kind(["3m", "4m", "5m"], True)
+    ('hand', 'chow')
     """
     faces = [t for t in tiles if t != "back"]
     backs = len(tiles) - len(faces)
@@ -151,9 +158,7 @@ def guess_kind(tiles: Sequence[str], any_sideways: bool, fa_is_bonus: bool = Tru
     if faces and all(t == "flower" for t in faces) and not backs:
         return "flowers"
     if len(tiles) == 4:
-        if backs == 4:
-            return "concealed_kong"
-        if backs == 2 and len(set(faces)) == 1:
+        if backs and len(set(faces)) <= 1:  # one face up or two (or three): a kong turned down
             return "concealed_kong"
         if backs == 0 and len(set(faces)) == 1:
             return "kong"

@@ -138,6 +138,9 @@ def test_every_note_has_an_english_sentence(code):
         ("1m 2m 3m 5s 5s~ 5s 5s 8p 8p", [("kong", "5s5s5s5s", True)], "1m2m3m8p8p"),
         ("4m~ 5m 6m 1p 1p 1p", [("chow", "4m5m6m", True)], "1p1p1p"),  # an upright triplet stands
         ("1m 2m 3m 5p 5p", [], "1m2m3m5p5p"),
+        # four backs inside the run: a kong turned down whose tile cannot be seen, as set apart
+        # (it was a concealed kong of 1m, a face-down tile left standing)
+        ("back back back back 1m 2m 3m 4s 4s", [("concealed_kong", "????", False)], "1m2m3m4s4s"),
     ],
 )
 def test_melds_inside_a_standing_run(row, melds, standing):
@@ -146,3 +149,31 @@ def test_melds_inside_a_standing_run(row, melds, standing):
     guess = hand_from_photo(result, "xingzi")
     assert [(m.kind, "".join(m.codes), m.claimed) for m in guess.melds] == melds
     assert "".join(t.code for t in guess.concealed) == standing
+
+
+WINDOW_TILES = ("5s", "6s", "7s", "back", UNKNOWN)
+
+
+@pytest.mark.parametrize("claimed", [False, True])
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_meld_inside_the_standing_hand_has_the_layouts_shape(n, claimed):
+    """One rule of a set's shape (`vision.layout.guess_kind`): inside the standing hand the app
+    only decides whether that shape counts (a sideways tile for a pung, kong or chow; none for
+    a concealed kong); it never names a shape the layout does not (one back among three alike
+    was a concealed kong here and a hand set there)."""
+    from itertools import product
+
+    from app.photo_hand import _meld_kind
+    from vision.layout import guess_kind
+
+    named = 0
+    for window in product(WINDOW_TILES, repeat=n):
+        kind = _meld_kind(list(window), claimed)
+        shape = guess_kind(window, claimed, fa_is_bonus=False)
+        assert kind in (None, shape), window
+        wanted = shape == "concealed_kong" if not claimed else shape in ("pung", "kong", "chow")
+        assert (kind is not None) == wanted, window
+        named += kind is not None
+    # 3 sideways: 4 pungs (5s 6s 7s ?) + 6 orders of 5-6-7s; 4 upright: all backs, or 1-3 faces
+    # of one tile (4 x 14 placings); 4 sideways: 4 kongs
+    assert named == {(3, False): 0, (3, True): 10, (4, False): 57, (4, True): 4}[(n, claimed)]

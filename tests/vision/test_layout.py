@@ -44,6 +44,9 @@ def kinds(dets):
         (["C", "C", "C", "C"], False, "kong"),
         (["back", "5s", "5s", "back"], False, "concealed_kong"),
         (["back", "back", "back", "back"], False, "concealed_kong"),
+        (["5s", "5s", "5s", "back"], False, "concealed_kong"),  # one face down: was "hand"
+        (["back", "back", "back", "5s"], True, "concealed_kong"),  # one face up: was "unknown"
+        (["back", "5s", "6s", "back"], False, "hand"),  # faces not alike
         (["3m", "4m", "5m"], True, "chow"),
         (["5m", "3m", "4m"], True, "chow"),
         (["F"], False, "bonus"),
