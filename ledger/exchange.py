@@ -96,10 +96,16 @@ def export_csv(ledger: Ledger) -> str:
     return buf.getvalue()
 
 
-def table_from_export(data: Any, *, stored: bool = False) -> tuple[Table, list[dict[str, Any]]]:
+def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
     """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape.
-    A file a user imports is new input, its house rules held to today's bounds; ``stored=True``
-    reads an export back as stored data (:class:`Table` ``stored``), so every export round-trips."""
+
+    An export is a table jxmj stored, so it is read as stored data (:class:`Table` ``stored``),
+    exactly as the store reads its own rows: its house rules must have known keys and the right
+    types, and their numbers must be whole and >= 0, but need not lie in today's bounds
+    (ledger.rules.INT_RANGES, the largest raise), which hold for rules typed as new input
+    (``jxmj table new --rules``, the app's 开一桌). So every export round-trips, whichever jxmj
+    wrote it — a table stored before a bound existed included. Every hand is checked again as it
+    is stored (``Store.create_table``): one the rules can no longer score is refused, named."""
 
     def bad(why: str) -> LedgerError:
         return LedgerError(f"not a jxmj table export: {why}", "bad_import")
@@ -118,7 +124,7 @@ def table_from_export(data: Any, *, stored: bool = False) -> tuple[Table, list[d
         table = Table(
             t.get("variant"), t.get("seats"), t.get("base", 1), t.get("house_rules") or {},
             **({"created": created} if created else {}), code=str(t.get("code", "")),
-            locked=t.get("locked", False), title=str(t.get("title", "")), stored=stored,
+            locked=t.get("locked", False), title=str(t.get("title", "")), stored=True,
         )  # fmt: skip
     except (TypeError, ValueError, KeyError) as e:
         if isinstance(e, LedgerError):

@@ -51,8 +51,8 @@ class Table:
     """A table (牌局): ``variant``, four ``seats`` (names in turn order), ``base`` point value
     (money per 炮 / per point before raises), ``house_rules`` (``{"ledger": {"section.key": v},
     "scoring": {table key: v}}``, the scoring keys of scoring/rules/overrides.py), ``created``
-    (UTC), ``code`` (the key to its ledger), ``locked``. ``stored``: read back from the store (or
-    an export read as stored data): house-rule numbers need not lie in today's bounds
+    (UTC), ``code`` (the key to its ledger), ``locked``. ``stored``: read back from the store or
+    from an export (``ledger.exchange.table_from_export``): house-rule numbers need not lie in today's bounds
     (ledger.rules.INT_RANGES, the largest raise), so a table stored before a bound still loads;
     a hand it can no longer score is marked by the replay (ledger.fold), never the whole table."""
 

@@ -1,5 +1,6 @@
 """A table stored before today's house-rule bounds (ledger.rules.INT_RANGES) still loads, shows,
-settles and exports: the bounds check new input (a new table, an imported file), never stored data.
+settles, exports and imports: the bounds check new input (a new table's house rules), never stored
+data (the database's rows, an export jxmj wrote).
 The rows are written directly, as a jxmj without the bounds wrote them (any whole number >= 0)."""
 
 from __future__ import annotations
@@ -35,13 +36,10 @@ def test_a_stored_raise_of_100_loads_records_and_round_trips(store, db_url):
     assert totals(ledger) == [0, 3, 297, -300]
     exported = json.loads(json.dumps(export_json(ledger), ensure_ascii=False))
     assert exported["table"]["house_rules"] == {"ledger": {"drawn.raise": 100}}
-    table, hands = table_from_export(exported, stored=True)  # the export reads back whole
+    table, hands = table_from_export(exported)  # the export reads back whole (it was refused)
     again = store.create_table(table, hands)
     assert again.table.house_rules == rec.table.house_rules and again.table.code != code
     assert export_json(again.ledger())["hands"] == exported["hands"]
-    with pytest.raises(LedgerError, match=r"drawn\.raise = 100 is not allowed") as e:
-        table_from_export(exported)  # a file a user imports is new input: still refused
-    assert e.value.code == "bad_import"
     with pytest.raises(LedgerError, match=r"drawn\.raise = 100") as e:
         Table("jiujiang", SEATS, house_rules={"ledger": {"drawn.raise": 100}})
     assert e.value.code == "bad_rule"
@@ -79,8 +77,41 @@ def test_jxmj_table_shows_settles_and_exports_a_stored_table(store, db_url, monk
     f = tmp_path / "t.json"
     assert jx("export", code, "-o", str(f))[0] == 0
     assert json.loads(f.read_text(encoding="utf-8"))["next"]["point_value"] == 100
-    rc, out = jx("import", str(f))  # a file is new input: refused, naming the option
-    assert rc == 2 and out["code"] == "bad_import" and "drawn.raise = 100" in out["error"]
+    rc, out = jx("import", str(f))  # an export jxmj wrote imports (it was refused: bad_import)
+    assert rc == 0 and out["hands"] == 1 and out["code"] != code
+    rc, again = jx("show", out["code"])
+    assert again["table"]["house_rules"] == {"ledger": {"drawn.raise": 100}} and again["next"]["raise"] == 100
+    assert again["hands"] == json.loads(f.read_text(encoding="utf-8"))["hands"]
     rules = json.dumps({"ledger": {"drawn.raise": 100}})
     rc, out = jx("new", "--variant", "jiujiang", "--seats", *SEATS, "--rules", rules)
     assert rc == 2 and out["code"] == "bad_rule" and "from 1 to 16" in out["error"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "fragment"),
+    [
+        ({"drawn.rasie": 2}, "drawn.rasie"),  # an unknown key
+        ({"drawn.raise": "100"}, "drawn.raise = '100' is not allowed: use a whole number >= 0"),
+        ({"drawn.raise": -1}, "drawn.raise = -1 is not allowed: use a whole number >= 0"),
+        ({"drawn.raise": 2.5}, "drawn.raise = 2.5 is not allowed"),
+    ],
+)
+def test_an_import_still_refuses_what_no_jxmj_stored(rules, fragment):
+    """Read as stored data is not unchecked: keys, types and whole numbers >= 0 (what every jxmj
+    stored) are still required of an imported file."""
+    table = {"variant": "jiujiang", "seats": list(SEATS), "house_rules": {"ledger": rules}}
+    data = {"format": "jxmj-table", "version": 1, "hands": [], "table": table}
+    with pytest.raises(LedgerError) as e:
+        table_from_export(data)
+    assert e.value.code == "bad_import" and fragment in e.value.message
+
+
+def test_the_app_imports_an_export_of_a_stored_table(store):
+    """The 牌局 page's 导入 reads an upload as `jxmj table import` reads a file."""
+    from app.ui.table.settle_view import read_export
+
+    code = _stored(store, {"drawn.raise": 100})
+    store.append(code, drawn(), expected=0)
+    raw = json.dumps(export_json(store.get(code).ledger()), ensure_ascii=False).encode("utf-8")
+    rec = store.create_table(*table_from_export(read_export(raw)))
+    assert rec.table.house_rules == {"ledger": {"drawn.raise": 100}} and rec.ledger().next_raise == 100
