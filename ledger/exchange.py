@@ -16,13 +16,16 @@ from typing import Any
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
-from ledger.model import Table, _num
+from ledger.model import Table, _num, kongs_by_index
 from ledger.settle import settle
 
 __all__ = ["FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
 
 FORMAT = "jxmj-table"
-VERSION = 1
+VERSION = 2
+"""The export's version: 2 writes a hand's 新余 kongs as ``[{"seat": index, ...}]``; version 1
+(still read) keyed them by the index as text (:func:`ledger.model.kongs_by_index`)."""
+READS = (1, 2)
 
 
 def _reasons(rs: tuple[Raise, ...]) -> list[dict[str, Any]]:
@@ -112,8 +115,9 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad(f'expected a JSON object with "format": "{FORMAT}"')
-    if data.get("version") != VERSION:
-        raise bad(f"version {data.get('version')!r}; this jxmj reads version {VERSION}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READS:
+        raise bad(f"version {shown(version)}; this jxmj reads versions {' and '.join(map(str, READS))}")
     t, hands = data.get("table"), data.get("hands")
     if not isinstance(t, dict) or not isinstance(hands, list):
         raise bad('it needs "table" (an object) and "hands" (a list)')
@@ -137,4 +141,7 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
             table = replace(table, code="")  # a fresh code is drawn
     if not all(isinstance(h, dict) for h in hands):
         raise bad("each hand must be an object")
-    return table, [{k: v for k, v in h.items() if k != "outcome"} for h in hands]
+    hands = [{k: v for k, v in h.items() if k != "outcome"} for h in hands]
+    if version == 1:
+        hands = [{**h, "kongs": kongs_by_index(h["kongs"])} if "kongs" in h else h for h in hands]
+    return table, hands

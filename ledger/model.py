@@ -20,7 +20,7 @@ from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
 
-__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "parse_money"]
+__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "kongs_by_index", "parse_money"]
 
 SEATS = 4
 #: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
@@ -196,7 +196,8 @@ class Hand:
     """A recorded hand. ``kind``: ``win`` (``winners``, ``discarder`` seat or None for 自摸; several
     winners only on one discard, 一炮多响), ``drawn`` (黄庄), ``false_win`` (炸糊 by ``declarer``).
     ``follow``: 九江 跟庄 facts. ``kongs``: 新余 kongs of players other than the winner,
-    ``{seat: (exposed, concealed)}`` (DECISIONS §2 kong money)."""
+    ``{seat: (exposed, concealed)}`` (DECISIONS §2 kong money); as JSON
+    ``[{"seat": index, "exposed": n, "concealed": n}]``."""
 
     kind: str
     winners: tuple[Winner, ...] = ()
@@ -220,15 +221,35 @@ class Hand:
             out["declarer"] = self.declarer
         if self.follow.followed:
             out["follow"] = self.follow.to_json()
-        if self.kongs:
-            out["kongs"] = {
-                str(s): {"exposed": e, "concealed": c} for s, (e, c) in sorted(self.kongs.items())
-            }
+        if self.kongs:  # the seat as an index, like a winner's: a list, never keys ("2" may be a name)
+            out["kongs"] = [
+                {"seat": s, "exposed": e, "concealed": c} for s, (e, c) in sorted(self.kongs.items())
+            ]
         if self.note:
             out["note"] = self.note
         if self.recorded:
             out["recorded"] = self.recorded
         return out
+
+
+def kongs_by_index(kongs: Any) -> Any:
+    """Kongs as jxmj wrote them before a seat named "2" could be told from seat 2 (store schema
+    v2, export version 1): ``{"2": {...}}`` keyed the seat index as text. The list form
+    (``[{"seat": 2, ...}]``); a key that is no number (a name, in a file typed by hand) is kept
+    as the seat, anything but such an object is returned as it is (to be refused by the parser).
+
+    >>> kongs_by_index({"2": {"exposed": 1}, "张三": [0, 1]})
+    [{'seat': 2, 'exposed': 1}, {'seat': '张三', 'exposed': 0, 'concealed': 1}]
+    """
+    if not isinstance(kongs, dict):
+        return kongs
+    out = []
+    for key, v in kongs.items():
+        seat: Any = int(key) if key.isdecimal() and key.isascii() and len(key) < 9 else key
+        if isinstance(v, list | tuple) and len(v) == 2:
+            v = {"exposed": v[0], "concealed": v[1]}
+        out.append({"seat": seat, **v} if isinstance(v, dict) else {"seat": seat, "exposed": v})
+    return out
 
 
 def _num(d: Decimal) -> int | float:

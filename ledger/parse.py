@@ -3,7 +3,9 @@
 Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
 whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
 ``is_dealer`` may be given but must agree with the table) and the stored form (the same
-without those fields, 吃炮 facts under ``eaten`` by seat). Seats are an index 0-3 or a name.
+without those fields, 吃炮 facts under ``eaten`` by seat index). A seat is an index 0-3 or a
+name (:meth:`Table.seat`: the number 2 is seat 2; the text "2" is the seat named "2" where
+there is one, else seat 2).
 """
 
 from __future__ import annotations
@@ -136,26 +138,29 @@ def _count(v: Any, what: str, ctx: Context) -> int:
 
 
 def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
+    """新余 kongs: ``[{"seat", "exposed", "concealed"}]`` (``seat`` as every seat is given:
+    :meth:`Table.seat`), or ``{seat: {"exposed", "concealed"}}`` whose keys are seats written
+    as text, read by the same :meth:`Table.seat` (the seat named "2" first, else seat 2)."""
     if not data:
         return {}
-    if not isinstance(data, dict):
-        raise _fail(ctx, 'kongs are {seat: {"exposed": n, "concealed": n}}')
+    if isinstance(data, dict):
+        entries = list(data.items())
+    elif isinstance(data, list) and all(isinstance(k, dict) and "seat" in k for k in data):
+        entries = [(k["seat"], {f: v for f, v in k.items() if f != "seat"}) for k in data]
+    else:
+        raise _fail(ctx, 'kongs are [{"seat": seat, "exposed": n, "concealed": n}, ...]')
     out: dict[int, tuple[int, int]] = {}
-    seen: set[int] = set()
-    for key, v in data.items():
-        number = isinstance(key, str) and key.isdecimal() and len(key) < 9
-        s = _seat_of(table, ctx)(int(key) if number else key)
-        if s in seen:
+    for key, v in entries:
+        s = _seat_of(table, ctx)(key)
+        if s in out:
             raise _fail(ctx, f"{table.seats[s]}'s kongs are given twice (by name and by number?)")
-        seen.add(s)
         if isinstance(v, list | tuple) and len(v) == 2:
             v = {"exposed": v[0], "concealed": v[1]}
         if not isinstance(v, dict) or set(v) - {"exposed", "concealed"}:
             raise _fail(ctx, f'kongs of {table.seats[s]} are {{"exposed": n, "concealed": n}}')
         e, c = (_count(v.get(k, 0), f"{table.seats[s]}'s {k} kongs", ctx) for k in ("exposed", "concealed"))
-        if e or c:
-            out[s] = (e, c)
-    return out
+        out[s] = (e, c)
+    return {s: ec for s, ec in out.items() if any(ec)}
 
 
 def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Winner:

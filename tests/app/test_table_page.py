@@ -247,6 +247,23 @@ def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
     assert _totals(at) == ["1", "-3", "5", "-3"]  # 门清 x2 = 2 from each; 张三's kong money
 
 
+def test_xinyu_kong_money_at_a_table_whose_seats_are_named_by_digits():
+    """The page sends kongs by seat index in the list form: at a table of 1 2 3 4 the object
+    form's key "1" is the seat named 1 (index 0), not seat 1 (docs/ledger-json.md)."""
+    code = open_store().create_table(Table("xinyu", ("1", "2", "3", "4"))).table.code
+    at = _open(code)
+    at.text_input(key="typed").input("123m456p789s234mEE")
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(2)
+    at.run()
+    at.number_input(key="tw_ke1").set_value(1)  # the seat named 2 (index 1) has an exposed kong
+    at.run()
+    _click(at, "tb_record")
+    assert _totals(at) == ["-3", "1", "5", "-3"]  # 门清 x2 = 2 from each; seat 1's kong money
+    assert open_store().get(code).hands[0].kongs == {1: (1, 0)}
+
+
 def _drawn_in_order(node) -> list:
     """The page's elements in the order they are drawn (AppTest's tree, depth first)."""
     out = [node]

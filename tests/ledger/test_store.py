@@ -174,11 +174,45 @@ def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
     store.save_draft("table:K7QM9ACXTRE", {"ok": True})  # v2's drafts table now exists
     store.close()
     with engine.begin() as conn:
-        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 2
+        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 3
         conn.execute(schema.schema.update().values(version=99))
     with pytest.raises(StoreError, match="schema version 99, newer than this jxmj reads") as e:
         open_store(db_url)
     assert e.value.code == "newer_schema"
+    engine.dispose()
+
+
+DIGITS = ("1", "2", "3", "4")  # seat names that are digits: the seat named "2" is seat 1
+
+
+def test_v3_stores_kongs_by_seat_index_in_a_list_so_a_seat_named_2_is_not_seat_2(db_url):
+    """Schema v2 rows keyed 新余 kongs by the index as text ({"2": ...} was seat 2, the one named
+    "3"); v3 rewrites them as [{"seat": 2, ...}], which the parser cannot read as a name."""
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        schema.migrate(conn, target=2)
+        tid = conn.execute(schema.tables.insert().values(
+            code="K7QM9ACXTRE", title="", variant="xinyu", seats=json.dumps(DIGITS), base="1",
+            house_rules="{}", created="2026-11-30T20:00:00+00:00", locked=False, hand_count=2, revision=2,
+        )).inserted_primary_key[0]  # fmt: skip
+        for position, kongs in (
+            (1, {"2": {"exposed": 1, "concealed": 0}}),
+            (2, {"0": {"exposed": 0, "concealed": 1}}),
+        ):
+            data = json.dumps({"kind": "drawn", "kongs": kongs}, separators=(",", ":"))
+            conn.execute(schema.hands.insert().values(table_id=tid, position=position, data=data))
+    store = open_store(db_url)
+    assert [h.kongs for h in store.get("K7QM9ACXTRE").hands] == [{2: (1, 0)}, {0: (0, 1)}]
+    _, ledger = store.append("K7QM9ACXTRE", {"kind": "drawn", "kongs": {"2": {"exposed": 1}}}, expected=2)
+    assert ledger.table.seats[1] == "2" and ledger.outcomes[-1].hand.kongs == {1: (1, 0)}  # by name
+    store.close()
+    with engine.begin() as conn:
+        rows = conn.execute(sa.select(schema.hands.c.data).order_by(schema.hands.c.position)).scalars()
+        assert [json.loads(r)["kongs"] for r in rows] == [
+            [{"seat": 2, "exposed": 1, "concealed": 0}],
+            [{"seat": 0, "exposed": 0, "concealed": 1}],
+            [{"seat": 1, "exposed": 1, "concealed": 0}],
+        ]
     engine.dispose()
 
 

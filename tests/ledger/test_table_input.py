@@ -49,6 +49,56 @@ def test_bad_kong_seats_are_named(kongs, fragment):
         add_hand(Table("xinyu", SEATS), [], {"kind": "drawn", "kongs": kongs})
 
 
+DIGITS = ("1", "2", "3", "4")  # seat names that are digits: the seat named "2" is seat 1
+
+
+@pytest.mark.parametrize(
+    ("kongs", "seat"),
+    [
+        ({"2": {"exposed": 1}}, 1),  # a key is a seat written as text: the seat named "2" (was seat 2)
+        ({"0": {"exposed": 1}}, 0),  # no seat is named "0": seat 0, as Table.seat reads it
+        ([{"seat": 2, "exposed": 1}], 2),  # the list form: the number 2 is seat 2
+        ([{"seat": "2", "exposed": 1}], 1),  # ... the text "2" the seat named "2"
+    ],
+)
+def test_kong_seats_are_read_as_table_seat_reads_a_seat(kongs, seat):
+    table = Table("xinyu", DIGITS)
+    hand, _ = add_hand(table, [], {"kind": "drawn", "kongs": kongs})
+    assert hand.kongs == {seat: (1, 0)}
+    assert hand.to_json()["kongs"] == [{"seat": seat, "exposed": 1, "concealed": 0}]
+    again, _ = add_hand(table, [], hand.to_json())  # the stored form reads back as the same seat
+    assert again.kongs == hand.kongs
+
+
+@pytest.mark.parametrize(
+    ("kongs", "fragment"),
+    [
+        ([{"seat": 1, "exposed": 1}, {"seat": "2", "exposed": 1}], "2's kongs are given twice"),
+        ([{"exposed": 1}], 'kongs are [{"seat": seat, "exposed": n, "concealed": n}, ...]'),
+        ([{"seat": 1, "exposed": 1, "melded": 1}], 'kongs of 2 are {"exposed": n, "concealed": n}'),
+        ("2", 'kongs are [{"seat"'),
+    ],
+)
+def test_bad_kong_lists_are_named(kongs, fragment):
+    with pytest.raises(LedgerError) as e:
+        add_hand(Table("xinyu", DIGITS), [], {"kind": "drawn", "kongs": kongs})
+    assert e.value.code == "bad_hand" and fragment in e.value.message
+
+
+def test_a_version_1_export_keyed_kongs_by_the_index_and_still_imports_so():
+    """jxmj wrote {"2": ...} for seat 2 in version 1 exports; version 2 writes the list."""
+    table = {"variant": "xinyu", "seats": list(DIGITS)}
+    hands = [{"kind": "drawn", "kongs": {"2": {"exposed": 1, "concealed": 0}, "1": [0, 1]}}]
+    data = {"format": "jxmj-table", "version": 1, "table": table, "hands": hands}
+    t, got = table_from_export(data)
+    hand, _ = add_hand(t, [], got[0])
+    assert hand.kongs == {2: (1, 0), 1: (0, 1)}
+    t, got = table_from_export({**data, "version": 2})  # version 2: a key is a seat as text
+    assert add_hand(t, [], got[0])[0].kongs == {1: (1, 0), 0: (0, 1)}
+    with pytest.raises(LedgerError, match="this jxmj reads versions 1 and 2"):
+        table_from_export({**data, "version": 3})
+
+
 @pytest.mark.parametrize(
     ("field", "value", "fragment"),
     [("locked", "no", "locked must be true or false"), ("title", "周" * 81, "at most 80 characters")],

@@ -125,11 +125,11 @@ def _common(table, choices: TableChoices) -> dict:
     if lr["follow.enabled"] and choices.followed:
         out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
     if lr["kong_money.enabled"]:
-        kongs = {
-            s: {"exposed": e, "concealed": c}
-            for s, (e, c) in choices.kongs.items()
+        kongs = [  # the seat as an index (a number): a seat may be named "2" (docs/ledger-json.md)
+            {"seat": int(s), "exposed": e, "concealed": c}
+            for s, (e, c) in sorted(choices.kongs.items())
             if (e or c) and int(s) != choices.winner
-        }
+        ]
         if kongs:
             out["kongs"] = kongs
     return out
