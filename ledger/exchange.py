@@ -16,15 +16,16 @@ from typing import Any
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
-from ledger.model import Table, _num, kongs_by_index
+from ledger.model import Table, _num, by_index
 from ledger.settle import settle
 
 __all__ = ["FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
 
 FORMAT = "jxmj-table"
 VERSION = 2
-"""The export's version: 2 writes a hand's 新余 kongs as ``[{"seat": index, ...}]``; version 1
-(still read) keyed them by the index as text (:func:`ledger.model.kongs_by_index`)."""
+"""The export's version: 2 writes a hand's 新余 ``kongs`` and 吃炮 facts (``eaten``) as
+``[{"seat": index, ...}]``; version 1 (still read) keyed them by the index as text
+(:func:`ledger.model.by_index`)."""
 READS = (1, 2)
 
 
@@ -143,5 +144,5 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
         raise bad("each hand must be an object")
     hands = [{k: v for k, v in h.items() if k != "outcome"} for h in hands]
     if version == 1:
-        hands = [{**h, "kongs": kongs_by_index(h["kongs"])} if "kongs" in h else h for h in hands]
+        hands = [by_index(h) for h in hands]
     return table, hands

@@ -20,7 +20,7 @@ from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
 
-__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "kongs_by_index", "parse_money"]
+__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
 
 SEATS = 4
 #: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
@@ -178,7 +178,8 @@ class Follow:
 @dataclass(frozen=True)
 class Winner:
     """One winner of a hand: ``seat`` and the score-JSON ``hand`` (without the derived fields)
-    plus ``eaten``: 吃炮 facts per paying seat (``{seat: {"bonus_tiles", "melds", "ready_declared"}}``)."""
+    plus ``eaten``: 吃炮 facts per paying seat (``{seat: {"bonus_tiles", "melds", "ready_declared"}}``;
+    as JSON ``[{"seat": index, ...facts}]``)."""
 
     seat: int
     hand: dict[str, Any]
@@ -186,8 +187,8 @@ class Winner:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "hand": self.hand}
-        if self.eaten:
-            out["eaten"] = {str(s): v for s, v in sorted(self.eaten.items())}
+        if self.eaten:  # the seat as an index, a list (as kongs: a seat may be named "2")
+            out["eaten"] = [{"seat": s, **v} for s, v in sorted(self.eaten.items())]
         return out
 
 
@@ -232,23 +233,40 @@ class Hand:
         return out
 
 
-def kongs_by_index(kongs: Any) -> Any:
-    """Kongs as jxmj wrote them before a seat named "2" could be told from seat 2 (store schema
-    v2, export version 1): ``{"2": {...}}`` keyed the seat index as text. The list form
-    (``[{"seat": 2, ...}]``); a key that is no number (a name, in a file typed by hand) is kept
-    as the seat, anything but such an object is returned as it is (to be refused by the parser).
+def by_index(old: Any) -> Any:
+    """A hand's seats as jxmj wrote them before a seat named "2" could be told from seat 2
+    (store schema v1-v2, export version 1): 新余 ``kongs`` and each winner's ``eaten`` were
+    objects keyed by the seat index as text (``{"2": {...}}``). The same hand JSON with those as
+    lists, ``[{"seat": 2, ...}]``; a key that is no number (a name, in a file typed by hand) is
+    kept as the seat. Anything else is returned as it is (for the parser to name).
 
-    >>> kongs_by_index({"2": {"exposed": 1}, "张三": [0, 1]})
+    >>> by_index({"kind": "drawn", "kongs": {"2": {"exposed": 1}, "张三": [0, 1]}})["kongs"]
     [{'seat': 2, 'exposed': 1}, {'seat': '张三', 'exposed': 0, 'concealed': 1}]
+    >>> by_index({"winners": [{"seat": 0, "hand": {}, "eaten": {"3": {"bonus_tiles": 1}}}]})["winners"]
+    [{'seat': 0, 'hand': {}, 'eaten': [{'seat': 3, 'bonus_tiles': 1}]}]
     """
-    if not isinstance(kongs, dict):
-        return kongs
+    if not isinstance(old, dict):
+        return old
+    new = dict(old)
+    if isinstance(old.get("kongs"), dict):
+        new["kongs"] = _listed(old["kongs"], lambda v: {"exposed": v[0], "concealed": v[1]})
+    if isinstance(old.get("winners"), list):
+        new["winners"] = [
+            {**w, "eaten": _listed(w["eaten"])}
+            if isinstance(w, dict) and isinstance(w.get("eaten"), dict)
+            else w
+            for w in old["winners"]
+        ]
+    return new
+
+
+def _listed(by_key: dict, pair: Any = None) -> list[dict[str, Any]]:
     out = []
-    for key, v in kongs.items():
+    for key, v in by_key.items():
         seat: Any = int(key) if key.isdecimal() and key.isascii() and len(key) < 9 else key
-        if isinstance(v, list | tuple) and len(v) == 2:
-            v = {"exposed": v[0], "concealed": v[1]}
-        out.append({"seat": seat, **v} if isinstance(v, dict) else {"seat": seat, "exposed": v})
+        if pair and isinstance(v, list | tuple) and len(v) == 2:
+            v = pair(v)
+        out.append({"seat": seat, **v} if isinstance(v, dict) else {"seat": seat, "value": v})
     return out
 
 

@@ -3,7 +3,7 @@
 Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
 whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
 ``is_dealer`` may be given but must agree with the table) and the stored form (the same
-without those fields, 吃炮 facts under ``eaten`` by seat index). A seat is an index 0-3 or a
+without those fields, 吃炮 facts under ``eaten``: ``[{"seat", ...}]``). A seat is an index 0-3 or a
 name (:meth:`Table.seat`: the number 2 is seat 2; the text "2" is the seat named "2" where
 there is one, else seat 2).
 """
@@ -137,30 +137,37 @@ def _count(v: Any, what: str, ctx: Context) -> int:
     return v
 
 
-def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
-    """新余 kongs: ``[{"seat", "exposed", "concealed"}]`` (``seat`` as every seat is given:
-    :meth:`Table.seat`), or ``{seat: {"exposed", "concealed"}}`` whose keys are seats written
-    as text, read by the same :meth:`Table.seat` (the seat named "2" first, else seat 2)."""
-    if not data:
-        return {}
+def _by_seat(table: Table, data: Any, what: str, ctx: Context) -> list[tuple[int, Any]]:
+    """``[{"seat", ...fields}]`` (``seat`` as every seat is given: :meth:`Table.seat`) or
+    ``{seat: fields}`` whose keys are seats written as text, read by the same :meth:`Table.seat`
+    (the seat named "2" first, else seat 2): ``(seat index, fields)`` pairs, each seat once."""
     if isinstance(data, dict):
         entries = list(data.items())
     elif isinstance(data, list) and all(isinstance(k, dict) and "seat" in k for k in data):
         entries = [(k["seat"], {f: v for f, v in k.items() if f != "seat"}) for k in data]
     else:
-        raise _fail(ctx, 'kongs are [{"seat": seat, "exposed": n, "concealed": n}, ...]')
-    out: dict[int, tuple[int, int]] = {}
+        raise _fail(ctx, f'{what} are [{{"seat": seat, ...}}, ...] (docs/ledger-json.md)')
+    out: list[tuple[int, Any]] = []
     for key, v in entries:
         s = _seat_of(table, ctx)(key)
-        if s in out:
-            raise _fail(ctx, f"{table.seats[s]}'s kongs are given twice (by name and by number?)")
+        if any(s == seen for seen, _ in out):
+            raise _fail(ctx, f"{table.seats[s]}'s {what} are given twice (by name and by number?)")
+        out.append((s, v))
+    return out
+
+
+def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
+    """新余 kongs: ``[{"seat", "exposed", "concealed"}]`` or ``{seat: {...}}`` (:func:`_by_seat`)."""
+    out: dict[int, tuple[int, int]] = {}
+    for s, v in _by_seat(table, data or {}, "kongs", ctx):
         if isinstance(v, list | tuple) and len(v) == 2:
             v = {"exposed": v[0], "concealed": v[1]}
         if not isinstance(v, dict) or set(v) - {"exposed", "concealed"}:
             raise _fail(ctx, f'kongs of {table.seats[s]} are {{"exposed": n, "concealed": n}}')
         e, c = (_count(v.get(k, 0), f"{table.seats[s]}'s {k} kongs", ctx) for k in ("exposed", "concealed"))
-        out[s] = (e, c)
-    return {s: ec for s, ec in out.items() if any(ec)}
+        if e or c:
+            out[s] = (e, c)
+    return out
 
 
 def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Winner:
@@ -183,14 +190,14 @@ def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Win
                 ctx, f"point_value comes from the table ({ctx.point_value} for this hand): leave it out"
             )
     paying = payer_seats(seat, discarder)
-    eaten = (
-        {int(k): v for k, v in (data.get("eaten") or {}).items()}
-        if isinstance(data.get("eaten"), dict)
-        else {}
-    )
-    for s in eaten:
+    eaten = dict(_by_seat(table, data.get("eaten") or {}, "吃炮 facts (eaten)", ctx))
+    for s, facts in eaten.items():
         if s not in paying:
-            raise _fail(ctx, f"吃炮 facts for seat {s}, who does not pay {name}", "payers_contradict_seats")
+            raise _fail(
+                ctx, f"吃炮 facts for {table.seats[s]}, who does not pay {name}", "payers_contradict_seats"
+            )
+        if not isinstance(facts, dict) or set(facts) - set(_PAYER_FACTS):
+            raise _fail(ctx, f"吃炮 facts of {table.seats[s]} are some of {', '.join(_PAYER_FACTS)}")
     eaten.update(_payers(table, hand.get("payers"), paying, name, ctx))
     clean = {k: v for k, v in hand.items() if k not in DERIVED_FIELDS}
     return Winner(seat, clean, {s: f for s, f in eaten.items() if f})

@@ -7,9 +7,9 @@ ledgers; a newer database (written by a later jxmj) is refused with a clear mess
 - v1: ``jxmj_tables`` (one row per table: code, seats, base, house rules, hand count,
   revision, locked) and ``jxmj_hands`` (one row per recorded hand, JSON, keyed by position).
 - v2: ``jxmj_drafts``: the hand in progress per table, or per URL token for the single-hand page.
-- v3: a stored hand's 新余 kongs become ``[{"seat": index, ...}]``; v1-v2 keyed them by the index
-  as text (``{"2": {...}}``), which a seat named "2" read as another seat
-  (:func:`ledger.model.kongs_by_index`).
+- v3: a stored hand's 新余 ``kongs`` and its winners' 吃炮 facts (``eaten``) become
+  ``[{"seat": index, ...}]``; v1-v2 keyed them by the index as text (``{"2": {...}}``), which a
+  seat named "2" read as another seat (:func:`ledger.model.by_index`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 
 from ledger.errors import StoreError
-from ledger.model import kongs_by_index
+from ledger.model import by_index
 
 __all__ = ["LATEST", "drafts", "hands", "metadata", "migrate", "schema", "tables"]
 
@@ -73,12 +73,10 @@ def _v2(conn: sa.Connection) -> None:
 
 def _v3(conn: sa.Connection) -> None:
     h = hands.c
-    rows = conn.execute(sa.select(h.table_id, h.position, h.data).where(h.data.contains('"kongs"'))).all()
-    for row in rows:
-        data = json.loads(row.data)
-        if isinstance(data, dict) and isinstance(data.get("kongs"), dict):
-            data["kongs"] = kongs_by_index(data["kongs"])
-            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    cond = h.data.contains('"kongs"') | h.data.contains('"eaten"')
+    for row in conn.execute(sa.select(h.table_id, h.position, h.data).where(cond)).all():
+        text = json.dumps(by_index(json.loads(row.data)), ensure_ascii=False, separators=(",", ":"))
+        if text != row.data:
             where = (h.table_id == row.table_id) & (h.position == row.position)
             conn.execute(hands.update().where(where).values(data=text))
 

@@ -185,9 +185,9 @@ def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
 DIGITS = ("1", "2", "3", "4")  # seat names that are digits: the seat named "2" is seat 1
 
 
-def test_v3_stores_kongs_by_seat_index_in_a_list_so_a_seat_named_2_is_not_seat_2(db_url):
-    """Schema v2 rows keyed 新余 kongs by the index as text ({"2": ...} was seat 2, the one named
-    "3"); v3 rewrites them as [{"seat": 2, ...}], which the parser cannot read as a name."""
+def test_v3_stores_seats_by_index_in_lists_so_a_seat_named_2_is_not_seat_2(db_url):
+    """Schema v2 rows keyed 新余 kongs and 吃炮 facts by the index as text ({"2": ...} was seat 2,
+    the one named "3"); v3 rewrites them as [{"seat": 2, ...}], which no parser reads as a name."""
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:
         schema.migrate(conn, target=2)
@@ -195,24 +195,34 @@ def test_v3_stores_kongs_by_seat_index_in_a_list_so_a_seat_named_2_is_not_seat_2
             code="K7QM9ACXTRE", title="", variant="xinyu", seats=json.dumps(DIGITS), base="1",
             house_rules="{}", created="2026-11-30T20:00:00+00:00", locked=False, hand_count=2, revision=2,
         )).inserted_primary_key[0]  # fmt: skip
-        for position, kongs in (
-            (1, {"2": {"exposed": 1, "concealed": 0}}),
-            (2, {"0": {"exposed": 0, "concealed": 1}}),
-        ):
-            data = json.dumps({"kind": "drawn", "kongs": kongs}, separators=(",", ":"))
-            conn.execute(schema.hands.insert().values(table_id=tid, position=position, data=data))
+        melds = [{"kind": "kong", "tiles": "9999p"}]
+        hand = {"concealed": "123m456p789s234mEE", "winning_tile": "E"}
+        old = [  # as v2 wrote them: kongs and 吃炮 facts keyed by the index as text
+            {"kind": "drawn", "kongs": {"2": {"exposed": 1, "concealed": 0}}},
+            {
+                "kind": "win",
+                "winners": [{"seat": 1, "hand": hand, "eaten": {"2": {"melds": melds}}}],
+                "discarder": None,
+            },
+        ]
+        for position, data in enumerate(old, 1):
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            conn.execute(schema.hands.insert().values(table_id=tid, position=position, data=text))
     store = open_store(db_url)
-    assert [h.kongs for h in store.get("K7QM9ACXTRE").hands] == [{2: (1, 0)}, {0: (0, 1)}]
+    hands = store.get("K7QM9ACXTRE").hands
+    assert hands[0].kongs == {2: (1, 0)} and hands[1].winners[0].eaten == {2: {"melds": melds}}
     _, ledger = store.append("K7QM9ACXTRE", {"kind": "drawn", "kongs": {"2": {"exposed": 1}}}, expected=2)
     assert ledger.table.seats[1] == "2" and ledger.outcomes[-1].hand.kongs == {1: (1, 0)}  # by name
     store.close()
     with engine.begin() as conn:
-        rows = conn.execute(sa.select(schema.hands.c.data).order_by(schema.hands.c.position)).scalars()
-        assert [json.loads(r)["kongs"] for r in rows] == [
+        query = sa.select(schema.hands.c.data).order_by(schema.hands.c.position)
+        rows = [json.loads(r) for r in conn.execute(query).scalars()]
+        assert [r.get("kongs") for r in rows] == [
             [{"seat": 2, "exposed": 1, "concealed": 0}],
-            [{"seat": 0, "exposed": 0, "concealed": 1}],
+            None,
             [{"seat": 1, "exposed": 1, "concealed": 0}],
         ]
+        assert rows[1]["winners"][0]["eaten"] == [{"seat": 2, "melds": melds}]
     engine.dispose()
 
 
