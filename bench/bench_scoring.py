@@ -5,24 +5,30 @@
    ``mahjong`` package's ``HandDivider.divide_hand``, in one run. Target: >= 2x.
 2. Full scoring rate: ``scoring.score`` (validation, every reading, waits, patterns,
    payments) on random complete hands of the three variants, one core. Target: >= 10,000/s.
+3. µs per hand on a fixed table: the golden cases (``tests/data/scoring_cases.jsonl``, the
+   ones that score), ``--repeats`` passes, the median pass printed (and min / max), so two
+   versions of the engine compare on the same hands.
 
-Usage: python bench/bench_scoring.py [--hands N] [--seed S]
+Usage: python bench/bench_scoring.py [--hands N] [--seed S] [--repeats R] [--only golden|random]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring import HandInput, Meld, Payer, score
+from scoring import HandError, HandInput, Meld, Payer, score
 from scoring.decompose import _FLAG_CACHE, _SUIT_CACHE, decompose_all
 from scoring.tiles import format_tiles
 
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "data" / "scoring_cases.jsonl"
 XZ_PAYERS = (Payer("a", is_dealer=True), Payer("b"), Payer("c"))
 IDLE_MS = 9.0  # sum(range(10**6)) on an idle modern core with CPython 3.11
 JJ_KINDS = [*range(27), 31, 33]  # no winds, no 發 standing (DECISIONS §0)
@@ -145,8 +151,34 @@ def bench_score(n: int, seed: int, calib_ms: float = IDLE_MS) -> None:
             score(h)
         rates.append(len(valid) / (time.process_time() - t0))
     print(f"full scoring: {len(valid)} random complete hands, 3 variants, from tile strings, 0-2 melds")
-    print(f"  {max(rates):12,.0f} hands/s best of 3  ({1e6 / max(rates):.1f} µs per hand)")
+    print(
+        f"  {max(rates):12,.0f} hands/s best of 3  ({1e6 / max(rates):.1f} µs per hand;"
+        f" median {1e6 / statistics.median(rates):.1f})"
+    )
     del calib_ms  # printed above: compare runs on a shared machine by it, not by wall time
+
+
+def bench_golden(repeats: int) -> None:
+    """µs per hand over the golden cases that score (the error cases left out), median of passes."""
+    hands = []
+    for line in GOLDEN.read_text("utf-8").splitlines():
+        if line.strip():
+            try:
+                h = HandInput.from_json(json.loads(line)["input"])
+                score(h)
+            except HandError:
+                continue
+            hands.append(h)
+    per_pass = 20  # the table is small: each timed pass scores it 20 times
+    us = []
+    for _ in range(repeats):
+        t0 = time.process_time()
+        for _ in range(per_pass):
+            for h in hands:
+                score(h)
+        us.append((time.process_time() - t0) / (per_pass * len(hands)) * 1e6)
+    print(f"golden cases: {len(hands)} scoring hands x {per_pass}, {repeats} passes")
+    print(f"  {statistics.median(us):8.1f} µs per hand median  (min {min(us):.1f}, max {max(us):.1f})")
 
 
 def calibrate() -> float:
@@ -164,10 +196,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--repeats", type=int, default=15, help="passes over the golden cases")
+    ap.add_argument("--only", choices=["golden", "random"], help="one measure only")
     a = ap.parse_args()
     calib = calibrate()
-    bench_decompose(a.hands, a.seed)
-    bench_score(a.hands, a.seed, calib)
+    if a.only != "golden":
+        bench_decompose(a.hands, a.seed)
+        bench_score(a.hands, a.seed, calib)
+    if a.only != "random":
+        bench_golden(a.repeats)
 
 
 if __name__ == "__main__":
