@@ -78,18 +78,38 @@ def _item(rules: RuleTable, key: str, why: tuple[str, str], value: float, *, fan
     return Item(key, name[0], name[1], why[0], name[2], value, None, why[1])  # type: ignore[arg-type]
 
 
-def _counted(ctx: Ctx, skip: set[str], fan: bool = False) -> list[Item]:
+#: A line of a reading's score: ``(key, why, value)``; ``why`` is a counting item's ``(en, zh)``, ``None``
+#: (a pattern) or ``_ON_TOP`` (an add-on): :func:`_items` writes those for the kept reading only.
+Line = tuple[str, Any, float]
+_ON_TOP: Any = object()
+
+
+def _counted(ctx: Ctx, skip: set[str]) -> list[Line]:
     """The counting items (平胡, extras, adders, bonus) of one side, minus the ``skip`` keys."""
     out = []
     for d in ctx.rules.counting_items:
         if d.key in skip or d.kind == "cap":
             continue
-        for why, v in d.fn(ctx):
-            out.append(_item(ctx.rules, d.key, why, v, fan=fan))
+        out.extend([(d.key, why, v) for why, v in d.fn(ctx)])
     return out
 
 
-def _eval_pao(r: Reading, h: CheckedHand, n_waits: int) -> tuple[int, list[Item]]:
+def _items(lines: list[Line], r: Reading, rules: RuleTable, fan: bool) -> list[Item]:
+    """The kept reading's lines as items, each reason in English and Chinese."""
+    reg = registry(rules.family)
+    out = []
+    for key, why, v in lines:
+        if why is None:
+            why = reg[key].reason(r)
+        elif why is _ON_TOP:
+            en, zh = reg[key].reason(r)
+            base = rules.patterns[key].base
+            why = (f"{en}: +{base} on top", f"{zh}：另加 {base} 炮")
+        out.append(_item(rules, key, why, v, fan=fan))
+    return out
+
+
+def _eval_pao(r: Reading, h: CheckedHand, n_waits: int) -> tuple[int, list[Line]]:
     """own 炮 of one reading (§1.3): the holding patterns' bases, every counting item, the
     add-ons. A pattern marked ``compare_without`` (七仙女) is also tried as not holding, and the
     larger total kept (计大不计小)."""
@@ -105,7 +125,7 @@ def _eval_pao(r: Reading, h: CheckedHand, n_waits: int) -> tuple[int, list[Item]
     return best
 
 
-def _sum_pao(r: Reading, h: CheckedHand, n_waits: int, holding: list[str]) -> tuple[int, list[Item]]:
+def _sum_pao(r: Reading, h: CheckedHand, n_waits: int, holding: list[str]) -> tuple[int, list[Line]]:
     rules = h.rules
     pats = rules.patterns
     removed: set[str] = set()
@@ -113,19 +133,15 @@ def _sum_pao(r: Reading, h: CheckedHand, n_waits: int, holding: list[str]) -> tu
         removed.update(pats[k].replaces)
     addons = [k for k in holding if pats[k].addon and k not in removed]
     flowers = [k for k in holding if k not in removed and not pats[k].addon]
-    reg = registry("pao")
-    items: list[Item] = []
+    lines: list[Line] = []
     for k in flowers:
         p = pats[k]
-        pts = p.base_self_drawn if (p.base_self_drawn is not None and h.self_drawn) else p.base
-        items.append(_item(rules, k, reg[k].reason(r), pts))
-    items.extend(_counted(Ctx(r, rules, flowers, removed, n_waits, h.bonus_tiles, rules.bonus), removed))
-    for k in addons:
-        en, zh = reg[k].reason(r)
-        items.append(
-            _item(rules, k, (f"{en}: +{pats[k].base} on top", f"{zh}：另加 {pats[k].base} 炮"), pats[k].base)
+        lines.append(
+            (k, None, p.base_self_drawn if (p.base_self_drawn is not None and h.self_drawn) else p.base)
         )
-    return sum(i.points or 0 for i in items), items
+    lines.extend(_counted(Ctx(r, rules, flowers, removed, n_waits, h.bonus_tiles, rules.bonus), removed))
+    lines.extend([(k, _ON_TOP, pats[k].base) for k in addons])
+    return sum([v or 0 for _k, _w, v in lines]), lines
 
 
 def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
@@ -145,18 +161,12 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
             out.extend(_item(rules, key, why, v) for why, v in d.fn(ctx))
         elif d.fn(r):
             en, zh = d.reason(r)
-            out.append(
-                _item(
-                    rules,
-                    key,
-                    (f"{payer.name}'s {en}", f"{payer.name_zh}的{zh}"),
-                    rules.eaten.get(key, 0),
-                )
-            )
+            why = (f"{payer.name}'s {en}", f"{payer.name_zh}的{zh}")
+            out.append(_item(rules, key, why, rules.eaten.get(key, 0)))
     return [i for i in out if i.points]
 
 
-def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Item]]:
+def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
     """The product of the multipliers that hold (§2), the largest of each exclusion group."""
     rules = h.rules
     pats = rules.patterns
@@ -167,19 +177,19 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Item]]:
             best = max(members, key=lambda k: (pats[k].multiplier, -group.index(k)))
             holding = [k for k in holding if k not in members or k == best]
     ctx = Ctx(r, rules, holding)
-    items = _counted(ctx, set(), fan=True)
+    lines = _counted(ctx, set())
     reg = registry("fan")
     for k in holding:  # a predicate may count (开杠 per kong where the table says so)
         n = reg[k].fn(r)
-        items.extend([_item(rules, k, reg[k].reason(r), pats[k].multiplier, fan=True)] * int(n))
+        lines.extend([(k, None, pats[k].multiplier)] * int(n))
     own = 1
-    for i in items:
-        own *= i.multiplier  # type: ignore[operator]
+    for _k, _w, m in lines:
+        own *= m
     ctx.values = {"own": own}
     for why, m in reg["cap"].fn(ctx):
-        items.append(_item(rules, "cap", why, m, fan=True))
+        lines.append(("cap", why, m))
         own = rules.option("cap")
-    return own, items
+    return own, lines
 
 
 def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | None]:
@@ -241,12 +251,13 @@ def score_hand(h: CheckedHand) -> ScoreResult:
     best = None
     best_key = None
     for idx, r in enumerate(found):
-        own, items = _eval_pao(r, h, len(ws)) if pao else _eval_fan(r, h)
-        key = (-own, len(items), idx)  # 计大不计小; ties: fewer items, then the first (stable)
+        own, lines = _eval_pao(r, h, len(ws)) if pao else _eval_fan(r, h)
+        key = (-own, len(lines), idx)  # 计大不计小; ties: fewer items, then the first (stable)
         if best_key is None or key < best_key:
-            best_key, best = key, (r, own, items)
+            best_key, best = key, (r, own, lines)
     assert best is not None
-    r, own, items = best
+    r, own, lines = best
+    items = _items(lines, r, rules, not pao)  # reasons for the kept reading only
     why, reason_code = _gate(h, own)
     payments = _payments(h, own) if why is None else []
     note = h.robbed_note
