@@ -10,9 +10,10 @@ Public API::
 
     Table(variant, seats, base=1, house_rules={}, ...)       # ledger.model
     hand_from_json(table, data, Context(...)) -> Hand         # hand JSON in (docs/ledger-json.md)
-    add_hand(table, hands, data) -> (Hand, Ledger)             # checked append
+    add_hand(table, hands, data, before=None) -> (Hand, Ledger)  # checked append
     edit_hand(table, hands, number, data) -> (Hand, Ledger)    # checked edit, later hands recomputed
     replay(table, hands, strict=True) -> Ledger                # the fold
+    extend(ledger, *hands, strict=True) -> Ledger              # the fold, on from a replay
     settle(seats, nets) -> Settlement                          # nets + fewest transfers
     load_ledger_rules(variant, overrides) -> LedgerRules
     new_code() / normalize_code(text)                          # table codes (>= 50 random bits)
@@ -23,7 +24,7 @@ Public API::
 from ledger.book import add_hand, edit_hand
 from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
-from ledger.fold import HandOutcome, Ledger, Raise, replay, score_input
+from ledger.fold import HandOutcome, Ledger, Raise, extend, replay, score_input
 from ledger.model import KINDS, SEATS, Follow, Hand, Table, Winner, parse_money
 from ledger.parse import Context, hand_from_json, payer_seats
 from ledger.rules import LedgerRules, load_ledger_rules
@@ -50,6 +51,7 @@ __all__ = [
     "Winner",
     "add_hand",
     "edit_hand",
+    "extend",
     "hand_from_json",
     "load_ledger_rules",
     "new_code",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ledger.fold import Ledger, replay
+from ledger.fold import Ledger, extend, replay
 from ledger.model import Hand, Table
 from ledger.parse import Context, hand_from_json
 
@@ -22,15 +22,28 @@ def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def add_hand(table: Table, hands: list[Hand], data: Any) -> tuple[Hand, Ledger]:
+def add_hand(
+    table: Table, hands: list[Hand] | tuple[Hand, ...], data: Any, *, before: Ledger | None = None
+) -> tuple[Hand, Ledger]:
     """Parse ``data`` as hand ``len(hands) + 1`` (checked against the dealer and point value the
-    table derives for it) and replay the list with it appended."""
-    before = replay(table, hands, strict=False)
+    table derives for it) and replay the list with it appended.
+
+    ``before``: the replay of ``table`` and ``hands`` already made (``TableRecord.ledger()``,
+    strict or not). The new hand is then folded onto it — one hand scored, not the whole table
+    again — with the same result and the same errors; raises :class:`ValueError` if it is the
+    replay of another table or of another number of hands.
+    """
+    if before is None:
+        before = replay(table, hands, strict=False)
+    elif before.table != table or len(before.outcomes) != len(hands):
+        raise ValueError(f"before is not the replay of these {len(hands)} hands of this table")
     ctx = Context(len(hands) + 1, before.next_dealer, before.next_point_value)
     hand = hand_from_json(table, data, ctx)
     if not hand.recorded:
         hand = _stamped(hand)
-    return hand, replay(table, [*hands, hand])
+    if any(o.error for o in before.outcomes):  # the strict replay names the first hand at fault
+        return hand, replay(table, [*hands, hand])
+    return hand, extend(before, hand)  # the same Ledger as the strict replay of the new list
 
 
 def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[Hand, Ledger]:
@@ -45,7 +58,9 @@ def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[
     if not hand.recorded:
         hand = _stamped(hand)
     new = [*hands[: number - 1], hand, *hands[number:]]
-    return hand, replay(table, new)
+    if any(o.error for o in prefix.outcomes):
+        return hand, replay(table, new)
+    return hand, extend(prefix, *new[number - 1 :])  # the prefix is folded once, not twice
 
 
 def _stamped(hand: Hand) -> Hand:

@@ -21,7 +21,7 @@ from ledger.parse import payer_seats
 from ledger.rules import LedgerRules, scoring_rules
 from scoring import HandError, RuleTable, ScoreResult, hand_from_json, score_winners
 
-__all__ = ["HandOutcome", "Ledger", "Raise", "replay", "score_input"]
+__all__ = ["HandOutcome", "Ledger", "Raise", "extend", "replay", "score_input"]
 
 ZERO = Decimal(0)
 _CENT = Decimal("0.0001")
@@ -68,6 +68,8 @@ class Ledger:
     next_dealer: int
     next_raise: int
     next_reasons: tuple[Raise, ...]
+    end: _State | None = dataclasses.field(default=None, repr=False, compare=False)
+    """The fold's state after the last hand (:func:`extend` goes on from it)."""
 
     @property
     def next_point_value(self) -> Decimal:
@@ -93,16 +95,37 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
     lr = table.ledger_rules
-    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
     st = _State(dealer=lr["dealer.first"] % SEATS)
-    totals = [ZERO] * SEATS
-    outcomes = []
-    for i, hand in enumerate(hands):
+    return _fold(table, hands, st, (), (ZERO,) * SEATS, strict)
+
+
+def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
+    """``ledger`` with ``hands`` folded on after its last hand: the same :class:`Ledger` as
+    ``replay(table, [*ledger_hands, *hands])``, at the cost of those hands, not the whole table.
+
+    ``ledger`` must come from :func:`replay` or :func:`extend` (it carries the fold's state);
+    raises :class:`LedgerError` as :func:`replay` does for ``hands``, :class:`ValueError` for
+    a ledger without that state.
+    """
+    if ledger.end is None:
+        raise ValueError("extend() needs a Ledger made by replay() or extend()")
+    st = dataclasses.replace(ledger.end, windows=list(ledger.end.windows))  # the ledger stays as it was
+    return _fold(ledger.table, hands, st, ledger.outcomes, ledger.totals, strict)
+
+
+def _fold(table: Table, hands, st: _State, done: tuple[HandOutcome, ...], totals, strict: bool) -> Ledger:
+    """Fold ``hands`` onto the state ``st`` after the outcomes ``done`` (running ``totals``)."""
+    lr = table.ledger_rules
+    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
+    totals = list(totals)
+    outcomes = list(done)
+    for hand in hands:
+        number = len(outcomes) + 1
         raise_, reasons = _raise(st, lr)
         pv = table.base * raise_
         error, results, deltas = None, (), [ZERO] * SEATS
         try:
-            results, deltas = _money(table, lr, house, hand, i + 1, st.dealer, pv)
+            results, deltas = _money(table, lr, house, hand, number, st.dealer, pv)
         except LedgerError as e:
             if strict:
                 raise
@@ -110,12 +133,12 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
         totals = [t + d for t, d in zip(totals, deltas, strict=True)]
         outcomes.append(
             HandOutcome(
-                i + 1, hand, st.dealer, raise_, reasons, pv, results, tuple(deltas), tuple(totals), error
+                number, hand, st.dealer, raise_, reasons, pv, results, tuple(deltas), tuple(totals), error
             )
         )
-        _advance(st, lr, hand, i + 1)
+        _advance(st, lr, hand, number)
     raise_, reasons = _raise(st, lr)
-    return Ledger(table, tuple(outcomes), tuple(totals), st.dealer, raise_, reasons)
+    return Ledger(table, tuple(outcomes), tuple(totals), st.dealer, raise_, reasons, st)
 
 
 def _raise(st: _State, lr: LedgerRules) -> tuple[int, tuple[Raise, ...]]:

@@ -112,8 +112,10 @@ class Store:
         """Store a new table with ``hands`` (hand JSON, checked one by one). A fresh code is drawn,
         unless ``table.code`` is set (an import) and free; ``table.locked`` is kept."""
         checked: list[Hand] = []
-        for data in hands:
-            hand, _ = add_hand(table, checked, data.to_json() if isinstance(data, Hand) else data)
+        ledger = None
+        for data in hands:  # each hand folded once onto the ledger of those before it
+            data = data.to_json() if isinstance(data, Hand) else data
+            hand, ledger = add_hand(table, checked, data, before=ledger)
             checked.append(hand)
         with self._tx(write=True) as conn:
             code = table.code
@@ -140,6 +142,13 @@ class Store:
         with self._tx() as conn:
             return self._load(conn, normalize_code(code))
 
+    def revision(self, code: str) -> int:
+        """The table's ``revision``: bumped by every write (record, edit, undo, lock), so a reader
+        holding a :class:`TableRecord` of the same revision holds the table as it is; raises
+        :class:`NotFoundError`. One indexed row read, not the hands."""
+        with self._tx() as conn:
+            return self._row(conn, normalize_code(code)).revision
+
     def _row(self, conn: sa.Connection, code: str) -> sa.Row:
         row = conn.execute(sa.select(S.tables).where(S.tables.c.code == code)).first()
         if row is None:
@@ -160,8 +169,12 @@ class Store:
         hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
         return TableRecord(table, hands, row.revision)
 
-    def _write(self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None):
-        """Claim the write: bump hand count and revision where they are what the writer saw."""
+    def _write(
+        self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,
+        load: bool = True,
+    ) -> TableRecord | None:  # fmt: skip
+        """Claim the write: bump hand count and revision where they are what the writer saw;
+        then the table as it was before the write (``load``), read in the same transaction."""
         t = S.tables.c
         cond = [t.code == code, t.locked.is_(False)]
         for col, seen in ((t.hand_count, expected), (t.revision, revision)):
@@ -180,16 +193,33 @@ class Store:
                 f"table {code} changed since you loaded it (hands now: {row.hand_count}, you saw: "
                 f"{expected if expected is not None else row.hand_count}): reload and try again"
             )
-        return self._load(conn, code)
+        return self._load(conn, code) if load else None
 
-    def append(self, code: str, data: Any, expected: int | None = None, revision: int | None = None):
-        """Record the next hand; returns ``(hand, ledger)``. ``expected``: the hand count the writer saw."""
+    def append(
+        self, code: str, data: Any, expected: int | None = None, revision: int | None = None,
+        before: Ledger | None = None,
+    ) -> tuple[Hand, Ledger]:  # fmt: skip
+        """Record the next hand; returns ``(hand, ledger)``. ``expected``: the hand count the writer saw.
+
+        ``before``: the writer's replay of the table at ``revision`` (``TableRecord.ledger()``;
+        ``revision`` is then required). The write is claimed only if the table is still at that
+        revision, so ``before`` is the replay of the hands stored, and the new hand is folded onto
+        it instead of the table being read and replayed again (``ledger.book.add_hand``).
+        """
         code = normalize_code(code)
+        if before is not None and (revision is None or before.table.code != code):
+            raise ValueError("append(before=...) needs that table's revision the ledger was replayed at")
         with self._tx(write=True) as conn:
-            rec = self._write(conn, code, expected, +1, revision)
-            hand, ledger = add_hand(rec.table, list(rec.hands), data)
-            tid = self._row(conn, code).id
-            conn.execute(S.hands.insert().values(table_id=tid, position=len(rec.hands) + 1, data=_dump(hand)))
+            rec = self._write(conn, code, expected, +1, revision, load=before is None)
+            row = self._row(conn, code)
+            if rec is not None:
+                table, hands = rec.table, list(rec.hands)
+            elif row.hand_count - 1 != len(before.outcomes):  # a ledger of another revision
+                raise ConflictError(f"table {code} changed since you loaded it: reload and try again")
+            else:
+                table, hands = before.table, [o.hand for o in before.outcomes]
+            hand, ledger = add_hand(table, hands, data, before=before)
+            conn.execute(S.hands.insert().values(table_id=row.id, position=len(hands) + 1, data=_dump(hand)))
         return hand, ledger
 
     def edit(

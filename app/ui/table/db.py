@@ -13,10 +13,11 @@ import streamlit as st
 from app.safe_text import md
 from app.ui.i18n import has, lang, t
 from app.ui.messages import code_text
-from ledger import LedgerError
-from ledger.store import Store, default_url, open_store
+from ledger import Ledger, LedgerError
+from ledger.store import Store, TableRecord, default_url, open_store
 
-__all__ = ["error_text", "flash", "show_flashes", "store", "write"]
+__all__ = ["error_text", "flash", "remember", "show_flashes", "store", "table_now", "write"]
+REPLAY = "tbl_replay"  # session state: ((url, code, revision), TableRecord, Ledger) of the table shown
 
 
 @st.cache_resource(show_spinner=False)
@@ -27,6 +28,26 @@ def _open(url: str) -> Store:
 def store() -> Store:
     """The process's store for the current ``JXMJ_DB``; raises :class:`LedgerError` (``StoreError``)."""
     return _open(default_url())
+
+
+def table_now(code: str) -> tuple[TableRecord, Ledger]:
+    """Table `code` as stored now, and its (lenient) replay: read and replayed once per revision
+    of the table, not on every run of the page — each run asks only for the table's revision
+    (`Store.revision`, one row); another phone's write bumps it, and the next run reads the table
+    again. Raises :class:`LedgerError` (``table_not_found``, ``StoreError``)."""
+    seen = st.session_state.get(REPLAY)
+    if seen is not None and seen[0] == (default_url(), code, store().revision(code)):
+        return seen[1], seen[2]
+    rec = store().get(code)
+    ledger = rec.ledger()
+    remember(rec, ledger)
+    return rec, ledger
+
+
+def remember(rec: TableRecord, ledger: Ledger) -> None:
+    """Keep `ledger`, the replay of `rec`, for :func:`table_now` (a write gives the replay of the
+    table it leaves: the run after it does not replay the table again)."""
+    st.session_state[REPLAY] = ((default_url(), rec.table.code, rec.revision), rec, ledger)
 
 
 def error_text(e: LedgerError) -> str:

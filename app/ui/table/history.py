@@ -131,4 +131,8 @@ def _edit_form(rec, o) -> None:
             if winner == h.winners[0].seat and discarder == h.discarder:
                 entry["eaten"] = data["winners"][0].get("eaten", {})
         data.update(winners=[entry], discarder=discarder)
-    write(lambda: store().edit(table.code, n, data, expected=len(rec.hands)), t("table.edited", n=n), "edit")
+
+    def save() -> None:  # against the hand the form showed: another phone's write is a conflict
+        store().edit(table.code, n, data, expected=len(rec.hands), revision=rec.revision)
+
+    write(save, t("table.edited", n=n), "edit")

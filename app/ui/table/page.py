@@ -17,7 +17,7 @@ from app.safe_text import md
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
-from app.ui.table.db import error_text, show_flashes, store
+from app.ui.table.db import error_text, show_flashes, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
 from app.ui.table.settle_view import exchange, settlement
@@ -36,13 +36,12 @@ def render() -> None:
     ss["table_code"] = raw
     try:
         code = normalize_code(raw)
-        rec = store().get(code)
+        rec, ledger = table_now(code)  # replayed once per change of the table, not once per run
     except LedgerError as e:
         st.error(error_text(e))
         _leave()
         return
     session.use(f"table:{code}")
-    ledger = rec.ledger()
     top = st.container()  # messages whose own place is not on the page this run (e.g. locked meanwhile)
     header(rec, ledger)
     if not rec.table.locked:

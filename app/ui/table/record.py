@@ -20,10 +20,11 @@ from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible
 from app.ui.table import drafting, reopen
-from app.ui.table.db import error_text, show_flashes, store, write
+from app.ui.table.db import error_text, remember, show_flashes, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, add_hand
+from ledger.store import TableRecord
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -155,7 +156,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     else:
         try:
             data = _win_data(table, choices)
-            _, after = add_hand(table, list(rec.hands), data)
+            _, after = add_hand(table, rec.hands, data, before=ledger)  # one hand folded, not the table
             deltas = after.outcomes[-1].deltas
             st.markdown(t("table.preview") + " " + " · ".join(
                 f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
@@ -174,7 +175,9 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         drafting.clear(key)
 
     def append(hand_data) -> None:
-        store().append(code, hand_data, expected=n)
+        # checked against the revision this page replayed (another phone's write: a conflict)
+        hand, after = store().append(code, hand_data, expected=n, revision=rec.revision, before=ledger)
+        remember(TableRecord(table, (*rec.hands, hand), rec.revision + 1), after)
         reset()
 
     done = t("table.recorded", n=n + 1)
@@ -220,7 +223,8 @@ def _undo(rec) -> None:
     except (HandError, KeyError, TypeError, ValueError):  # a stored hand that no longer reads:
         # undo still, the editor as it is
         state = None
-    store().undo(table.code, expected=len(rec.hands))
+    after = store().undo(table.code, expected=len(rec.hands), revision=rec.revision)  # the hand read above
+    remember(TableRecord(table, rec.hands[:-1], rec.revision + 1), after)
     if state is None:
         return
     before = ss.hand if session.started() else None

@@ -1,0 +1,119 @@
+"""牌局 page benchmark (not a timed test): what one click costs on a 2,000-hand table.
+
+A session on `?table=CODE` (Streamlit AppTest, the whole page script, headless) with a winning
+hand in progress, so the money preview is drawn. Timed, each the median of ``--runs``:
+
+1. a tap that changes nothing on the table (the 跟庄 box on and off: the page reruns);
+2. 记这一手 / Record (the store's checked write, then the page's rerun), undone after each.
+
+For each it prints ms per click and how many hands the ledger fold scored and paid for that
+click (`ledger.fold._money` calls): a replay of the whole table is 2,000 of them.
+Usage: python bench/bench_table_page.py [--hands N] [--runs K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_ledger import SEATS, _bulk, _parse, calibration_ms  # noqa: E402
+
+from ledger import Table  # noqa: E402
+from ledger import fold as fold_module  # noqa: E402
+from ledger.store import open_store  # noqa: E402
+
+HAND = "123m456p789s234mCC"  # 平胡 门清 单钓 on 中
+
+
+class _Count:
+    """Counts the hands folded (`ledger.fold._money`), whichever module called the fold."""
+
+    def __init__(self) -> None:
+        self.n, self.inner = 0, fold_module._money
+
+    def __call__(self, *a, **kw):
+        self.n += 1
+        return self.inner(*a, **kw)
+
+
+def _click(at, count: _Count, act) -> tuple[float, int]:
+    count.n = 0
+    t0 = time.perf_counter()
+    act()
+    at.run()
+    ms = (time.perf_counter() - t0) * 1000
+    if at.exception:
+        raise SystemExit(f"the page failed: {[e.value for e in at.exception]}")
+    return ms, count.n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    n = args.hands
+    print(
+        f"calibration: sum(range(1e6)) {calibration_ms():.1f} ms (idle core ~9 ms; higher = a busy machine)"
+    )
+    from streamlit.testing.v1 import AppTest
+
+    table = Table("jiujiang", SEATS, 1)
+    hands: list = []
+    for i in range(n):
+        hands.append(_parse(table, hands, i))
+    count = _Count()
+    fold_module._money = count
+    with tempfile.TemporaryDirectory() as d:
+        url = f"sqlite:///{d}/bench.sqlite3"
+        os.environ["JXMJ_DB"] = url
+        store = open_store(url)
+        code = store.create_table(table, []).table.code
+        _bulk(store, code, hands)
+        at = AppTest.from_file(str(ROOT / "app" / "streamlit_app.py"), default_timeout=300)
+        at.query_params["table"] = code
+        at.run()
+        at.text_input(key="typed").input(HAND)
+        at.button(key="btn_typed").click()
+        at.run()
+        at.segmented_control(key="tw_winner").set_value(1)
+        at.run()
+        at.segmented_control(key="tw_how").set_value(2)
+        at.run()
+        assert at.button(key="tb_record").proto.disabled is False, "no hand to record"
+        taps, records = [], []
+        for i in range(args.runs):
+            taps.append(_click(at, count, lambda i=i: at.checkbox(key="tw_followed").set_value(i % 2 == 0)))
+        at.checkbox(key="tw_followed").set_value(False)
+        at.run()
+        for _ in range(args.runs):
+            at.text_input(key="typed").input(HAND)
+            at.button(key="btn_typed").click()
+            at.run()
+            at.segmented_control(key="tw_winner").set_value(1)
+            at.run()
+            at.segmented_control(key="tw_how").set_value(2)
+            at.run()
+            records.append(_click(at, count, lambda: at.button(key="tb_record").click()))
+            assert len(store.get(code).hands) == n + 1, "the hand was not recorded"
+            store.undo(code)
+        store.close()
+    for name, runs in (("tap (page rerun, preview drawn)", taps), ("记这一手 record + rerun", records)):
+        ms = statistics.median(r[0] for r in runs)
+        folded = statistics.median(r[1] for r in runs)
+        print(f"{name}: {ms:.0f} ms per click (median of {len(runs)}), ", end="")
+        print(f"hands folded {folded:.0f} ({n} on the table)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
