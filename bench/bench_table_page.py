@@ -56,6 +56,17 @@ def _click(at, count: _Count, act) -> tuple[float, int]:
     return ms, count.n
 
 
+def _enter(at) -> None:
+    """李四 wins on 王五's discard with `HAND` (typed), as a player enters it."""
+    at.text_input(key="typed").input(HAND)
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(1)
+    at.run()
+    at.segmented_control(key="tw_how").set_value(2)
+    at.run()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000)
@@ -82,13 +93,7 @@ def main() -> int:
         at = AppTest.from_file(str(ROOT / "app" / "streamlit_app.py"), default_timeout=300)
         at.query_params["table"] = code
         at.run()
-        at.text_input(key="typed").input(HAND)
-        at.button(key="btn_typed").click()
-        at.run()
-        at.segmented_control(key="tw_winner").set_value(1)
-        at.run()
-        at.segmented_control(key="tw_how").set_value(2)
-        at.run()
+        _enter(at)
         assert at.button(key="tb_record").proto.disabled is False, "no hand to record"
         taps, records = [], []
         for i in range(args.runs):
@@ -96,13 +101,7 @@ def main() -> int:
         at.checkbox(key="tw_followed").set_value(False)
         at.run()
         for _ in range(args.runs):
-            at.text_input(key="typed").input(HAND)
-            at.button(key="btn_typed").click()
-            at.run()
-            at.segmented_control(key="tw_winner").set_value(1)
-            at.run()
-            at.segmented_control(key="tw_how").set_value(2)
-            at.run()
+            _enter(at)
             records.append(_click(at, count, lambda: at.button(key="tb_record").click()))
             assert len(store.get(code).hands) == n + 1, "the hand was not recorded"
             store.undo(code)

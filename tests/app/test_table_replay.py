@@ -5,26 +5,11 @@ ledger fold scored (`ledger.fold._money`), a whole replay being one per hand on 
 
 from __future__ import annotations
 
-import pytest
-
-from ledger import fold as fold_module
 from ledger.store import open_store
 from tests.app.test_table_page import HAND_A, _click, _enter, _open, _table
+from tests.ledger.test_extend import folded  # noqa: F401 (fixture)
 
 STORED = 12  # hands on the table before the page opens
-
-
-@pytest.fixture
-def folded(monkeypatch) -> list[int]:
-    count = [0]
-    inner = fold_module._money
-
-    def counted(*a, **kw):
-        count[0] += 1
-        return inner(*a, **kw)
-
-    monkeypatch.setattr(fold_module, "_money", counted)
-    return count
 
 
 def _hands(at) -> int:
@@ -42,7 +27,7 @@ def _tap(at) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def test_a_tap_a_record_and_an_undo_fold_one_hand_not_the_table(folded):
+def test_a_tap_a_record_and_an_undo_fold_one_hand_not_the_table(folded):  # noqa: F811
     code = _table()
     store = open_store()
     for i in range(STORED):
@@ -65,7 +50,7 @@ def test_a_tap_a_record_and_an_undo_fold_one_hand_not_the_table(folded):
     assert _hands(at) == STORED and folded[0] == STORED + 1
 
 
-def test_another_phones_write_is_seen_on_the_next_run(folded):
+def test_another_phones_write_is_seen_on_the_next_run(folded):  # noqa: F811
     code = _table()
     one, two = _open(code), _open(code)
     _enter(one, HAND_A, winner=1, discarder=2)
