@@ -11,6 +11,7 @@ import html
 
 import streamlit as st
 
+from app.ui.flash import Flash, show
 from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html
 from app.ui.score import session
@@ -136,10 +137,8 @@ def _help(x: EditTile, win: bool) -> str:
 
 
 def _panel_message() -> None:
-    msg = ss.panel_msg
-    if msg is not None:
-        fields = {k: t(f"meld.{v}") if k == "kind" else v for k, v in msg.fields.items()}
-        getattr(st, msg.level)(t(msg.key, **fields))
+    if ss.panel_msg is not None:
+        show(ss.panel_msg)
 
 
 def _selected_panel() -> None:
@@ -228,7 +227,8 @@ def _on_make_meld(kind: str) -> None:
     try:
         hand = ss.hand.with_meld(ss.sel.index, kind)
     except EditRefused as refused:
-        ss.panel_msg = session.Flash("warning", refused.key, refused.fields)
+        fields = {k: Flash("info", f"meld.{v}") if k == "kind" else v for k, v in refused.fields.items()}
+        ss.panel_msg = Flash("warning", refused.key, fields)  # a meld kind worded when drawn
         return
     session.set_hand(hand)
     ss.sel = None

@@ -13,6 +13,7 @@ import time
 
 import streamlit as st
 
+from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.score import session
 from app.ui.score.conditions import conditions
@@ -62,7 +63,7 @@ def render() -> None:
         conditions()
     _timing(timing_slot)
     with messages:
-        session.show_flashes()
+        show_posted()  # a photo that could not be read, the sample's true tiles: above ①
     drafting.save(draft_key)
 
 

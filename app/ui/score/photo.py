@@ -10,6 +10,7 @@ import streamlit as st
 
 from app.photo_hand import hand_from_photo
 from app.ui import services
+from app.ui.flash import Flash, post
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes
 from app.ui.score import session
@@ -34,7 +35,7 @@ def open_on_sample() -> None:
             _apply_photo(photo, "sample")
             if isinstance(services.score_hand(ss.hand, ss.cond), services.Refusal):
                 ss.hand = services.sample_truth()  # the photo and its boxes stay
-                session.flash("info", "msg.sample_truth")
+                post(Flash("info", "msg.sample_truth"))
             return
     session.set_hand(services.sample_truth(), undoable=False)
     ss.photo_src = "sample_manual"
@@ -62,17 +63,17 @@ def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
     """A message for the player, translated by its code (`image.<code>`, `err.*`); the cause
     goes to the log, never to the page (no exception names, no decoder internals)."""
     log.warning("photo not read: %s (%s)", exc.key, exc.detail)
-    session.flash(level, exc.key, **exc.fields)
+    post(Flash(level, exc.key, dict(exc.fields)))
 
 
 def _apply_photo(photo: services.Photo, source: str) -> None:
     guess = hand_from_photo(photo.result, ss.cond.variant)
     ss.photo, ss.photo_src = photo, source
     if not guess.concealed and not guess.melds:
-        session.flash("warning", "msg.no_tiles")  # the photo is shown; the hand the player had stays
+        post(Flash("warning", "msg.no_tiles"))  # the photo is shown; the hand the player had stays
         return
     if any(n.code == "flowers_left_out" for n in guess.notes):
-        session.flash("info", "msg.flowers_dropped")
+        post(Flash("info", "msg.flowers_dropped"))
     session.set_hand(EditHand.from_guess(guess), undoable=not ss.hand.is_empty)
     session.deselect()
 

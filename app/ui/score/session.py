@@ -8,7 +8,7 @@
 | `picker` | `"add" \\| None` | the add-a-tile picker is open |
 | `undo` | `list[EditHand]` | earlier hands, newest last |
 | `panel_msg` | `Flash \\| None` | a refused edit, said inside the tile panel |
-| `flash` | `list[Flash]` | messages for the top of the page, shown once |
+| `flash` | `list[Flash]` | messages posted for a place on the page, shown once (`app.ui.flash`) |
 | `typed_msg` | `Flash \\| None` | a tile string that could not be read, said under its box |
 | `photo` | `Photo \\| None` | the photo read last (its boxes are drawn) |
 | `photo_src` | `str` | `sample`, `upload`, `camera`, `manual`, `sample_manual`, `typed` |
@@ -20,9 +20,6 @@ Widgets bind to the typed values with `bind()`, so widget keys may come and go.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 import streamlit as st
 
 from app.ui import services
@@ -32,17 +29,6 @@ from scoring.rules import load_rules
 
 ss = st.session_state
 UNDO_DEPTH = 30
-
-
-@dataclass(frozen=True, slots=True)
-class Flash:
-    """A message: `level` (`info`, `warning`, `error`), catalog `key`, its `fields`, and a
-    `detail` shown in brackets on the English page only (engine and decoder sentences are English)."""
-
-    level: str
-    key: str
-    fields: dict[str, Any] = field(default_factory=dict)
-    detail: str = ""
 
 
 STATE_KEYS = ("hand", "cond", "sel", "picker", "undo", "flash", "panel_msg", "typed_msg", "photo",
@@ -83,31 +69,6 @@ def start(hand: EditHand, cond: Conditions) -> None:
     ss.photo_seen = set()
     ss.bad_numbers = set()
     ss.timing = None
-
-
-def flash(level: str, key: str, detail: str = "", **fields: Any) -> None:
-    ss.flash.append(Flash(level, key, fields, detail))
-
-
-def show_flash(f: Flash) -> None:
-    """Draw one message in the page language; its fields and details may quote the player, so
-    they are inert Markdown (`app.safe_text.md`); the detail (English) on the English page only."""
-    from app.safe_text import md
-    from app.ui.i18n import lang, t
-
-    text = t(f.key, **{k: md(v, limit=None) if isinstance(v, str) else v for k, v in f.fields.items()})
-    if f.detail and lang() == "en":
-        text += f" ({md(f.detail, limit=300)})"
-    getattr(st, f.level)(text)
-
-
-def show_flashes() -> None:
-    """Draw (and forget) the messages of this hand in progress (`ss.flash`): a photo that could
-    not be read, the sample's true tiles. The score page draws them at its top, above ① (its
-    photo); the 牌局 page above its photo inputs."""
-    for f in ss.flash:
-        show_flash(f)
-    ss.flash = []
 
 
 def set_hand(hand: EditHand, undoable: bool = True) -> None:

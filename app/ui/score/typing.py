@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.safe_text import md
+from app.ui.flash import Flash, code_flash, show
 from app.ui.i18n import t
-from app.ui.messages import code_text
 from app.ui.score import session
 from app.ui.state import EditHand
 from scoring import HandError, parse_tiles
@@ -27,16 +26,7 @@ def typed_entry() -> None:
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
         st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
         if msg is not None:
-            _typed_message(msg)
-
-
-def _typed_message(msg: session.Flash) -> None:
-    """Worded now, in this run's language: a callback runs before the page sets it."""
-    fields = dict(msg.fields)
-    if "code" in fields:  # the tile string quotes the player: inert Markdown (app.safe_text)
-        why = code_text(fields.pop("code"), msg.detail)
-        fields = {"text": md(fields["text"], limit=None), "why": md(why, limit=300)}
-    st.error(t(msg.key, **fields))
+            show(msg)  # worded now, in this run's language: a callback runs before the page sets it
 
 
 def parse_typed(text: str, variant: str) -> EditHand:
@@ -63,11 +53,11 @@ def _on_typed() -> None:
     try:
         hand = parse_typed(text, ss.cond.variant)
     except HandError as exc:
-        fields = {"text": text[:40], "code": exc.code}  # worded when drawn, in the page language
-        ss.typed_msg = session.Flash("error", "msg.typed_bad", fields, str(exc))
+        fields = {"text": text[:40], "why": code_flash(exc.code, str(exc))}  # the text: inert Markdown
+        ss.typed_msg = Flash("error", "msg.typed_bad", fields)
         return  # the current hand stays as it was
     except ValueError:
-        ss.typed_msg = session.Flash("error", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
+        ss.typed_msg = Flash("error", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
         return
     session.set_hand(hand)
     if ss.photo is not None:

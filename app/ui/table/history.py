@@ -7,10 +7,11 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
+from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.score.session import started
-from app.ui.table.db import show_flashes, store, write
+from app.ui.table.db import store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
@@ -80,7 +81,7 @@ def history(rec, ledger) -> None:
         with st.expander(t("table.edit")):
             number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n")
             _edit_form(rec, ledger.outcomes[number - 1])
-            show_flashes("edit")  # the edit's outcome under its form
+            show_posted("edit")  # the edit's outcome under its form
 
 
 def _edit_form(rec, o) -> None:
@@ -135,4 +136,4 @@ def _edit_form(rec, o) -> None:
     def save() -> None:  # against the hand the form showed: another phone's write is a conflict
         store().edit(table.code, n, data, expected=len(rec.hands), revision=rec.revision)
 
-    write(save, t("table.edited", n=n), "edit")
+    write(save, "edit", "table.edited", n=n)

@@ -14,10 +14,11 @@ import json
 import streamlit as st
 
 from app.safe_text import md
+from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
-from app.ui.table.db import error_text, show_flashes, table_now
+from app.ui.table.db import error_text, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
 from app.ui.table.settle_view import exchange, settlement
@@ -53,7 +54,7 @@ def render() -> None:
     settlement(rec, ledger)
     exchange(rec, ledger)
     with top:
-        show_flashes()
+        show_posted()
     _leave()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
+from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
@@ -20,7 +21,7 @@ from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand, PayerTilesImpossible
 from app.ui.table import drafting, reopen
-from app.ui.table.db import error_text, remember, show_flashes, store, write
+from app.ui.table.db import error_text, remember, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, add_hand
@@ -54,7 +55,7 @@ def record_section(rec, ledger) -> None:
     outcome = session.outcome()  # a bad number entry: no preview, nothing to record
     left, right = st.columns([5, 7], gap="large")
     with left:
-        session.show_flashes()  # a photo that could not be read says so here, above its inputs
+        show_posted("top")  # a photo that could not be read says so here, above its inputs
         photo_inputs()
         detection_view()
     with right:
@@ -180,10 +181,9 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         remember(TableRecord(table, (*rec.hands, hand), rec.revision + 1), after)
         reset()
 
-    done = t("table.recorded", n=n + 1)
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), done, HERE)
+        write(lambda: append(data), HERE, "table.recorded", n=n + 1)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
@@ -193,17 +193,17 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        write(lambda: append({"kind": "drawn", **_common(table, choices)}), done, HERE)
+        write(lambda: append({"kind": "drawn", **_common(table, choices)}), HERE, "table.recorded", n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
         )
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            write(lambda: append({"kind": "false_win", "declarer": who}), done, HERE)
+            write(lambda: append({"kind": "false_win", "declarer": who}), HERE, "table.recorded", n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: _undo(rec), t("table.undone", n=n), HERE)
-    show_flashes(HERE)  # beside the buttons that made them
+        write(lambda: _undo(rec), HERE, "table.undone", n=n)
+    show_posted(HERE)  # beside the buttons that made them
 
 
 def _forget_widgets() -> None:

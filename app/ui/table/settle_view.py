@@ -9,9 +9,10 @@ import streamlit as st
 
 from app import jsonin
 from app.safe_text import md
+from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
-from app.ui.table.db import error_text, show_flashes, store, write
+from app.ui.table.db import error_text, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_csv, export_json, table_from_export
@@ -34,8 +35,8 @@ def settlement(rec, ledger) -> None:
     if not rec.table.locked:
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            write(lambda: store().lock(rec.table.code), t("table.locked"), "settle")
-    show_flashes("settle")  # the lock's outcome where it was tapped
+            write(lambda: store().lock(rec.table.code), "settle", "table.locked")
+    show_posted("settle")  # the lock's outcome where it was tapped
 
 
 def exchange(rec, ledger) -> None:
