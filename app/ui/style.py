@@ -69,8 +69,18 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   div[class*="st-key-picker_"] div[class*="st-key-pick_"] {flex: 0 0 20% !important; max-width: 20%;}
   div[class*="st-key-pick_"] button {padding: 1px !important; width: 100%; min-height: 48px !important;}
   div[class*="st-key-pick_"] button img {height: 44px;}
-  /* stacked columns: no 4rem column gap between ① and ②, ③ and ④ */
+  /* stacked columns: no 4rem column gap between ① and ②, ③ and ④; an empty one (a button not
+     offered this hand) takes no gap below the last button */
   div[data-testid="stHorizontalBlock"]:has(> div[data-testid="stColumn"]) {row-gap: 0.5rem !important;}
+  div[data-testid="stHorizontalBlock"]
+    > div[data-testid="stColumn"]:not(:has([data-testid="stElementContainer"])) {display: none;}
+  /* 牌局: the four players' totals two a row, not four rows */
+  div[class*="st-key-jx_totals"] div[data-testid="stHorizontalBlock"] {
+    flex-wrap: wrap; gap: 0.25rem 0.75rem !important;}
+  div[class*="st-key-jx_totals"] div[data-testid="stColumn"] {
+    flex: 1 1 calc(50% - 0.75rem) !important; width: calc(50% - 0.75rem) !important;
+    min-width: calc(50% - 0.75rem) !important;}
+  div[class*="st-key-jx_totals"] [data-testid="stMetricValue"] {font-size: 1.75rem;}
   /* the header on one row: page, QR, language */
   div[class*="st-key-topbar"] {gap: 6px !important; flex-wrap: nowrap;}
   div[class*="st-key-topbar"] [data-testid="stButtonGroup"] button {padding-left: 8px; padding-right: 8px;}

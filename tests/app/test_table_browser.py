@@ -84,3 +84,55 @@ def test_every_tap_target_of_a_table_on_a_phone_is_44_px(server):  # noqa: F811
             assert small == []
         finally:
             browser.close()
+
+
+# The players' totals on the page: how many rows they take and from the top of the first to the
+# bottom of the last (st.metric: name, total, the last hand's money).
+TOTALS = """() => {
+  const rs = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stMetric]')]
+    .map(m => m.getBoundingClientRect());
+  return {n: rs.length, rows: new Set(rs.map(r => Math.round(r.top))).size,
+          height: Math.round(Math.max(...rs.map(r => r.bottom)) - Math.min(...rs.map(r => r.top))),
+          width: Math.round(Math.min(...rs.map(r => r.width)))};
+}"""
+HEADINGS = "() => [...document.querySelectorAll('[data-testid=stMain] h3')].map(h => h.innerText)"
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+def test_a_table_on_a_phone_shows_the_totals_two_a_row_and_no_gap_above_a_section(server, locale):  # noqa: F811
+    """390 x 844: the four totals are a 2 x 2 grid (they stacked in four rows: 328 px on a new
+    table, 382 px with a hand's money under each; now 134 and 188 px), and no section heading
+    has more than 24 px of empty space above it (导出与导入 on a new table had 40: the empty
+    columns of the buttons not offered took 8 px each)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.app.test_browser import GAP_ABOVE
+
+    store = open_store()
+    new = store.create_table(Table("jiujiang", SEATS)).table.code
+    played = store.create_table(Table("jiujiang", SEATS)).table.code
+    store.append(
+        played, {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+    )
+    export = "导出与导入" if locale == "zh-CN" else "Export and import"
+    measured = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phone = {"width": 390, "height": 844}
+            for code, n in ((new, 0), (played, 1)):
+                page = browser.new_context(viewport=phone, has_touch=True, locale=locale).new_page()
+                page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
+                page.locator(f'#jx-table[data-hands="{n}"]').wait_for(timeout=WAIT)
+                page.locator("h3", has_text=export).first.wait_for(timeout=WAIT)
+                page.wait_for_timeout(1000)
+                totals = page.evaluate(TOTALS)
+                gaps = {h: page.evaluate(GAP_ABOVE, h) for h in page.evaluate(HEADINGS)}
+                measured[n] = totals, gaps
+                assert totals["n"] == 4 and totals["rows"] == 2 and 160 <= totals["width"] <= 190, totals
+                assert totals["height"] <= (150 if n == 0 else 205), totals
+                assert export in gaps and all(0 <= g <= 24 for g in gaps.values()), gaps
+            page.screenshot(path=str(ARTIFACTS / f"browser-table-phone-{locale}.png"), full_page=True)
+        finally:
+            browser.close()
+    print(measured)

@@ -78,7 +78,7 @@ def header(rec, ledger) -> None:
     st.caption(t("table.share", code=table.code))
     if table.house_rules:
         st.caption(t("table.house_rules", rules=json.dumps(table.house_rules, ensure_ascii=False)))
-    cols = st.columns(4)
+    cols = st.container(key="jx_totals").columns(4)  # a phone: 2 x 2, not four rows (app/ui/style.py)
     last = ledger.outcomes[-1].deltas if ledger.outcomes else None
     for i, col in enumerate(cols):
         with col:
