@@ -7,7 +7,10 @@ hand in progress, so the money preview is drawn. Timed, each the median of ``--r
 2. 记这一手 / Record (the store's checked write, then the page's rerun), undone after each.
 
 For each it prints ms per click and how many hands the ledger fold scored and paid for that
-click (`ledger.fold._money` calls): a replay of the whole table is 2,000 of them.
+click (`ledger.fold._money` calls): a replay of the whole table is 2,000 of them. Then the
+ledger's part of one run alone, without Streamlit: as the page did it before (read the table,
+replay it, then the preview's `add_hand`, which replayed it twice more) and as it does now
+(the table's revision, then `add_hand(before=)` onto the replay kept for that revision).
 Usage: python bench/bench_table_page.py [--hands N] [--runs K]
 """
 
@@ -67,6 +70,32 @@ def _enter(at) -> None:
     at.run()
 
 
+def ledger_part(store, code: str, runs: int = 5) -> None:
+    from ledger import add_hand, replay
+
+    data = {"seat": 1, "discarder": 2, "hand": {"concealed": HAND, "winning_tile": "C"}}
+    rec = store.get(code)
+    kept = rec.ledger()
+
+    def before() -> None:  # the add_hand of before: a lenient replay, the hand, a strict replay
+        now = store.get(code)
+        now.ledger()
+        hand, _ = add_hand(now.table, now.hands, data, before=replay(now.table, now.hands, strict=False))
+        replay(now.table, [*now.hands, hand])
+
+    def after() -> None:
+        assert store.revision(code) == rec.revision
+        add_hand(rec.table, rec.hands, data, before=kept)
+
+    for name, run in (("before: read + 3 replays", before), ("now: revision + 1 hand", after)):
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            run()
+            times.append((time.perf_counter() - t0) * 1000)
+        print(f"ledger part of one page run, {name}: {statistics.median(times):.1f} ms (median of {runs})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000)
@@ -105,6 +134,7 @@ def main() -> int:
             records.append(_click(at, count, lambda: at.button(key="tb_record").click()))
             assert len(store.get(code).hands) == n + 1, "the hand was not recorded"
             store.undo(code)
+        ledger_part(store, code)
         store.close()
     for name, runs in (("tap (page rerun, preview drawn)", taps), ("记这一手 record + rerun", records)):
         ms = statistics.median(r[0] for r in runs)
