@@ -50,14 +50,14 @@ def collect(models: str, real: Path, crops: bool = True) -> list[dict]:
     split = json.loads((real / "split.json").read_text())["split"]
     names = [s for s, sp in sorted(split.items()) if sp == "val"]
     seen: dict = {}
-    orig = reader._classify
+    orig, read = reader._classify, reader._read
 
-    def capture(loaded, xyxy, timing):
-        r = orig(loaded, xyxy, timing)
-        seen["xyxy"], seen["r"] = xyxy / np.float32(loaded.scale), r
-        return r
+    def capture(loaded, xyxy, scores, class_ids, timing):
+        out = read(loaded, xyxy, scores, class_ids, timing)  # the boxes after `vision.splits`
+        seen["xyxy"], seen["r"] = out[0] / np.float32(loaded.scale), out[3]
+        return out
 
-    reader._classify = capture
+    reader._read = capture
     out = []
     from vision.image import LoadedImage
 

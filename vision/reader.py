@@ -49,6 +49,7 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
+from vision.splits import merge_splits
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class ReaderConfig:
             region this many times smaller (long side) than the image, the localizer runs again
             on that region and the boxes are merged (`refine_region`); 0 turns it off.
         refine_margin: the region is widened by this fraction of its long side on every side.
+        merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         threads: onnxruntime intra-op threads (None: one per core).
     """
 
@@ -86,6 +88,7 @@ class ReaderConfig:
     crop_margin: float = 0.0
     refine_min_gain: float = 1.6
     refine_margin: float = 0.1
+    merge_splits: bool = True
     threads: int | None = None
 
     def __post_init__(self) -> None:
@@ -163,7 +166,7 @@ class TileReader:
             return result
 
         t1 = time.perf_counter()
-        readings = self._classify(loaded, xyxy, timing)
+        xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
@@ -209,20 +212,58 @@ class TileReader:
             cfg.containment_threshold,
         )
 
-    def _classify(self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]) -> Readings:
-        """Cut the boxes (pixels of `loaded.pixels`), classify every view, combine them."""
-        cfg = self.config
-        crop_src, crop_scale = loaded.pixels, loaded.scale
+    def _read(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        scores: np.ndarray,
+        class_ids: np.ndarray,
+        timing: dict[str, float],
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
+        """Classify the boxes, then put split boxes back together (`vision.splits`): the boxes
+        `(xyxy, scores, class_ids)` that remain and their readings."""
+        source = self._crop_source(loaded, xyxy, timing)
+        readings = self._classify(loaded, xyxy, timing, source)
+        if not self.config.merge_splits:
+            return xyxy, scores, class_ids, readings
+        m = merge_splits(
+            xyxy,
+            scores,
+            class_ids,
+            readings,
+            lambda boxes: self._classify(loaded, boxes, timing, source),
+            self.classifier.meta.get("calibration") or {},
+            self.classifier.classes,
+        )
+        return m.xyxy, m.scores, m.class_ids, m.readings
+
+    def _crop_source(
+        self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]
+    ) -> tuple[np.ndarray, float]:
+        """The pixels to cut crops from and their scale: `loaded`'s, or the photo decoded again
+        at full resolution when the boxes are too small there (`ReaderConfig.min_crop_px`)."""
         if loaded.scale < 1.0 and loaded.source is not None:
             short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
-            if short < cfg.min_crop_px * self.classifier.input_size[1]:
+            if short < self.config.min_crop_px * self.classifier.input_size[1]:
                 full = open_image(loaded.source)
                 timing["decode"] += full.decode_ms
-                crop_src, crop_scale = full.pixels, full.scale
+                return full.pixels, full.scale
+        return loaded.pixels, loaded.scale
+
+    def _classify(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+    ) -> Readings:
+        """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
+        classify every view, combine them."""
+        crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         both = bool(self.classifier.meta.get("upside_down", False))
         batch, _rotated, owner = cut_crops(
-            crop_src, boxes_src, self.classifier.input_size, cfg.crop_margin, both_ways=both
+            crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
         )
         logits = np.asarray(run_model(self.classifier, batch), dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):

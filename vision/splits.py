@@ -1,0 +1,224 @@
+"""Split boxes: one tile boxed as two halves by the localizer, put back together.
+
+The localizer sometimes boxes a tile as two halves: a sideways 4p (a claimed tile) as two
+upright-looking halves that each read 2p, a large 9p as two halves that each read 6p. Each
+half is a confident reading of the wrong tile, so neither NMS (the halves hardly overlap) nor
+the flag catches it. This stage looks for such pairs after the first classifier pass:
+
+1. **Candidates (geometry only).** Two boxes, each clearly smaller than the tiles around them
+   (area at most `HALF_AREA` x the median tile's), that together fill a box of a tile's size and
+   shape, upright or sideways (`UNION_SIDES`: long and short side within these multiples of the
+   median tile's long and short side; `UNION_FILL`: the two boxes cover that much of their
+   union, so they are neighbours along the row or stacked across it). The median tile is the
+   median over the `NEIGHBOURS` boxes nearest the pair (the pair left out). Two whole tiles
+   side by side are not candidates: each is a whole tile's size, and their union is two tiles
+   long.
+2. **Reading.** Every candidate union is cut and classified like any box (one extra classifier
+   batch, only when there are candidates).
+3. **Merge** (`accept`): the union replaces the two halves when its reading is a tile (not
+   `none`), confident by the model's own calibration (`vision.reading.uncertain` says no) and
+   likelier than each half's reading (`p` above both). Each box joins at most one union, the
+   likeliest first.
+
+Constants are generic (fractions of the median tile), chosen on synthetic scenes and the
+validation split of our real photos (models/MODEL.md, 0.6.1 "Split boxes").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.modelfiles import NONE_CLASS
+from vision.reading import Readings, beyond_the_set, uncertain
+
+HALF_AREA = 0.72
+"""A box is a possible half when its area is at most this x the median tile's (a half: ~0.5)."""
+
+UNION_AREA = (0.7, 1.45)
+"""The union's area must lie within these multiples of the median tile's (two whole tiles: 2)."""
+
+UNION_LONG = 1.5
+"""... and its long side be at most this x the median tile's long side. Not both sides: seen at
+a slant, a sideways tile is up to 1.5 x longer and 0.7 x shorter than the upright ones beside it
+(synthetic scenes), while its area stays a tile's."""
+
+UNION_FILL = 0.85
+"""The two boxes must cover at least this fraction of their union's area."""
+
+NEIGHBOURS = 8
+"""The median tile of a pair: over this many boxes nearest the pair's centre (the pair left out);
+a pair with fewer than `MIN_NEIGHBOURS` other boxes in the photo is left alone."""
+
+MIN_NEIGHBOURS = 3
+
+TILE_ASPECT = (1.1, 1.8)
+"""Long side over short side of a tile's box, upright or sideways (a tile: ~1.33; perspective
+and the tile's thickness move it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """The boxes after the stage: `xyxy` (K', 4), `scores` (K',), `class_ids` (K',), `readings`
+    (K' each), and `pairs`: the `(i, j)` input indices merged (the union takes `i`'s place, `j`
+    goes)."""
+
+    xyxy: np.ndarray
+    scores: np.ndarray
+    class_ids: np.ndarray
+    readings: Readings
+    pairs: list[tuple[int, int]]
+
+
+def candidates(xyxy: np.ndarray, over: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of boxes that may be the two halves of one tile, and their unions.
+
+    Args:
+        xyxy: float `(K, 4)` boxes in pixels.
+        over: bool `(K,)`, optional: the box's reading is beyond the set
+            (`vision.reading.beyond_the_set`). A pair of such boxes needs no size reference, only
+            a union of a tile's shape (`TILE_ASPECT`): in a close-up of split tiles every box is
+            a half, so the median tile is a half too.
+
+    Returns:
+        `(pairs, unions)`: int `(P, 2)` with `i < j`, float32 `(P, 4)`.
+
+    >>> row = [[x, 0, x + 30, 40] for x in (0, 32, 64, 96, 128)]  # upright tiles 30 x 40
+    >>> halves = [[160, 5, 180, 35], [180, 5, 200, 35]]  # a sideways tile 40 x 30, in halves
+    >>> pairs, unions = candidates(np.array(row + halves, np.float32))
+    >>> pairs.tolist(), unions.tolist()
+    ([[5, 6]], [[160.0, 5.0, 200.0, 35.0]])
+    >>> len(candidates(np.array(row, np.float32))[0])  # whole tiles side by side: none
+    0
+    >>> len(candidates(np.array(halves, np.float32))[0])  # no tiles around: no size to compare
+    0
+    >>> candidates(np.array(halves, np.float32), np.array([True, True]))[0].tolist()  # but 2p x 5
+    [[0, 1]]
+    """
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    k = len(xyxy)
+    over = np.zeros(k, bool) if over is None else np.asarray(over, bool)
+    none = np.zeros((0, 2), np.int64), np.zeros((0, 4), np.float32)
+    if k < 2:
+        return none
+    w, h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    area = w * h
+    long_ = np.maximum(w, h)
+    ii, jj = np.triu_indices(k, 1)
+    unions = np.concatenate(
+        [np.minimum(xyxy[ii, :2], xyxy[jj, :2]), np.maximum(xyxy[ii, 2:], xyxy[jj, 2:])], 1
+    )
+    uw, uh = unions[:, 2] - unions[:, 0], unions[:, 3] - unions[:, 1]
+    iw = np.clip(np.minimum(xyxy[ii, 2], xyxy[jj, 2]) - np.maximum(xyxy[ii, 0], xyxy[jj, 0]), 0, None)
+    ih = np.clip(np.minimum(xyxy[ii, 3], xyxy[jj, 3]) - np.maximum(xyxy[ii, 1], xyxy[jj, 1]), 0, None)
+    fill = (area[ii] + area[jj] - iw * ih) / np.maximum(uw * uh, 1e-6)
+    near = fill >= UNION_FILL  # neighbours only (cheap first cut)
+    cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
+    lo, hi = UNION_AREA
+    keep = []
+    for n in np.flatnonzero(near):
+        i, j = ii[n], jj[n]
+        ul, us = max(uw[n], uh[n]), min(uw[n], uh[n])
+        if over[i] and over[j]:
+            if TILE_ASPECT[0] <= ul / max(us, 1e-6) <= TILE_ASPECT[1]:
+                keep.append(n)
+            continue
+        d = np.hypot(cx - (unions[n, 0] + unions[n, 2]) / 2, cy - (unions[n, 1] + unions[n, 3]) / 2)
+        d[[i, j]] = np.inf
+        others = np.argsort(d)[: min(NEIGHBOURS, k - 2)]
+        if len(others) < MIN_NEIGHBOURS:
+            continue
+        m_long, m_area = np.median(long_[others]), np.median(area[others])
+        if max(area[i], area[j]) > HALF_AREA * m_area:
+            continue
+        if lo * m_area <= uw[n] * uh[n] <= hi * m_area and ul <= UNION_LONG * m_long:
+            keep.append(n)
+    if not keep:
+        return none
+    return np.stack([ii[keep], jj[keep]], 1).astype(np.int64), unions[keep].astype(np.float32)
+
+
+def accept(
+    halves: Readings, pairs: np.ndarray, union: Readings, calibration: Mapping[str, float], none: int
+) -> np.ndarray:
+    """Bool `(P,)`: which unions replace their halves (see the module docstring, step 3).
+
+    Args:
+        halves: the readings of all boxes (indexed by `pairs`).
+        union: the readings of the `P` union boxes.
+        none: index of the `none` class (-1: the model has none).
+    """
+    confident = ~uncertain(union, union.p, calibration)
+    i, j = pairs[:, 0], pairs[:, 1]
+    tile_p = np.where(halves.cls == none, 1.0 - halves.p, halves.p)  # P(the box is the tile read)
+    likelier = union.p > tile_p[i] * tile_p[j]
+    news = (halves.cls[i] != union.cls) | (halves.cls[j] != union.cls)
+    return confident & likelier & news & (union.cls != none)
+
+
+def merge_splits(
+    xyxy: np.ndarray,
+    scores: np.ndarray,
+    class_ids: np.ndarray,
+    readings: Readings,
+    classify: Callable[[np.ndarray], Readings],
+    calibration: Mapping[str, float],
+    classes: Sequence[str],
+) -> Merged:
+    """Find split pairs, classify their unions, merge the accepted ones.
+
+    Args:
+        xyxy: float32 `(K, 4)` boxes (pixels); scores `(K,)` localizer scores; class_ids `(K,)`.
+        readings: the classifier's readings of the `K` boxes.
+        classify: reads a float32 `(P, 4)` array of boxes (the same pixels) as `Readings`.
+        calibration: the classifier's `calibration` metadata (`vision.reading`).
+        classes: the classifier's class names (`none` among them, or not).
+
+    Returns:
+        `Merged`; the same arrays (and no pairs) when nothing merges. The union's localizer score
+        and class are those of the stronger half.
+    """
+    none = list(classes).index(NONE_CLASS) if NONE_CLASS in classes else -1
+    tiles = np.flatnonzero(readings.cls != none)
+    over = np.zeros(len(xyxy), bool)
+    over[tiles] = beyond_the_set([classes[c] for c in readings.cls[tiles]])
+    pairs, unions = candidates(xyxy, over)
+    if len(pairs) == 0:
+        return Merged(xyxy, scores, class_ids, readings, [])
+    union = classify(unions)
+    ok = accept(readings, pairs, union, calibration, none)
+    used: set[int] = set()
+    chosen: list[tuple[int, int, int]] = []
+    for n in np.argsort(-union.p, kind="stable"):
+        i, j = (int(v) for v in pairs[n])
+        if ok[n] and i not in used and j not in used:
+            used.update((i, j))
+            chosen.append((i, j, int(n)))
+    if not chosen:
+        return Merged(xyxy, scores, class_ids, readings, [])
+    xyxy, scores, class_ids = xyxy.copy(), scores.copy(), class_ids.copy()
+    cls, p, margin, agree = (a.copy() for a in (readings.cls, readings.p, readings.margin, readings.agree))
+    for i, j, n in chosen:
+        strong = i if scores[i] >= scores[j] else j
+        xyxy[i], scores[i], class_ids[i] = unions[n], scores[strong], class_ids[strong]
+        cls[i], p[i], margin[i], agree[i] = union.cls[n], union.p[n], union.margin[n], union.agree[n]
+    keep = np.setdiff1d(np.arange(len(xyxy)), [j for _, j, _ in chosen])
+    merged = Readings(cls=cls[keep], p=p[keep], margin=margin[keep], agree=agree[keep])
+    return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, [(i, j) for i, j, _ in chosen])
+
+
+__all__ = [
+    "HALF_AREA",
+    "MIN_NEIGHBOURS",
+    "NEIGHBOURS",
+    "TILE_ASPECT",
+    "UNION_AREA",
+    "UNION_FILL",
+    "UNION_LONG",
+    "Merged",
+    "accept",
+    "candidates",
+    "merge_splits",
+]
