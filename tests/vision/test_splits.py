@@ -27,7 +27,9 @@ def red(code: str, shift: float = 0.0) -> tuple[int, int, int]:
 def standin(tmp_path, boxes, paint, merge=True):
     """Stand-in models finding `boxes`; `paint(img)` draws the tiles; the reader and the pixels."""
     testing.build_localizer(tmp_path / LOCALIZER_FILE, boxes, image_size=SIZE, size=256)
-    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, meta_override={"upside_down": True})
+    testing.build_classifier(
+        tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, meta_override={"upside_down": True}
+    )
     img = testing.paint_scene(*SIZE, [], classes=CLASSIFIER_CLASSES)
     paint(img)
     return TileReader(tmp_path, ReaderConfig(refine_min_gain=0, merge_splits=merge)), img
@@ -107,7 +109,9 @@ def drawn():
     from datasets.tiles import CLASSES
 
     reader = TileReader(models_dir())
-    img, boxes = make_scene(np.random.default_rng(1), sets=SETS, opts={**OPTS, "rows": 1, "last_apart": False})
+    img, boxes = make_scene(
+        np.random.default_rng(1), sets=SETS, opts={**OPTS, "rows": 1, "last_apart": False}
+    )
     loaded = LoadedImage.from_array(np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8)))
 
     def classify(xyxy):
