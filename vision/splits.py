@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 
 import numpy as np
 
@@ -203,13 +204,15 @@ def merge_splits(
     if not chosen:
         return Merged(xyxy, scores, class_ids, readings, [])
     xyxy, scores, class_ids = xyxy.copy(), scores.copy(), class_ids.copy()
-    cls, p, margin, agree = (a.copy() for a in (readings.cls, readings.p, readings.margin, readings.agree))
+    fields = {f.name: getattr(readings, f.name) for f in dataclass_fields(Readings)}
+    fields = {k: v.copy() for k, v in fields.items() if v is not None}  # (logit_margin may be None)
     for i, j, n in chosen:
         strong = i if scores[i] >= scores[j] else j
         xyxy[i], scores[i], class_ids[i] = unions[n], scores[strong], class_ids[strong]
-        cls[i], p[i], margin[i], agree[i] = union.cls[n], union.p[n], union.margin[n], union.agree[n]
+        for k, v in fields.items():
+            v[i] = getattr(union, k)[n]
     keep = np.setdiff1d(np.arange(len(xyxy)), [j for _, j, _ in chosen])
-    merged = Readings(cls=cls[keep], p=p[keep], margin=margin[keep], agree=agree[keep])
+    merged = Readings(**{k: v[keep] for k, v in fields.items()})
     return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, [(i, j) for i, j, _ in chosen])
 
 
