@@ -94,7 +94,9 @@ def test_whole_tiles_side_by_side_are_never_candidates():
     # a kong of four, then a row of identical tiles touching: every union is two tiles in area
     row = np.array([[x, 0, x + TW, TH] for x in np.arange(10) * TW], np.float32)
     assert len(candidates(row)[0]) == 0
-    assert len(candidates(row, over=np.ones(10, bool))[0]) == 10 - 1  # (the set rule alone: see below)
+    # with every reading beyond the set only the union's shape is checked (a close-up of halves has
+    # no whole tile to compare with): the 9 touching pairs are candidates, and their readings decide
+    assert len(candidates(row, over=np.ones(10, bool))[0]) == 10 - 1
 
 
 # -- the shipped classifier on a drawn scene ------------------------------------------------
