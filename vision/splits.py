@@ -119,28 +119,30 @@ def candidates(xyxy: np.ndarray, over: np.ndarray | None = None) -> tuple[np.nda
     iw = np.clip(np.minimum(xyxy[ii, 2], xyxy[jj, 2]) - np.maximum(xyxy[ii, 0], xyxy[jj, 0]), 0, None)
     ih = np.clip(np.minimum(xyxy[ii, 3], xyxy[jj, 3]) - np.maximum(xyxy[ii, 1], xyxy[jj, 1]), 0, None)
     fill = (area[ii] + area[jj] - iw * ih) / np.maximum(uw * uh, 1e-6)
-    near = fill >= UNION_FILL  # neighbours only (cheap first cut)
-    cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
-    lo, hi = UNION_AREA
-    keep = []
-    for n in np.flatnonzero(near):
-        i, j = ii[n], jj[n]
-        ul, us = max(uw[n], uh[n]), min(uw[n], uh[n])
-        if over[i] and over[j]:
-            if TILE_ASPECT[0] <= ul / max(us, 1e-6) <= TILE_ASPECT[1]:
-                keep.append(n)
-            continue
-        d = np.hypot(cx - (unions[n, 0] + unions[n, 2]) / 2, cy - (unions[n, 1] + unions[n, 3]) / 2)
-        d[[i, j]] = np.inf
-        others = np.argsort(d)[: min(NEIGHBOURS, k - 2)]
-        if len(others) < MIN_NEIGHBOURS:
-            continue
-        m_long, m_area = np.median(long_[others]), np.median(area[others])
-        if max(area[i], area[j]) > HALF_AREA * m_area:
-            continue
-        if lo * m_area <= uw[n] * uh[n] <= hi * m_area and ul <= UNION_LONG * m_long:
-            keep.append(n)
-    if not keep:
+    near = np.flatnonzero(fill >= UNION_FILL)  # neighbours only
+    ii, jj, unions, uw, uh = ii[near], jj[near], unions[near], uw[near], uh[near]
+    ul, us = np.maximum(uw, uh), np.minimum(uw, uh)
+    by_set = over[ii] & over[jj] & (ul >= TILE_ASPECT[0] * us) & (ul <= TILE_ASPECT[1] * us)
+    by_size = np.zeros(len(near), bool)
+    n_ref = min(NEIGHBOURS, k - 2)
+    if n_ref >= MIN_NEIGHBOURS and len(near):
+        # the median tile of each pair: the n_ref boxes nearest the union's centre, the pair left out
+        cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
+        ux, uy = (unions[:, 0] + unions[:, 2]) / 2, (unions[:, 1] + unions[:, 3]) / 2
+        d = np.hypot(cx[None, :] - ux[:, None], cy[None, :] - uy[:, None])
+        rows = np.arange(len(near))
+        d[rows, ii], d[rows, jj] = np.inf, np.inf
+        ref = np.argpartition(d, n_ref - 1, axis=1)[:, :n_ref]
+        m_area, m_long = np.median(area[ref], axis=1), np.median(long_[ref], axis=1)
+        lo, hi = UNION_AREA
+        by_size = (
+            (np.maximum(area[ii], area[jj]) <= HALF_AREA * m_area)
+            & (uw * uh >= lo * m_area)
+            & (uw * uh <= hi * m_area)
+            & (ul <= UNION_LONG * m_long)
+        )
+    keep = np.flatnonzero(by_set | (~(over[ii] & over[jj]) & by_size))
+    if not len(keep):
         return none
     return np.stack([ii[keep], jj[keep]], 1).astype(np.int64), unions[keep].astype(np.float32)
 
