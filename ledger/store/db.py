@@ -15,9 +15,10 @@ from sqlalchemy import event
 
 from ledger.errors import StoreError
 
-__all__ = ["ENV", "default_url", "make_engine"]
+__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "make_engine"]
 
 ENV = "JXMJ_DB"
+BUSY_TIMEOUT_S = 15.0  # SQLite: how long a writer waits for another's lock before "busy" (read per engine)
 
 
 def default_url() -> str:
@@ -50,16 +51,16 @@ def make_engine(url: str) -> sa.Engine:
                 f"cannot create the folder of the ledger {parsed.database}: {e}", "store_unreachable"
             ) from None
     try:
-        engine = sa.create_engine(parsed, connect_args={"timeout": 15} if sqlite else {})
+        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
     except (sa.exc.NoSuchModuleError, ModuleNotFoundError) as e:
         hint = " (pip install 'jxmj[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
         raise StoreError(f"no database driver for {parsed.drivername}{hint}: {e}", "missing_driver") from None
     if sqlite:
-        _sqlite_events(engine)
+        _sqlite_events(engine, round(BUSY_TIMEOUT_S * 1000))
     return engine
 
 
-def _sqlite_events(engine: sa.Engine) -> None:
+def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:
     """WAL, foreign keys, and BEGIN IMMEDIATE for writes (a writer takes the lock before it reads,
     so two phones never both read hand count N and both write hand N + 1)."""
 
@@ -69,7 +70,7 @@ def _sqlite_events(engine: sa.Engine) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=15000")
+        cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.close()
 
     @event.listens_for(engine, "begin")

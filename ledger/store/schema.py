@@ -103,8 +103,20 @@ def version_of(conn: sa.Connection) -> int:
     return v
 
 
+#: pg_advisory_xact_lock key of the migration (any fixed 64-bit number: "jxmj" in ASCII)
+MIGRATION_LOCK = 0x6A786D6A
+
+
 def migrate(conn: sa.Connection, target: int = LATEST) -> int:
-    """Run the missing migrations up to ``target`` on ``conn`` (inside its transaction)."""
+    """Run the missing migrations up to ``target`` on ``conn`` (inside its transaction).
+
+    Migrations of one database never overlap, so two processes opening a fresh database at once
+    do not both create its tables: on PostgreSQL the transaction first takes an advisory lock
+    (:data:`MIGRATION_LOCK`, held until it ends); on SQLite the store's write transaction
+    (``BEGIN IMMEDIATE``) already holds the database's write lock before it reads the version.
+    """
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
     v = version_of(conn)
     if v > LATEST:
         raise StoreError(

@@ -26,6 +26,7 @@ from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.parse import Context, hand_from_json
+from ledger.store import dberror
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 
@@ -50,19 +51,21 @@ class TableRecord:
 
 @contextlib.contextmanager
 def _db_errors(where: str) -> Iterator[None]:
+    """Driver errors as :class:`LedgerError`, by their kind (:mod:`ledger.store.dberror`: the
+    driver's error code, never its message text)."""
     try:
         yield
     except LedgerError:
         raise
     except sa.exc.IntegrityError:
         raise ConflictError("another phone recorded the same hand first: reload the table") from None
-    except (sa.exc.DatabaseError, sqlite3.DatabaseError) as e:
+    except (sa.exc.DBAPIError, sqlite3.Error) as e:
         text = str(getattr(e, "orig", e))
-        if "not a database" in text or "malformed" in text:
+        if dberror.kind(e) == dberror.DAMAGED:
             raise StoreError(
                 f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
             ) from None
-        if isinstance(e, sa.exc.OperationalError) and "locked" in text:
+        if dberror.kind(e) == dberror.BUSY:
             raise ConflictError("the ledger is busy with another writer: try again") from None
         raise StoreError(f"{where}: {text}", "store_unreachable") from None
 
@@ -70,21 +73,17 @@ def _db_errors(where: str) -> Iterator[None]:
 def open_store(url: str | None = None) -> Store:
     """Open (and migrate) the store at ``url`` (default :func:`ledger.store.default_url`).
 
+    Two processes opening a fresh database at once do not race: the migration takes the
+    database's write lock first (:func:`ledger.store.schema.migrate`).
     Raises :class:`StoreError`: ``bad_url``, ``missing_driver``, ``corrupt_store``,
-    ``newer_schema``, ``store_unreachable``.
+    ``newer_schema``, ``store_unreachable``; :class:`ConflictError` when another writer holds
+    the database longer than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
     """
     url = url or default_url()
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
-    with _db_errors(where):
-        for attempt in (1, 2):  # two processes creating a fresh database at once: retry once
-            try:
-                with engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
-                    S.migrate(conn)
-                break
-            except sa.exc.DatabaseError as e:
-                if attempt == 2 or "already exists" not in str(e):
-                    raise
+    with _db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+        S.migrate(conn)
     return Store(engine, where)
 
 
@@ -118,24 +117,35 @@ class Store:
             hand, ledger = add_hand(table, checked, data, before=ledger)
             checked.append(hand)
         with self._tx(write=True) as conn:
-            code = table.code
-            for _ in range(8):
-                if (
-                    code
-                    and conn.execute(sa.select(S.tables.c.id).where(S.tables.c.code == code)).first() is None
-                ):
-                    break
-                code = new_code()
-            seats = json.dumps(table.seats, ensure_ascii=False)
-            row = dict(
-                code=code, title=table.title, variant=table.variant, seats=seats, base=str(table.base),
-                house_rules=json.dumps(table.house_rules, ensure_ascii=False),
-                created=table.created.isoformat(), locked=table.locked, hand_count=len(checked), revision=0,
-            )  # fmt: skip
-            tid = conn.execute(S.tables.insert().values(**row)).inserted_primary_key[0]
+            code, tid = self._insert_table(conn, table, len(checked))
             for i, h in enumerate(checked, 1):
                 conn.execute(S.hands.insert().values(table_id=tid, position=i, data=_dump(h)))
         return TableRecord(replace(table, code=code), tuple(checked), 0)
+
+    def _insert_table(self, conn: sa.Connection, table: Table, hand_count: int) -> tuple[str, int]:
+        """Insert the table's row under ``table.code`` when it is free, else under a fresh code;
+        returns ``(code, id)``. A code another writer takes between the check and the insert (a
+        PostgreSQL read does not wait for the other's commit) fails the insert as a duplicate: the
+        savepoint undoes it and a fresh code is drawn."""
+        seats = json.dumps(table.seats, ensure_ascii=False)
+        row = dict(
+            title=table.title, variant=table.variant, seats=seats, base=str(table.base),
+            house_rules=json.dumps(table.house_rules, ensure_ascii=False),
+            created=table.created.isoformat(), locked=table.locked, hand_count=hand_count, revision=0,
+        )  # fmt: skip
+        code = table.code
+        for _ in range(8):
+            if code and conn.execute(sa.select(S.tables.c.id).where(S.tables.c.code == code)).first() is None:
+                try:
+                    with conn.begin_nested():
+                        return code, conn.execute(
+                            S.tables.insert().values(code=code, **row)
+                        ).inserted_primary_key[0]
+                except sa.exc.IntegrityError as e:
+                    if dberror.kind(e) != dberror.DUPLICATE:
+                        raise
+            code = new_code()
+        raise ConflictError("another writer took every table code drawn: try again")
 
     def get(self, code: str) -> TableRecord:
         """The table with ``code`` and its hands; raises :class:`NotFoundError`."""

@@ -1,0 +1,58 @@
+"""What a database error means, read from the driver's error code, never from its message text.
+
+A message is no key: PostgreSQL translates its messages (``lc_messages``), and a message may
+quote a path, host or database name (a socket folder named ``locked``). So the kind is read
+structurally, on the driver's exception (SQLAlchemy's wrapper keeps it as ``.orig``):
+
+- sqlite3 (Python >= 3.11): ``sqlite_errorcode``, whose low byte is the primary result code:
+  ``SQLITE_NOTADB`` / ``SQLITE_CORRUPT`` are :data:`DAMAGED`, ``SQLITE_BUSY`` / ``SQLITE_LOCKED``
+  :data:`BUSY` (the extended codes, e.g. ``SQLITE_BUSY_SNAPSHOT``, share their primary's byte);
+  the extended ``SQLITE_CONSTRAINT_UNIQUE`` / ``_PRIMARYKEY`` are :data:`DUPLICATE`.
+- psycopg (PostgreSQL): ``sqlstate`` (SQLSTATE, PostgreSQL appendix A): ``55P03``
+  lock_not_available, ``40001`` serialization_failure and ``40P01`` deadlock_detected are
+  :data:`BUSY`; ``23505`` unique_violation is :data:`DUPLICATE`.
+
+Anything else (no code: a refused connection, a missing file) is :data:`OTHER`.
+
+>>> import sqlite3
+>>> db = sqlite3.connect(":memory:")
+>>> _ = db.execute("CREATE TABLE t (code TEXT UNIQUE)").execute("INSERT INTO t VALUES ('K7')")
+>>> for sql in ("INSERT INTO t VALUES ('K7')", "SELECT * FROM nothing"):
+...     try:
+...         db.execute(sql)
+...     except sqlite3.Error as e:
+...         print(kind(e), e.sqlite_errorname)
+duplicate SQLITE_CONSTRAINT_UNIQUE
+other SQLITE_ERROR
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+__all__ = ["BUSY", "DAMAGED", "DUPLICATE", "OTHER", "kind"]
+
+DAMAGED, BUSY, DUPLICATE, OTHER = "damaged", "busy", "duplicate", "other"
+
+_SQLITE = {
+    sqlite3.SQLITE_NOTADB: DAMAGED,
+    sqlite3.SQLITE_CORRUPT: DAMAGED,
+    sqlite3.SQLITE_BUSY: BUSY,
+    sqlite3.SQLITE_LOCKED: BUSY,
+}
+_SQLITE_EXTENDED = {
+    sqlite3.SQLITE_CONSTRAINT_UNIQUE: DUPLICATE,
+    sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY: DUPLICATE,
+}
+_SQLSTATE = {"55P03": BUSY, "40001": BUSY, "40P01": BUSY, "23505": DUPLICATE}
+
+
+def kind(error: object) -> str:
+    """:data:`DAMAGED`, :data:`BUSY`, :data:`DUPLICATE` or :data:`OTHER` for ``error`` (a driver
+    exception, or SQLAlchemy's wrapper of one)."""
+    orig = getattr(error, "orig", None) or error
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return _SQLITE_EXTENDED.get(code) or _SQLITE.get(code & 0xFF, OTHER)
+    state = getattr(orig, "sqlstate", None)
+    return _SQLSTATE.get(state, OTHER) if isinstance(state, str) else OTHER
