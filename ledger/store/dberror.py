@@ -28,9 +28,15 @@ other SQLITE_ERROR
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 
-__all__ = ["BUSY", "DAMAGED", "DUPLICATE", "OTHER", "kind"]
+import sqlalchemy as sa
+
+from ledger.errors import ConflictError, LedgerError, StoreError
+
+__all__ = ["BUSY", "DAMAGED", "DUPLICATE", "OTHER", "db_errors", "kind"]
 
 DAMAGED, BUSY, DUPLICATE, OTHER = "damaged", "busy", "duplicate", "other"
 
@@ -56,3 +62,25 @@ def kind(error: object) -> str:
         return _SQLITE_EXTENDED.get(code) or _SQLITE.get(code & 0xFF, OTHER)
     state = getattr(orig, "sqlstate", None)
     return _SQLSTATE.get(state, OTHER) if isinstance(state, str) else OTHER
+
+
+@contextlib.contextmanager
+def db_errors(where: str) -> Iterator[None]:
+    """Driver errors under ``where`` (the database, as the message names it) as :class:`LedgerError`
+    by their :func:`kind`: ``corrupt_store``, busy (``conflict``) or ``store_unreachable``; an
+    integrity error is a hand recorded first by another writer (``conflict``)."""
+    try:
+        yield
+    except LedgerError:
+        raise
+    except sa.exc.IntegrityError:
+        raise ConflictError("another phone recorded the same hand first: reload the table") from None
+    except (sa.exc.DBAPIError, sqlite3.Error) as e:
+        text = str(getattr(e, "orig", e))
+        if kind(e) == DAMAGED:
+            raise StoreError(
+                f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
+            ) from None
+        if kind(e) == BUSY:
+            raise ConflictError("the ledger is busy with another writer: try again") from None
+        raise StoreError(f"{where}: {text}", "store_unreachable") from None

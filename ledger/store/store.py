@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -29,6 +28,7 @@ from ledger.parse import Context, hand_from_json
 from ledger.store import dberror
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
+from ledger.store.dberror import db_errors
 
 __all__ = ["KEEP", "MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
 
@@ -49,27 +49,6 @@ class TableRecord:
         return replay(self.table, self.hands, strict=False)
 
 
-@contextlib.contextmanager
-def _db_errors(where: str) -> Iterator[None]:
-    """Driver errors as :class:`LedgerError`, by their kind (:mod:`ledger.store.dberror`: the
-    driver's error code, never its message text)."""
-    try:
-        yield
-    except LedgerError:
-        raise
-    except sa.exc.IntegrityError:
-        raise ConflictError("another phone recorded the same hand first: reload the table") from None
-    except (sa.exc.DBAPIError, sqlite3.Error) as e:
-        text = str(getattr(e, "orig", e))
-        if dberror.kind(e) == dberror.DAMAGED:
-            raise StoreError(
-                f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
-            ) from None
-        if dberror.kind(e) == dberror.BUSY:
-            raise ConflictError("the ledger is busy with another writer: try again") from None
-        raise StoreError(f"{where}: {text}", "store_unreachable") from None
-
-
 def open_store(url: str | None = None) -> Store:
     """Open (and migrate) the store at ``url`` (default :func:`ledger.store.default_url`).
 
@@ -82,7 +61,7 @@ def open_store(url: str | None = None) -> Store:
     url = url or default_url()
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
-    with _db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+    with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
         S.migrate(conn)
     return Store(engine, where)
 
@@ -99,7 +78,7 @@ class Store:
 
     @contextlib.contextmanager
     def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
-        with _db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
+        with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
             with conn.begin():
                 yield conn
 
