@@ -22,7 +22,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
-from scoring.result import Block, Item, Payment, ScoreResult, payer_name_zh
+from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "MIN_POINT_VALUE",
     "VARIANTS",
     "Block",
+    "DefaultName",
     "HandInput",
     "Item",
     "Meld",
@@ -197,8 +198,8 @@ class Payer:
     """A losing player who pays the winner (DECISIONS §1.5): their melds and 發 can be eaten (吃炮).
 
     ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored;
-    ``default_name`` is then true (set by the engine only, never read from JSON): only such a
-    name is written in Chinese in Chinese text (`scoring.result.payer_name_zh`).
+    ``default_name`` is then its :class:`~scoring.result.DefaultName` code (set by the engine
+    only, never read from JSON), from which Chinese text writes it (放炮者, 玩家2).
     """
 
     name: str = ""
@@ -206,16 +207,18 @@ class Payer:
     bonus_tiles: int = 0
     melds: tuple[Meld, ...] = ()
     ready_declared: bool = False
-    default_name: bool = False
+    default_name: DefaultName | None = None
 
     @property
     def name_zh(self) -> str:
         """The name in Chinese text: ``玩家2`` for the engine's ``player 2``, a given name as given."""
-        return payer_name_zh(self.name, self.default_name)
+        return self.name if self.default_name is None else self.default_name.zh
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise HandError(E.BAD_FIELD, f"name must be a string, not {json_type(self.name)}")
+        if self.default_name is not None and type(self.default_name) is not DefaultName:
+            raise HandError(E.BAD_FIELD, "default_name is the engine's: a DefaultName code or None")
         _bool(self.is_dealer, "is_dealer")
         _bonus(self.bonus_tiles, "bonus_tiles")
         _bool(self.ready_declared, "ready_declared")

@@ -12,27 +12,39 @@ from typing import Any
 
 from scoring.tiles import Tile, format_tiles
 
-__all__ = ["DEFAULT_PAYER_ZH", "Block", "Item", "Payment", "ScoreResult", "payer_name_zh", "rule_sections"]
+__all__ = ["DEFAULT_PAYER_WORDS", "Block", "DefaultName", "Item", "Payment", "ScoreResult", "rule_sections"]
 
 #: The words of the names the engine gives payers the input leaves unnamed (`scoring.validate`,
-#: docs/score-json.md "Default payers": ``discarder``, ``player 1``..``player 3``, a number added
-#: when a given name clashes), English (the JSON ``payer``) -> Chinese (Chinese text and reasons).
-DEFAULT_PAYER_ZH = {"discarder": "放炮者", "player": "玩家"}
-_DEFAULT_PAYER = re.compile(r"(discarder|player)(?: ([1-9][0-9]*))?")
+#: docs/score-json.md "Default payers"): role code -> (English, Chinese).
+DEFAULT_PAYER_WORDS = {"discarder": ("discarder", "放炮者"), "player": ("player", "玩家")}
 _SECTION = re.compile(r"§\s*(\d+(?:\.\d+)?[a-z]?)")
 
 
-def payer_name_zh(name: str, default: bool = True) -> str:
-    """A payer's name in Chinese text: a name the engine gave (``default``, `Payer.default_name`)
-    in Chinese, any name the input gave (``default=False``) as it is, even ``"player 2"``.
+@dataclass(frozen=True, slots=True)
+class DefaultName:
+    """The name the engine gave a payer the input left unnamed, as a code: ``role`` (a key of
+    :data:`DEFAULT_PAYER_WORDS`: ``"discarder"`` or ``"player"``) and ``number`` (0: none;
+    ``player 1``..``player 3``, or the number added when a given name clashes). Both languages
+    are made from the code: :attr:`en` is the JSON ``payer``, :attr:`zh` the name in Chinese
+    text. No name is ever read back from its English (a name the input gave, even ``"player
+    2"``, has no code and is written as given).
 
-    >>> payer_name_zh("discarder"), payer_name_zh("player 2"), payer_name_zh("张三")
-    ('放炮者', '玩家2', '张三')
-    >>> payer_name_zh("player 2", default=False)
-    'player 2'
+    >>> DefaultName("player", 2).en, DefaultName("player", 2).zh, DefaultName("discarder").zh
+    ('player 2', '玩家2', '放炮者')
     """
-    m = _DEFAULT_PAYER.fullmatch(name) if default else None
-    return DEFAULT_PAYER_ZH[m[1]] + (m[2] or "") if m else name
+
+    role: str
+    number: int = 0
+
+    @property
+    def en(self) -> str:
+        word = DEFAULT_PAYER_WORDS[self.role][0]
+        return f"{word} {self.number}" if self.number else word
+
+    @property
+    def zh(self) -> str:
+        word = DEFAULT_PAYER_WORDS[self.role][1]
+        return f"{word}{self.number}" if self.number else word
 
 
 def rule_sections(ref: str) -> list[str]:
@@ -98,7 +110,7 @@ class Payment:
 
     jiujiang/xingzi: ``amount = (own + eaten) x point_value`` (x2 when ``doubled``, xingzi's
     dealer rule). xinyu: ``amount = own x point_value + kong_money``. ``default_name``: the
-    engine named the payer (`Payer.default_name`), so Chinese text writes it in Chinese.
+    :class:`DefaultName` code when the engine named the payer (`Payer.default_name`), else None.
     """
 
     payer: str
@@ -108,12 +120,13 @@ class Payment:
     doubled: bool
     kong_money: int
     amount: float
-    default_name: bool = False
+    default_name: DefaultName | None = None
 
     @property
     def payer_zh(self) -> str:
-        """The payer's name in Chinese text (:func:`payer_name_zh`)."""
-        return payer_name_zh(self.payer, self.default_name)
+        """The payer's name in Chinese text: a default name from its code (``放炮者``, ``玩家1``),
+        a name the input gave as it is."""
+        return self.payer if self.default_name is None else self.default_name.zh
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"payer": self.payer, "eaten": self.eaten, "amount": _money(self.amount)}

@@ -9,21 +9,22 @@ raises :class:`~scoring.errors.HandError` with a code and one sentence naming th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.model import KONG_KINDS, HandInput, Meld, Payer
-from scoring.result import payer_name_zh
+from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
 _NO_EVENTS: frozenset[str] = frozenset()
-_DEFAULT_THREE = tuple(Payer(name=f"player {i + 1}", default_name=True) for i in range(3))
-_DEFAULT_DISCARDER = (Payer(name="discarder", default_name=True),)
-_DEFAULT_DEALER_DISCARDER = (Payer(name="discarder", is_dealer=True, default_name=True),)
+_DEFAULT_THREE = tuple(Payer(c.en, default_name=c) for c in (DefaultName("player", i) for i in (1, 2, 3)))
+_DISCARDER = DefaultName("discarder")
+_DEFAULT_DISCARDER = (Payer(_DISCARDER.en, default_name=_DISCARDER),)
+_DEFAULT_DEALER_DISCARDER = (Payer(_DISCARDER.en, is_dealer=True, default_name=_DISCARDER),)
 
 
 @dataclass(slots=True)
@@ -218,7 +219,7 @@ def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], tu
         # the robbed kong given as the added kong it was becoming: the same as its pung
         return payers, (
             f"{p.name}'s added kong of {win.code} is the robbed kong",
-            f"{p.name}的 {win.code} 补杠就是被抢的杠",
+            f"{p.name_zh}的 {win.code} 补杠就是被抢的杠",
         )
     if kong is not None:
         raise HandError(
@@ -233,9 +234,9 @@ def _robbed(payers: tuple[Payer, ...], win: Tile) -> tuple[tuple[Payer, ...], tu
             "that the winning tile was adding to (DECISIONS §1.3a); add it to that payer's melds",
         )
     new = tuple(Meld("added_kong", (win,) * 4) if i == idx else m for i, m in enumerate(p.melds))
-    return (Payer(p.name, p.is_dealer, p.bonus_tiles, new, p.ready_declared), *payers[1:]), (
+    return (replace(p, melds=new), *payers[1:]), (  # the default name's code kept
         f"{p.name}'s pung of {win.code} counts as the robbed (added) kong",
-        f"{p.name}的 {win.code} 碰算作被抢的补杠",
+        f"{p.name_zh}的 {win.code} 碰算作被抢的补杠",
     )
 
 
@@ -319,16 +320,16 @@ def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[
         raise bad("earthly (地胡) cannot combine with kong or last-tile events")
 
 
-def _default_name(i: int, n: int, given: set[str]) -> str:
-    """A payer's default name that no payer was given, in English or in Chinese (`payer_name_zh`):
+def _default_name(i: int, n: int, given: set[str]) -> DefaultName:
+    """The code of a payer's default name that no payer was given in English or in Chinese:
     ``player 2`` or ``玩家2`` named by the user is kept, and the default is another."""
-    base = f"player {i + 1}" if n == 3 else "discarder"
-    name, k = base, 1
-    while name in given or payer_name_zh(name) in given:  # [{"name": "玩家2"}, {}, {}]: "player 1"
-        name = f"player {k}" if n == 3 else f"discarder {k}"
+    role = "player" if n == 3 else "discarder"
+    code, k = DefaultName(role, i + 1 if n == 3 else 0), 1
+    while code.en in given or code.zh in given:  # [{"name": "玩家2"}, {}, {}]: "player 1"
+        code = DefaultName(role, k)
         k += 1
-    given.add(name)
-    return name
+    given.add(code.en)
+    return code
 
 
 def _payers(
@@ -347,7 +348,8 @@ def _payers(
     given = {p.name for p in raw}
     for i, p in enumerate(raw):
         named = p.name.strip() != ""  # a name of spaces only is no name: it gets the default
-        name = p.name if named else _default_name(i, n, given)
+        code = None if named else _default_name(i, n, given)
+        name = p.name if code is None else code.en
         where = f"payer {name!r}"
         if p.bonus_tiles and rules.bonus_tile is None:
             raise HandError(
@@ -360,7 +362,7 @@ def _payers(
                 f"{where}: ready_declared (报听) is a Jiujiang rule, not {rules.name_en}",
             )
         _check_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
-        out.append(p if named else Payer(name, p.is_dealer, p.bonus_tiles, p.melds, p.ready_declared, True))
+        out.append(p if code is None else replace(p, name=name, default_name=code))
     dealers = sum(p.is_dealer for p in out) + winner_is_dealer
     if dealers > 1:
         raise HandError(E.BAD_PAYERS, "more than one dealer among the winner and the payers")

@@ -15,7 +15,7 @@ from app import cli
 from app.ui import i18n
 from app.ui.render.html import payments_table
 from scoring import HandInput, Meld, Payer, score
-from scoring.result import payer_name_zh
+from scoring.result import DefaultName, Payment
 
 DISCARD = {"variant": "jiujiang", "concealed": "234m567p99s", "winning_tile": "9s", "self_drawn": False,
            "melds": [{"kind": "pung", "tiles": "CCC"}, {"kind": "kong", "tiles": "8888m"}],
@@ -23,6 +23,9 @@ DISCARD = {"variant": "jiujiang", "concealed": "234m567p99s", "winning_tile": "9
 SELF = {"variant": "xinyu", "concealed": "123m456p789s345sEE", "winning_tile": "E", "self_drawn": True}
 EARTHLY = {"variant": "jiujiang", "concealed": "123m456p789s234mCC", "winning_tile": "C",
            "self_drawn": False, "events": ["earthly"]}  # fmt: skip
+ROBBED = {"variant": "jiujiang", "concealed": "234m567p678s99s456m", "winning_tile": "5m",
+          "self_drawn": False, "events": ["robbing_kong"],
+          "payers": [{"melds": [{"kind": "pung", "tiles": "555m"}]}]}  # fmt: skip
 
 CASES = [  # hand, lang, the payer column, words that must not be there
     (DISCARD, "zh", ["放炮者"], ["discarder"]),
@@ -31,6 +34,7 @@ CASES = [  # hand, lang, the payer column, words that must not be there
     (SELF, "en", ["player 1", "player 2", "player 3"], ["玩家"]),
     (EARTHLY, "zh", ["放炮者（庄）"], ["discarder", "dealer"]),
     (EARTHLY, "en", ["discarder (dealer)"], ["放炮者"]),
+    (ROBBED, "zh", ["放炮者"], ["discarder"]),  # the robbed kong's discarder keeps the default's code
     ({**SELF, "payers": [{"name": "Bob"}, {}, {}]}, "zh", ["Bob", "玩家2", "玩家3"], ["player"]),
     # a name the input gave is never translated, even one spelt like a default; a default never
     # reads like a given name in either language; a name of spaces is no name
@@ -81,14 +85,55 @@ def test_the_json_keeps_the_english_identifiers_and_gives_chinese_reasons(monkey
     assert all("discarder" in i["reason"] for i in pay["eaten_items"])
 
 
+P = DefaultName("player", 1), DefaultName("player", 2), DefaultName("player", 3)
+
+
 @pytest.mark.parametrize(
-    ("name", "zh"),
-    [("discarder", "放炮者"), ("discarder 2", "放炮者2"), ("player 1", "玩家1"), ("player 12", "玩家12"),
-     ("player", "玩家"), ("player 0", "player 0"), ("players 1", "players 1"), ("a player 1", "a player 1"),
-     ("张三", "张三"), ("", "")],
-)  # fmt: skip
-def test_payer_name_zh_translates_only_the_engine_default_names(name, zh):
-    assert payer_name_zh(name) == zh
+    ("hand", "codes"),
+    [
+        (SELF, list(P)),
+        (DISCARD, [DefaultName("discarder")]),
+        (EARTHLY, [DefaultName("discarder")]),
+        ({**SELF, "payers": [{"name": "Bob"}, {}, {"name": "  "}]}, [None, P[1], P[2]]),
+        ({**SELF, "payers": [{"name": "player 3"}, {}, {"name": "张三"}]}, [None, P[1], None]),
+        ({**SELF, "payers": [{"name": "玩家2"}, {}, {}]}, [None, P[0], P[2]]),
+        ({**DISCARD, "payers": [{"name": "discarder"}]}, [None]),
+    ],
+)
+def test_the_engine_keeps_the_code_of_every_name_it_makes(hand, codes):
+    r = score(HandInput.from_json(hand))
+    assert [p.default_name for p in r.payments] == codes
+    given = [p.get("name") for p in hand.get("payers") or [{}] * len(codes)]
+    assert [p.payer for p in r.payments] == [c.en if c else n for c, n in zip(codes, given, strict=True)]
+    assert [p.payer_zh for p in r.payments] == [c.zh if c else n for c, n in zip(codes, given, strict=True)]
+
+
+def test_chinese_names_come_from_the_code_never_from_the_english():
+    made = Payment("player 2", False, 0, (), False, 0, 8, DefaultName("player", 2))
+    given = Payment("player 2", False, 0, (), False, 0, 8)
+    assert (made.payer_zh, given.payer_zh) == ("玩家2", "player 2")
+    assert Payment("x", False, 0, (), False, 0, 8, DefaultName("discarder")).payer_zh == "放炮者"
+    assert (
+        Payer("discarder").name_zh,
+        Payer("discarder", default_name=DefaultName("discarder")).name_zh,
+    ) == (
+        "discarder",
+        "放炮者",
+    )
+    assert (DefaultName("player", 12).en, DefaultName("player", 12).zh) == ("player 12", "玩家12")
+
+
+@pytest.mark.parametrize(
+    ("meld", "note"),
+    [("pung 555m", "放炮者的 5m 碰算作被抢的补杠"), ("added_kong 5555m", "放炮者的 5m 补杠就是被抢的杠")],
+)
+def test_a_robbed_discarder_left_unnamed_is_named_in_chinese(meld, note):
+    kind, tiles = meld.split()
+    r = score(HandInput.from_json({**ROBBED, "payers": [{"melds": [{"kind": kind, "tiles": tiles}]}]}))
+    (p,) = r.payments
+    assert (p.payer, p.payer_zh, p.default_name) == ("discarder", "放炮者", DefaultName("discarder"))
+    assert r.notes_zh == (note,) and r.notes[0].startswith("discarder's ")
+    assert [i.reason_zh for i in p.eaten_items] == ["放炮者的 5555m 明杠"]
 
 
 def _pungs(**kw) -> HandInput:

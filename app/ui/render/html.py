@@ -127,7 +127,8 @@ def items_table(result: ScoreResult) -> str:
 
 def payer_label(p: Payment) -> str:
     """A payer's name on the page: the seat's label (下家), a name the engine gave a payer left
-    unnamed in the page language (`Payment.payer_zh`: 放炮者, 玩家1), any other name as it is."""
+    unnamed in the page language (from its code, `Payment.default_name`: 放炮者, 玩家1), any other
+    name as it is."""
     if has(f"seat.{p.payer}"):
         return t(f"seat.{p.payer}")
     return p.payer_zh if lang() == "zh" else p.payer
