@@ -20,6 +20,8 @@ DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, rai
   jxmj table drawn CODE [--follow]     # 黄庄 (drawn hand); --follow: the dealer was followed (跟庄)
   jxmj table false-win CODE 赵六       # 炸糊 (星子): the declarer pays each other player
   jxmj table show CODE | settle CODE [--lock] | export CODE --format csv | import FILE
+A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --seats), and after
+'--', which ends the options: jxmj table false-win CODE -- -阿三
 Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...})."""
 
 MAX_INPUT = 32 * 2**20
@@ -32,7 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("new", help="open a table; prints its code")
     p.add_argument("--variant", required=True, choices=("jiujiang", "xingzi", "xinyu"))
-    p.add_argument("--seats", nargs=4, required=True, metavar="NAME", help="four names in turn order")
+    seats = p.add_mutually_exclusive_group(required=True)
+    seats.add_argument("--seats", nargs=4, metavar="NAME", help="the four names in turn order")
+    seats.add_argument(
+        "--seat",
+        action="append",
+        metavar="NAME",
+        help="one name, given four times in turn order; --seat=NAME also takes a name that starts "
+        "with '-' (--seat=-阿三), which --seats would read as an option",
+    )
     p.add_argument("--base", default="1", help="money per 炮 / point before raises (default 1)")
     p.add_argument("--title", default="")
     p.add_argument("--rules", help='house rules as JSON: {"ledger": {"drawn.window": 3}, "scoring": {...}}')
@@ -53,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _expect(p)
     p = sub.add_parser("false-win", help="record a false win (炸糊) by SEAT")
     p.add_argument("code")
-    p.add_argument("seat")
+    p.add_argument("seat", help="a seat name or 0-3; after '--' a name may start with '-' (-- -阿三)")
     _expect(p)
     p = sub.add_parser("undo", help="remove the last hand")
     p.add_argument("code")
@@ -157,7 +167,8 @@ def _run(args: argparse.Namespace) -> int:
     if a == "new":
         rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none
         rules = {} if rules is None else rules
-        rec = store.create_table(Table(args.variant, tuple(args.seats), args.base, rules, title=args.title))
+        seats = tuple(args.seats or args.seat)  # --seats A B C D, or --seat A --seat=-B ... (four)
+        rec = store.create_table(Table(args.variant, seats, args.base, rules, title=args.title))
         _print({"code": rec.table.code, "table": rec.table.to_json()})
     elif a == "import":
         table, hands = table_from_export(_read(args.input))

@@ -30,7 +30,7 @@ JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["photo", "x.jpg", "--json", "--variant", "xinyu", "--point-value", "1e-320"], "jxmj photo: ", "0.0001"),
     (["table"], "jxmj table: ", "the following arguments are required: ACTION"),
     (["table", "show"], "jxmj table show: ", "the following arguments are required: code"),
-    (["table", "new", "--variant", "xinyu"], "jxmj table new: ", "required: --seats"),
+    (["table", "new", "--variant", "xinyu"], "jxmj table new: ", "arguments --seats --seat is required"),
     # an option before its command (was "invalid choice: 'zh'", or a prog of the wrong command)
     (["--lang", "zh", "score", "-"], "jxmj: ", "--lang comes after the command: jxmj score --lang ..."),
     (["--", "score", "-"], "jxmj: ", "-- comes after the command: jxmj score -- ..."),

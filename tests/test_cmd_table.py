@@ -160,3 +160,45 @@ def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
     rc, out = jx("record", code, str(f))
     assert rc == 2 and out == {"error": "the input is not UTF-8 text (byte 11 is not)", "code": "bad_input"}
     assert jx("show", code)[1]["hands"] == []
+
+
+def test_a_seat_name_that_starts_with_a_dash_is_typed_as_seat_equals_or_after_two_dashes(jx):
+    seats = ["-阿三", "李四", "--x", "-1"]
+    rc, out = jx("new", "--variant", "xingzi", "--seat=-阿三", "--seat", "李四", "--seat=--x", "--seat=-1")
+    assert rc == 0 and out["table"]["seats"] == seats
+    code = out["code"]
+    assert jx("false-win", code, "--", "-阿三")[1]["totals"] == {
+        "-阿三": -30,
+        "李四": 10,
+        "--x": 10,
+        "-1": 10,
+    }
+    rc, out = jx("false-win", code, "--expect", "1", "--", "--x")  # options before '--' still count
+    assert rc == 0 and out["totals"] == {"-阿三": -20, "李四": 20, "--x": -20, "-1": 20}
+    assert jx("false-win", code, "--expect", "1", "--", "-1")[1]["code"] == "conflict"  # it saw 2 hands
+    assert jx("false-win", code, "--", "-1")[1]["totals"]["-1"] == -10
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (("--seat", "a", "--seat", "b", "--seat", "c"), "bad_seats", "a table has 4 seats"),
+        (
+            ("--seats", *"abcd", "--seat", "e"),
+            "bad_usage",
+            "argument --seat: not allowed with argument --seats",
+        ),
+        (("--seats", "-a", *"bcd"), "bad_usage", "argument --seats: expected 4 arguments"),
+    ],
+)
+def test_seats_given_wrong_are_named(jx, args, code, fragment):
+    rc, out = jx("new", "--variant", "xingzi", *args)
+    assert rc == 2 and out["code"] == code and fragment in out["error"]
+
+
+def test_the_help_says_how_to_type_a_name_that_starts_with_a_dash(capsys):
+    for args, says in ((["new"], "--seat=NAME also takes a name that starts with '-'"), ([], "--seat=-阿三"),
+                       (["false-win"], "after '--' a name may start with '-'")):  # fmt: skip
+        with pytest.raises(SystemExit):
+            cli.main(["table", *args, "--help"])
+        assert says in " ".join(capsys.readouterr().out.split())
