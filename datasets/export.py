@@ -62,13 +62,17 @@ def export_classifier(ckpt, out: Path, hw=(64, 48), version="dev"):
     return out
 
 
-def export_localizer(ckpt, out: Path, size=384, version="dev"):
+def export_localizer(ckpt, out: Path, size=384, version="dev", refine_size: int | None = None):
+    """The localiser as ONNX at input `size` x `size`. With `refine_size` (0.6.2 on) the graph's
+    height and width are free (`dynamic_axes`) and the metadata's `refine_input_size` tells the
+    runtime to run its second, coarse-to-fine pass at `refine_size` x `refine_size`."""
     s = torch.load(ckpt, map_location="cpu")
     m = Localizer(len(LOC_CLASSES), s.get("width", 16))
     m.load_state_dict(s["model"])
     m.eval()
     x = torch.rand(1, 3, size, size)
-    model = _to_onnx(LocalizerExport(m), x, "images", "output0", None)
+    free = {"images": {2: "height", 3: "width"}, "output0": {2: "cells"}} if refine_size else None
+    model = _to_onnx(LocalizerExport(m), x, "images", "output0", free)
     meta = {
         "task": "localize",
         "input_size": [size, size],
@@ -78,6 +82,8 @@ def export_localizer(ckpt, out: Path, size=384, version="dev"):
         "letterbox": "centre, pad 114/255",
         "scores": "sigmoid, non-peaks (3x3) zeroed",
     }
+    if refine_size:
+        meta["refine_input_size"] = [refine_size, refine_size]
     _save(model, meta, out)
     return out
 
@@ -88,6 +94,9 @@ def main(argv=None):
     ap.add_argument("--loc")
     ap.add_argument("--out", default="models")
     ap.add_argument("--size", type=int, default=384)
+    ap.add_argument(
+        "--refine-size", type=int, help="free input size; the second (coarse-to-fine) pass at this size"
+    )
     ap.add_argument("--crop", type=int, nargs=2, default=(64, 48), metavar=("H", "W"))
     ap.add_argument("--version", default="dev")
     a = ap.parse_args(argv)
@@ -95,7 +104,7 @@ def main(argv=None):
     if a.cls:
         print(export_classifier(a.cls, out / "classifier.onnx", tuple(a.crop), a.version))
     if a.loc:
-        print(export_localizer(a.loc, out / "localizer.onnx", a.size, a.version))
+        print(export_localizer(a.loc, out / "localizer.onnx", a.size, a.version, a.refine_size))
 
 
 if __name__ == "__main__":

@@ -199,6 +199,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
                 *c["crop"],
                 "--version",
                 cfg.get("version", "dev"),
+                *_opt(ex, "refine_size"),
             )
         ],
         "calibrate": (

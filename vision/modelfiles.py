@@ -54,7 +54,10 @@ class ModelSpec:
         input_name: name of the single input.
         output_name: name of the first output.
         meta: the whole `jxmj` metadata object. Classifiers from 0.6.0 add `upside_down` (trained
-            at 0° and 180°: read each crop both ways) and `calibration` (`vision.reading`).
+            at 0° and 180°: read each crop both ways) and `calibration` (`vision.reading`);
+            localizers from 0.6.2 add `refine_input_size` `[H, W]` (a graph with free height
+            and width: the second, coarse-to-fine pass runs at that size; `ModelError` when
+            the graph's input is fixed).
     """
 
     path: Path
@@ -126,6 +129,11 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
         if unknown:
             raise ModelError(f"{path.name}: unknown classifier classes {unknown}")
     inputs, outputs = session.get_inputs(), session.get_outputs()
+    if "refine_input_size" in meta and any(isinstance(d, int) for d in inputs[0].shape[2:]):
+        raise ModelError(
+            f"{path.name}: metadata has refine_input_size {meta['refine_input_size']} but the "
+            f"graph's input is fixed at {inputs[0].shape}"
+        )
     return ModelSpec(
         path=path,
         task=got_task,

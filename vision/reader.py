@@ -75,6 +75,8 @@ class ReaderConfig:
             region this many times smaller (long side) than the image, the localizer runs again
             on that region and the boxes are merged (`refine_region`); 0 turns it off.
         refine_margin: the region is widened by this fraction of its long side on every side.
+            The second pass runs at the localizer's `refine_input_size` (metadata, 0.6.2 on:
+            a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         threads: onnxruntime intra-op threads (None: one per core).
     """
@@ -151,7 +153,7 @@ class TileReader:
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         if region is not None:
             x0, y0, x1, y1 = region
-            more = self._localize(pix[y0:y1, x0:x1])
+            more = self._localize(pix[y0:y1, x0:x1], self._refine_size)
             offset = np.array([x0, y0, x0, y0], np.float32)
             xyxy, scores, class_ids = nms(
                 np.concatenate([xyxy, more[0] + offset]),
@@ -196,9 +198,18 @@ class TileReader:
         result.detections, result.groups = arrange(dets)
         return result
 
-    def _localize(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS."""
-        blob, lb = letterbox(pix, self.localizer.input_size)
+    @property
+    def _refine_size(self) -> tuple[int, int]:
+        """`(H, W)` of the localizer input for the second pass (see `ReaderConfig.refine_margin`)."""
+        h, w = self.localizer.meta.get("refine_input_size") or self.localizer.input_size
+        return int(h), int(w)
+
+    def _localize(
+        self, pix: np.ndarray, size: tuple[int, int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS, with the
+        image letterboxed into `size` (default: the localizer's `input_size`)."""
+        blob, lb = letterbox(pix, size or self.localizer.input_size)
         raw = run_model(self.localizer, blob)
         cfg = self.config
         return decode_localizer(
