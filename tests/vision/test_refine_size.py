@@ -9,9 +9,8 @@ import pytest
 
 import vision.reader as reader_module
 from vision import testing
-from vision.modelfiles import ModelError
 from vision.image import open_image
-from vision.modelfiles import open_model
+from vision.modelfiles import ModelError, open_model
 from vision.reader import ReaderConfig, TileReader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,5 +65,5 @@ def test_refine_input_size_on_a_fixed_graph_is_refused(tmp_path):
         image_size=(100, 100),
         meta_override={"refine_input_size": [512, 512]},
     )
-    with pytest.raises(ModelError, match="refine_input_size .* fixed"):
+    with pytest.raises(ModelError, match=r"refine_input_size .* fixed"):
         open_model(path, "localize")
