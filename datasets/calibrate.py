@@ -11,7 +11,7 @@ Each crop is read at 0° and at 180° (the runtime's two views; a sideways box's
    each factor (0, 0.25 .. 1) the largest threshold that flags at most `--target-right` of the
    right readings, and of those the pair that flags most wrong ones. The score (`--score`) is
    `logit_margin`, `log(p1 / p2)` of the winning view (stored as `flag_logit_margin`), or, as
-   before 0.6.1's recalibration, `margin`, the top-1 minus top-2 probability (`flag_margin`).
+   before 0.6.2, `margin`, the top-1 minus top-2 probability (`flag_margin`).
 Both go into the classifier's `jxmj` metadata as `calibration`; `vision.reading` applies them.
 """
 
@@ -212,7 +212,7 @@ def main(argv=None):
         "--score",
         choices=sorted(SCORES),
         default="margin",
-        help="the flag's score: logit_margin = log(p1 / p2) (0.6.1's recalibration on), margin = p1 - p2",
+        help="the flag's score: logit_margin = log(p1 / p2) (0.6.2 on), margin = p1 - p2",
     )
     a = ap.parse_args(argv)
     path = Path(a.models) / "classifier.onnx"

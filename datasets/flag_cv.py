@@ -17,7 +17,7 @@ Every rule is combined, as at run time, with `vision.reading.beyond_the_set` (a 
 often than a set holds is flagged whatever its margin; nothing to fit). `margin_reader_set` fits
 the margin on the reader's boxes with those flags counted against `--target-right`, so the two
 rules together stay within it (the other rules fit the margin alone). `logit_margin_reader_set`
-is the same with the logit margin `log(p1 / p2)` as the score (0.6.1's recalibration on).
+is the same with the logit margin `log(p1 / p2)` as the score (0.6.2 on).
 Labels: the set's own, and (`--audit`) with the verdicts of `datasets/reports/val-label-audit.json`
 applied (a box whose label was judged wrong takes the audited tile; `unclear` boxes are left out).
 """

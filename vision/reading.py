@@ -7,7 +7,7 @@ likelier wins. Models from 0.6.0 carry a `calibration` in their metadata, fitted
 the models never trained on (`datasets/calibrate.py`):
 
 - `temperature` T: probabilities are `softmax(logits / T)`;
-- `flag_logit_margin` (0.6.1's second calibration on), `disagree_factor`: a reading is
+- `flag_logit_margin` (0.6.2 on), `disagree_factor`: a reading is
   uncertain when the logit margin of the winning view (`log(p1 / p2)`, the top-1 over the
   top-2 class; it does not depend on how the rest of the probability is spread), times
   `disagree_factor` where the two views name different classes (default 0: a disagreement is

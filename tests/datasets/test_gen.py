@@ -84,11 +84,12 @@ def test_only_git_arguments_are_resolved():
     assert make_all.resolve_arg("--none") == "--none"
 
 
-def test_the_0_6_1_recipe_calibrates_the_flag_on_the_logit_margin():
-    cal = _plan("recipes/0.6.1.toml")["calibrate"][0]
+def test_the_0_6_2_recipe_calibrates_the_flag_on_the_logit_margin():
+    cal = _plan("recipes/0.6.2.toml")["calibrate"][0]
     assert cal[cal.index("--score") + 1] == "logit_margin" and "--set-rule" in cal
     assert cal[cal.index("--target-right") + 1] == "0.04"
-    assert "--score" not in _plan("recipes/0.6.0.toml")["calibrate"][0]  # 0.6.0: the probability margin
+    for old in ("0.6.0", "0.6.1"):  # the probability margin, as they were shipped
+        assert "--score" not in _plan(f"recipes/{old}.toml")["calibrate"][0]
 
 
 def test_the_0_6_2_recipe_is_0_6_1_exported_with_a_512_second_pass():
@@ -96,7 +97,8 @@ def test_the_0_6_2_recipe_is_0_6_1_exported_with_a_512_second_pass():
     for step in ("gen", "real", "cls", "loc"):  # same data, same training
         assert [c[2:] for c in new[step]] == [c[2:] for c in old[step]], step
     same_fit = [str(a).replace("0.6.2", "0.6.1") for a in new["calibrate"][0]]
-    assert same_fit == [str(a) for a in old["calibrate"][0]]  # the same fit, of the new pair
+    assert same_fit[-2:] == ["--score", "logit_margin"]  # the fit of 0.6.1, on the new score
+    assert same_fit[:-2] == [str(a) for a in old["calibrate"][0]]
     ex = new["export"][0]
     assert ex[ex.index("--refine-size") + 1] == "512" and ex[ex.index("--size") + 1] == "384"
     assert ex[ex.index("--version") + 1] == "0.6.2" and "--refine-size" not in old["export"][0]
