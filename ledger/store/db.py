@@ -18,7 +18,7 @@ from ledger.errors import StoreError
 __all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "make_engine"]
 
 ENV = "JXMJ_DB"
-BUSY_TIMEOUT_S = 15.0  # SQLite: how long a writer waits for another's lock before "busy" (read per engine)
+BUSY_TIMEOUT_S = 15.0  # how long a writer waits for another's lock before "busy" (read per engine)
 
 
 def default_url() -> str:
@@ -57,7 +57,21 @@ def make_engine(url: str) -> sa.Engine:
         raise StoreError(f"no database driver for {parsed.drivername}{hint}: {e}", "missing_driver") from None
     if sqlite:
         _sqlite_events(engine, round(BUSY_TIMEOUT_S * 1000))
+    elif parsed.get_backend_name() == "postgresql" and "lock_timeout" not in str(parsed.query):
+        _lock_timeout(engine, round(BUSY_TIMEOUT_S * 1000))
     return engine
+
+
+def _lock_timeout(engine: sa.Engine, ms: int) -> None:
+    """PostgreSQL waits for a lock for ever by default: give up after ``ms`` (SQLSTATE 55P03, read
+    as busy), as SQLite's busy timeout does, unless the URL sets ``lock_timeout`` itself
+    (``?options=-c%20lock_timeout%3D100``)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record) -> None:
+        with dbapi_conn.cursor() as cur:
+            cur.execute(f"SET lock_timeout = {max(1, int(ms))}")  # 0 would be for ever
+        dbapi_conn.commit()
 
 
 def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:

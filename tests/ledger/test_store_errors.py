@@ -73,6 +73,28 @@ def test_a_locked_database_is_busy_not_unreachable(quick):
     store.close()
 
 
+def test_a_lock_held_on_and_on_is_busy_after_the_busy_timeout_by_default(db_url, monkeypatch):
+    # no lock_timeout in the URL: a PostgreSQL writer waited for another's lock for ever (SQLite:
+    # BUSY_TIMEOUT_S); now both give up after BUSY_TIMEOUT_S with "busy". The holder lets go
+    # after 20 s, so a writer that still waits gets through and the test fails, not hangs.
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_S", 0.5)
+    store = open_store(db_url)
+    code = store.create_table(Table("xingzi", SEATS)).table.code
+    release = _hold_write_lock(db_url)
+    timer = threading.Timer(20, release)
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(ConflictError, match=BUSY):
+            store.append(code, drawn())
+        assert time.monotonic() - started < 10
+    finally:
+        timer.cancel()
+        release()
+    assert len(store.get(code).hands) == 0
+    store.close()
+
+
 @pytest.mark.parametrize("word", ["locked", "malformed", "not a database"])
 def test_an_unreachable_server_is_unreachable_whatever_its_path_says(tmp_path, word):
     pytest.importorskip("psycopg")
