@@ -59,3 +59,20 @@ def test_a_chinese_page_shows_no_english_engine_sentence(at, typed):
     shown += [m.value for m in at.markdown if not m.value.startswith("<")]
     english = [s for s in shown if ENGLISH_SENTENCE.search(re.sub(r"\([^)]*\)|[0-9]+[mps]", "", s))]
     assert english == [], english
+
+
+# Counts that are never 1: the kong hint needs 15+ tiles, the typed limit is 18.
+PLURAL_SAFE = {"hand.kong_hint", "msg.typed_too_long"}
+
+
+def test_english_never_says_one_tiles():
+    """A count field right before a plural noun reads "1 tiles are uncertain" when the count is
+    1 (the bundled sample shows exactly that); such texts put the number after a colon instead."""
+    plural = re.compile(r"\{\w+\} (?:\w+ )?(?:tiles|melds|hands|kongs)\b")
+    bad = {k: v for k, v in i18n.catalog("en").items() if plural.search(v) and k not in PLURAL_SAFE}
+    assert bad == {}
+    i18n.set_lang("en")
+    try:
+        assert i18n.t("msg.low_check", n=1) == "Check the tiles framed in red (1 uncertain)."
+    finally:
+        i18n.set_lang("zh")
