@@ -202,3 +202,12 @@ def test_the_help_says_how_to_type_a_name_that_starts_with_a_dash(capsys):
         with pytest.raises(SystemExit):
             cli.main(["table", *args, "--help"])
         assert says in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_bad_db_url_is_named_as_typed_by_db_not_blamed_on_jxmj_db(jx):
+    # `--db garbage` was "JXMJ_DB is not a database URL: 'garbage'", with JXMJ_DB set to a good URL
+    rc, out = jx("--db", "garbage", "new", "--variant", "xingzi", "--seats", *"abcd")
+    assert rc == 2 and out["code"] == "bad_url"
+    assert (
+        out["error"] == "'garbage' is not a database URL (--db, else JXMJ_DB; e.g. sqlite:///ledger.sqlite3)"
+    )

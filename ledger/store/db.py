@@ -38,7 +38,7 @@ def make_engine(url: str) -> sa.Engine:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError:
         raise StoreError(
-            f"{ENV} is not a database URL: {url!r} (e.g. sqlite:///ledger.sqlite3)", "bad_url"
+            f"{url!r} is not a database URL (--db, else {ENV}; e.g. sqlite:///ledger.sqlite3)", "bad_url"
         ) from None
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, not the legacy psycopg2

@@ -227,7 +227,7 @@ def test_v3_stores_seats_by_index_in_lists_so_a_seat_named_2_is_not_seat_2(db_ur
 
 
 def test_bad_urls(tmp_path):
-    with pytest.raises(StoreError, match="JXMJ_DB is not a database URL") as e:
+    with pytest.raises(StoreError, match=r"is not a database URL \(--db, else JXMJ_DB") as e:
         open_store("not a url")
     assert e.value.code == "bad_url"
     with pytest.raises(StoreError, match="no database driver") as e:
