@@ -244,6 +244,8 @@ def by_index(old: Any) -> Any:
     [{'seat': 2, 'exposed': 1}, {'seat': '张三', 'exposed': 0, 'concealed': 1}]
     >>> by_index({"winners": [{"seat": 0, "hand": {}, "eaten": {"3": {"bonus_tiles": 1}}}]})["winners"]
     [{'seat': 0, 'hand': {}, 'eaten': [{'seat': 3, 'bonus_tiles': 1}]}]
+    >>> by_index({"kongs": {"2": {"seat": 1, "exposed": 1}}})["kongs"]  # not moved to seat 1
+    [{'seat': 2, 'value': {'seat': 1, 'exposed': 1}}]
     """
     if not isinstance(old, dict):
         return old
@@ -266,7 +268,10 @@ def _listed(by_key: dict, pair: Any = None) -> list[dict[str, Any]]:
         seat: Any = int(key) if key.isdecimal() and key.isascii() and len(key) < 9 else key
         if pair and isinstance(v, list | tuple) and len(v) == 2:
             v = pair(v)
-        out.append({"seat": seat, **v} if isinstance(v, dict) else {"seat": seat, "value": v})
+        # facts that name a seat of their own are not facts: kept whole, for the parser to name
+        # (``{"seat": seat, **v}`` let an inner "seat" move them to another seat)
+        plain = isinstance(v, dict) and "seat" not in v
+        out.append({"seat": seat, **v} if plain else {"seat": seat, "value": v})
     return out
 
 

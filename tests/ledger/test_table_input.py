@@ -138,6 +138,17 @@ def test_a_version_1_export_keyed_kongs_by_the_index_and_still_imports_so():
         table_from_export({**data, "version": 3})
 
 
+def test_a_version_1_export_whose_facts_name_a_seat_of_their_own_is_refused_not_moved():
+    """{"2": {"seat": 1, ...}} in a hand-edited version 1 file: the facts went to seat 1 silently."""
+    table = {"variant": "jiujiang", "seats": list(DIGITS)}
+    hand = {"concealed": "123m456p789s234mEE", "winning_tile": "E"}
+    eaten = {"2": {"seat": 1, "bonus_tiles": 2}}
+    won = {"kind": "win", "winners": [{"seat": 0, "hand": hand, "eaten": eaten}], "discarder": 2}
+    t, got = table_from_export({"format": "jxmj-table", "version": 1, "table": table, "hands": [won]})
+    with pytest.raises(LedgerError, match="吃炮 facts of 3 are some of bonus_tiles"):
+        add_hand(t, [], got[0])
+
+
 @pytest.mark.parametrize(
     ("field", "value", "fragment"),
     [("locked", "no", "locked must be true or false"), ("title", "周" * 81, "at most 80 characters")],
