@@ -228,6 +228,17 @@ def test_house_rules_of_the_wrong_shape_are_named_and_open_nothing(typed):
     assert "table" not in at.query_params
 
 
+def _kong_hand(at, kong_key: str) -> None:
+    """Type a 门清 hand for seat 2 (a self-draw) and give one seat an exposed kong (`kong_key`)."""
+    at.text_input(key="typed").input("123m456p789s234mEE")
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(2)
+    at.run()
+    at.number_input(key=kong_key).set_value(1)
+    at.run()
+
+
 def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
     code = _table("xingzi")
     at = _open(code)
@@ -235,13 +246,7 @@ def test_xingzi_doubling_and_xinyu_kong_money_come_from_the_seats():
     assert any("张三 -8 · 李四 +16 · 王五 -4 · 赵六 -4" in m.value for m in at.markdown)
     code = _table("xinyu")
     at = _open(code)
-    at.text_input(key="typed").input("123m456p789s234mEE")
-    at.button(key="btn_typed").click()
-    at.run()
-    at.segmented_control(key="tw_winner").set_value(2)
-    at.run()
-    at.number_input(key="tw_ke0").set_value(1)  # 张三 has an exposed kong: 1 from each other player
-    at.run()
+    _kong_hand(at, "tw_ke0")  # 张三 has an exposed kong: 1 from each other player
     assert not at.exception
     _click(at, "tb_record")
     assert _totals(at) == ["1", "-3", "5", "-3"]  # 门清 x2 = 2 from each; 张三's kong money
@@ -252,13 +257,7 @@ def test_xinyu_kong_money_at_a_table_whose_seats_are_named_by_digits():
     form's key "1" is the seat named 1 (index 0), not seat 1 (docs/ledger-json.md)."""
     code = open_store().create_table(Table("xinyu", ("1", "2", "3", "4"))).table.code
     at = _open(code)
-    at.text_input(key="typed").input("123m456p789s234mEE")
-    at.button(key="btn_typed").click()
-    at.run()
-    at.segmented_control(key="tw_winner").set_value(2)
-    at.run()
-    at.number_input(key="tw_ke1").set_value(1)  # the seat named 2 (index 1) has an exposed kong
-    at.run()
+    _kong_hand(at, "tw_ke1")  # the seat named 2 (index 1) has an exposed kong
     _click(at, "tb_record")
     assert _totals(at) == ["-3", "1", "5", "-3"]  # 门清 x2 = 2 from each; seat 1's kong money
     assert open_store().get(code).hands[0].kongs == {1: (1, 0)}
