@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.calibrate import SCORES, fit_flag
+from datasets.calibrate import SCORES, effective_margin, fit_flag
 from datasets.flag_model import FEATURES, features, fit_logistic, threshold_for
 from datasets.tiles import SHARED
 
@@ -175,8 +175,7 @@ def _fit_apply(rule: str, fit: list[dict], test: list[dict], target: float) -> n
     always = _beyond(fit) if rule.endswith("_set") else None  # set-rule flags counted in the fit
     score = "logit_margin" if rule.startswith("logit_margin") else "margin"
     rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always, score)  # cls 0: right
-    t = _as_reading(test)
-    eff = t[score] * np.where(t["agree"], 1.0, rule_fit["disagree_factor"])
+    eff = effective_margin(_as_reading(test), rule_fit["disagree_factor"], score)
     return eff < rule_fit[SCORES[score][0]]
 
 
