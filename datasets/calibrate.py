@@ -183,18 +183,14 @@ def fit_flag(
 def fit_with_set_rule(models: Path, real: Path, target_right: float, score: str = "margin") -> dict:
     """`fit_flag` on the reader's own detections matched to a label (`datasets.flag_cv.collect`),
     with the readings `vision.reading.beyond_the_set` flags anyway counted against `target_right`."""
-    from datasets.flag_cv import collect, logit_margin
+    from datasets.flag_cv import _as_reading, _beyond, collect
 
     recs = [x for x in collect(str(models), real, crops=False) if x["kind"] == "reader"]
-    r = {
-        "margin": np.array([x["margin"] for x in recs]),
-        "logit_margin": np.array([logit_margin(x) for x in recs]),
-        "agree": np.array([x["agree"] for x in recs], bool),
-        "cls": np.zeros(len(recs), int),
-    }
+    r = {**_as_reading(recs), "cls": np.zeros(len(recs), int)}
     y = np.array([int(x["label"] != x["read"]) for x in recs])  # 0 = right (class 0 = the label)
-    flag = fit_flag(r, y, -1, target_right, np.array([x["beyond_set"] for x in recs], bool), score)
-    return {**flag, "set_rule": True, "set_rule_flagged": int(sum(x["beyond_set"] for x in recs))}
+    always = _beyond(recs)
+    flag = fit_flag(r, y, -1, target_right, always, score)
+    return {**flag, "set_rule": True, "set_rule_flagged": int(always.sum())}
 
 
 def main(argv=None):
