@@ -18,10 +18,9 @@ SIZE = (1600, 1200)
 TW, TH = 72.0, 96.0  # an upright tile, pixels
 
 
-def red(code: str, shift: float = 0.0) -> tuple[int, int, int]:
-    """The stand-in classifier's colour for `code`, `shift` classes further."""
-    c = CLASSIFIER_CLASSES.index(code) + shift
-    return round(c * 255 / (len(CLASSIFIER_CLASSES) - 1)), 255, 255
+def red(code: str) -> tuple[int, int, int]:
+    """The stand-in classifier's colour for `code`."""
+    return testing.tile_colour(code, CLASSIFIER_CLASSES)
 
 
 def standin(tmp_path, boxes, paint, merge=True):
