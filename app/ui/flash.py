@@ -19,10 +19,10 @@ A success is a toast (in view wherever the page is scrolled); the other levels a
 >>> set_lang("en")
 >>> Flash("success", "table.recorded", {"n": 3}).text()
 'Hand 3 recorded.'
->>> Flash("error", "ledger.conflict", english="table X changed: reload", then="ledger.reloaded").text()
-'table X changed: reload The table was reloaded; your hand in progress is kept.'
+>>> Flash("error", "ledger.conflict", english="table X changed meanwhile", then="ledger.reloaded").text()
+'table X changed meanwhile The table was reloaded; your hand in progress is kept.'
 >>> set_lang("zh")
->>> Flash("error", "ledger.conflict", english="table X changed: reload", then="ledger.reloaded").text()
+>>> Flash("error", "ledger.conflict", english="table X changed meanwhile", then="ledger.reloaded").text()
 '另一部手机先改了这一桌。 已重新读取牌局；编辑中的牌还在。'
 """
 
