@@ -9,22 +9,18 @@ catalog's, so no English sentence reaches it.
 from __future__ import annotations
 
 from app.photo_hand import Note
+from app.ui.flash import code_flash
 from app.ui.i18n import has, lang, t
 from app.ui.render.html import num
 from app.ui.render.tiles import name
-from scoring import HandError, ScoreResult
+from scoring import ScoreResult
 
 
 def code_text(code: str, message: str = "") -> str:
-    """The sentence for an engine error code (`fifth_copy`) or an app refusal code (`empty`)."""
-    if lang() == "en" and message:
-        return message
-    key = f"code.{code}"
-    return t(key) if has(key) else t("code.unknown")
-
-
-def error_text(exc: HandError) -> str:
-    return code_text(exc.code, str(exc))
+    """The sentence for an engine error code (`fifth_copy`) or an app refusal code (`empty`),
+    worded now: `app.ui.flash.code_flash` (on the English page `message`, the engine's own
+    sentence, as inert Markdown)."""
+    return code_flash(code, message).text()
 
 
 def cannot_win_text(result: ScoreResult) -> str:

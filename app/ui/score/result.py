@@ -7,7 +7,6 @@ import html
 
 import streamlit as st
 
-from app.safe_text import md
 from app.ui import services
 from app.ui.i18n import t
 from app.ui.messages import cannot_win_text, code_text
@@ -86,7 +85,7 @@ def _refusal(refusal: services.Refusal) -> None:
         st.warning(t("res.not_complete"))
         _suggestions()
     else:
-        st.warning(t("res.hand_problem", msg=md(code_text(refusal.code, refusal.message), limit=300)))
+        st.warning(t("res.hand_problem", msg=code_text(refusal.code, refusal.message)))
         _suggestions()
 
 
