@@ -17,6 +17,7 @@ from app.ui.table.seats import winner_entry
 ss = st.session_state
 EDIT_KINDS = ("keep", "drawn")
 PAGE = 10  # hands drawn per page of the history
+CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
 
 
 def chart(ledger) -> None:
@@ -25,14 +26,8 @@ def chart(ledger) -> None:
     run, ~110 ms at 2,000 hands on an idle core, a third of the page's run (bench_table_page)."""
     if not ledger.outcomes:
         return
-    import pandas as pd
-
     seats = list(ledger.table.seats)
-    rows = [(0, name, 0.0) for name in seats]
-    rows += [
-        (o.number, name, float(x)) for o in ledger.outcomes for name, x in zip(seats, o.totals, strict=True)
-    ]
-    frame = pd.DataFrame(rows, columns=["hand", "seat", "total"])  # the names are data, never field names
+    frame = _frame(ledger)
     hand, total = t("table.hand_axis"), t("table.total_axis")
     spec = {
         "mark": {"type": "line", "tooltip": True},
@@ -47,6 +42,24 @@ def chart(ledger) -> None:
     }  # fmt: skip
     st.subheader(t("table.chart"))
     st.vega_lite_chart(frame, spec, width="stretch")
+
+
+def _frame(ledger):
+    """The chart's rows (hand, seat, total), built once per replay (`app.ui.table.db.table_now`
+    keeps the same `ledger` until the table changes): ~13 ms a run at 2,000 hands otherwise."""
+    seen = ss.get(CHART)
+    if seen is not None and seen[0] is ledger:
+        return seen[1]
+    import pandas as pd
+
+    seats = list(ledger.table.seats)
+    rows = [(0, name, 0.0) for name in seats]
+    rows += [
+        (o.number, name, float(x)) for o in ledger.outcomes for name, x in zip(seats, o.totals, strict=True)
+    ]
+    frame = pd.DataFrame(rows, columns=["hand", "seat", "total"])  # the names are data, never field names
+    ss[CHART] = (ledger, frame)
+    return frame
 
 
 def hand_title(ledger, o) -> str:
