@@ -39,13 +39,18 @@ def table_now(code: str) -> tuple[TableRecord, Ledger]:
         return seen[1], seen[2]
     rec = store().get(code)
     ledger = rec.ledger()
-    remember(rec, ledger)
+    _keep(rec, ledger)
     return rec, ledger
 
 
-def remember(rec: TableRecord, ledger: Ledger) -> None:
-    """Keep `ledger`, the replay of `rec`, for :func:`table_now` (a write gives the replay of the
-    table it leaves: the run after it does not replay the table again)."""
+def remember(rec: TableRecord, hands, ledger: Ledger) -> None:
+    """After a write claimed at ``rec.revision`` (the store bumps it by one): keep the table's
+    `hands` now and `ledger`, the replay the write returned, for :func:`table_now` — the run
+    after a record, an undo or an edit does not read and replay the table again."""
+    _keep(TableRecord(rec.table, tuple(hands), rec.revision + 1), ledger)
+
+
+def _keep(rec: TableRecord, ledger: Ledger) -> None:
     st.session_state[REPLAY] = ((default_url(), rec.table.code, rec.revision), rec, ledger)
 
 

@@ -25,7 +25,6 @@ from app.ui.table.db import error_text, remember, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, add_hand
-from ledger.store import TableRecord
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -178,7 +177,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     def append(hand_data) -> None:
         # checked against the revision this page replayed (another phone's write: a conflict)
         hand, after = store().append(code, hand_data, expected=n, revision=rec.revision, before=ledger)
-        remember(TableRecord(table, (*rec.hands, hand), rec.revision + 1), after)
+        remember(rec, (*rec.hands, hand), after)
         reset()
 
     cols = st.columns(5)
@@ -224,7 +223,7 @@ def _undo(rec) -> None:
         # undo still, the editor as it is
         state = None
     after = store().undo(table.code, expected=len(rec.hands), revision=rec.revision)  # the hand read above
-    remember(TableRecord(table, rec.hands[:-1], rec.revision + 1), after)
+    remember(rec, rec.hands[:-1], after)
     if state is None:
         return
     before = ss.hand if session.started() else None
