@@ -101,13 +101,16 @@ class ReaderLimit:
         return f"{lo:g}..{hi:g}"
 
     def __call__(self, text: str) -> float:
+        from vision.boxes import check_limit
+
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-        if not self._range()[0] <= value <= self._range()[1]:  # also refuses nan
-            raise argparse.ArgumentTypeError(f"must lie in {self}, got {text[:40]}")
-        return value
+        try:
+            return check_limit(self.field, value)  # the range ReaderConfig checks; refuses nan
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must lie in {self}, got {text[:40]}") from None
 
 
 conf_value = ReaderLimit("conf_threshold")
