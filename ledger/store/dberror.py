@@ -76,11 +76,11 @@ def db_errors(where: str) -> Iterator[None]:
     except sa.exc.IntegrityError:
         raise ConflictError("another phone recorded the same hand first: reload the table") from None
     except (sa.exc.DBAPIError, sqlite3.Error) as e:
-        text = str(getattr(e, "orig", e))
-        if kind(e) == DAMAGED:
+        text, what = str(getattr(e, "orig", e)), kind(e)
+        if what == DAMAGED:
             raise StoreError(
                 f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
             ) from None
-        if kind(e) == BUSY:
+        if what == BUSY:
             raise ConflictError("the ledger is busy with another writer: try again") from None
         raise StoreError(f"{where}: {text}", "store_unreachable") from None
