@@ -96,7 +96,7 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     """
     lr = table.ledger_rules
     st = _State(dealer=lr["dealer.first"] % SEATS)
-    return _fold(table, hands, st, (), (ZERO,) * SEATS, strict)
+    return _fold(table, lr, hands, st, (), (ZERO,) * SEATS, strict)
 
 
 def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
@@ -110,12 +110,15 @@ def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
     if ledger.end is None:
         raise ValueError("extend() needs a Ledger made by replay() or extend()")
     st = dataclasses.replace(ledger.end, windows=list(ledger.end.windows))  # the ledger stays as it was
-    return _fold(ledger.table, hands, st, ledger.outcomes, ledger.totals, strict)
+    table = ledger.table
+    return _fold(table, table.ledger_rules, hands, st, ledger.outcomes, ledger.totals, strict)
 
 
-def _fold(table: Table, hands, st: _State, done: tuple[HandOutcome, ...], totals, strict: bool) -> Ledger:
-    """Fold ``hands`` onto the state ``st`` after the outcomes ``done`` (running ``totals``)."""
-    lr = table.ledger_rules
+def _fold(
+    table: Table, lr: LedgerRules, hands, st: _State, done: tuple[HandOutcome, ...], totals, strict: bool
+) -> Ledger:
+    """Fold ``hands`` onto the state ``st`` after the outcomes ``done`` (running ``totals``);
+    ``lr``: ``table.ledger_rules``, read once by the caller."""
     house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
     totals = list(totals)
     outcomes = list(done)
