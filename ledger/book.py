@@ -41,9 +41,7 @@ def add_hand(
     hand = hand_from_json(table, data, ctx)
     if not hand.recorded:
         hand = _stamped(hand)
-    if any(o.error for o in before.outcomes):  # the strict replay names the first hand at fault
-        return hand, replay(table, [*hands, hand])
-    return hand, extend(before, hand)  # the same Ledger as the strict replay of the new list
+    return hand, extend(before, hand)  # the strict replay of the new list, one hand folded
 
 
 def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[Hand, Ledger]:
@@ -57,10 +55,7 @@ def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[
     hand = hand_from_json(table, data, ctx)
     if not hand.recorded:
         hand = _stamped(hand)
-    new = [*hands[: number - 1], hand, *hands[number:]]
-    if any(o.error for o in prefix.outcomes):
-        return hand, replay(table, new)
-    return hand, extend(prefix, *new[number - 1 :])  # the prefix is folded once, not twice
+    return hand, extend(prefix, hand, *hands[number:])  # the prefix is folded once, not twice
 
 
 def _stamped(hand: Hand) -> Hand:

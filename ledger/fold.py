@@ -105,10 +105,13 @@ def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
 
     ``ledger`` must come from :func:`replay` or :func:`extend` (it carries the fold's state);
     raises :class:`LedgerError` as :func:`replay` does for ``hands``, :class:`ValueError` for
-    a ledger without that state.
+    a ledger without that state. ``strict`` on a lenient replay that marked a hand (``error``):
+    the strict replay of all the hands, which names the first hand at fault.
     """
     if ledger.end is None:
         raise ValueError("extend() needs a Ledger made by replay() or extend()")
+    if strict and any(o.error for o in ledger.outcomes):
+        return replay(ledger.table, [*(o.hand for o in ledger.outcomes), *hands])
     st = dataclasses.replace(ledger.end, windows=list(ledger.end.windows))  # the ledger stays as it was
     table = ledger.table
     return _fold(table, table.ledger_rules, hands, st, ledger.outcomes, ledger.totals, strict)
