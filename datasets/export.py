@@ -1,6 +1,7 @@
 """Export trained checkpoints to ONNX (opset 17) with the `jxmj` metadata property.
 
 python -m datasets.export --cls datasets/out/cls/final.pt --loc datasets/out/loc/final.pt --out models
+python -m datasets.export --add-embedding models/classifier.onnx   # 0.6.3: the pooled embedding too
 """
 
 from __future__ import annotations
@@ -55,11 +56,66 @@ def export_classifier(ckpt, out: Path, hw=(64, 48), version="dev"):
     m.eval()
     x = torch.rand(2, 3, *hw)
     model = _to_onnx(m, x, "crops", "logits", {"crops": {0: "batch"}, "logits": {0: "batch"}})
+    model = add_embedding_output(model)
     meta = {"task": "classify", "input_size": list(hw), "classes": list(classes), "version": version}
     if "none" in classes:  # 0.6.0 on: trained at 0° and 180° (the runtime reads both ways)
         meta["upside_down"] = True
     _save(model, meta, out)
     return out
+
+
+EMBEDDING_OUTPUT = "embedding"
+"""Name of the classifier's second output (0.6.3 on): the pooled features the final linear layer
+reads, float32 `[B, D]` (`vision.refs`)."""
+
+
+def add_embedding_output(model: onnx.ModelProto, name: str = EMBEDDING_OUTPUT) -> onnx.ModelProto:
+    """The classifier graph with the input of its final linear layer as a second output `name`.
+
+    No node, weight or metadata changes: the final `Gemm` (or `MatMul`) that produces the first
+    output (`logits`) reads a pooled `[B, D]` tensor (GlobalAveragePool / ReduceMean / Flatten);
+    that tensor is added to the graph outputs, so `logits` stay bit-identical. A model that has
+    `name` already is returned unchanged (a copy).
+
+    Raises:
+        ValueError: the first output is not made by a Gemm / MatMul, or its input is not 2-D.
+    """
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    g = out.graph
+    if any(o.name == name for o in g.output):
+        return out
+    head = next((n for n in g.node if g.output[0].name in n.output), None)
+    if head is None or head.op_type not in ("Gemm", "MatMul"):
+        kind = head.op_type if head is not None else "no node"
+        raise ValueError(f"the classifier's {g.output[0].name!r} comes from {kind}, not a Gemm / MatMul")
+    pooled = head.input[0]
+    inferred = onnx.shape_inference.infer_shapes(out)
+    info = next((v for v in inferred.graph.value_info if v.name == pooled), None)
+    dims = info.type.tensor_type.shape.dim if info is not None else []
+    if len(dims) != 2:
+        raise ValueError(f"the input {pooled!r} of the classifier's final layer is not [B, D]")
+    rename = {pooled: name}
+    for node in g.node:
+        node.input[:] = [rename.get(i, i) for i in node.input]
+        node.output[:] = [rename.get(o, o) for o in node.output]
+    d = dims[1].dim_value
+    g.output.append(
+        onnx.helper.make_tensor_value_info(
+            name, onnx.TensorProto.FLOAT, [g.output[0].type.tensor_type.shape.dim[0].dim_param or "batch", d]
+        )
+    )
+    onnx.checker.check_model(out)
+    return out
+
+
+def export_embedding(path: Path, out: Path | None = None) -> Path:
+    """Rewrite the classifier file `path` (or write `out`) with the embedding output added
+    (`add_embedding_output`); its metadata property is kept as it is."""
+    model = add_embedding_output(onnx.load(str(path)))
+    target = Path(out or path)
+    onnx.save(model, str(target))
+    return target
 
 
 def export_localizer(ckpt, out: Path, size=384, version="dev", refine_size: int | None = None):
@@ -99,8 +155,15 @@ def main(argv=None):
     )
     ap.add_argument("--crop", type=int, nargs=2, default=(64, 48), metavar=("H", "W"))
     ap.add_argument("--version", default="dev")
+    ap.add_argument(
+        "--add-embedding",
+        metavar="CLASSIFIER.onnx",
+        help="add the pooled embedding output to this file, in place",
+    )
     a = ap.parse_args(argv)
     out = Path(a.out)
+    if a.add_embedding:
+        print(export_embedding(Path(a.add_embedding)))
     if a.cls:
         print(export_classifier(a.cls, out / "classifier.onnx", tuple(a.crop), a.version))
     if a.loc:

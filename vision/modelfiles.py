@@ -34,6 +34,9 @@ NONE_CLASS = "none"
 CLASSIFIER_CLASSES = (*TILE_CODES, NONE_CLASS)
 """The 0.6.0 classifier's classes, in order: `TILE_CODES`, then `none`."""
 
+EMBEDDING_OUTPUT = "embedding"
+"""Name of the classifier's optional second output (0.6.3 on): float32 `[B, D]` pooled features."""
+
 
 class ModelError(RuntimeError):
     """The ONNX models are missing, unreadable or do not follow the I/O contract."""
@@ -58,6 +61,9 @@ class ModelSpec:
             localizers from 0.6.2 add `refine_input_size` `[H, W]` (a graph with free height
             and width: the second, coarse-to-fine pass runs at that size; `ModelError` when
             the graph's input is fixed).
+        embedding_name: the classifier's second output `embedding` (`EMBEDDING_OUTPUT`, models
+            0.6.3 on: float32 `[B, D]`, the pooled features its final layer reads;
+            `vision.refs`), or None when the model has only its logits.
     """
 
     path: Path
@@ -69,6 +75,7 @@ class ModelSpec:
     input_name: str
     output_name: str
     meta: dict = field(default_factory=dict)
+    embedding_name: str | None = None
 
 
 def models_dir() -> Path:
@@ -144,7 +151,22 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
         input_name=inputs[0].name,
         output_name=outputs[0].name,
         meta=meta,
+        embedding_name=EMBEDDING_OUTPUT
+        if task == "classify" and any(o.name == EMBEDDING_OUTPUT for o in outputs[1:])
+        else None,
     )
+
+
+def run_classifier(
+    spec: ModelSpec, batch: np.ndarray, embed: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """`(logits (B, C), embedding (B, D) or None)` of one float32 NCHW batch; the embedding
+    only when `embed` and the model has one (one session run either way)."""
+    names = [spec.output_name]
+    if embed and spec.embedding_name:
+        names.append(spec.embedding_name)
+    out = spec.session.run(names, {spec.input_name: batch})
+    return out[0], (out[1] if len(out) > 1 else None)
 
 
 def run(spec: ModelSpec, batch: np.ndarray) -> np.ndarray:

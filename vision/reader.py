@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -46,10 +47,15 @@ from vision.modelfiles import (
     ModelSpec,
     models_dir,
     open_model,
+    run_classifier,
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
+from vision.refs import Ref, RefCalibration, RefsError, RefSet, blend, box_similarity, check_box, normalise
 from vision.splits import merge_splits
+
+EMBED_BATCH = 512
+"""Reference crops go through the classifier in batches of at most this many views."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +124,93 @@ class TileReader:
 
     # -- public API -------------------------------------------------------------------------
 
-    def read(self, source: bytes | str | Path) -> DetectResult:
-        """Decode an image file (bytes or path) and `detect` on it.
+    def read(self, source: bytes | str | Path, refs: RefSet | None = None) -> DetectResult:
+        """Decode an image file (bytes or path) and `detect` on it (with `refs`, if given).
 
         Raises:
             ImageError: the image is unusable (see `vision.image.open_image`).
         """
         loaded = open_image(source, min_side=self.config.decode_min_side or None)
-        return self.detect(loaded)
+        return self.detect(loaded, refs)
 
-    def detect(self, image: np.ndarray | LoadedImage) -> DetectResult:
+    @property
+    def embeds(self) -> bool:
+        """The classifier has the `embedding` output: it can read with references."""
+        return self.classifier.embedding_name is not None
+
+    def embed_refs(self, refs: Sequence[Ref]) -> RefSet:
+        """Embed reference tiles (`vision.refs`): each photo decoded once (as `read` decodes),
+        each box cut as a detection's crop is (`cut_crops`, both views), embedded, L2-normalised.
+
+        Returns:
+            A `RefSet` with one row per view (an empty one for no references).
+
+        Raises:
+            RefsError: `refs_unsupported` (a classifier without the embedding output, whenever
+                `refs` is not empty), `ref_photo_unreadable`, `ref_box_outside`, `refs_bad_tile`.
+        """
+        classes = self.classifier.classes
+        dim = 0
+        if refs and not self.embeds:
+            raise RefsError(
+                f"the classifier {self.classifier.path.name} (version {self.classifier.version}) has no "
+                "embedding output, so it cannot read with references (models 0.6.3 on can)",
+                "refs_unsupported",
+            )
+        by_photo: dict[Path, list[int]] = {}
+        for n, ref in enumerate(refs):
+            if ref.tile not in classes or ref.tile == NONE_CLASS:
+                raise RefsError(f"reference {n}: {ref.tile!r} is not a tile code", "refs_bad_tile")
+            by_photo.setdefault(ref.image, []).append(n)
+        rows: list[np.ndarray] = []
+        labels: list[int] = []
+        for path, idx in by_photo.items():
+            try:
+                loaded = open_image(path, min_side=self.config.decode_min_side or None)
+            except ImageError as exc:
+                why = f"reference {idx[0]}: the photo {path} cannot be read: {exc}"
+                raise RefsError(why, "ref_photo_unreadable") from None
+            for n in idx:
+                check_box(refs[n], n, loaded.width, loaded.height)
+            xyxy = np.array([refs[n].xyxy for n in idx], np.float32)
+            xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
+            xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
+            emb, owner = self._embed(loaded, xyxy * np.float32(loaded.scale))
+            rows.append(emb)
+            labels.extend(classes.index(refs[idx[k]].tile) for k in owner)
+        if rows:
+            dim = rows[0].shape[1]
+        emb = np.concatenate(rows) if rows else np.zeros((0, dim), np.float32)
+        return RefSet(normalise(emb), np.asarray(labels, np.int64), len(classes), len(refs))
+
+    def _embed(self, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarray, list[int]]:
+        """Embeddings `(B, D)` of every view of the boxes `xyxy` (pixels of `loaded.pixels`),
+        cut as `_classify` cuts them, and the box of each view."""
+        crop_src, crop_scale = self._crop_source(loaded, xyxy, {"decode": 0.0})
+        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
+        both = bool(self.classifier.meta.get("upside_down", False))
+        size, margin = self.classifier.input_size, self.config.crop_margin
+        out: list[np.ndarray] = []
+        owner: list[int] = []
+        step = max(1, EMBED_BATCH // 2)
+        for k0 in range(0, len(boxes_src), step):
+            batch, _rotated, own = cut_crops(
+                crop_src, boxes_src[k0 : k0 + step], size, margin, both_ways=both
+            )
+            _logits, emb = run_classifier(self.classifier, batch, embed=True)
+            out.append(np.asarray(emb, np.float32))
+            owner.extend(k0 + o for o in own)
+        return np.concatenate(out), owner
+
+    def detect(self, image: np.ndarray | LoadedImage, refs: RefSet | None = None) -> DetectResult:
         """Find and name the tiles in an upright image.
 
         Args:
             image: `(h, w, 3)` uint8 RGB at full resolution, or a `LoadedImage` (which may
                 be decoded at reduced size; boxes are still reported in full-size pixels).
+            refs: references of the table's set (`embed_refs`): the readings are blended with
+                them and a tile unlike every reference of its class is uncertain (`vision.refs`).
+                None or an empty set reads exactly as without.
 
         Returns:
             A `DetectResult`: detections in reading order (rows top to bottom, left to right,
@@ -168,11 +246,16 @@ class TileReader:
             return result
 
         t1 = time.perf_counter()
-        xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing)
+        refs = refs if refs is not None and len(refs.labels) else None
+        if refs is not None and not self.embeds:
+            raise RefsError(
+                f"the classifier {self.classifier.path.name} has no embedding output", "refs_unsupported"
+            )
+        xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, refs)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
-        flags = uncertain(readings, conf, self.classifier.meta.get("calibration") or {})
+        flags = uncertain(readings, conf, self._calibration(refs))
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         for k in range(len(xyxy)):
@@ -197,6 +280,18 @@ class TileReader:
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         result.detections, result.groups = arrange(dets)
         return result
+
+    def _calibration(self, refs: RefSet | None) -> dict:
+        """The flag's calibration (classifier metadata), with the references' flag threshold
+        (`RefCalibration.flag_similarity`) when reading with `refs`."""
+        cal = dict(self.classifier.meta.get("calibration") or {})
+        if refs is not None:
+            cal["ref_flag_similarity"] = self._ref_calibration.flag_similarity
+        return cal
+
+    @property
+    def _ref_calibration(self) -> RefCalibration:
+        return RefCalibration.from_meta(self.classifier.meta)
 
     @property
     def _refine_size(self) -> tuple[int, int]:
@@ -230,11 +325,12 @@ class TileReader:
         scores: np.ndarray,
         class_ids: np.ndarray,
         timing: dict[str, float],
+        refs: RefSet | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
-        """Classify the boxes, then put split boxes back together (`vision.splits`): the boxes
-        `(xyxy, scores, class_ids)` that remain and their readings."""
+        """Classify the boxes (with `refs`, if any), then put split boxes back together
+        (`vision.splits`): the boxes `(xyxy, scores, class_ids)` that remain and their readings."""
         source = self._crop_source(loaded, xyxy, timing)
-        readings = self._classify(loaded, xyxy, timing, source)
+        readings = self._classify(loaded, xyxy, timing, source, refs)
         if not self.config.merge_splits:
             return xyxy, scores, class_ids, readings
         m = merge_splits(
@@ -242,8 +338,8 @@ class TileReader:
             scores,
             class_ids,
             readings,
-            lambda boxes: self._classify(loaded, boxes, timing, source),
-            self.classifier.meta.get("calibration") or {},
+            lambda boxes: self._classify(loaded, boxes, timing, source, refs),
+            self._calibration(refs),
             self.classifier.classes,
         )
         return m.xyxy, m.scores, m.class_ids, m.readings
@@ -267,23 +363,30 @@ class TileReader:
         xyxy: np.ndarray,
         timing: dict[str, float],
         source: tuple[np.ndarray, float] | None = None,
+        refs: RefSet | None = None,
     ) -> Readings:
         """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
-        classify every view, combine them."""
+        classify every view (blended with `refs`, `vision.refs.blend`), combine them."""
         crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         both = bool(self.classifier.meta.get("upside_down", False))
         batch, _rotated, owner = cut_crops(
             crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
         )
-        logits = np.asarray(run_model(self.classifier, batch), dtype=np.float32)
+        logits, emb = run_classifier(self.classifier, batch, embed=refs is not None)
+        logits = np.asarray(logits, dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):
             raise ModelError(
                 f"classifier output has shape {logits.shape}, expected "
                 f"[{len(batch)}, {len(self.classifier.classes)}]"
             )
         temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
-        return combine_views(logits, owner, len(xyxy), temperature)
+        if refs is None or emb is None:
+            return combine_views(logits, owner, len(xyxy), temperature)
+        sims = refs.similar(emb)
+        mixed = blend(logits / np.float32(temperature), sims, self._ref_calibration)
+        readings = combine_views(mixed, owner, len(xyxy), 1.0)
+        return replace(readings, ref_sim=box_similarity(sims, owner, readings.cls))
 
 
 def refine_region(

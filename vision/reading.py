@@ -52,13 +52,16 @@ class Readings:
     """Per box (K boxes): `cls` int (K,) class index, `p` float (K,) its calibrated probability,
     `margin` float (K,) top-1 minus top-2 probability, `agree` bool (K,) every view of the box
     names `cls` (true for a box with one view), `logit_margin` float (K,) `log(p1 / p2)` of the
-    winning view (calibrated logits; `margin`-only readings built by hand leave it `None`)."""
+    winning view (calibrated logits; `margin`-only readings built by hand leave it `None`),
+    `ref_sim` float (K,) the best cosine similarity of the box's views to a reference of class
+    `cls` (`vision.refs.box_similarity`; NaN where `cls` has none; `None` read without references)."""
 
     cls: np.ndarray
     p: np.ndarray
     margin: np.ndarray
     agree: np.ndarray
     logit_margin: np.ndarray | None = None
+    ref_sim: np.ndarray | None = None
 
 
 def combine_views(
@@ -123,9 +126,26 @@ def uncertain(readings: Readings, conf: np.ndarray, calibration: Mapping[str, fl
     elif "flag_margin" in calibration:
         score, threshold = readings.margin, float(calibration["flag_margin"])
     else:
-        return np.asarray(conf) < LOW_CONF
+        return (np.asarray(conf) < LOW_CONF) | unlike_refs(readings, calibration)
     factor = float(calibration.get("disagree_factor", 0.0))
-    return score * np.where(readings.agree, 1.0, factor) < threshold
+    flags = score * np.where(readings.agree, 1.0, factor) < threshold
+    return flags | unlike_refs(readings, calibration)
+
+
+def unlike_refs(readings: Readings, calibration: Mapping[str, float]) -> np.ndarray:
+    """Bool (K,): read with references (`readings.ref_sim`), the class read has references and
+    every view of the box is less similar to them than `calibration["ref_flag_similarity"]`.
+
+    >>> import numpy as np
+    >>> r = Readings(np.array([0, 1, 2]), np.ones(3), np.ones(3), np.ones(3, bool), None,
+    ...              np.array([0.9, 0.3, np.nan]))
+    >>> unlike_refs(r, {"ref_flag_similarity": 0.6}).tolist()
+    [False, True, False]
+    """
+    if readings.ref_sim is None or "ref_flag_similarity" not in calibration:
+        return np.zeros(len(readings.cls), bool)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(readings.ref_sim < float(calibration["ref_flag_similarity"]))
 
 
 def beyond_the_set(tiles: Sequence[str]) -> list[bool]:
@@ -156,4 +176,5 @@ __all__ = [
     "beyond_the_set",
     "combine_views",
     "uncertain",
+    "unlike_refs",
 ]
