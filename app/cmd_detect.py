@@ -3,15 +3,18 @@
   jxmj detect hand.jpg                      # one JSON object on standard output
   jxmj detect hand.heic --annotate out.png  # also draw boxes and tile names
   jxmj detect -  < hand.jpg                 # the image on standard input
+  jxmj detect hand.jpg --refs refs.json     # read with tiles of this set put right before
 
 Output: {"image": {"width", "height"}, "detections": [{"xyxy", "tile", "conf", "face_down",
 "rotated"}, ...], "groups": [{"tiles", "kind_guess", ...}], "timing_ms": {...}}; xyxy in
 pixels of the upright photo. Exit status 2 with {"error": ..., "code": ...} for an unreadable,
 empty, too small or oversized image, a closed standard input, a bad --annotate target or an
 unwritable output, a usage error; 1 with {"error": ..., "code": "models_unavailable"} when the
-models are missing (the codes: docs/detect-json.md). --annotate never writes onto the photo it reads
-(the same file, a link to it) unless --force is given; it writes a temporary file beside
-the target and renames it, so a failure leaves the target as it was.
+models are missing (the codes: docs/detect-json.md); also for --refs references that cannot be
+used (a missing or unreadable reference photo, a box outside it, a bad tile code, bad JSON, more than
+2,000, models without the embedding output: `vision.refs.ERROR_CODES`). --annotate never writes
+onto the photo it reads (the same file, a link to it) unless --force is given; it writes a
+temporary file beside the target and renames it, so a failure leaves the target as it was.
 The models come from models/ (or the directory in $JXMJ_MODELS_DIR).
 """
 
@@ -35,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the photo with boxes and tile names (off-row tiles thin grey, rejected ones dashed)",
     )
     add_force_argument(parser)
+    add_refs_argument(parser)
     parser.add_argument("--models", metavar="DIR", help="directory with localizer.onnx and classifier.onnx")
     parser.add_argument(
         "--conf", type=conf_value, default=None, help="minimum localizer score, %(type)s (default 0.3)"
@@ -46,6 +50,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "size when its tiles stay larger than the classifier's input)",
     )
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
+
+
+def add_refs_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--refs",
+        metavar="REFS.json",
+        help='tiles of this set put right on earlier photos: {"refs": [{"image", "xyxy", "tile"}]} '
+        "(docs/detect-json.md; relative image paths: relative to REFS.json's folder)",
+    )
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
@@ -171,13 +184,20 @@ def make_reader(args: argparse.Namespace):
 
 
 def detect(args: argparse.Namespace):
-    """Decode + detect for the CLI: `(result, loaded_image)`; raises ImageError / ModelError."""
+    """Decode + detect for the CLI, with `--refs` when given: `(result, loaded_image)`.
+
+    Raises:
+        ImageError, ModelError, vision.refs.RefsError (the references: read before the photo).
+    """
     from vision import open_image
+    from vision.refs import load_refs
 
     source = read_input(args.image)  # a closed standard input is refused before the models load
+    refs = load_refs(args.refs) if getattr(args, "refs", None) is not None else []
     reader = make_reader(args)
+    refset = reader.embed_refs(refs) if refs else None  # an empty list reads as without
     loaded = open_image(source, min_side=reader.config.decode_min_side or None)
-    return reader.detect(loaded), loaded
+    return reader.detect(loaded, refset), loaded
 
 
 SAVE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
@@ -213,6 +233,7 @@ def write_annotation(path: str, result, loaded) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision import ImageError, ModelError
+    from vision.refs import RefsError
 
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
@@ -220,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
         return error(message, 2, code)
     try:
         result, loaded = detect(args)
-    except ImageError as exc:
+    except (ImageError, RefsError) as exc:
         return error(str(exc), 2, exc.code)
     except ModelError as exc:
         return error(str(exc), 1, "models_unavailable")

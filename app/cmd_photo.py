@@ -3,6 +3,7 @@
   jxmj photo hand.jpg --variant xingzi
   jxmj photo hand.jpg --variant jiujiang --self-drawn --dealer --event kong_bloom
   jxmj photo hand.jpg --variant xinyu --winning-tile 5p --json
+  jxmj photo hand.jpg --variant xingzi --refs refs.json   # with tiles of this set put right before
 
 The tiles are read from the photo (as `jxmj detect`), the hand is guessed from how they lie
 (rows, sets split by gaps: a set of three alike = a pung, four = a kong, two backs and two
@@ -23,7 +24,7 @@ import math
 from typing import Any
 
 from app.cliio import emit, emit_json, warn
-from app.cmd_detect import add_force_argument, check_annotate_path, conf_value
+from app.cmd_detect import add_force_argument, add_refs_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
 from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
@@ -67,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--annotate", metavar="OUT.png", help="also write the photo with boxes and tile names"
     )
     add_force_argument(parser)
+    add_refs_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
 
 
@@ -121,6 +123,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from app.cmd_detect import detect, write_annotation
     from vision import ImageError, ModelError
+    from vision.refs import RefsError
 
     as_json = error_format(args) == "json"
     problem = check_annotate_path(args.annotate, args.image, args.force)
@@ -128,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(problem[0], 2, as_json, problem[1])
     try:
         result, loaded = detect(args)
-    except ImageError as exc:
+    except (ImageError, RefsError) as exc:
         return _fail(str(exc), 2, as_json, exc.code)
     except ModelError as exc:
         return _fail(str(exc), 1, as_json, "models_unavailable")

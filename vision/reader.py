@@ -154,7 +154,7 @@ class TileReader:
         if refs and not self.embeds:
             raise RefsError(
                 f"the classifier {self.classifier.path.name} (version {self.classifier.version}) has no "
-                "embedding output, so it cannot read with references (models 0.6.3 on can)",
+                "embedding output, so it cannot read with references (models/MODEL.md 0.6.3 adds it)",
                 "refs_unsupported",
             )
         by_photo: dict[Path, list[int]] = {}
