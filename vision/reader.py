@@ -51,7 +51,7 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
-from vision.refs import Ref, RefCalibration, RefsError, RefSet, blend, box_similarity, check_box, normalise
+from vision.refs import Ref, RefCalibration, RefsError, RefSet, check_box, normalise, read_with_refs
 from vision.splits import merge_splits
 
 EMBED_BATCH = 512
@@ -121,6 +121,9 @@ class TileReader:
         self.localizer: ModelSpec = open_model(self.directory / LOCALIZER_FILE, "localize", threads)
         self.classifier: ModelSpec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
         self._back_class = self.localizer.classes.index("back") if "back" in self.localizer.classes else -1
+        self.ref_calibration: RefCalibration = RefCalibration.from_meta(self.classifier.meta)
+        """How references change a reading (`vision.refs`): the classifier metadata's `refs`
+        over the defaults; an evaluation may set another."""
 
     # -- public API -------------------------------------------------------------------------
 
@@ -286,12 +289,8 @@ class TileReader:
         (`RefCalibration.flag_similarity`) when reading with `refs`."""
         cal = dict(self.classifier.meta.get("calibration") or {})
         if refs is not None:
-            cal["ref_flag_similarity"] = self._ref_calibration.flag_similarity
+            cal["ref_flag_similarity"] = self.ref_calibration.flag_similarity
         return cal
-
-    @property
-    def _ref_calibration(self) -> RefCalibration:
-        return RefCalibration.from_meta(self.classifier.meta)
 
     @property
     def _refine_size(self) -> tuple[int, int]:
@@ -383,10 +382,7 @@ class TileReader:
         temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
         if refs is None or emb is None:
             return combine_views(logits, owner, len(xyxy), temperature)
-        sims = refs.similar(emb)
-        mixed = blend(logits / np.float32(temperature), sims, self._ref_calibration)
-        readings = combine_views(mixed, owner, len(xyxy), 1.0)
-        return replace(readings, ref_sim=box_similarity(sims, owner, readings.cls))
+        return read_with_refs(logits, emb, owner, len(xyxy), temperature, refs, self.ref_calibration)
 
 
 def refine_region(

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.modelfiles import TILE_CODES
+from vision.reading import Readings, combine_views
 
 MAX_REFS = 2000
 """At most this many references per read (`refs_too_many` beyond): bounds the crops embedded."""
@@ -80,7 +81,11 @@ class Ref:
 
 @dataclass(frozen=True, slots=True)
 class RefCalibration:
-    """How references change a reading (module docstring).
+    """How references change a reading (module docstring). The defaults: fitted for the 0.6.1
+    classifier graph on the val split grouped by set (`datasets.eval_refs --fit`, models/MODEL.md
+    "0.6.3"): the grid's best same-set accuracy that leaves another set's as good as without;
+    `flag_similarity` below every same-set right tile but 0.5 % (cosine 0.85) and about 1 % of
+    another set's right tiles.
 
     Attributes:
         alpha: weight of the similarity distribution in the log-linear blend (0: off).
@@ -93,7 +98,7 @@ class RefCalibration:
     alpha: float = 1.0
     tau: float = 0.05
     gate: float = 0.7
-    flag_similarity: float = 0.6
+    flag_similarity: float = 0.7
 
     @classmethod
     def from_meta(cls, meta: Mapping) -> RefCalibration:
@@ -179,6 +184,37 @@ def blend(scaled: np.ndarray, sims: np.ndarray, cal: RefCalibration) -> np.ndarr
     rows = np.flatnonzero(use)
     out[np.ix_(rows, np.flatnonzero(has))] = inner[rows]
     return out.astype(np.float32)
+
+
+def read_with_refs(
+    logits: np.ndarray,
+    embedding: np.ndarray,
+    owner: Sequence[int],
+    n_boxes: int,
+    temperature: float,
+    refs: RefSet,
+    cal: RefCalibration,
+) -> Readings:
+    """The readings of `n_boxes` boxes from their views' `logits` `(B, C)` and `embedding`
+    `(B, D)` (`owner[b]`: the box of view `b`), blended with `refs` (`blend`).
+
+    References never make a reading look surer than the model alone says: its `logit_margin`
+    is the smaller of the blended and the model's own, `agree` is false where either reading's
+    views disagree **or the references changed the class** (so the flag, `vision.reading.uncertain`,
+    holds every tile it flagged without references), and `ref_sim` is filled (`box_similarity`).
+    """
+    plain = combine_views(logits, owner, n_boxes, temperature)
+    sims = refs.similar(embedding)
+    mixed = blend(np.asarray(logits, np.float32) / np.float32(temperature), sims, cal)
+    r = combine_views(mixed, owner, n_boxes, 1.0)
+    return Readings(
+        cls=r.cls,
+        p=r.p,
+        margin=np.minimum(r.margin, plain.margin),
+        agree=r.agree & plain.agree & (r.cls == plain.cls),
+        logit_margin=np.minimum(r.logit_margin, plain.logit_margin),
+        ref_sim=box_similarity(sims, owner, r.cls),
+    )
 
 
 def box_similarity(sims: np.ndarray, owner: Sequence[int], cls: np.ndarray) -> np.ndarray:
@@ -274,4 +310,5 @@ __all__ = [
     "load_refs",
     "normalise",
     "parse_refs",
+    "read_with_refs",
 ]
