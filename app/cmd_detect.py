@@ -75,6 +75,19 @@ ERROR_CODES = (
 )
 
 
+REFS_ERROR_CODES = (
+    "refs_unreadable",
+    "refs_bad_json",
+    "refs_bad_tile",
+    "refs_too_many",
+    "ref_photo_unreadable",
+    "ref_box_outside",
+    "refs_unsupported",
+)
+"""The `--refs` codes: `vision.refs.ERROR_CODES` (listed here so that `jxmj score` need not import
+vision; a test checks they agree)."""
+
+
 def error(message: str, status: int, code: str) -> int:
     """Exit `status` with ``{"error": sentence, "code": stable code}`` on standard output."""
     return emit_json({"error": message, "code": code}) or status

@@ -294,3 +294,107 @@ def test_annotate_writes_an_ordinary_file(models_env, scene_pixels, tmp_path, ca
         os.umask(old)
     assert status == 0 and Image.open(tmp_path / "a.webp").format == "WEBP"
     assert (tmp_path / "a.webp").stat().st_mode & 0o777 == 0o644
+
+
+# --refs (docs/detect-json.md "--refs"; the reading itself: tests/vision/test_refs.py)
+
+
+@pytest.fixture(scope="module")
+def embedding_models(tmp_path_factory, scene):
+    """The stand-ins, the classifier with its `embedding` output (models 0.6.3 on)."""
+    from vision import testing
+    from vision.modelfiles import CLASSIFIER_FILE
+
+    d = testing.build_models(tmp_path_factory.mktemp("emb_models"), scene, (1600, 1200))
+    testing.build_classifier(d / CLASSIFIER_FILE, size=(48, 32), embedding=True)
+    return d
+
+
+@pytest.fixture
+def embedding_env(embedding_models, monkeypatch):
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(embedding_models))
+    return embedding_models
+
+
+def write_refs(path, refs) -> str:
+    path.write_text(json.dumps({"refs": refs}))
+    return str(path)
+
+
+def test_empty_refs_print_the_same_json_as_without(embedding_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    refs = write_refs(tmp_path / "refs.json", [])
+    status, plain, _ = run_cli(capsys, str(photo))
+    status2, with_refs, _ = run_cli(capsys, str(photo), "--refs", refs)
+    assert status == status2 == 0
+    plain.pop("timing_ms"), with_refs.pop("timing_ms")
+    assert json.dumps(plain) == json.dumps(with_refs)
+
+
+@pytest.mark.parametrize(
+    "refs, code",
+    [
+        ([{"image": "gone.jpg", "xyxy": [0, 0, 10, 10], "tile": "1m"}], "ref_photo_unreadable"),
+        ([{"image": "hand.png", "xyxy": [0, 0, 1700, 10], "tile": "1m"}], "ref_box_outside"),
+        ([{"image": "hand.png", "xyxy": [0, 0, 10, 10], "tile": "10m"}], "refs_bad_tile"),
+        ([{"image": "hand.png", "xyxy": [0, 0, 10], "tile": "1m"}], "refs_bad_json"),
+    ],
+)
+def test_unusable_refs_exit_2_with_a_code(embedding_env, scene_pixels, tmp_path, capsys, refs, code):
+    (tmp_path / "hand.png").write_bytes(encode(scene_pixels, "PNG"))
+    sub = tmp_path / "table"
+    sub.mkdir()
+    for r in refs:  # relative to REFS.json's folder
+        r["image"] = "../" + r["image"]
+    status, j, _ = run_cli(capsys, str(tmp_path / "hand.png"), "--refs", write_refs(sub / "refs.json", refs))
+    assert status == 2 and j["code"] == code and set(j) == {"error", "code"}
+    assert code in cmd_detect.REFS_ERROR_CODES
+
+
+def test_refs_file_missing_or_not_json(embedding_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    status, j, _ = run_cli(capsys, str(photo), "--refs", str(tmp_path / "nope.json"))
+    assert status == 2 and j["code"] == "refs_unreadable"
+    (tmp_path / "bad.json").write_text("{refs")
+    status, j, _ = run_cli(capsys, str(photo), "--refs", str(tmp_path / "bad.json"))
+    assert status == 2 and j["code"] == "refs_bad_json"
+
+
+def test_refs_with_a_classifier_without_embedding_is_a_coded_error(
+    models_env, scene, scene_pixels, tmp_path, capsys
+):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    refs = write_refs(
+        tmp_path / "refs.json", [{"image": "hand.png", "xyxy": list(scene[0][0]), "tile": scene[0][1]}]
+    )
+    status, j, _ = run_cli(capsys, str(photo), "--refs", refs)
+    assert status == 2 and j["code"] == "refs_unsupported" and "embedding" in j["error"]
+
+
+def test_photo_takes_refs_too(embedding_env, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    refs = write_refs(tmp_path / "refs.json", [{"image": "gone.jpg", "xyxy": [0, 0, 9, 9], "tile": "1m"}])
+    status = cli.main(["photo", str(photo), "--variant", "xingzi", "--json", "--refs", refs])
+    j = json.loads(capsys.readouterr().out)
+    assert status == 2 and j["code"] == "ref_photo_unreadable"
+
+
+def test_refs_of_the_photo_itself_read_it_as_without(embedding_env, scene, scene_pixels, tmp_path, capsys):
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(scene_pixels, "PNG"))
+    status, plain, _ = run_cli(capsys, str(photo))
+    refs = [{"image": "hand.png", "xyxy": d["xyxy"], "tile": d["tile"]} for d in plain["detections"]]
+    status2, j, _ = run_cli(capsys, str(photo), "--refs", write_refs(tmp_path / "refs.json", refs))
+    assert status == status2 == 0
+    assert [d["tile"] for d in j["detections"]] == [d["tile"] for d in plain["detections"]]
+    assert len(refs) == len(scene)
+
+
+def test_refs_codes_are_the_readers():
+    from vision.refs import ERROR_CODES
+
+    assert cmd_detect.REFS_ERROR_CODES == ERROR_CODES

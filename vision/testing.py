@@ -8,7 +8,9 @@ metadata) but are a few kilobytes of arithmetic, not trained networks:
   yields nothing. Each box is also answered a second time, shifted a little and weaker,
   for NMS to remove.
 - the **classifier** reads the mean red level of a crop's central half: class `c` of `C` is the crop whose red
-  is `c / (C - 1)` (see `tile_colour`), green and blue at 255.
+  is `c / (C - 1)` (see `tile_colour`), green and blue at 255. Built with `embedding=True` it also
+  answers `embedding` `[B, 3]`: the central half's mean RGB minus 0.5 (so green and blue, which the
+  logits ignore, make a tile of one set look unlike the same class of another: `vision.refs`).
 
 Needs the `onnx` package (a dev dependency); nothing here is used at run time.
 """
@@ -147,8 +149,11 @@ def build_classifier(
     size: tuple[int, int] = (48, 32),
     classes: Sequence[str] = TILE_CODES,
     meta_override: dict | None = None,
+    embedding: bool = False,
+    gain: float = 20.0,
 ) -> Path:
-    """Write a stand-in `classifier.onnx` (input `crops` `[B, 3, H, W]`, output `logits` `[B, C]`)."""
+    """Write a stand-in `classifier.onnx` (input `crops` `[B, 3, H, W]`, output `logits` `[B, C]`:
+    `-gain x (35 x red - c)^2` for class `c`; with `embedding`, a second output `embedding` `[B, 3]`)."""
     from onnx import TensorProto, helper, numpy_helper
 
     h, w = size
@@ -162,6 +167,10 @@ def build_classifier(
         helper.make_node("Mul", ["d", "d"], ["d2"]),
         helper.make_node("Mul", ["d2", "neg_gain"], ["logits"]),
     ]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["B", c])]
+    if embedding:
+        nodes.append(helper.make_node("Sub", ["mean", "half"], ["embedding"]))
+        outputs.append(helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["B", 3]))
     inits = [
         numpy_helper.from_array(np.array([h // 4, w // 4], np.int64), "starts"),
         numpy_helper.from_array(np.array([h - h // 4, w - w // 4], np.int64), "ends"),
@@ -169,13 +178,15 @@ def build_classifier(
         numpy_helper.from_array(np.array([0], np.int64), "red"),
         numpy_helper.from_array(np.array(c - 1, np.float32), "span"),
         numpy_helper.from_array(np.arange(c, dtype=np.float32)[None, :], "centres"),
-        numpy_helper.from_array(np.array(-20.0, np.float32), "neg_gain"),
+        numpy_helper.from_array(np.array(-gain, np.float32), "neg_gain"),
     ]
+    if embedding:
+        inits.append(numpy_helper.from_array(np.array(0.5, np.float32), "half"))
     graph = helper.make_graph(
         nodes,
         "jxmj_test_classifier",
         [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["B", 3, h, w])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["B", c])],
+        outputs,
         inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=9)
