@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_detect.py                      # photos of ../shared, models/
     .venv/bin/python bench/bench_detect.py --images DIR --repeat 5 --json bench/out/detect.json
     .venv/bin/python bench/bench_detect.py --models NEW --baseline OLD   # two model versions, one run
+    .venv/bin/python bench/bench_detect.py --refs 200   # also each photo read with 200 references
 
 What is timed, per photo: the encoded file already in memory -> tile codes, in the same
 process after one warm-up call (sessions created beforehand), the best of `--repeat` runs
@@ -15,6 +16,10 @@ Both detectors are pinned to the same `--cores` CPUs (default 2) when the machin
 - jxmj: `vision.get_reader().read(bytes)` with the models of models/ (or `--models DIR`);
   without trained models it runs the tiny stand-in models of `vision.testing` (pipeline cost
   only, says so in the output).
+- `--refs N`: N references (`vision.refs`; the first photos' own detections, their true tile
+  taken to be the one read) are embedded once (`refs_embed_ms`, what a table's first photo with
+  references costs: each reference photo decoded and its boxes classified), then every photo
+  is timed again read with them, in the same run (`jxmj_refs`).
 - mahjong-detector 0.0.6 (PyPI): `detect_tiles(Image.open(bytes))`, run inside a Python that
   has it (`--mjd-python`, else $MJD_PYTHON, else /tmp/mjd-venv/bin/python, else this Python if
   it imports); it needs only pillow, numpy, onnxruntime, but is kept out of the project's
@@ -147,6 +152,38 @@ def jxmj_reader(models: str | None, cores: int):
         return TileReader(d, config), "STAND-IN models"
 
 
+def time_refs(reader, photos, datas, n: int, repeat: int) -> dict | None:
+    """Embed `n` references cut from the photos' own detections once, then time every photo read
+    with them (see the module docstring); None when the classifier has no embedding output."""
+    from vision.refs import Ref
+
+    if not reader.embeds:
+        print("jxmj: the classifier has no embedding output; --refs skipped")
+        return None
+    found: list[Ref] = []
+    for (p, _), d in zip(photos, datas, strict=True):
+        found += [Ref(p, x.xyxy, x.tile) for x in reader.read(d).detections if x.tile != "back"]
+        if len(found) >= n:
+            break
+    if not found:
+        print("jxmj: no tiles read to make references of; --refs skipped")
+        return None
+    refs = (found * (n // len(found) + 1))[:n]
+    t0 = time.perf_counter()
+    refset = reader.embed_refs(refs)
+    embed_ms = (time.perf_counter() - t0) * 1000.0
+    ms, cpu = time_calls(lambda data: reader.read(data, refset), datas, repeat)
+    return {
+        "refs": len(refs),
+        "ref_photos": len({r.image for r in refs}),
+        "refs_embed_ms": embed_ms,
+        "ms": ms,
+        "cpu_ms": cpu,
+        "median_ms": statistics.median(ms),
+        "median_cpu_ms": statistics.median(cpu),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
@@ -159,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mjd-python", default=None, help="a Python with mahjong-detector 0.0.6 installed")
     ap.add_argument("--no-mjd", action="store_true", help="skip mahjong-detector")
     ap.add_argument("--json", default=None, help="write the numbers here")
+    ap.add_argument("--refs", type=int, default=0, metavar="N", help="also time reading with N references")
     ap.add_argument("--worker-mjd", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
 
@@ -202,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     jx_ms, jx_cpu = time_calls(jxmj_call, datas, a.repeat)
     jx_tiles = [len(reader.read(d).detections) for d in datas]
     results = {"jxmj": {"models": label, "ms": jx_ms, "cpu_ms": jx_cpu, "tiles": jx_tiles}}
+
+    if a.refs:
+        results["jxmj_refs"] = time_refs(reader, photos, datas, a.refs, a.repeat)
 
     if a.baseline:
         base, base_label = jxmj_reader(a.baseline, a.cores)
@@ -248,6 +289,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         results["mahjong-detector 0.0.6"]["median_ms"] = mmed
         results["mahjong-detector 0.0.6"]["median_cpu_ms"] = mcpu
+    if results.get("jxmj_refs"):
+        r = results["jxmj_refs"]
+        print(
+            f"jxmj with {r['refs']} references: median {r['median_ms']:.1f} ms per photo, CPU "
+            f"{r['median_cpu_ms']:.1f} ms ({r['median_ms'] / med:.2f}x without); embedding them once: "
+            f"{r['refs_embed_ms']:.1f} ms"
+        )
     results["jxmj"]["median_ms"] = med
     results["jxmj"]["median_cpu_ms"] = med_cpu
     results["jxmj"]["stage_median_ms"] = by_stage

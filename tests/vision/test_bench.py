@@ -47,3 +47,19 @@ def test_bench_times_jxmj(tmp_path, models_dir, scene, scene_pixels, capsys):
     j = json.loads(out.read_text())
     assert len(j["jxmj"]["ms"]) == 2 and j["jxmj"]["median_ms"] > 0
     assert j["jxmj"]["tiles"] == [len(scene)] * 2  # every tile of the synthetic hand
+
+
+def test_bench_times_reading_with_references(tmp_path, scene, scene_pixels, capsys):
+    from vision import testing
+
+    models = testing.build_models(tmp_path / "models", scene, (1600, 1200))
+    testing.build_classifier(models / "classifier.onnx", embedding=True)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "p0.jpg").write_bytes(encode(scene_pixels, "JPEG", quality=90))
+    out = tmp_path / "bench.json"
+    argv = ["--images", str(photos), "--models", str(models), "--min-mp", "0", "--repeat", "1"]
+    assert load_bench().main([*argv, "--cores", "0", "--no-mjd", "--refs", "40", "--json", str(out)]) == 0
+    assert "with 40 references" in capsys.readouterr().out
+    r = json.loads(out.read_text())["jxmj_refs"]
+    assert r["refs"] == 40 and r["ref_photos"] == 1 and len(r["ms"]) == 1 and r["refs_embed_ms"] > 0
