@@ -135,7 +135,10 @@ class RefSet:
         cosine similarity of the nearest reference view of that class; -inf for a class
         without references."""
         e = normalise(np.asarray(embedding, np.float32))
-        cos = e @ self.embeddings.T  # (B, N)
+        # einsum, not `@`: a product this small through OpenBLAS wakes its threads, which then
+        # spin against onnxruntime's (measured: +30 ms CPU per 12 MP photo with 200 references;
+        # einsum: +0-4 ms, ~30 ms at the 2,000-reference cap)
+        cos = np.einsum("bd,nd->bn", e, self.embeddings)  # (B, N)
         out = np.full((len(e), self.n_classes), -np.inf, np.float32)
         for c in np.unique(self.labels):
             out[:, c] = cos[:, self.labels == c].max(1)
