@@ -51,11 +51,8 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
-from vision.refs import Ref, RefCalibration, RefsError, RefSet, check_box, normalise, read_with_refs
+from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
 from vision.splits import merge_splits
-
-EMBED_BATCH = 512
-"""Reference crops go through the classifier in batches of at most this many views."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,68 +139,14 @@ class TileReader:
         return self.classifier.embedding_name is not None
 
     def embed_refs(self, refs: Sequence[Ref]) -> RefSet:
-        """Embed reference tiles (`vision.refs`): each photo decoded once (as `read` decodes),
-        each box cut as a detection's crop is (`cut_crops`, both views), embedded, L2-normalised.
-
-        Returns:
-            A `RefSet` with one row per view (an empty one for no references).
+        """Embed reference tiles as this reader cuts and classifies crops (`vision.refembed`).
 
         Raises:
-            RefsError: `refs_unsupported` (a classifier without the embedding output, whenever
-                `refs` is not empty), `ref_photo_unreadable`, `ref_box_outside`, `refs_bad_tile`.
+            RefsError: `refs_unsupported`, `ref_photo_unreadable`, `ref_box_outside`, `refs_bad_tile`.
         """
-        classes = self.classifier.classes
-        dim = 0
-        if refs and not self.embeds:
-            raise RefsError(
-                f"the classifier {self.classifier.path.name} (version {self.classifier.version}) has no "
-                "embedding output, so it cannot read with references (models/MODEL.md 0.6.3 adds it)",
-                "refs_unsupported",
-            )
-        by_photo: dict[Path, list[int]] = {}
-        for n, ref in enumerate(refs):
-            if ref.tile not in classes or ref.tile == NONE_CLASS:
-                raise RefsError(f"reference {n}: {ref.tile!r} is not a tile code", "refs_bad_tile")
-            by_photo.setdefault(ref.image, []).append(n)
-        rows: list[np.ndarray] = []
-        labels: list[int] = []
-        for path, idx in by_photo.items():
-            try:
-                loaded = open_image(path, min_side=self.config.decode_min_side or None)
-            except ImageError as exc:
-                why = f"reference {idx[0]}: the photo {path} cannot be read: {exc}"
-                raise RefsError(why, "ref_photo_unreadable") from None
-            for n in idx:
-                check_box(refs[n], n, loaded.width, loaded.height)
-            xyxy = np.array([refs[n].xyxy for n in idx], np.float32)
-            xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
-            xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
-            emb, owner = self._embed(loaded, xyxy * np.float32(loaded.scale))
-            rows.append(emb)
-            labels.extend(classes.index(refs[idx[k]].tile) for k in owner)
-        if rows:
-            dim = rows[0].shape[1]
-        emb = np.concatenate(rows) if rows else np.zeros((0, dim), np.float32)
-        return RefSet(normalise(emb), np.asarray(labels, np.int64), len(classes), len(refs))
+        from vision.refembed import embed_refs
 
-    def _embed(self, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarray, list[int]]:
-        """Embeddings `(B, D)` of every view of the boxes `xyxy` (pixels of `loaded.pixels`),
-        cut as `_classify` cuts them, and the box of each view."""
-        crop_src, crop_scale = self._crop_source(loaded, xyxy, {"decode": 0.0})
-        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
-        both = bool(self.classifier.meta.get("upside_down", False))
-        size, margin = self.classifier.input_size, self.config.crop_margin
-        out: list[np.ndarray] = []
-        owner: list[int] = []
-        step = max(1, EMBED_BATCH // 2)
-        for k0 in range(0, len(boxes_src), step):
-            batch, _rotated, own = cut_crops(
-                crop_src, boxes_src[k0 : k0 + step], size, margin, both_ways=both
-            )
-            _logits, emb = run_classifier(self.classifier, batch, embed=True)
-            out.append(np.asarray(emb, np.float32))
-            owner.extend(k0 + o for o in own)
-        return np.concatenate(out), owner
+        return embed_refs(self, refs)
 
     def detect(self, image: np.ndarray | LoadedImage, refs: RefSet | None = None) -> DetectResult:
         """Find and name the tiles in an upright image.

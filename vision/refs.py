@@ -27,6 +27,7 @@ metadata may carry its own under `"refs"`.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,10 @@ from vision.reading import Readings, combine_views
 
 MAX_REFS = 2000
 """At most this many references per read (`refs_too_many` beyond): bounds the crops embedded."""
+
+MAX_REF_PHOTOS = 100
+"""... from at most this many photos (`refs_too_many` beyond): bounds the photos decoded (each
+once, ~50-100 ms for 12 MP at the reader's reduced size)."""
 
 MAX_REFS_BYTES = 4 * 2**20
 """REFS.json larger than this is refused (`refs_unreadable`; 2,000 refs need ~0.2 MiB)."""
@@ -57,8 +62,8 @@ ERROR_CODES = (
 )
 """`RefsError.code` values (docs/detect-json.md): REFS.json missing, unreadable or too large;
 not the `{"refs": [{"image", "xyxy", "tile"}]}` shape; a tile code the classifier does not know;
-more than `MAX_REFS`; a reference photo missing or not an image; a box outside its photo (or
-empty); a classifier without the `embedding` output."""
+more than `MAX_REFS` references or `MAX_REF_PHOTOS` photos; a reference photo missing or not an
+image; a box outside its photo (or empty); a classifier without the `embedding` output."""
 
 
 class RefsError(ValueError):
@@ -265,6 +270,9 @@ def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = TILE_CODE
             raise RefsError(f"{where}: {str(tile)[:20]!r} is not a tile code", "refs_bad_tile")
         path = Path(image).expanduser()
         out.append(Ref(path if path.is_absolute() else base / path, tuple(float(v) for v in box), tile))
+    photos = {os.path.normpath(r.image) for r in out}
+    if len(photos) > MAX_REF_PHOTOS:
+        raise RefsError(f"references from {len(photos)} photos: at most {MAX_REF_PHOTOS}", "refs_too_many")
     return out
 
 
@@ -303,6 +311,7 @@ def check_box(ref: Ref, index: int, width: int, height: int) -> None:
 __all__ = [
     "ERROR_CODES",
     "MAX_REFS",
+    "MAX_REF_PHOTOS",
     "Ref",
     "RefCalibration",
     "RefSet",

@@ -15,7 +15,7 @@ from PIL import Image
 
 from vision import TileReader, testing
 from vision.modelfiles import TILE_CODES
-from vision.refs import MAX_REFS, Ref, RefsError, RefSet, blend, load_refs, parse_refs
+from vision.refs import MAX_REF_PHOTOS, MAX_REFS, Ref, RefsError, RefSet, blend, load_refs, parse_refs
 
 SIZE = (1600, 1200)
 SCENE = testing.hand_scene(*SIZE)
@@ -125,14 +125,16 @@ def test_empty_refs_read_exactly_as_without(reader):
 
 
 def test_each_ref_photo_is_decoded_once(reader, tmp_path, monkeypatch):
-    import vision.reader as vr
+    import vision.refembed as ve
 
     photo = save(tmp_path, "p.png", paint())
     opened = []
-    real = vr.open_image
-    monkeypatch.setattr(vr, "open_image", lambda src, **kw: opened.append(src) or real(src, **kw))
-    reader.embed_refs(refs_of(photo) * 3)
-    assert opened == [photo]
+    real = ve.open_image
+    monkeypatch.setattr(ve, "open_image", lambda src, **kw: opened.append(src) or real(src, **kw))
+    same = [Ref(tmp_path / "." / "p.png", r.xyxy, r.tile) for r in refs_of(photo)]
+    refset = reader.embed_refs(refs_of(photo) * 2 + same)
+    assert [p.resolve() for p in opened] == [photo.resolve()]
+    assert refset.count == 3 * len(SCENE)
 
 
 def test_a_missing_ref_photo_is_a_coded_error(reader, tmp_path):
@@ -185,9 +187,14 @@ def test_parse_refs_paths_and_errors(tmp_path):
             parse_refs(data, tmp_path)
         assert e.value.code == code, data
     many = {"refs": [{"image": "a.jpg", "xyxy": [0, 0, 9, 9], "tile": "1m"}] * (MAX_REFS + 1)}
-    with pytest.raises(RefsError) as e:
-        parse_refs(json.dumps(many), tmp_path)
-    assert e.value.code == "refs_too_many"
+    photos = {
+        "refs": [{"image": f"{n}.jpg", "xyxy": [0, 0, 9, 9], "tile": "1m"} for n in range(MAX_REF_PHOTOS + 1)]
+    }
+    for doc in (many, photos):
+        with pytest.raises(RefsError) as e:
+            parse_refs(json.dumps(doc), tmp_path)
+        assert e.value.code == "refs_too_many"
+    assert len(parse_refs(json.dumps({"refs": photos["refs"][:-1]}), tmp_path)) == MAX_REF_PHOTOS
     with pytest.raises(RefsError) as e:
         load_refs(tmp_path / "missing.json")
     assert e.value.code == "refs_unreadable"

@@ -1,0 +1,86 @@
+"""Embedding reference tiles with a `TileReader`'s classifier (`vision.refs`; `TileReader.embed_refs`).
+
+Each reference photo is decoded once, as the reader decodes a photo it reads (at the reduced size
+of `ReaderConfig.decode_min_side`, and again at full resolution only when its tiles are too small
+there: `TileReader._crop_source`); each box is cut as a detection's crop is (`cut_crops`, both
+views when the classifier reads both), classified in batches of at most `EMBED_BATCH` views, and
+the `embedding` output of every view kept, L2-normalised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.boxes import cut_crops
+from vision.image import ImageError, LoadedImage, open_image
+from vision.modelfiles import NONE_CLASS, run_classifier
+from vision.refs import Ref, RefsError, RefSet, check_box, normalise
+
+EMBED_BATCH = 512
+"""Reference crops go through the classifier in batches of at most this many views."""
+
+
+def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
+    """The `RefSet` of `refs` for `reader` (a `vision.TileReader`): one row per view.
+
+    Photos are grouped by their resolved path, so `a.jpg` and `./a.jpg` are decoded once.
+
+    Raises:
+        RefsError: `refs_unsupported` (the classifier has no embedding output and `refs` is not
+            empty), `refs_bad_tile` (a code the classifier does not know), `ref_photo_unreadable`,
+            `ref_box_outside`.
+    """
+    classes = reader.classifier.classes
+    if refs and not reader.embeds:
+        raise RefsError(
+            f"the classifier {reader.classifier.path.name} (version {reader.classifier.version}) has no "
+            "embedding output, so it cannot read with references (models/MODEL.md 0.6.3 adds it)",
+            "refs_unsupported",
+        )
+    by_photo: dict[Path, list[int]] = {}
+    for n, ref in enumerate(refs):
+        if ref.tile not in classes or ref.tile == NONE_CLASS:
+            raise RefsError(f"reference {n}: {ref.tile!r} is not a tile code", "refs_bad_tile")
+        by_photo.setdefault(ref.image.resolve(), []).append(n)
+    rows: list[np.ndarray] = []
+    labels: list[int] = []
+    for path, idx in by_photo.items():
+        try:
+            loaded = open_image(path, min_side=reader.config.decode_min_side or None)
+        except ImageError as exc:
+            why = f"reference {idx[0]}: the photo {refs[idx[0]].image} cannot be read: {exc}"
+            raise RefsError(why, "ref_photo_unreadable") from None
+        for n in idx:
+            check_box(refs[n], n, loaded.width, loaded.height)
+        xyxy = np.array([refs[n].xyxy for n in idx], np.float32)
+        xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
+        xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
+        emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
+        rows.append(emb)
+        labels.extend(classes.index(refs[idx[k]].tile) for k in owner)
+    emb = np.concatenate(rows) if rows else np.zeros((0, 0), np.float32)
+    return RefSet(normalise(emb), np.asarray(labels, np.int64), len(classes), len(refs))
+
+
+def embed_boxes(reader, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """Embeddings float32 `(B, D)` of every view of the boxes `xyxy` (`(K, 4)`, pixels of
+    `loaded.pixels`), cut as the reader cuts them, and `owner[b]`: the box of view `b`."""
+    crop_src, crop_scale = reader._crop_source(loaded, xyxy, {"decode": 0.0})
+    boxes = xyxy * np.float32(crop_scale / loaded.scale)
+    both = bool(reader.classifier.meta.get("upside_down", False))
+    size, margin = reader.classifier.input_size, reader.config.crop_margin
+    out: list[np.ndarray] = []
+    owner: list[int] = []
+    step = max(1, EMBED_BATCH // 2)
+    for k0 in range(0, len(boxes), step):
+        batch, _rotated, own = cut_crops(crop_src, boxes[k0 : k0 + step], size, margin, both_ways=both)
+        _logits, emb = run_classifier(reader.classifier, batch, embed=True)
+        out.append(np.asarray(emb, np.float32))
+        owner.extend(k0 + o for o in own)
+    return np.concatenate(out), owner
+
+
+__all__ = ["EMBED_BATCH", "embed_boxes", "embed_refs"]
