@@ -286,9 +286,13 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default="models")
     ap.add_argument("--fit", action="store_true", help="also run the calibration grid")
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument(
+        "--root",
+        help="photos + YOLO labels laid out as real_photos_rf (default: it); only its val photos are read",
+    )
     a = ap.parse_args(argv)
     reader = TileReader(a.models)
-    items = collect(reader, SHARED / "data" / "real_photos_rf")
+    items = collect(reader, Path(a.root) if a.root else SHARED / "data" / "real_photos_rf")
     sets = group_sets(items)
     report = {"grouping": {p.stem: sets[p.stem] for p in items}, "result": evaluate(reader, items, sets)}
     print(json.dumps(report["result"], indent=1))

@@ -197,7 +197,9 @@ class TileReader:
             raise RefsError(
                 f"the classifier {self.classifier.path.name} has no embedding output", "refs_unsupported"
             )
-        xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, refs)
+        # without references, `_read` is called as before them (datasets.flag_cv wraps it)
+        more = {"refs": refs} if refs is not None else {}
+        xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
@@ -269,22 +271,34 @@ class TileReader:
         timing: dict[str, float],
         refs: RefSet | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
-        """Classify the boxes (with `refs`, if any), then put split boxes back together
-        (`vision.splits`): the boxes `(xyxy, scores, class_ids)` that remain and their readings."""
+        """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
+        read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
+        readings. Which boxes merge is the model's own call (the references do not move it); the
+        views are classified once either way (their logits and embeddings are kept)."""
         source = self._crop_source(loaded, xyxy, timing)
-        readings = self._classify(loaded, xyxy, timing, source, refs)
-        if not self.config.merge_splits:
-            return xyxy, scores, class_ids, readings
-        m = merge_splits(
-            xyxy,
-            scores,
-            class_ids,
-            readings,
-            lambda boxes: self._classify(loaded, boxes, timing, source, refs),
-            self._calibration(refs),
-            self.classifier.classes,
-        )
-        return m.xyxy, m.scores, m.class_ids, m.readings
+        views: dict[str, tuple] = {}
+
+        def plain(boxes: np.ndarray, key: str) -> Readings:
+            views[key] = self._views(loaded, boxes, timing, source, embed=refs is not None)
+            return self._readings(*views[key], len(boxes), None)
+
+        readings = plain(xyxy, "boxes")
+        origin = np.arange(len(xyxy))
+        if self.config.merge_splits:
+            m = merge_splits(
+                xyxy,
+                scores,
+                class_ids,
+                readings,
+                lambda boxes: plain(boxes, "unions"),
+                self._calibration(None),
+                self.classifier.classes,
+            )
+            xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
+            origin = m.origin if m.origin is not None else origin
+        if refs is not None:
+            readings = self._readings(*gather_views(views, origin), len(origin), refs)
+        return xyxy, scores, class_ids, readings
 
     def _crop_source(
         self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]
@@ -308,24 +322,66 @@ class TileReader:
         refs: RefSet | None = None,
     ) -> Readings:
         """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
-        classify every view (blended with `refs`, `vision.refs.blend`), combine them."""
+        classify every view (blended with `refs`, `vision.refs.read_with_refs`), combine them."""
+        views = self._views(loaded, xyxy, timing, source, embed=refs is not None)
+        return self._readings(*views, len(xyxy), refs)
+
+    def _views(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+        embed: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
+        """`(logits (B, C), embedding (B, D) or None, owner)` of every view of the boxes."""
         crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         both = bool(self.classifier.meta.get("upside_down", False))
         batch, _rotated, owner = cut_crops(
             crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
         )
-        logits, emb = run_classifier(self.classifier, batch, embed=refs is not None)
+        logits, emb = run_classifier(self.classifier, batch, embed=embed)
         logits = np.asarray(logits, dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):
             raise ModelError(
                 f"classifier output has shape {logits.shape}, expected "
                 f"[{len(batch)}, {len(self.classifier.classes)}]"
             )
+        return logits, emb, owner
+
+    def _readings(
+        self, logits: np.ndarray, emb: np.ndarray | None, owner: list[int], n: int, refs: RefSet | None
+    ) -> Readings:
+        """The readings of `n` boxes from their views (with `refs` when given and embedded)."""
         temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
         if refs is None or emb is None:
-            return combine_views(logits, owner, len(xyxy), temperature)
-        return read_with_refs(logits, emb, owner, len(xyxy), temperature, refs, self.ref_calibration)
+            return combine_views(logits, owner, n, temperature)
+        return read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
+
+
+def gather_views(views: dict[str, tuple], origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The views `(logits, embedding, owner)` of the boxes `origin` names (`vision.splits.Merged.origin`:
+    `k >= 0` box `k` of `views["boxes"]`, `-(n + 1)` union `n` of `views["unions"]`), in that order."""
+    rows: dict[str, list[list[int]]] = {}
+    for key, (_z, _e, owner) in views.items():
+        rows[key] = [[] for _ in range(max(owner, default=-1) + 1)]
+        for b, k in enumerate(owner):
+            rows[key][k].append(b)
+    logits, emb, out_owner = [], [], []
+    for f, o in enumerate(origin):
+        key, k = ("boxes", int(o)) if o >= 0 else ("unions", -int(o) - 1)
+        z, e, _owner = views[key]
+        for b in rows[key][k]:
+            logits.append(z[b])
+            emb.append(e[b])
+            out_owner.append(f)
+    d = views["boxes"][1].shape[1]
+    return (
+        np.asarray(logits, np.float32).reshape(-1, views["boxes"][0].shape[1]),
+        np.asarray(emb, np.float32).reshape(-1, d),
+        out_owner,
+    )
 
 
 def refine_region(

@@ -101,7 +101,7 @@ class RefCalibration:
     """
 
     alpha: float = 1.0
-    tau: float = 0.05
+    tau: float = 0.1
     gate: float = 0.7
     flag_similarity: float = 0.7
 

@@ -67,14 +67,16 @@ and the tile's thickness move it)."""
 @dataclass(frozen=True, slots=True)
 class Merged:
     """The boxes after the stage: `xyxy` (K', 4), `scores` (K',), `class_ids` (K',), `readings`
-    (K' each), and `pairs`: the `(i, j)` input indices merged (the union takes `i`'s place, `j`
-    goes)."""
+    (K' each), `pairs`: the `(i, j)` input indices merged (the union takes `i`'s place, `j`
+    goes), and `origin` int (K',): where each box comes from, `k >= 0` the input box `k`,
+    `-(n + 1)` the `n`-th box given to `classify` (a union); None when nothing merged."""
 
     xyxy: np.ndarray
     scores: np.ndarray
     class_ids: np.ndarray
     readings: Readings
     pairs: list[tuple[int, int]]
+    origin: np.ndarray | None = None
 
 
 def candidates(xyxy: np.ndarray, over: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -215,7 +217,11 @@ def merge_splits(
             v[i] = getattr(union, k)[n]
     keep = np.setdiff1d(np.arange(len(xyxy)), [j for _, j, _ in chosen])
     merged = Readings(**{k: v[keep] for k, v in fields.items()})
-    return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, [(i, j) for i, j, _ in chosen])
+    origin = np.arange(len(xyxy))
+    for i, _j, n in chosen:
+        origin[i] = -(n + 1)
+    pairs = [(i, j) for i, j, _ in chosen]
+    return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, pairs, origin[keep])
 
 
 __all__ = [
