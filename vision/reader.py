@@ -51,6 +51,7 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
+from vision.refembed import gather_views
 from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
 from vision.splits import merge_splits
 
@@ -358,30 +359,6 @@ class TileReader:
         if refs is None or emb is None:
             return combine_views(logits, owner, n, temperature)
         return read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
-
-
-def gather_views(views: dict[str, tuple], origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The views `(logits, embedding, owner)` of the boxes `origin` names (`vision.splits.Merged.origin`:
-    `k >= 0` box `k` of `views["boxes"]`, `-(n + 1)` union `n` of `views["unions"]`), in that order."""
-    rows: dict[str, list[list[int]]] = {}
-    for key, (_z, _e, owner) in views.items():
-        rows[key] = [[] for _ in range(max(owner, default=-1) + 1)]
-        for b, k in enumerate(owner):
-            rows[key][k].append(b)
-    logits, emb, out_owner = [], [], []
-    for f, o in enumerate(origin):
-        key, k = ("boxes", int(o)) if o >= 0 else ("unions", -int(o) - 1)
-        z, e, _owner = views[key]
-        for b in rows[key][k]:
-            logits.append(z[b])
-            emb.append(e[b])
-            out_owner.append(f)
-    d = views["boxes"][1].shape[1]
-    return (
-        np.asarray(logits, np.float32).reshape(-1, views["boxes"][0].shape[1]),
-        np.asarray(emb, np.float32).reshape(-1, d),
-        out_owner,
-    )
 
 
 def refine_region(

@@ -4,7 +4,8 @@ Each reference photo is decoded once, as the reader decodes a photo it reads (at
 of `ReaderConfig.decode_min_side`, and again at full resolution only when its tiles are too small
 there: `TileReader._crop_source`); each box is cut as a detection's crop is (`cut_crops`, both
 views when the classifier reads both), classified in batches of at most `EMBED_BATCH` views, and
-the `embedding` output of every view kept, L2-normalised.
+the `embedding` output of every view kept, L2-normalised. `gather_views`: the views of the boxes
+left after the split stage, to read them with references without classifying them again.
 """
 
 from __future__ import annotations
@@ -83,4 +84,28 @@ def embed_boxes(reader, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarr
     return np.concatenate(out), owner
 
 
-__all__ = ["EMBED_BATCH", "embed_boxes", "embed_refs"]
+def gather_views(views: dict[str, tuple], origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The views `(logits, embedding, owner)` of the boxes `origin` names (`vision.splits.Merged.origin`:
+    `k >= 0` box `k` of `views["boxes"]`, `-(n + 1)` union `n` of `views["unions"]`), in that order."""
+    rows: dict[str, list[list[int]]] = {}
+    for key, (_z, _e, owner) in views.items():
+        rows[key] = [[] for _ in range(max(owner, default=-1) + 1)]
+        for b, k in enumerate(owner):
+            rows[key][k].append(b)
+    logits, emb, out_owner = [], [], []
+    for f, o in enumerate(origin):
+        key, k = ("boxes", int(o)) if o >= 0 else ("unions", -int(o) - 1)
+        z, e, _owner = views[key]
+        for b in rows[key][k]:
+            logits.append(z[b])
+            emb.append(e[b])
+            out_owner.append(f)
+    d = views["boxes"][1].shape[1]
+    return (
+        np.asarray(logits, np.float32).reshape(-1, views["boxes"][0].shape[1]),
+        np.asarray(emb, np.float32).reshape(-1, d),
+        out_owner,
+    )
+
+
+__all__ = ["EMBED_BATCH", "embed_boxes", "embed_refs", "gather_views"]
