@@ -127,7 +127,7 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
 
     import pytest
 
-    pytest.importorskip("onnx")
+    pytest.importorskip("onnx", reason="needs onnx (the train extra)")
     from PIL import Image
     from streamlit.testing.v1 import AppTest
 

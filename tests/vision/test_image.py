@@ -34,7 +34,7 @@ def test_jpeg_is_rgb_not_bgr():
 
 
 def test_heic_loads():
-    pytest.importorskip("pillow_heif")
+    pytest.importorskip("pillow_heif", reason="needs pillow-heif")
     import pillow_heif
 
     pillow_heif.register_heif_opener()
