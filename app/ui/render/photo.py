@@ -119,9 +119,9 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
             dashed_rectangle(d, (x0, y0, x1, y1), RED, width)
         else:
             d.rectangle((x0, y0, x1, y1), outline=box.color, width=w)
-            if box.unsure:
+            if box.unsure:  # inside the other mark, a little bolder than a frame: both read at a glance
                 inset = w + 1
-                dashed_rectangle(d, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), RED, width)
+                dashed_rectangle(d, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), RED, width + 1)
         fs = max(12, round((x1 - x0) * (0.4 if font_path else 0.42)))
         font = _font(font_path, fs)
         tb = d.textbbox((x0, y0), box.text, font=font)
@@ -129,7 +129,7 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), box.text, fill="white", font=font)
     im = crop_to_tiles(im, [[v * scale for v in b.xyxy] for b in boxes])
     buf = io.BytesIO()
-    im.save(buf, "JPEG", quality=85)
+    im.save(buf, "JPEG", quality=85, subsampling=0)  # full colour resolution: thin red dashes stay red
     return buf.getvalue()
 
 
