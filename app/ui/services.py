@@ -245,6 +245,8 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             t1 = time.perf_counter()
             _check_tile_room(loaded.width, loaded.height, reader)
             result = reader.detect(loaded)
+    except PhotoError:
+        raise  # too small for a tile (`_check_tile_room`)
     except PhotoBusy as exc:
         raise PhotoError("err.photo_busy", str(exc)) from exc
     except ImageError as exc:
