@@ -27,6 +27,7 @@ import streamlit as st
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
 from app.ui.state import ME, Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
 from scoring.errors import DEALER_NOT_PAYING
@@ -243,10 +244,13 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
-            _check_tile_room(loaded.width, loaded.height, reader)
+            need = tile_room(loaded.width, loaded.height, reader.classifier.input_size)
+            if need:  # no reading at all beats the junk tiles a reader finds in a few dozen pixels
+                fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
+                raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
             result = reader.detect(loaded)
     except PhotoError:
-        raise  # too small for a tile (`_check_tile_room`)
+        raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
         raise PhotoError("err.photo_busy", str(exc)) from exc
     except ImageError as exc:
@@ -259,30 +263,6 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     preview, scale = _preview(image)
     scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
-
-
-TILE_ROOM = 0.5
-"""A photo must have room for one tile this fraction of the classifier's crop height tall
-(`input_size[0]`; 64 px for models 0.6.x: 32 px). Measured on `real_rows_public` and the sample
-(models 0.6.2, photos shrunk until their row's tiles were h px tall): tiles read 0.973 at 20 px,
-0.983 at 24, 0.989 at 32, 0.990 at 48 — full accuracy from half the crop height, not below."""
-
-
-def min_tile_px(reader) -> int:
-    """The shortest tile, in pixels, the reader reads as well as a large one (`TILE_ROOM`)."""
-    return max(1, round(TILE_ROOM * reader.classifier.input_size[0]))
-
-
-def _check_tile_room(width: int, height: int, reader) -> None:
-    """Raise `image.too_small` when the photo's short side cannot hold one readable tile: no
-    reading at all beats the junk tiles the reader finds in a few dozen pixels."""
-    need = min_tile_px(reader)
-    if min(width, height) < need:
-        raise PhotoError(
-            "image.too_small",
-            f"{width}x{height} < {need} px",
-            **{**IMAGE_FIELDS, "width": width, "height": height, "limit": need},
-        )
 
 
 def _preview(image) -> tuple[bytes, float]:

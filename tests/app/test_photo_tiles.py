@@ -104,3 +104,20 @@ def test_a_pung_made_a_kong_with_no_fourth_standing_adds_it_and_the_winning_one_
     kong = won_on.with_meld_kind(0, "concealed_kong")
     assert codes(kong) == "2m3m4m5p6p6s7s8s9s9s" and kong.winning_index == len(kong.concealed) - 1
     assert kong.melds[0].tiles[3] == won_on.concealed[-1]
+
+
+@pytest.mark.parametrize(
+    "size, crop, need",
+    [
+        ((60, 24), (64, 48), 32),
+        ((24, 60), (64, 48), 32),
+        ((31, 4000), (64, 48), 32),
+        ((32, 32), (64, 48), None),
+        ((4000, 3000), (64, 48), None),
+        ((40, 90), (96, 72), 48),
+    ],
+)
+def test_a_photo_needs_room_for_one_tile_half_the_classifiers_crop_tall(size, crop, need):
+    from app.ui.tile_room import tile_room
+
+    assert tile_room(*size, crop) == need

@@ -25,9 +25,12 @@ __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
 
 def _result():
-    """The photo's `DetectResult` when the hand is edited over it (not typed over it), else None."""
+    """The photo's `DetectResult` when the hand is edited over it, else None: typed over it, or
+    (the sample's true tiles) a hand none of whose tiles comes from it."""
     photo = ss.get("photo")
     if photo is None or ss.get("photo_src") == "typed":
+        return None
+    if not in_hand(ss.hand) and not ss.hand.is_empty:
         return None
     return photo.result
 
