@@ -143,3 +143,20 @@ def test_a_photo_too_small_for_a_tile_gets_the_too_small_message_not_junk_tiles(
     want = i18n.t("image.too_small", width=size[0], height=size[1])
     assert any(want in e.value for e in at.error), [e.value for e in at.error]
     assert at.session_state.hand == before
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_left_out_tiles_and_the_over_full_hand_speak_the_page_language(monkeypatch, lang):
+    result = photo("6m 1p 9s E 3s 6m | 2p 8m 5s W N 1s", "6m 6m 6m 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
+    at = _app(monkeypatch, result, {"lang": lang})
+    _upload(at)
+    at.button(key="btn_keep_likely").click()
+    at.run()
+    i18n.set_lang(lang)
+    from app.ui.render.tiles import name
+
+    assert i18n.t("photo.found", n=26, low=0, out=12) in _captions(at)
+    assert i18n.t("photo.left_out", n=12) in _captions(at)
+    assert at.button(key="tile_out0").help == i18n.t("photo.put_back", tile=name("6m"))
+    assert at.button(key="rowout_2").label == i18n.t("photo.row_out", row=2, n=14)
+    assert at.button(key="rowin_1").label == i18n.t("photo.row_in", row=1, n=12)
