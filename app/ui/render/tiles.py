@@ -6,7 +6,7 @@ face-down tile.
 
 >>> from app.ui.i18n import set_lang
 >>> set_lang("zh"); name("5p"), name("C")
-('五筒', '中')
+('五筒', '红中')
 """
 
 from __future__ import annotations
