@@ -49,7 +49,7 @@ def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[
     from ledger.errors import LedgerError
 
     if not 1 <= number <= len(hands):
-        raise LedgerError(f"no hand {number}: the table has {len(hands)} hands", "no_such_hand")
+        raise LedgerError("no_such_hand", f"no hand {number}: the table has {len(hands)} hands")
     prefix = replay(table, hands[: number - 1], strict=False)
     ctx = Context(number, prefix.next_dealer, prefix.next_point_value)
     hand = hand_from_json(table, data, ctx)

@@ -33,6 +33,6 @@ def normalize_code(text: str) -> str:
     code = "".join(str(text).split()).replace("-", "").upper()
     if len(code) != LENGTH or any(c not in ALPHABET for c in code):
         raise LedgerError(
-            f"{shown(text)} is not a table code: {LENGTH} characters from {ALPHABET}", "bad_code"
+            "bad_code", f"{shown(text)} is not a table code: {LENGTH} characters from {ALPHABET}"
         )
     return code

@@ -205,7 +205,7 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
 
 def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, dealer: int, pv: Decimal):
     def fail(msg: str, code: str = "bad_hand") -> LedgerError:
-        return LedgerError(f"hand {number}: {msg}", code)
+        return LedgerError(code, f"hand {number}: {msg}")
 
     if hand.follow.followed and not lr["follow.enabled"]:
         raise fail("跟庄 is a 九江 rule: this table's rules have no 跟庄 raise", "rule_not_in_variant")

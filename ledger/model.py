@@ -34,14 +34,14 @@ DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "p
 def parse_money(value: Any, what: str = "base point value") -> Decimal:
     """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``), at most 4 decimals."""
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money")
+        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}")
     try:
         d = Decimal(str(value))
     except InvalidOperation:
-        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money") from None
+        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}") from None
     if not d.is_finite() or d <= 0 or d > 10**6 or d != d.quantize(Decimal("0.0001")):
         raise LedgerError(
-            f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}", "bad_money"
+            "bad_money", f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}"
         )
     return d.normalize() if d != d.to_integral() else d.quantize(Decimal(1))
 
@@ -69,21 +69,21 @@ class Table:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise LedgerError(
-                f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}", "unknown_variant"
+                "unknown_variant", f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}"
             )
         names = tuple(str(n).strip() for n in self.seats) if isinstance(self.seats, list | tuple) else ()
         if len(names) != SEATS or not all(names):
             raise LedgerError(
-                f"a table has {SEATS} seats, each with a name: got {shown(self.seats)}", "bad_seats"
+                "bad_seats", f"a table has {SEATS} seats, each with a name: got {shown(self.seats)}"
             )
         if len(set(names)) != SEATS or max(map(len, names)) > MAX_NAME:
             raise LedgerError(
-                f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}", "bad_seats"
+                "bad_seats", f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}"
             )
         object.__setattr__(self, "seats", names)
         if not isinstance(self.title, str) or len(self.title) > MAX_TITLE:
             n = len(self.title) if isinstance(self.title, str) else shown(self.title)
-            raise LedgerError(f"the title is at most {MAX_TITLE} characters, not {n}", "bad_title")
+            raise LedgerError("bad_title", f"the title is at most {MAX_TITLE} characters, not {n}")
         object.__setattr__(self, "base", parse_money(self.base))
         hr = {} if self.house_rules is None else self.house_rules  # [] or 0 is named below
         if (
@@ -92,16 +92,16 @@ class Table:
             or not all(isinstance(v, dict) for v in hr.values())
         ):
             raise LedgerError(
-                'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
+                "bad_rule", 'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}'
             )
         # an unknown key is refused at once; the bounds only on new input (a stored table loads)
         lr = load_ledger_rules(self.variant, hr.get("ledger"), bounded=not self.stored)
         if not self.stored and self.base * largest_raise(lr) > MAX_POINT_VALUE:  # a later hand would fail
             raise LedgerError(
+                "bad_rule",
                 f"with these house rules the raises can multiply the base {self.base} beyond "
                 f"{MAX_POINT_VALUE:,} per 炮, more than any hand can be scored at: use raises.combine "
                 "= max, smaller raises, a shorter drawn.window or a smaller base",
-                "bad_rule",
             )
         scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
@@ -127,7 +127,7 @@ class Table:
         if isinstance(value, str) and value.strip() in ("0", "1", "2", "3"):  # not "١" or "²"
             return int(value)
         raise LedgerError(
-            f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
+            "unknown_seat", f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -160,14 +160,14 @@ class Follow:
             return cls(True)
         if not isinstance(data, dict) or set(data) - {"followed", "dragon", "second"}:
             raise LedgerError(
-                'follow (跟庄) is {"followed": bool, "dragon": bool, "second": bool}', "bad_hand"
+                "bad_hand", 'follow (跟庄) is {"followed": bool, "dragon": bool, "second": bool}'
             )
         if not all(isinstance(v, bool) for v in data.values()):
-            raise LedgerError("follow (跟庄) fields are true or false", "bad_hand")
+            raise LedgerError("bad_hand", "follow (跟庄) fields are true or false")
         f = cls(**data)
         if (f.dragon or f.second) and not f.followed:
             raise LedgerError(
-                "跟庄: a 中/白 first discard or a followed second discard needs followed = true", "bad_hand"
+                "bad_hand", "跟庄: a 中/白 first discard or a followed second discard needs followed = true"
             )
         return f
 

@@ -54,7 +54,7 @@ def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
 
 
 def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
-    return LedgerError(f"hand {ctx.number}: {message}", code)
+    return LedgerError(code, f"hand {ctx.number}: {message}")
 
 
 def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:

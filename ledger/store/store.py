@@ -151,7 +151,7 @@ class Store:
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
             created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
         except (ValueError, TypeError) as e:
-            raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
+            raise StoreError("corrupt_store", f"table {code} is damaged in {self.where} ({e})") from None
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
@@ -232,7 +232,7 @@ class Store:
         with self._tx(write=True) as conn:
             rec = self._write(conn, code, expected, -1, revision)
             if not rec.hands:
-                raise LedgerError(f"table {code} has no hand to undo", "no_such_hand")
+                raise LedgerError("no_such_hand", f"table {code} has no hand to undo")
             tid = self._row(conn, code).id
             h = S.hands.c
             conn.execute(S.hands.delete().where(h.table_id == tid, h.position == len(rec.hands)))
@@ -253,7 +253,7 @@ class Store:
         text = json.dumps(data, ensure_ascii=False)
         size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
         if size > MAX_DRAFT_BYTES:
-            raise LedgerError(f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB", "draft_too_large")
+            raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
         d = S.drafts.c
         with self._tx(write=True) as conn:
             if blob is KEEP:
