@@ -34,14 +34,13 @@ from typing import Any
 
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
+from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
 from vision.detection import DetectResult, Group
 from vision.layout import group_tiles, guess_kind
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
 
-TILE_CODES = tuple(t.code for t in ALL_TILES)
 _MAX_BONUS = 4
 
 
