@@ -25,14 +25,14 @@ from ledger.book import add_hand, edit_hand
 from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import HandOutcome, Ledger, Raise, extend, replay, score_input
-from ledger.model import KINDS, SEATS, Follow, Hand, Table, Winner, parse_money
+from ledger.model import KINDS, SEAT_COUNT, Follow, Hand, Table, Winner, parse_money
 from ledger.parse import Context, hand_from_json, payer_seats
 from ledger.rules import LedgerRules, load_ledger_rules
 from ledger.settle import Settlement, Transfer, settle
 
 __all__ = [
     "KINDS",
-    "SEATS",
+    "SEAT_COUNT",
     "ConflictError",
     "Context",
     "Follow",

@@ -20,9 +20,9 @@ from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
 
-__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
+__all__ = ["KINDS", "SEAT_COUNT", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
 
-SEATS = 4
+SEAT_COUNT = 4
 #: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
 KINDS = ("win", "drawn", "false_win")
 MAX_NAME = 24
@@ -72,11 +72,11 @@ class Table:
                 "unknown_variant", f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}"
             )
         names = tuple(str(n).strip() for n in self.seats) if isinstance(self.seats, list | tuple) else ()
-        if len(names) != SEATS or not all(names):
+        if len(names) != SEAT_COUNT or not all(names):
             raise LedgerError(
-                "bad_seats", f"a table has {SEATS} seats, each with a name: got {shown(self.seats)}"
+                "bad_seats", f"a table has {SEAT_COUNT} seats, each with a name: got {shown(self.seats)}"
             )
-        if len(set(names)) != SEATS or max(map(len, names)) > MAX_NAME:
+        if len(set(names)) != SEAT_COUNT or max(map(len, names)) > MAX_NAME:
             raise LedgerError(
                 "bad_seats", f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}"
             )
@@ -120,7 +120,7 @@ class Table:
     def seat(self, value: Any) -> int:
         """Seat index of ``value``: an index 0-3 (a number, or its ASCII digit where no seat has that
         name: at a table of 1 2 3 4, ``"1"`` is the seat named 1) or a seat name. Raises ``unknown_seat``."""
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEAT_COUNT:
             return value
         if isinstance(value, str) and value.strip() in self.seats:
             return self.seats.index(value.strip())

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table, Winner
+from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table, Winner
 
 __all__ = ["Context", "hand_from_json", "payer_seats"]
 
@@ -50,7 +50,7 @@ def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
     """
     if discarder is not None:
         return (discarder,)
-    return tuple((winner + i) % SEATS for i in range(1, SEATS))
+    return tuple((winner + i) % SEAT_COUNT for i in range(1, SEAT_COUNT))
 
 
 def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
@@ -92,7 +92,7 @@ def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
         raw = [{"seat": data["seat"], "hand": data.get("hand")}]
     elif "seat" in data or "hand" in data:
         raise _fail(ctx, "give either winners or seat + hand, not both")
-    if not isinstance(raw, list) or not raw or len(raw) > SEATS - 1:
+    if not isinstance(raw, list) or not raw or len(raw) > SEAT_COUNT - 1:
         raise _fail(ctx, "a win needs winners: a list of 1 to 3 {seat, hand} objects")
     discarder = None if data.get("discarder") is None else seat(data["discarder"])
     winners = tuple(_winner(table, w, discarder, ctx) for w in raw)
