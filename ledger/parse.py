@@ -1,4 +1,4 @@
-"""Hand JSON in: :func:`hand_from_json` turns a recorded hand's JSON into a :class:`Hand`.
+"""Hand JSON in: :func:`parse_hand` turns a recorded hand's JSON into a :class:`Hand`.
 
 Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
 whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
@@ -16,7 +16,7 @@ from typing import Any
 from ledger.errors import LedgerError
 from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table, Winner
 
-__all__ = ["Context", "hand_from_json", "payer_seats"]
+__all__ = ["Context", "parse_hand", "payer_seats"]
 
 _HAND_KEYS = {
     "kind",
@@ -57,7 +57,7 @@ def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
     return LedgerError(code, f"hand {ctx.number}: {message}")
 
 
-def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
+def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     """Parse one hand for ``table``; raises :class:`LedgerError` naming the field at fault
     (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
     if not isinstance(data, dict):

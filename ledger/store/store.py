@@ -24,7 +24,7 @@ from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
-from ledger.parse import Context, hand_from_json
+from ledger.parse import Context, parse_hand
 from ledger.store import dberror
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
@@ -155,7 +155,7 @@ class Store:
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
-        hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
+        hands = tuple(parse_hand(table, d, Context(i)) for i, d in enumerate(data, 1))
         return TableRecord(table, hands, row.revision)
 
     def _write(
