@@ -108,8 +108,8 @@ def test_sorted_keeps_the_winning_tile():
 def test_unsure_tiles():
     guess = hand_from_photo(photo("1m 2m back 5p 5p"), "xingzi")
     h = EditHand.from_guess(guess)
-    assert [t.unsure for t in h.concealed] == [False, False, True, False, False]
-    assert not h.with_tile(Selection(2), "3m").concealed[2].unsure
+    assert [t.needs_check for t in h.concealed] == [False, False, True, False, False]
+    assert not h.with_tile(Selection(2), "3m").concealed[2].needs_check
 
 
 def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
@@ -173,5 +173,5 @@ def test_red_follows_the_readers_uncertain_flag_until_the_player_names_the_tile(
     dets[0] = Detection(dets[0].xyxy, "7m", 0.95, uncertain=True)
     dets[1] = Detection(dets[1].xyxy, "8m", 0.30, uncertain=False)
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
-    assert [t.unsure for t in h.concealed] == [True, False, False, False]
-    assert not h.with_tile(Selection(0), "7m").concealed[0].unsure
+    assert [t.needs_check for t in h.concealed] == [True, False, False, False]
+    assert not h.with_tile(Selection(0), "7m").concealed[0].needs_check

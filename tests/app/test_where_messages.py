@@ -107,4 +107,4 @@ def test_a_reload_keeps_the_tiles_the_reader_was_unsure_of():
     hand = EditHand(concealed=(EditTile("2p", 0.41, 3, uncertain=True), EditTile("6p", 0.99, 4)))
     back, _, _ = draft.from_json(draft.to_json(hand, Conditions()))
     assert back == hand
-    assert [t.unsure for t in back.concealed] == [True, False]
+    assert [t.needs_check for t in back.concealed] == [True, False]

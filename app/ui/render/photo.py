@@ -51,7 +51,7 @@ def tile_boxes(
     boxes = []
     for k, det in enumerate(detections):
         tile, sel, win = now.get(k, (EditTile(det.tile, det.conf, k, det.uncertain), False, False))
-        code, low = tile.code, tile.unsure
+        code, low = tile.code, tile.needs_check
         color = BLUE if sel else GOLD if win else RED if low else GREEN
         if stale or (k not in now and det.tile not in ("F", "flower")):
             color = GREY

@@ -39,7 +39,7 @@ def hand_editor() -> None:
             win = h.winning_index == i
             flags = (
                 ("_WIN" if win else "")
-                + ("_LOW" if x.unsure else "")
+                + ("_LOW" if x.needs_check else "")
                 + ("_SEL" if ss.sel == Selection(i) else "")
             )
             st.button(
@@ -55,7 +55,7 @@ def hand_editor() -> None:
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    flags = ("_LOW" if x.unsure else "") + ("_SEL" if ss.sel == Selection(i, j) else "")
+                    flags = ("_LOW" if x.needs_check else "") + ("_SEL" if ss.sel == Selection(i, j) else "")
                     st.button(
                         label(x.code),
                         key=f"tile_m{j}_{i}{flags}",

@@ -40,7 +40,7 @@ class EditTile:
     uncertain: bool = False
 
     @property
-    def unsure(self) -> bool:
+    def needs_check(self) -> bool:
         """Unknown, or a reading the reader flagged that the player has not named since."""
         return self.code == UNKNOWN or (self.conf is not None and self.uncertain)
 
