@@ -219,9 +219,3 @@ def _strings(value):
     elif isinstance(value, list):
         for v in value:
             yield from _strings(v)
-
-
-def test_the_module_doctests_hold():
-    import doctest
-
-    assert doctest.testmod(jsonin).failed == 0

@@ -307,15 +307,6 @@ def test_decoded_bytes_counts_the_decoder_copy():
     assert decoded_bytes("PNG", "I;16", 100, 100) == 20000 and decoded_bytes("PNG", "P", 100, 100) == 10000
 
 
-def test_the_module_doctests_hold():
-    import doctest
-
-    from vision import image
-
-    result = doctest.testmod(image)
-    assert result.attempted > 0 and result.failed == 0
-
-
 @pytest.mark.parametrize("mode", ["RGB", "L", "RGBA_opaque", "RGBA_clear", "P"])
 def test_reduced_pixels_are_the_mean_of_the_converted_pixels(mode):
     from vision.pixels import to_rgb
