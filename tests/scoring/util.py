@@ -85,8 +85,9 @@ def parse_case(spec: str, **kw) -> HandInput:
     ``+T`` the winning tile, ``kind:tiles`` a meld (``pung:777p``, ``concealed_kong:3333s``),
     ``self`` (self-drawn), ``dealer`` (the winner deals), ``bonus:N`` (發 set aside), any event
     name (``kong_bloom``, ``last_tile`` …), ``payer:kind:tiles`` a meld of the one discarder
-    (``payer:pung:222m`` for 抢杠). ``kw`` go to :class:`HandInput` as they are; a xingzi
-    self-draw by a non-dealer gets the dealer among its payers (:data:`XZ_SELF_DRAW_PAYERS`).
+    (``payer:pung:222m`` for 抢杠), ``rule:key=N`` a house rule (``rule:cap=16``). ``kw`` go to
+    :class:`HandInput` as they are; a xingzi self-draw by a non-dealer gets the dealer among its
+    payers (:data:`XZ_SELF_DRAW_PAYERS`).
     """
     words = spec.split()
     fields: dict = {"variant": VARIANT_OF[words[0]], "concealed": words[1], "self_drawn": False}
@@ -101,6 +102,9 @@ def parse_case(spec: str, **kw) -> HandInput:
             fields[_FLAGS[w][0]] = _FLAGS[w][1]
         elif w.startswith("bonus:"):
             fields["bonus_tiles"] = int(w[6:])
+        elif w.startswith("rule:"):
+            key, value = w[5:].split("=")
+            kw["rules"] = {**kw.get("rules", {}), key: int(value)}
         elif ":" in w:
             kind, tiles = w.split(":")
             melds.append(Meld.of(kind, tiles))
