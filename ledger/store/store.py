@@ -4,8 +4,10 @@ Writes are optimistic: a writer says how many hands it saw (``expected``); the t
 ``hand_count`` is compared and bumped in the same statement, so of two phones that both saw N
 hands, one records hand N + 1 and the other gets a :class:`ConflictError` ("reload") — a hand
 is never lost or doubled (the hands' primary key (table, position) backs this up). Every write
-replays the whole table strictly before it commits (``ledger.book``), so a stored ledger always
-replays. Tables are found only by their code: nothing lists them.
+checks the new hand list strictly before it commits (``ledger.book``): an append folds the new
+hand onto a replay of the stored ones (the writer's own, when it passes one), an edit replays
+from the edited hand on. So a stored ledger always replays. Tables are found only by their code:
+nothing lists them.
 """
 
 from __future__ import annotations
