@@ -161,7 +161,7 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         A `HandGuess`; each detection is used at most once.
 
     Raises:
-        ValueError: `variant` is unknown (from `scoring.rules.load_rules`).
+        HandError: `variant` is unknown (`unknown_variant`, from `scoring.rules.load_rules`).
     """
     bonus_code = _bonus_code(variant)
     dets = result.detections
