@@ -85,7 +85,7 @@ class Conditions:
         self_drawn: 自摸 (True) or on a discard.
         events: codes of `scoring.model.EVENTS` the variant knows.
         dealer: `ME`, one of `OTHER_SEATS`, or None — not chosen yet: nobody's payment is doubled
-            and the page asks (issue 14 item 5).
+            and the page asks.
         discarder: the seat that discarded the winning tile (a discard win).
         point_value: points per 炮 (九江/星子) or the base (新余), a whole number >= 1.
         seats: per seat, what it shows for 吃炮.
