@@ -234,11 +234,12 @@ class Hand:
 
 
 def by_index(old: Any) -> Any:
-    """A hand's seats as jxmj wrote them before a seat named "2" could be told from seat 2
-    (store schema v1-v2, export version 1): 新余 ``kongs`` and each winner's ``eaten`` were
-    objects keyed by the seat index as text (``{"2": {...}}``). The same hand JSON with those as
-    lists, ``[{"seat": 2, ...}]``; a key that is no number (a name, in a file typed by hand) is
-    kept as the seat. Anything else is returned as it is (for the parser to name).
+    """Hand JSON of store schema v1-v2 and export version 1, in today's form.
+
+    Those key 新余 ``kongs`` and each winner's ``eaten`` by the seat index as text
+    (``{"2": {...}}``). Today they are lists, ``[{"seat": 2, ...}]``, so that a seat named "2" is
+    not seat 2. A key that is no number (a name, in a hand-typed file) is kept as the seat.
+    Anything else is returned unchanged, for the parser to name.
 
     >>> by_index({"kind": "drawn", "kongs": {"2": {"exposed": 1}, "张三": [0, 1]}})["kongs"]
     [{'seat': 2, 'exposed': 1}, {'seat': '张三', 'exposed': 0, 'concealed': 1}]
