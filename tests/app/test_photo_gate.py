@@ -1,4 +1,4 @@
-"""The server-wide limit on photo reads (issue 15 item 2): at most SLOTS at once and within
+"""The server-wide limit on photo reads: at most SLOTS at once and within
 MEMORY together; the others wait inside `waiting()` (the app's spinner), then PhotoBusy."""
 
 from __future__ import annotations

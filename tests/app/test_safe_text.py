@@ -1,4 +1,4 @@
-"""User text shown by the app is inert Markdown (issue 15 item 8), checked with a CommonMark
+"""User text shown by the app is inert Markdown, checked with a CommonMark
 renderer (markdown-it-py, with GFM tables, strikethrough and linkify) in both contexts Streamlit
 uses: a Markdown paragraph and a raw HTML block."""
 

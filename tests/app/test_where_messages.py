@@ -1,4 +1,4 @@
-"""A refused action is said beside the control that was tapped (issue 14 item 4), in document
+"""A refused action is said beside the control that was tapped, in document
 order: on a 390 px phone the tile panel is ~770 px tall (the picker) and the page ~2,500 px, so
 a message at the panel's top or the page's top is off the screen when the player taps."""
 

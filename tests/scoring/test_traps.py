@@ -1,4 +1,4 @@
-"""Known traps from other scorers (issue 3), one test each, with exact values."""
+"""Known traps from other scorers, one test each, with exact values."""
 
 from __future__ import annotations
 

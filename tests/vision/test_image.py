@@ -237,7 +237,7 @@ def test_mpo_first_picture_and_reduced_decode():
     assert loaded.pixels.shape == (600, 800, 3) and loaded.scale == 0.5
 
 
-# -- issue 15: formats, decoder failures, the pixel limit, the memory budget ------------------
+# -- formats, decoder failures, the pixel limit, the memory budget ------------------
 
 
 def _refused(fmt: str) -> bytes:
