@@ -34,14 +34,13 @@ from typing import Any
 
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
+from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
 from vision.detection import DetectResult, Group
 from vision.layout import group_tiles, guess_kind
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
 
-TILE_CODES = tuple(t.code for t in ALL_TILES)
 _MAX_BONUS = 4
 
 
@@ -162,7 +161,7 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         A `HandGuess`; each detection is used at most once.
 
     Raises:
-        ValueError: `variant` is unknown (from `scoring.rules.load_rules`).
+        HandError: `variant` is unknown (`unknown_variant`, from `scoring.rules.load_rules`).
     """
     bonus_code = _bonus_code(variant)
     dets = result.detections

@@ -23,12 +23,12 @@ from PIL import Image, ImageDraw
 
 from datasets import styles
 from vision.annotate import FONT_DIR
+from vision.modelfiles import CLASS_CODES
 from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
-from vision.modelfiles import TILE_CODES
 
 # Classifier class order: vision's one tile vocabulary (docs/ARCHITECTURE.md). The tile classes
 # are drawn; `CLASSIFIER_CLASSES` adds `none` (not a tile) for the models from 0.6.0.
-CLASSES = list(TILE_CODES)
+CLASSES = list(CLASS_CODES)
 CLASSIFIER_CLASSES = list(VISION_CLASSIFIER_CLASSES)
 CLS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 BACK = CLS_INDEX["back"]

@@ -141,7 +141,7 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
         where, rank = None, (1, 0.0)
         if remove is not None:
             spots = [
-                ((0 if t.unsure else 1, _conf(t.code, t.conf)), i)
+                ((0 if t.needs_check else 1, _conf(t.code, t.conf)), i)
                 for i, t in enumerate(hand.concealed)
                 if t.code == remove and i != hand.winning_index
             ]

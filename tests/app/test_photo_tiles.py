@@ -26,7 +26,7 @@ def test_off_row_tiles_are_left_out_and_one_tap_puts_one_in_with_its_reading():
     assert left_out(d, h) == [5] and codes(h) == "1m2m3m5p5p"
     back = h.with_photo_tiles([photo_tile(d[5], 5)])
     assert codes(back) == "1m2m3m5p5p6m" and back.winning_tile == "5p"  # the winning mark stays
-    assert back.concealed[-1].detection == 5 and back.concealed[-1].unsure  # 44 %: shown unsure
+    assert back.concealed[-1].detection == 5 and back.concealed[-1].needs_check  # 44 %: shown unsure
     assert left_out(d, back) == []
 
 
@@ -48,7 +48,7 @@ def test_the_bonus_tile_is_set_aside_not_left_out_where_the_variant_has_one(vari
 
 def test_a_face_down_tile_put_back_is_an_unknown_tile_to_name():
     d = Detection((0.0, 0.0, 60.0, 80.0), "back", 0.9, face_down=True)
-    assert photo_tile(d, 3).code == "?" and photo_tile(d, 3).unsure
+    assert photo_tile(d, 3).code == "?" and photo_tile(d, 3).needs_check
 
 
 @pytest.mark.parametrize(

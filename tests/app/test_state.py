@@ -108,8 +108,8 @@ def test_sorted_keeps_the_winning_tile():
 def test_unsure_tiles():
     guess = hand_from_photo(photo("1m 2m back 5p 5p"), "xingzi")
     h = EditHand.from_guess(guess)
-    assert [t.unsure for t in h.concealed] == [False, False, True, False, False]
-    assert not h.with_tile(Selection(2), "3m").concealed[2].unsure
+    assert [t.needs_check for t in h.concealed] == [False, False, True, False, False]
+    assert not h.with_tile(Selection(2), "3m").concealed[2].needs_check
 
 
 def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
@@ -184,5 +184,5 @@ def test_red_follows_the_readers_flag_or_a_low_confidence_until_the_player_names
     dets = result.detections
     dets[1] = Detection(dets[1].xyxy, "8m", conf, uncertain=flagged)
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
-    assert [t.unsure for t in h.concealed] == [False, unsure, False, False]
-    assert not h.with_tile(Selection(1), "8m").concealed[1].unsure
+    assert [t.needs_check for t in h.concealed] == [False, unsure, False, False]
+    assert not h.with_tile(Selection(1), "8m").concealed[1].needs_check

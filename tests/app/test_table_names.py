@@ -1,4 +1,4 @@
-"""Seat names on the 牌局 page are inert Markdown and HTML (issue 15 item 8, `app.safe_text.md`):
+"""Seat names on the 牌局 page are inert Markdown and HTML (`app.safe_text.md`):
 a name is shown as its characters in every label, paragraph and HTML block, never as syntax."""
 
 from __future__ import annotations

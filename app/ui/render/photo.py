@@ -48,7 +48,7 @@ def tile_boxes(
     set_aside: Collection[str] = SET_ASIDE,
 ) -> tuple[Box, ...]:
     """A box per detection, coloured by what the tile is now: blue selected, gold the winning
-    tile, green read, each with a red dashed frame when unsure (`EditTile.unsure`: flagged, or
+    tile, green read, each with a red dashed frame when unsure (`EditTile.needs_check`: flagged, or
     read below `SURE_CONF`), red dashed alone when only unsure; greyed when not in the hand
     (`left_out`), or every box when `stale` (the hand was typed over the photo)."""
     now: dict[int, tuple[EditTile, bool, bool]] = {}  # detection -> (tile, selected, winning)
@@ -64,7 +64,7 @@ def tile_boxes(
     for k, det in enumerate(detections):
         tile, sel, win = now.get(k, (photo_tile(det, k), False, False))
         grey = stale or k in out
-        low = tile.unsure and not grey
+        low = tile.needs_check and not grey
         color = GREY if grey else BLUE if sel else GOLD if win else RED if low else GREEN
         text = box_label(tile.code, chinese) + ("?" if low and not chinese else "")
         boxes.append(Box(tuple(det.xyxy), text, color, sel, low, grey))

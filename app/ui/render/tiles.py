@@ -25,7 +25,7 @@ _ZH_RANK = "一二三四五六七八九"
 
 
 def name(code: str) -> str:
-    """`五筒` / `5 Dots`, `中` / `Red dragon`; an unknown code is "unknown tile"."""
+    """`五筒` / `5 Dots`, `红中` / `Red dragon`; an unknown code is "unknown tile"."""
     if len(code) == 2 and code[1] in SUITS and code[0].isdigit():
         rank = int(code[0])
         return t(f"tile.suit.{code[1]}", rank=rank, zh_rank=_ZH_RANK[rank - 1])

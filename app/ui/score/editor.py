@@ -38,7 +38,7 @@ def hand_editor() -> None:
     with st.container(horizontal=True, key="handrow", gap=None):
         for i, x in enumerate(h.concealed):
             win = h.winning_index == i
-            flags = tile_flags(x.unsure, win=win, selected=ss.sel == Selection(i))
+            flags = tile_flags(x.needs_check, win=win, selected=ss.sel == Selection(i))
             st.button(
                 label(x.code),
                 key=f"tile_c{i}{flags}",
@@ -52,7 +52,7 @@ def hand_editor() -> None:
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    flags = tile_flags(x.unsure, selected=ss.sel == Selection(i, j))
+                    flags = tile_flags(x.needs_check, selected=ss.sel == Selection(i, j))
                     st.button(
                         label(x.code),
                         key=f"tile_m{j}_{i}{flags}",

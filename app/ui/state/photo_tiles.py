@@ -12,7 +12,7 @@ Pure (no Streamlit); the page draws these greyed on the photo and lists them to 
 >>> from vision.detection import Detection
 >>> dets = [Detection((0, 0, 10, 14), "1m", 0.9), Detection((90, 0, 100, 14), "5p", 0.44, off_row=True)]
 >>> hand = EditHand.typed([]).with_photo_tiles([photo_tile(dets[0], 0)])
->>> left_out(dets, hand), photo_tile(dets[1], 1).unsure
+>>> left_out(dets, hand), photo_tile(dets[1], 1).needs_check
 ([1], True)
 """
 

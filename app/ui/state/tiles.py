@@ -33,7 +33,7 @@ class EditTile:
     (None once the player typed or picked it); `detection`: index into the photo's detections;
     `uncertain`: the reader flagged its reading (`vision.Detection.uncertain`).
 
-    >>> [EditTile("5p", c, 0, u).unsure for c, u in ((0.44, False), (0.9, False), (0.9, True))]
+    >>> [EditTile("5p", c, 0, u).needs_check for c, u in ((0.44, False), (0.9, False), (0.9, True))]
     [True, False, True]
     """
 
@@ -43,7 +43,7 @@ class EditTile:
     uncertain: bool = False
 
     @property
-    def unsure(self) -> bool:
+    def needs_check(self) -> bool:
         """Unknown, or a reading the player has not named since that the reader flagged or, for a
         tile seen on the photo, read below `SURE_CONF` (a kong's fourth tile the photo did not
         show is not a reading)."""
