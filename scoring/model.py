@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.frozen import EMPTY, FrozenMap
 from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
@@ -88,9 +90,19 @@ def _bonus(v: Any, name: str) -> int:
     return v
 
 
-def check_point_value(pv: Any) -> float:
-    """point_value: a finite number from :data:`MIN_POINT_VALUE` to :data:`MAX_POINT_VALUE`.
-    Raises :class:`HandError` ``bad_point_value`` naming the field and the bound."""
+def check_point_value(pv: Any) -> float | Decimal:
+    """point_value: a finite number (or :class:`~decimal.Decimal`) from :data:`MIN_POINT_VALUE`
+    to :data:`MAX_POINT_VALUE`. Raises :class:`HandError` ``bad_point_value`` naming the field
+    and the bound."""
+    if isinstance(pv, Decimal):
+        if not pv.is_finite() or pv <= 0:
+            raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {pv}")
+        low = Decimal(str(MIN_POINT_VALUE))  # the float 0.0001 is a little above 0.0001
+        if pv < low or pv > MAX_POINT_VALUE:
+            raise HandError(
+                E.BAD_POINT_VALUE, f"point_value {pv} is outside {low} to {MAX_POINT_VALUE:,} points per 炮"
+            )
+        return pv
     if isinstance(pv, bool) or not isinstance(pv, (int, float)):
         raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {json_type(pv)}")
     if pv > MAX_POINT_VALUE:  # before isfinite: an int beyond a float's range would crash it
@@ -253,9 +265,12 @@ class HandInput:
     ``concealed``: every tile standing in the hand after the win, winning tile included; a tile
     string (``"234m567p678s99s"``) or a sequence of tiles — kept as a sorted tuple of
     :class:`~scoring.tiles.Tile`. ``payers=None`` means the defaults: one plain discarder on a
-    discard win, three plain players on a self-draw. ``rules``: house-rule overrides of the
-    variant's table by table key (``{"full_flush.base": 15}``, docs/rules/README.md). Raises
-    :class:`HandError` (code ``bad_field`` …) on a value of the wrong type.
+    discard win, three plain players on a self-draw. ``point_value``: a number, or a
+    :class:`~decimal.Decimal` (the table ledger's money: the payments are then Decimal, exact).
+    ``rules``: house-rule overrides of the variant's table by table key (``{"full_flush.base":
+    15}``, docs/rules/README.md), kept as a :class:`~scoring.frozen.FrozenMap`, so a hand is
+    hashable (a cache key) and equal hands hash alike. Raises :class:`HandError` (code
+    ``bad_field`` …) on a value of the wrong type.
     """
 
     variant: str
@@ -267,8 +282,8 @@ class HandInput:
     events: tuple[str, ...] = ()
     winner_is_dealer: bool = False
     payers: tuple[Payer, ...] | None = None
-    point_value: float = 1
-    rules: Mapping[str, Any] = field(default_factory=dict)
+    point_value: float | Decimal = 1
+    rules: Mapping[str, Any] = EMPTY
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
@@ -292,6 +307,8 @@ class HandInput:
             raise HandError(
                 E.BAD_FIELD, f"rules must be an object of table keys, not {json_type(self.rules)}"
             )
+        if type(self.rules) is not FrozenMap:
+            _set(self, "rules", FrozenMap(self.rules))
 
     @classmethod
     def from_json(cls, data: Any) -> HandInput:

@@ -55,7 +55,7 @@ class Refusal:
     hold whoever deals, its payments do not and are not shown."""
 
 
-_SCORED: OrderedDict[str, ScoreResult | Refusal] = OrderedDict()
+_SCORED: OrderedDict[tuple[HandInput, type], ScoreResult | Refusal] = OrderedDict()
 _SCORED_LOCK = threading.Lock()
 SCORE_CACHE = 4096
 """Results kept, process-wide (the engine is pure; a what-if table asks for four at once)."""
@@ -64,9 +64,10 @@ SCORE_CACHE = 4096
 def score(hand: HandInput) -> ScoreResult | Refusal:
     """The engine's result for `hand`, or the `Refusal` that names why not. Never raises.
 
-    Cached by the input's `repr` (a `HandInput` holds a dict of house rules, so it is not
-    hashable); the results are shared, so callers must not change them."""
-    key = repr(hand)
+    Cached by the input itself (a `HandInput` is hashable) and the point value's type (an int
+    and a float that are equal give results of their own types); the results are shared, so
+    callers must not change them."""
+    key = (hand, type(hand.point_value))
     with _SCORED_LOCK:
         if key in _SCORED:
             _SCORED.move_to_end(key)
