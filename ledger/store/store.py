@@ -155,7 +155,7 @@ class Store:
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
-        hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
+        hands = tuple(hand_from_json(table, d, Context(i, lenient=True)) for i, d in enumerate(data, 1))
         return TableRecord(table, hands, row.revision)
 
     def _write(

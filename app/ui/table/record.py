@@ -24,7 +24,7 @@ from app.ui.table import drafting, reopen
 from app.ui.table.db import error_text, remember, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
-from ledger import LedgerError, add_hand
+from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -186,7 +186,9 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
-        choices.pending = data["winners"]
+        choices.pending = [
+            w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
+        ]  # JSON: drafts
         session.start(EditHand(), Conditions(variant=table.variant))
         ss.pop("tw_winner", None)
         choices.winner = None
