@@ -289,8 +289,11 @@ class HandInput:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             what = repr(self.variant[:60]) if isinstance(self.variant, str) else json_type(self.variant)
             raise HandError(E.UNKNOWN_VARIANT, f"unknown variant {what}: choose one of {', '.join(VARIANTS)}")
-        _set(self, "concealed", tuple(sorted(parse_tiles(self.concealed))))
-        _set(self, "winning_tile", parse_tile(self.winning_tile))
+        c = self.concealed
+        if not (type(c) is tuple and all(type(x) is Tile for x in c) and list(c) == sorted(c)):
+            _set(self, "concealed", tuple(sorted(parse_tiles(c))))
+        if type(self.winning_tile) is not Tile:
+            _set(self, "winning_tile", parse_tile(self.winning_tile))
         _bool(self.self_drawn, "self_drawn")
         _bool(self.winner_is_dealer, "winner_is_dealer")
         if self.melds != ():
@@ -303,7 +306,7 @@ class HandInput:
             _set(self, "payers", _payers(self.payers))
         if type(self.point_value) is not int or self.point_value != 1:
             check_point_value(self.point_value)
-        if not isinstance(self.rules, Mapping):
+        if type(self.rules) is not FrozenMap and not isinstance(self.rules, Mapping):
             raise HandError(
                 E.BAD_FIELD, f"rules must be an object of table keys, not {json_type(self.rules)}"
             )
@@ -355,22 +358,24 @@ def _events(ev: Any) -> tuple[str, ...]:
 
 
 def _payers(raw: Any) -> tuple[Payer, ...]:
-    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+    if type(raw) is not tuple and (isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence)):
         raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
-    if len(raw) > 3:  # before looking at one: the payers are the (at most three) other players
-        raise HandError(
-            E.BAD_PAYERS, f"{len(raw)} payers given: the payers are the other players, at most three"
-        )
+    _payer_count(len(raw))
     for i, p in enumerate(raw):
         if not isinstance(p, Payer):
             raise HandError(E.BAD_FIELD, f"payer {i + 1} must be a Payer, not {json_type(p)}")
     return tuple(raw)
 
 
+def _payer_count(n: int) -> None:
+    if n > 3:  # before looking at one: the payers are the (at most three) other players
+        raise HandError(E.BAD_PAYERS, f"{n} payers given: the payers are the other players, at most three")
+
+
 def _payers_json(raw: Any) -> tuple[Payer, ...]:
     if not isinstance(raw, list):
         raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
-    _payers(raw and [Payer()] * len(raw))  # the count, before any payer is looked at
+    _payer_count(len(raw))  # the count, before any payer is looked at
     out = []
     for i, p in enumerate(raw):
         where = f"payer {i + 1}"
