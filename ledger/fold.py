@@ -303,7 +303,9 @@ def score_input(table: Table, hand: Hand, w: Winner, dealer: int, pv: Decimal) -
     return w.hand.hand_input(table.variant, hand.discarder is None, w.seat == dealer, pv, payers)
 
 
+@functools.lru_cache(maxsize=4096)
 def _payer(facts: Payer, name: str, is_dealer: bool) -> Payer:
+    """The paying seat: its 吃炮 facts, name and dealer mark (the same few, hand after hand)."""
     return Payer(name, is_dealer, facts.bonus_tiles, facts.melds, facts.ready_declared)
 
 

@@ -113,7 +113,7 @@ class Winner:
 
     def to_json(self) -> dict[str, Any]:
         if self.recorded is not None:
-            hand, eaten = self.recorded["hand"], self.recorded["eaten"]
+            hand, eaten = dict(self.recorded["hand"]), self.recorded["eaten"]
         else:
             assert self.hand is not None
             hand = self.hand.to_json()

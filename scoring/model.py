@@ -56,6 +56,7 @@ KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
 #: so 1e-320 (a subnormal float) or 1e-9 is refused rather than paid as 0.
 MAX_POINT_VALUE = 10**12
 MIN_POINT_VALUE = 0.0001
+_MIN_DECIMAL = Decimal("0.0001")  # MIN_POINT_VALUE exactly (the float is a little above it)
 
 
 def json_type(v: Any) -> str:
@@ -97,10 +98,10 @@ def check_point_value(pv: Any) -> float | Decimal:
     if isinstance(pv, Decimal):
         if not pv.is_finite() or pv <= 0:
             raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {pv}")
-        low = Decimal(str(MIN_POINT_VALUE))  # the float 0.0001 is a little above 0.0001
-        if pv < low or pv > MAX_POINT_VALUE:
+        if pv < _MIN_DECIMAL or pv > MAX_POINT_VALUE:
             raise HandError(
-                E.BAD_POINT_VALUE, f"point_value {pv} is outside {low} to {MAX_POINT_VALUE:,} points per 炮"
+                E.BAD_POINT_VALUE,
+                f"point_value {pv} is outside {_MIN_DECIMAL} to {MAX_POINT_VALUE:,} points per 炮",
             )
         return pv
     if isinstance(pv, bool) or not isinstance(pv, (int, float)):
