@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from ledger.errors import LedgerError
@@ -306,7 +306,7 @@ def score_input(table: Table, hand: Hand, w: Winner, dealer: int, pv: Decimal) -
 @functools.lru_cache(maxsize=4096)
 def _payer(facts: Payer, name: str, is_dealer: bool) -> Payer:
     """The paying seat: its 吃炮 facts, name and dealer mark (the same few, hand after hand)."""
-    return Payer(name, is_dealer, facts.bonus_tiles, facts.melds, facts.ready_declared)
+    return replace(facts, name=name, is_dealer=is_dealer)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -17,6 +17,7 @@ from ledger.errors import LedgerError
 from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table
 from ledger.recorded import RecordedHand, Winner
 from scoring import HandError, HandInput
+from scoring.payer_sets import SET_KEYS
 
 __all__ = ["Context", "hand_from_json", "payer_seats"]
 
@@ -32,7 +33,7 @@ _HAND_KEYS = {
     "seat",
     "hand",
 }
-_PAYER_FACTS = ("bonus_tiles", "melds", "ready_declared")
+_PAYER_FACTS = ("bonus_tiles", "melds", "ready_declared", *SET_KEYS)
 
 
 class Context:

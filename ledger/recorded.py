@@ -24,6 +24,7 @@ from typing import Any
 
 from scoring import HandError, HandInput, Meld, Payer
 from scoring.frozen import EMPTY, FrozenMap
+from scoring.payer_sets import SET_KEYS
 from scoring.tiles import Tile, format_tiles
 
 __all__ = ["NO_FACTS", "RecordedHand", "Winner", "payer_facts"]
@@ -83,7 +84,8 @@ def _meld(m: Meld) -> dict[str, str]:
 
 
 def payer_facts(p: Payer) -> dict[str, Any]:
-    """A payer's 吃炮 facts as stored: only those it has (``{}`` for :data:`NO_FACTS`)."""
+    """A payer's 吃炮 facts as stored: only those it has (``{}`` for :data:`NO_FACTS`); counted
+    sets (``dragon_pungs`` …, :data:`scoring.payer_sets.SET_KEYS`) as counts."""
     out: dict[str, Any] = {}
     if p.bonus_tiles:
         out["bonus_tiles"] = p.bonus_tiles
@@ -91,6 +93,9 @@ def payer_facts(p: Payer) -> dict[str, Any]:
         out["melds"] = [_meld(m) for m in p.melds]
     if p.ready_declared:
         out["ready_declared"] = True
+    for key in SET_KEYS:
+        if getattr(p, key):
+            out[key] = getattr(p, key)
     return out
 
 

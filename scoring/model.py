@@ -24,6 +24,7 @@ from typing import Any
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.frozen import EMPTY, FrozenMap
+from scoring.payer_sets import SET_KEYS
 from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
@@ -56,7 +57,7 @@ KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
 #: so 1e-320 (a subnormal float) or 1e-9 is refused rather than paid as 0.
 MAX_POINT_VALUE = 10**12
 MIN_POINT_VALUE = 0.0001
-_MIN_DECIMAL = Decimal("0.0001")  # MIN_POINT_VALUE exactly (the float is a little above it)
+_MIN_DECIMAL = Decimal("0.0001")
 
 
 def json_type(v: Any) -> str:
@@ -92,16 +93,12 @@ def _bonus(v: Any, name: str) -> int:
 
 
 def check_point_value(pv: Any) -> float | Decimal:
-    """point_value: a finite number (or :class:`~decimal.Decimal`) from :data:`MIN_POINT_VALUE`
-    to :data:`MAX_POINT_VALUE`. Raises :class:`HandError` ``bad_point_value`` naming the field
-    and the bound."""
-    if isinstance(pv, Decimal):
-        if not pv.is_finite() or pv <= 0:
-            raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {pv}")
-        if pv < _MIN_DECIMAL or pv > MAX_POINT_VALUE:
+    """point_value: a finite number or Decimal from :data:`MIN_POINT_VALUE` to
+    :data:`MAX_POINT_VALUE`. Raises :class:`HandError` ``bad_point_value`` naming the bound."""
+    if isinstance(pv, Decimal):  # compared exactly: the float 0.0001 is a little above 0.0001
+        if not (pv.is_finite() and _MIN_DECIMAL <= pv <= MAX_POINT_VALUE):
             raise HandError(
-                E.BAD_POINT_VALUE,
-                f"point_value {pv} is outside {_MIN_DECIMAL} to {MAX_POINT_VALUE:,} points per 炮",
+                E.BAD_POINT_VALUE, f"point_value must be {_MIN_DECIMAL} to {MAX_POINT_VALUE:,}, not {pv}"
             )
         return pv
     if isinstance(pv, bool) or not isinstance(pv, (int, float)):
@@ -213,6 +210,9 @@ class Payer:
     ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored;
     ``default_name`` is then its :class:`~scoring.result.DefaultName` code (set by the engine
     only, never read from JSON), from which Chinese text writes it (放炮者, 玩家2).
+    ``dragon_pungs`` … ``concealed_kongs`` (:data:`scoring.payer_sets.SET_KEYS`, each 0-4): sets
+    shown, by count, beside ``melds``; the engine lays them out as melds
+    (:func:`scoring.payer_sets.lay_out`).
     """
 
     name: str = ""
@@ -221,6 +221,11 @@ class Payer:
     melds: tuple[Meld, ...] = ()
     ready_declared: bool = False
     default_name: DefaultName | None = None
+    dragon_pungs: int = 0
+    dragon_kongs: int = 0
+    dragon_concealed_kongs: int = 0
+    kongs: int = 0
+    concealed_kongs: int = 0
 
     @property
     def name_zh(self) -> str:
@@ -235,6 +240,10 @@ class Payer:
         _bool(self.is_dealer, "is_dealer")
         _bonus(self.bonus_tiles, "bonus_tiles")
         _bool(self.ready_declared, "ready_declared")
+        for key in SET_KEYS:
+            n = getattr(self, key)
+            if type(n) is not int or not 0 <= n <= 4:
+                raise HandError(E.BAD_FIELD, f"{key} must be a whole number from 0 to 4, not {json_type(n)}")
         if type(self.melds) is not tuple or not all(type(m) is Meld for m in self.melds):
             _set(self, "melds", _melds(self.melds, "melds"))
 
@@ -244,7 +253,7 @@ _FIELDS = {
     "events", "winner_is_dealer", "payers", "point_value", "rules",
 }  # fmt: skip
 _REQUIRED = ("variant", "concealed", "winning_tile", "self_drawn")
-_PAYER_FIELDS = {"name", "is_dealer", "bonus_tiles", "melds", "ready_declared"}
+_PAYER_FIELDS = {"name", "is_dealer", "bonus_tiles", "melds", "ready_declared", *SET_KEYS}
 _MELD_FIELDS = {"kind", "tiles"}
 
 
@@ -265,13 +274,11 @@ class HandInput:
 
     ``concealed``: every tile standing in the hand after the win, winning tile included; a tile
     string (``"234m567p678s99s"``) or a sequence of tiles — kept as a sorted tuple of
-    :class:`~scoring.tiles.Tile`. ``payers=None`` means the defaults: one plain discarder on a
-    discard win, three plain players on a self-draw. ``point_value``: a number, or a
-    :class:`~decimal.Decimal` (the table ledger's money: the payments are then Decimal, exact).
-    ``rules``: house-rule overrides of the variant's table by table key (``{"full_flush.base":
-    15}``, docs/rules/README.md), kept as a :class:`~scoring.frozen.FrozenMap`, so a hand is
-    hashable (a cache key) and equal hands hash alike. Raises :class:`HandError` (code
-    ``bad_field`` …) on a value of the wrong type.
+    :class:`~scoring.tiles.Tile`. ``payers=None``: one plain discarder on a discard win, three
+    plain players on a self-draw. ``point_value``: a number or a Decimal (then the payments are
+    exact Decimals). ``rules``: house-rule overrides by table key (``{"full_flush.base": 15}``,
+    docs/rules/README.md) as a :class:`~scoring.frozen.FrozenMap`, so a hand is hashable.
+    Raises :class:`HandError` (code ``bad_field`` …) on a value of the wrong type.
     """
 
     variant: str

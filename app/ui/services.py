@@ -26,10 +26,10 @@ import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
-from app.ui.state import ME, Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.state import ME, Conditions, EditHand, Selection, hand_input
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
-from scoring.errors import DEALER_NOT_PAYING
+from scoring.errors import DEALER_NOT_PAYING, PAYER_SETS_IMPOSSIBLE
 from scoring.tiles import format_tiles, parse_tiles
 
 log = logging.getLogger("jxmj.app")
@@ -96,11 +96,11 @@ def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
         return Refusal("unknown_tiles")
     try:
         data = hand_input(hand, cond)
-    except PayerTilesImpossible:
-        return Refusal("payer_tiles")
     except HandError as exc:
         return Refusal(exc.code, str(exc))
     out = score(data)
+    if isinstance(out, Refusal) and out.code == PAYER_SETS_IMPOSSIBLE:  # the seats' counts, entered here
+        return Refusal("payer_tiles", out.message)
     if isinstance(out, Refusal) and out.code == DEALER_NOT_PAYING and cond.dealer is None:
         mine = score_hand(hand, cond.copy(dealer=ME))
         return Refusal("dealer_not_chosen", out.message, mine if isinstance(mine, ScoreResult) else None)

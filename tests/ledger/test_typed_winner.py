@@ -92,3 +92,21 @@ def test_a_table_read_again_parses_only_rows_it_has_not_read(store):
     again = store.get(rec.table.code).hands
     assert again[0] is first[0] and again[1] is first[1] and len(again) == 3
     assert len(rows._HANDS) >= 3
+
+
+def test_eaten_sets_by_count_are_stored_as_counts_and_pay_as_their_melds():
+    table = Table("jiujiang", SEATS, 1)
+    counted = [{"seat": 2, "dragon_pungs": 1, "kongs": 1}]
+    melds = [{"seat": 2, "melds": [{"kind": "pung", "tiles": "CCC"}, {"kind": "kong", "tiles": "6666s"}]}]
+    hand = {"concealed": "123m456p789s234m99p", "winning_tile": "9p"}
+    by_count = add_hand(
+        table, [], {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": counted}]}
+    )
+    by_melds = add_hand(
+        table, [], {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": melds}]}
+    )
+    assert by_count[0].winners[0].eaten == {2: Payer(dragon_pungs=1, kongs=1)}
+    assert by_count[0].to_json()["winners"][0]["eaten"] == counted
+    assert (
+        by_count[1].outcomes[0].deltas == by_melds[1].outcomes[0].deltas == (0, 5, -5, 0)
+    )  # 3 own + 中 pung 1 + kong 1

@@ -13,13 +13,14 @@ import streamlit as st
 from app.safe_text import md
 from app.ui.flash import show_posted
 from app.ui.i18n import t
+from app.ui.messages import code_text
 from app.ui.render.html import num
 from app.ui.score import session
 from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
-from app.ui.state import Conditions, EditHand, PayerTilesImpossible
+from app.ui.state import Conditions, EditHand
 from app.ui.table import drafting, reopen
 from app.ui.table.db import error_text, remember, store, write
 from app.ui.table.draft import TableChoices
@@ -161,8 +162,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             st.markdown(t("table.preview") + " " + " · ".join(
                 f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
             ))  # fmt: skip
-        except (LedgerError, HandError, PayerTilesImpossible) as e:
-            data, problem = None, error_text(e) if isinstance(e, LedgerError) else t("msg.payer_tiles")
+        except (LedgerError, HandError) as e:
+            data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
         st.caption(t("table.pending", names=", ".join(md(table.seats[w["seat"]]) for w in choices.pending)))
     if problem:

@@ -20,13 +20,14 @@ What the table decides (dealer, point value) is not kept: `sync_conditions` sets
 from __future__ import annotations
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
-from app.ui.state.conditions import PAYER_SETS
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import relative
 from ledger import Table
 from ledger.model import Hand
 from ledger.recorded import RecordedHand
 from scoring import Payer
+from scoring.payer_sets import PAYER_SETS, SET_KEYS
+from scoring.tiles import Tile
 
 __all__ = ["editor_state"]
 
@@ -40,21 +41,23 @@ def _edit_hand(hand: RecordedHand) -> EditHand:
     return EditHand(tuple(EditTile(c) for c in codes), melds, index, hand.bonus_tiles)
 
 
-def _set_key(kind: str, code: str) -> str | None:
-    """The `PAYER_SETS` count a payer's meld is (None: not a counted set, e.g. 抢杠's pung)."""
+def _set_key(kind: str, tile: Tile) -> str | None:
+    """The count a payer's meld is, for a hand recorded with its sets laid out as melds (None:
+    not a counted set, e.g. 抢杠's pung)."""
     kind = "kong" if kind == "added_kong" else kind
-    return next((ps.key for ps in PAYER_SETS if ps.kind == kind and code in ps.pool), None)
+    return next((ps.key for ps in PAYER_SETS if ps.kind == kind and tile in ps.pool), None)
 
 
 def _seat(facts: Payer, robbed: str | None) -> Seat:
     """A payer's 吃炮 counts from its recorded facts (``robbed``: the pung 抢杠 added, not counted)."""
     seat = Seat(bonus_tiles=facts.bonus_tiles, ready_declared=facts.ready_declared)
+    for key in SET_KEYS:
+        seat.sets[key] = getattr(facts, key)
     for m in facts.melds:
-        code = m.tile.code
-        if robbed is not None and m.kind == "pung" and code == robbed:
+        if robbed is not None and m.kind == "pung" and m.tile.code == robbed:
             robbed = None
             continue
-        key = _set_key(m.kind, code)
+        key = _set_key(m.kind, m.tile)
         if key is not None:
             seat.sets[key] += 1
     return seat

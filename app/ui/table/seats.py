@@ -8,10 +8,11 @@ hand in the editor as the ledger's typed `Winner`, 吃炮 facts by table seat.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.ui.state import ME, SEATS, Conditions, EditHand, hand_input
 from ledger import Table, Winner
-from ledger.recorded import RecordedHand
-from scoring import Payer
+from ledger.recorded import RecordedHand, payer_facts
 
 __all__ = ["absolute", "relative", "sync_conditions", "winner_entry"]
 
@@ -44,11 +45,11 @@ def sync_conditions(
 def winner_entry(table: Table, hand: EditHand, cond: Conditions, winner: int) -> Winner:
     """The editor's hand as the ledger's typed :class:`ledger.Winner`: the recorded hand (without
     what the table decides) and the 吃炮 facts of each paying table seat that has some. Raises
-    what `hand_input` raises (`PayerTilesImpossible`, `HandError`)."""
+    what `hand_input` raises (`HandError`)."""
     hi = hand_input(hand, cond)
     eaten = {
-        absolute(p.name, winner): Payer("", False, p.bonus_tiles, p.melds, p.ready_declared)
+        absolute(p.name, winner): replace(p, name="", is_dealer=False)  # the fold names the seat
         for p in hi.payers or ()
-        if p.bonus_tiles or p.melds or p.ready_declared
+        if payer_facts(p)
     }
     return Winner(winner, RecordedHand.of(hi), eaten)
