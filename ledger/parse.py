@@ -17,7 +17,7 @@ from ledger.errors import LedgerError
 from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table
 from ledger.recorded import RecordedHand, Winner
 from scoring import HandError, HandInput
-from scoring.payer_sets import SET_KEYS
+from scoring.model import SET_KEYS
 
 __all__ = ["Context", "hand_from_json", "payer_seats"]
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring import HandError, HandInput, Meld, Payer
 from scoring.frozen import EMPTY, FrozenMap
-from scoring.payer_sets import SET_KEYS
+from scoring.model import SET_KEYS
 from scoring.tiles import Tile, format_tiles
 
 __all__ = ["NO_FACTS", "RecordedHand", "Winner", "payer_facts"]

@@ -24,7 +24,6 @@ from typing import Any
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.frozen import EMPTY, FrozenMap
-from scoring.payer_sets import SET_KEYS
 from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
@@ -52,6 +51,8 @@ MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
 #: ``events`` values (docs/score-json.md); which ones a variant knows is ``RuleTable.events``.
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+#: A payer's sets by count (``Payer`` fields; laid out as melds by :mod:`scoring.payer_sets`).
+SET_KEYS = ("dragon_pungs", "dragon_kongs", "dragon_concealed_kongs", "kongs", "concealed_kongs")
 #: point_value bounds: the largest keeps every amount finite (1e308 would pay Infinity, which is
 #: no JSON); the smallest is the table ledger's money step (4 decimals, ledger.model.parse_money),
 #: so 1e-320 (a subnormal float) or 1e-9 is refused rather than paid as 0.
@@ -210,9 +211,8 @@ class Payer:
     ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored;
     ``default_name`` is then its :class:`~scoring.result.DefaultName` code (set by the engine
     only, never read from JSON), from which Chinese text writes it (放炮者, 玩家2).
-    ``dragon_pungs`` … ``concealed_kongs`` (:data:`scoring.payer_sets.SET_KEYS`, each 0-4): sets
-    shown, by count, beside ``melds``; the engine lays them out as melds
-    (:func:`scoring.payer_sets.lay_out`).
+    ``dragon_pungs`` … ``concealed_kongs`` (:data:`SET_KEYS`, each 0-4): sets shown by count,
+    beside ``melds``; the engine lays them out as melds (:func:`scoring.payer_sets.lay_out`).
     """
 
     name: str = ""

@@ -15,21 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.model import SET_KEYS, Meld, Payer
 from scoring.tiles import ALL_TILES, Tile
 
-if TYPE_CHECKING:
-    from scoring.model import Payer
-
-__all__ = ["PAYER_SETS", "SET_KEYS", "PayerSet", "lay_out"]
+__all__ = ["PAYER_SETS", "PayerSet", "lay_out"]
 
 
 @dataclass(frozen=True, slots=True)
 class PayerSet:
-    """A kind of set counted for 吃炮: ``key`` names the count (a :class:`Payer` field); each one
+    """A kind of set counted for 吃炮: ``key`` names the count (a :class:`Payer` field, one of
+    :data:`scoring.model.SET_KEYS`, in their order); each one
     is laid out as a ``kind`` meld of ``size`` copies of a tile from ``pool`` (in that order)."""
 
     key: str
@@ -47,8 +45,6 @@ PAYER_SETS = (
     PayerSet("kongs", "kong", _SUITED_HIGH_FIRST, 4),
     PayerSet("concealed_kongs", "concealed_kong", _SUITED_HIGH_FIRST, 4),
 )
-#: The counts of a payer, in the order the app shows them (``Payer`` fields, JSON payer fields).
-SET_KEYS = tuple(ps.key for ps in PAYER_SETS)
 
 
 def lay_out(payers: Sequence[Payer], held: Sequence[int]) -> tuple[Payer, ...]:
@@ -57,8 +53,6 @@ def lay_out(payers: Sequence[Payer], held: Sequence[int]) -> tuple[Payer, ...]:
     sets laid out for earlier payers are taken too. A 中/白 pool may share a tile (two 中 sets
     never fit, but a 中 pung beside the winner's 中 pair does not); a suited kong takes a tile
     nobody shows. Raises :class:`HandError` ``payer_sets_impossible`` when a set finds no tile."""
-    from scoring.model import Meld
-
     if not any(_counted(p) for p in payers):
         return tuple(payers)
     used = list(held)

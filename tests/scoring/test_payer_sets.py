@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring import HandError, HandInput, Meld, Payer, score, score_json
-from scoring.payer_sets import lay_out
+from scoring.model import SET_KEYS
+from scoring.payer_sets import PAYER_SETS, lay_out
 
 
 def hand(*payers: Payer, **kw) -> HandInput:
@@ -52,3 +53,8 @@ def test_counts_in_json_and_their_type():
     with pytest.raises(HandError) as e:
         score_json({**base, "payers": [{"name": "d", "kongs": 5}]})
     assert e.value.code == "bad_field" and "kongs must be a whole number from 0 to 4" in str(e.value)
+
+
+def test_the_counted_sets_are_the_payer_fields_in_order():
+    assert tuple(ps.key for ps in PAYER_SETS) == SET_KEYS
+    assert all(getattr(Payer(), key) == 0 for key in SET_KEYS)

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
-from scoring.model import EVENTS
-from scoring.payer_sets import SET_KEYS
+from scoring.model import EVENTS, SET_KEYS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
 

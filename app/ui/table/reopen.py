@@ -26,7 +26,8 @@ from ledger import Table
 from ledger.model import Hand
 from ledger.recorded import RecordedHand
 from scoring import Payer
-from scoring.payer_sets import PAYER_SETS, SET_KEYS
+from scoring.model import SET_KEYS
+from scoring.payer_sets import PAYER_SETS
 from scoring.tiles import Tile
 
 __all__ = ["editor_state"]
