@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from ledger import Context, Table, add_hand, hand_from_json, replay, score_input
 from ledger import fold as fold_module
-from ledger.exchange import export_json
+from ledger.exchange import export_json, table_from_export
 from ledger.recorded import RecordedHand
 from ledger.store import rows, schema
 from scoring import HandInput, Meld, Payer
@@ -110,3 +110,14 @@ def test_eaten_sets_by_count_are_stored_as_counts_and_pay_as_their_melds():
     assert (
         by_count[1].outcomes[0].deltas == by_melds[1].outcomes[0].deltas == (0, 5, -5, 0)
     )  # 3 own + 中 pung 1 + kong 1
+
+
+def test_an_export_with_sets_by_count_imports_as_it_was(store):
+    counted = [{"seat": 2, "dragon_kongs": 1}]
+    hand = {"concealed": "123m456p789s234m99p", "winning_tile": "9p"}
+    data = {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": counted}]}
+    rec = store.create_table(Table("xingzi", SEATS, 1), [data])
+    export = export_json(rec.ledger())
+    again = store.create_table(*table_from_export(json.loads(json.dumps(export))))
+    assert export_json(again.ledger())["hands"] == export["hands"]
+    assert again.hands[0].winners[0].eaten == {2: Payer(dragon_kongs=1)}
