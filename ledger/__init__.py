@@ -9,7 +9,8 @@ doubling and 炸糊, 新余 kong money, payments, running totals, the settlement
 Public API::
 
     Table(variant, seats, base=1, house_rules={}, ...)       # ledger.model
-    parse_hand(table, data, Context(...)) -> Hand             # hand JSON in (docs/ledger-json.md)
+    Winner(seat, hand: RecordedHand, eaten={seat: Payer})     # ledger.recorded: a typed winner
+    parse_hand(table, data, Context(...)) -> Hand         # hand JSON (or typed Winners) in
     add_hand(table, hands, data, before=None) -> (Hand, Ledger)  # checked append
     edit_hand(table, hands, number, data) -> (Hand, Ledger)    # checked edit, later hands recomputed
     replay(table, hands, strict=True) -> Ledger                # the fold

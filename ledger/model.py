@@ -1,7 +1,7 @@
 """Typed records of a table (牌局): the :class:`Table` and its recorded :class:`Hand` list.
 
-Only facts are recorded: who won on whose discard (or self-draw 自摸), the winning hand as
-score JSON (docs/score-json.md, without the fields the table decides), the 跟庄 facts of
+Only facts are recorded: who won on whose discard (or self-draw 自摸), the winning hand
+(:class:`ledger.recorded.Winner`: typed, without the fields the table decides), the 跟庄 facts of
 九江, the kongs of the other players in 新余. Dealer, raise, payments and totals are
 derived from the hand list by :func:`ledger.fold.replay` (DECISIONS §1.6, §2).
 Seats are 0-3 in turn order (counter-clockwise round the table).
@@ -9,13 +9,13 @@ Seats are 0-3 in turn order (counter-clockwise round the table).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
+from ledger.recorded import Winner
 from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
@@ -103,7 +103,7 @@ class Table:
                 f"{MAX_POINT_VALUE:,} per 炮, more than any hand can be scored at: use raises.combine "
                 "= max, smaller raises, a shorter drawn.window or a smaller base",
             )
-        scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
+        scoring_rules(self.variant, hr.get("scoring"))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 
     @property
@@ -173,23 +173,6 @@ class Follow:
 
     def to_json(self) -> dict[str, bool] | None:
         return {"followed": True, "dragon": self.dragon, "second": self.second} if self.followed else None
-
-
-@dataclass(frozen=True)
-class Winner:
-    """One winner of a hand: ``seat`` and the score-JSON ``hand`` (without the derived fields)
-    plus ``eaten``: 吃炮 facts per paying seat (``{seat: {"bonus_tiles", "melds", "ready_declared"}}``;
-    as JSON ``[{"seat": index, ...facts}]``)."""
-
-    seat: int
-    hand: dict[str, Any]
-    eaten: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "hand": self.hand}
-        if self.eaten:  # the seat as an index, a list (as kongs: a seat may be named "2")
-            out["eaten"] = [{"seat": s, **v} for s, v in sorted(self.eaten.items())]
-        return out
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,7 @@ from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
-from ledger.parse import Context, parse_hand
-from ledger.store import dberror
+from ledger.store import dberror, rows
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -149,16 +148,19 @@ class Store:
     def _load(self, conn: sa.Connection, code: str) -> TableRecord:
         row = self._row(conn, code)
         q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
+        texts = [d for (d,) in conn.execute(q)]
         try:  # text columns written by jxmj; a value that does not parse is damage, not a bug
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
-            created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
+            created, data = (
+                datetime.fromisoformat(row.created),
+                rows.decode(row.variant, tuple(map(str, seats)), texts),
+            )
         except (ValueError, TypeError) as e:
             raise StoreError("corrupt_store", f"table {code} is damaged in {self.where} ({e})") from None
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
-        hands = tuple(parse_hand(table, d, Context(i)) for i, d in enumerate(data, 1))
-        return TableRecord(table, hands, row.revision)
+        return TableRecord(table, rows.read(table, tuple(map(str, seats)), texts, data), row.revision)
 
     def _write(
         self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,

@@ -10,12 +10,12 @@ from app.ui.state import (
     Conditions,
     EditHand,
     EditRefused,
-    PayerTilesImpossible,
     Selection,
     hand_input,
     tile_kinds,
 )
-from scoring import Meld, format_tiles
+from scoring import HandError, Meld, format_tiles, score
+from scoring.payer_sets import lay_out
 from tests.app.test_photo_hand import photo
 
 
@@ -120,7 +120,8 @@ def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
     assert format_tiles(data.concealed, sort=True) == "234m567p667899s" and data.winning_tile.code == "6s"
     assert data.melds == (Meld.of("pung", "777p"),)
     assert [p.name for p in data.payers] == ["left"] and data.payers[0].is_dealer
-    assert data.payers[0].melds == (Meld.of("kong", "CCCC"),)
+    assert data.payers[0].dragon_kongs == 1 and data.payers[0].melds == ()  # a count: the engine lays it out
+    assert lay_out(data.payers, [0] * 34)[0].melds == (Meld.of("kong", "CCCC"),)  # as the engine scores it
     assert not data.winner_is_dealer
 
 
@@ -129,12 +130,15 @@ def test_no_dealer_chosen_means_nobody_is_the_dealer():
     assert not data.winner_is_dealer and not any(p.is_dealer for p in data.payers)
 
 
-def test_impossible_payer_tiles():
-    cond = Conditions(variant="jiujiang")
+def test_impossible_payer_sets_are_the_engines_refusal():
+    cond = Conditions(variant="jiujiang", dealer="me")
     cond.seats["right"].sets["dragon_pungs"] = 2
     cond.seats["left"].sets["dragon_pungs"] = 1
-    with pytest.raises(PayerTilesImpossible):
-        hand_input(hand("234m567p678s99s777p"), cond)
+    data = hand_input(hand("234m567p678s99s777p"), cond)
+    assert [p.dragon_pungs for p in data.payers] == [2, 0, 1]
+    with pytest.raises(HandError) as e:
+        score(data)
+    assert e.value.code == "payer_sets_impossible"
 
 
 def test_xinyu_has_no_bonus_or_eaten_items_and_knows_winds():
@@ -186,3 +190,13 @@ def test_red_follows_the_readers_flag_or_a_low_confidence_until_the_player_names
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
     assert [t.needs_check for t in h.concealed] == [False, unsure, False, False]
     assert not h.with_tile(Selection(1), "8m").concealed[1].needs_check
+
+
+def test_the_page_names_impossible_payer_sets_as_its_own_refusal():
+    from app.ui import services
+
+    cond = Conditions(variant="jiujiang", dealer="me")
+    cond.seats["right"].sets["dragon_pungs"] = 2
+    cond.seats["left"].sets["dragon_pungs"] = 1
+    out = services.score_hand(hand("123m456p789s234m99p"), cond)
+    assert isinstance(out, services.Refusal) and out.code == "payer_tiles" and "dragon pung" in out.message
