@@ -1,0 +1,321 @@
+"""Roles from the layout: which tiles of a table photo are the player's hand, and which are
+discards, walls or something else (`Detection.role`, docs/detect-json.md).
+
+A photo taken at the table holds the hand and much else. `table_roles` reads it from the
+boxes alone (pixels of one image; all lengths relative to tile sizes, so any resolution):
+
+1. **Walls.** Face-down (`back`) tiles that touch each other (box gap at most `TOUCH` tile
+   widths, in any direction: one layer or two, a row or a column) in a cluster of
+   `WALL_MIN` or more are a wall (a concealed kong has at most 4 backs); a face-up tile
+   lying on a wall (touching its cluster's box) is `wall` too.
+2. **Runs.** `vision.layout.rows_of` rows, cut where neighbours are more than `RUN_GAP`
+   tile widths apart. A run with `OFF_ROW_MIN` or more tiles side by side is a candidate
+   hand row. Its score: `min(n, 18)` x the share of neighbour pairs that *stand side by side*
+   (gap at most `TOUCH` widths, centres level within `LEVEL` of the height, sizes alike) x
+   its tile size relative to the largest candidate's x `0.5 + 0.5 * nearness` to the image's
+   bottom edge. The best is the hand row (the anchor).
+3. **Hand rows.** Other candidate runs join the hand when their tiles are the anchor's size
+   (`HAND_SIZE`), stand side by side as much as `TOUCH_SHARE` of the anchor does and lie
+   within `REACH` anchor tile sizes of a hand row (so two or three rows of a hand, or of
+   a sheet of rows, stay together; the reader's hand guess keeps at most one hand of them,
+   `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is the anchor's
+   size, not tilted (`TILT`), and beside a hand row: in the same row within `REACH` sizes, or
+   within `NEAR` sizes of one and overlapping its span.
+4. **The rest.** A tile inside the hand rows whose long side is outside `OFF_ROW_SIZE` of its
+   run's median is `other` (a logo, a box on a rack); elsewhere, a tile outside
+   `OFF_ROW_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
+   `other`; everything else is a `discard`.
+
+Without a candidate row (a hand laid steeply diagonal, a single set) every tile that is not
+a wall is `hand`, as before roles. `meld` is given after grouping (`meld_roles`): a hand tile
+in a group the layout reads as a set laid down (`MELD_GROUP_KINDS`, a chow only when claimed).
+
+Constants chosen on synthetic table scenes (`vision.testing.table_scene`, tests/vision/
+test_roles.py) and the existing layout tests only; no real judge photo was looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from math import log
+from statistics import median
+
+from vision.detection import Detection, Group
+from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE, OFF_ROW_STEP, rows_of
+
+WALL_MIN = 5
+"""Touching face-down tiles in a cluster this large are a wall (a concealed kong has <= 4)."""
+
+TOUCH = 0.4
+"""Two tiles touch (stand side by side; or, for backs, lie in one wall) when the gap between
+their boxes is at most this many tile widths (short side)."""
+
+LEVEL = 0.3
+"""Side by side: the centres' heights differ by at most this fraction of the taller box."""
+
+RUN_GAP = 2.5
+"""A row is cut into runs where neighbours are more than this many tile widths apart."""
+
+HAND_SIZE = (0.75, 1.33)
+"""A run joins the hand when its median long side is within these multiples of the anchor's."""
+
+TOUCH_SHARE = 0.6
+"""... and its share of side-by-side pairs is at least this fraction of the anchor's."""
+
+REACH = 4.0
+"""... and it lies within this many anchor tile sizes (long side) of a hand row."""
+
+NEAR = 1.0
+"""A short run off the hand's rows joins when within this many sizes of a hand row, over its span."""
+
+TILT = 0.12
+"""A tile is tilted when `|log(aspect / upright)|` and `|log(aspect * upright)|` both exceed
+this (`aspect` = width / height, `upright` = the anchor's median aspect): neither standing
+nor lying sideways, e.g. a discard turned 20-70 degrees."""
+
+ISOLATED = 4.0
+"""A tile off the hand with no other tile within this many anchor sizes is `other`."""
+
+MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
+"""Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
+
+Box = tuple[float, float, float, float]
+
+
+def _box_gap(a: Box, b: Box) -> float:
+    """The larger of the x and y gaps between two boxes, pixels (0 when they overlap)."""
+    return max(0.0, a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
+
+
+def _span(ds: Sequence[Detection]) -> Box:
+    return (
+        min(d.xyxy[0] for d in ds),
+        min(d.xyxy[1] for d in ds),
+        max(d.xyxy[2] for d in ds),
+        max(d.xyxy[3] for d in ds),
+    )
+
+
+def _size(d: Detection) -> float:
+    return max(d.width, d.height)
+
+
+def _short(d: Detection) -> float:
+    return min(d.width, d.height)
+
+
+def side_by_side(a: Detection, b: Detection, unit: float) -> bool:
+    """`a` and `b` (left to right) stand side by side: gap <= `TOUCH * unit` pixels, centres
+    level within `LEVEL` of the taller box, long sides within 1.25x of each other.
+
+    >>> side_by_side(Detection((0, 0, 30, 40), "1m", 1), Detection((32, 2, 62, 42), "2m", 1), 30)
+    True
+    >>> side_by_side(Detection((0, 0, 30, 40), "1m", 1), Detection((32, 20, 62, 60), "2m", 1), 30)
+    False
+    """
+    gap = b.xyxy[0] - a.xyxy[2]
+    level = abs(a.center[1] - b.center[1]) <= LEVEL * max(a.height, b.height)
+    alike = max(_size(a), _size(b)) <= 1.25 * min(_size(a), _size(b))
+    return gap <= TOUCH * unit and level and alike
+
+
+def walls(detections: Sequence[Detection]) -> list[list[int]]:
+    """Clusters (indices) of touching face-down tiles, `WALL_MIN` or more each (rule 1)."""
+    backs = [i for i, d in enumerate(detections) if d.face_down]
+    if len(backs) < WALL_MIN:
+        return []
+    unit = median(_short(detections[i]) for i in backs)
+    parent = {i: i for i in backs}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in ((a, b) for k, a in enumerate(backs) for b in backs[k + 1 :]):
+        if _box_gap(detections[a].xyxy, detections[b].xyxy) <= TOUCH * unit:
+            parent[root(a)] = root(b)
+    clusters: dict[int, list[int]] = {}
+    for i in backs:
+        clusters.setdefault(root(i), []).append(i)
+    return [sorted(c) for c in clusters.values() if len(c) >= WALL_MIN]
+
+
+def runs_of(detections: Sequence[Detection], rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Each row (indices left to right) cut where the gap exceeds `RUN_GAP` tile widths."""
+    out: list[list[int]] = []
+    for row in rows:
+        unit = median(_short(detections[i]) for i in row)
+        run: list[int] = []
+        for i in row:
+            if run and detections[i].xyxy[0] - detections[run[-1]].xyxy[2] > RUN_GAP * unit:
+                out.append(run)
+                run = []
+            run.append(i)
+        out.append(run)
+    return out
+
+
+def _standing(ds: Sequence[Detection]) -> tuple[int, float]:
+    """`(tiles side by side along x, share of neighbour pairs standing side by side)`."""
+    unit = median(_short(d) for d in ds)
+    xs = sorted(d.center[0] for d in ds)
+    n = 1 + sum(b - a >= OFF_ROW_STEP * unit for a, b in pairwise(xs))
+    pairs = list(pairwise(ds))
+    share = sum(side_by_side(a, b, unit) for a, b in pairs) / len(pairs) if pairs else 0.0
+    return n, share
+
+
+def _tilted(d: Detection, upright: float) -> bool:
+    aspect = d.width / d.height if d.height > 0 else 1.0
+    return min(abs(log(aspect / upright)), abs(log(aspect * upright))) > TILT
+
+
+def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[str]:
+    """The role of every detection — `hand`, `wall`, `discard` or `other` — by the rules of the
+    module docstring (`meld` comes later, from the groups: `meld_roles`).
+
+    Args:
+        detections: tiles in any order, `xyxy` pixels of one image.
+        image_size: `(width, height)` pixels of that image (for nearness to the bottom edge);
+            None: the detections' own extent stands in.
+
+    >>> row = [Detection((x, 500, x + 30, 540), "1m", 0.9) for x in range(0, 400, 32)]
+    >>> logo = Detection((600, 0, 700, 120), "P", 0.9)
+    >>> table_roles(row + [Detection((100, 400, 126, 430), "W", 0.9), logo], (800, 600))[-3:]
+    ['hand', 'discard', 'other']
+    """
+    n = len(detections)
+    roles = ["hand"] * n
+    if n == 0:
+        return roles
+    for cluster in walls(detections):
+        box = _span([detections[i] for i in cluster])
+        unit = median(_short(detections[i]) for i in cluster)
+        for i, d in enumerate(detections):
+            if i in cluster or (not d.face_down and _box_gap(d.xyxy, box) <= TOUCH * unit):
+                roles[i] = "wall"
+    free = [i for i in range(n) if roles[i] != "wall"]
+    if not free:
+        return roles
+    runs = [[free[k] for k in run] for run in runs_of([detections[i] for i in free], _rows(detections, free))]
+    stats = {}
+    for k, run in enumerate(runs):
+        ds = [detections[i] for i in run]
+        count, share = _standing(ds)
+        if count >= OFF_ROW_MIN:
+            stats[k] = (count, share, median(_size(d) for d in ds))
+    if not stats:
+        return roles  # no row of tiles side by side: nothing to tell the hand from the rest by
+    top = min(d.xyxy[1] for d in detections)
+    height = image_size[1] if image_size else max(d.xyxy[3] for d in detections) - top or 1.0
+    bottom0 = 0.0 if image_size else top
+    biggest = max(s[2] for s in stats.values())
+
+    def score(k: int) -> float:
+        count, share, size = stats[k]
+        cy = median(detections[i].center[1] for i in runs[k])
+        near = min(1.0, max(0.0, (cy - bottom0) / height))
+        return min(count, 18) * share * size / biggest * (0.5 + 0.5 * near)
+
+    anchor = max(stats, key=score)
+    a_count, a_share, a_size = stats[anchor]
+    upright = median(detections[i].width / max(detections[i].height, 1e-6) for i in runs[anchor])
+    hand = {anchor}
+    grew = True
+    while grew:
+        grew = False
+        spans = {h: _span([detections[i] for i in runs[h]]) for h in hand}
+        for k, run in enumerate(runs):
+            if k in hand:
+                continue
+            ds = [detections[i] for i in run]
+            box = _span(ds)
+            size = median(_size(d) for d in ds)
+            if not HAND_SIZE[0] * a_size <= size <= HAND_SIZE[1] * a_size:
+                continue
+            if k in stats:
+                ok = stats[k][1] >= TOUCH_SHARE * a_share and any(
+                    _box_gap(box, s) <= REACH * a_size for s in spans.values()
+                )
+            else:
+                ok = not any(_tilted(d, upright) for d in ds) and any(
+                    _beside(box, s, a_size, same_row=_same_row(k, h, runs, detections)) for h, s in spans.items()
+                )
+            if ok:
+                hand.add(k)
+                grew = True
+                break
+    in_hand = {i for k in hand for i in runs[k]}
+    lo, hi = OFF_ROW_SIZE
+    for k in hand:
+        med = median(_size(detections[i]) for i in runs[k])
+        for i in runs[k]:
+            if not lo * med <= _size(detections[i]) <= hi * med:
+                roles[i] = "other"
+                in_hand.discard(i)
+    for i in free:
+        if i in in_hand or roles[i] == "other":
+            continue
+        d = detections[i]
+        nearest = min(
+            (_box_gap(d.xyxy, detections[j].xyxy) for j in range(n) if j != i), default=float("inf")
+        )
+        alone = nearest > ISOLATED * a_size
+        roles[i] = "other" if alone or not lo * a_size <= _size(d) <= hi * a_size else "discard"
+    return roles
+
+
+def _rows(detections: Sequence[Detection], free: Sequence[int]) -> list[list[int]]:
+    """`rows_of` over the detections `free` (indices into that list)."""
+    return rows_of([detections[i] for i in free])
+
+
+def _same_row(k: int, h: int, runs: Sequence[Sequence[int]], detections: Sequence[Detection]) -> bool:
+    """Runs `k` and `h` are level (one centre's height inside the other's vertical span)."""
+    a = _span([detections[i] for i in runs[k]])
+    b = _span([detections[i] for i in runs[h]])
+    ca, cb = (a[1] + a[3]) / 2, (b[1] + b[3]) / 2
+    return b[1] <= ca <= b[3] or a[1] <= cb <= a[3]
+
+
+def _beside(box: Box, hand: Box, size: float, *, same_row: bool) -> bool:
+    """A short run at `box` lies beside a hand row at `hand` (rule 3)."""
+    if same_row:
+        return _box_gap(box, hand) <= REACH * size
+    overlap = min(box[2], hand[2]) - max(box[0], hand[0])
+    return overlap > 0 and _box_gap(box, hand) <= NEAR * size
+
+
+def meld_roles(groups: Sequence[Group]) -> set[int]:
+    """Indices of the tiles of `groups` that are a set laid down: a group of a
+    `MELD_GROUP_KINDS` kind, or a claimed chow.
+
+    >>> g = [Group((0, 1, 2), "pung"), Group((3, 4), "hand"), Group((5, 6, 7), "chow", claimed=True)]
+    >>> sorted(meld_roles(g))
+    [0, 1, 2, 5, 6, 7]
+    """
+    return {
+        i
+        for g in groups
+        if g.kind_guess in MELD_GROUP_KINDS or (g.kind_guess == "chow" and g.claimed)
+        for i in g.tiles
+    }
+
+
+__all__ = [
+    "HAND_SIZE",
+    "ISOLATED",
+    "MELD_GROUP_KINDS",
+    "REACH",
+    "RUN_GAP",
+    "TILT",
+    "TOUCH",
+    "WALL_MIN",
+    "meld_roles",
+    "side_by_side",
+    "table_roles",
+    "walls",
+]
