@@ -14,16 +14,16 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
    (gap at most `TOUCH` widths, centres level within `LEVEL` of the height, sizes alike) x
    its tile size relative to the largest candidate's x `0.5 + 0.5 * nearness` to the image's
    bottom edge. The best is the hand row (the anchor).
-3. **Hand rows.** Other candidate runs join the hand when their tiles are the anchor's size
-   (`HAND_SIZE`), stand side by side as much as `TOUCH_SHARE` of the anchor does and lie
-   within `REACH` anchor tile sizes of a hand row (so two or three rows of a hand, or of
+3. **Hand rows.** Other candidate runs join the hand when their tiles are the size of the
+   hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as `TOUCH_SHARE` of the anchor does (and at
+   least `TOUCH_MIN`), are a full row or look like the anchor (`ROW_LONG`) and lie within `REACH` anchor tile sizes of a hand row (so two or three rows of a hand, or of
    a sheet of rows, stay together; the reader's hand guess keeps at most one hand of them,
-   `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is the anchor's
-   size, not tilted (`TILT`), and beside a hand row: in the same row within `REACH` sizes, or
+   `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is that row's
+   size (`SET_SIZE`), not tilted (`TILT`), and beside a hand row: in the same row within `REACH` sizes, or
    within `NEAR` sizes of one and overlapping its span.
 4. **The rest.** A tile inside the hand rows whose long side is outside `OFF_ROW_SIZE` of its
    run's median is `other` (a logo, a box on a rack); elsewhere, a tile outside
-   `OFF_ROW_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
+   `DISCARD_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
    `other`; everything else is a `discard`.
 
 Without a candidate row (a hand laid steeply diagonal, a single set) every tile that is not
@@ -58,10 +58,27 @@ RUN_GAP = 2.5
 """A row is cut into runs where neighbours are more than this many tile widths apart."""
 
 HAND_SIZE = (0.75, 1.33)
-"""A run joins the hand when its median long side is within these multiples of the anchor's."""
+"""A full row (`ROW_LONG`) joins the hand when its median long side is within these multiples
+of the hand row it lies beside (the nearest: a row further away may be smaller) ..."""
+
+SET_SIZE = (0.85, 1.2)
+"""... a shorter run (a set, a tile laid apart, a few tiles of a second row) within these:
+discards further away are smaller."""
 
 TOUCH_SHARE = 0.6
 """... and its share of side-by-side pairs is at least this fraction of the anchor's."""
+
+TOUCH_MIN = 0.5
+"""... and at least this share in any case ..."""
+
+TILTED_SHARE = 0.2
+"""See `ROW_LONG`."""
+
+ROW_LONG = 8
+"""... and either holds this many tiles side by side (a full row: further away it looks
+flatter, and perspective widens the boxes at its ends), or looks like the anchor (median
+aspect within `TILT`) with at most `TILTED_SHARE` of its tiles tilted against its own
+median (a short run of discards lying turned every way does not)."""
 
 REACH = 4.0
 """... and it lies within this many anchor tile sizes (long side) of a hand row."""
@@ -72,10 +89,15 @@ NEAR = 1.0
 TILT = 0.12
 """A tile is tilted when `|log(aspect / upright)|` and `|log(aspect * upright)|` both exceed
 this (`aspect` = width / height, `upright` = the anchor's median aspect): neither standing
-nor lying sideways, e.g. a discard turned 20-70 degrees."""
+nor lying sideways, e.g. a discard turned 20-70 degrees. `upright` is the run's own median
+aspect for a run of `OFF_ROW_MIN` or more, the anchor's for a short run."""
 
 ISOLATED = 4.0
 """A tile off the hand with no other tile within this many anchor sizes is `other`."""
+
+DISCARD_SIZE = (0.3, 2.2)
+"""A tile off the hand is a `discard` when its long side is within these multiples of the
+anchor's (far discards look small), else `other`."""
 
 MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
 """Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
@@ -206,7 +228,8 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
         ds = [detections[i] for i in run]
         count, share = _standing(ds)
         if count >= OFF_ROW_MIN:
-            stats[k] = (count, share, median(_size(d) for d in ds))
+            aspect = median(d.width / max(d.height, 1e-6) for d in ds)
+            stats[k] = (count, share, median(_size(d) for d in ds), aspect)
     if not stats:
         return roles  # no row of tiles side by side: nothing to tell the hand from the rest by
     top = min(d.xyxy[1] for d in detections)
@@ -215,36 +238,20 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
     biggest = max(s[2] for s in stats.values())
 
     def score(k: int) -> float:
-        count, share, size = stats[k]
+        count, share, size, _aspect = stats[k]
         cy = median(detections[i].center[1] for i in runs[k])
         near = min(1.0, max(0.0, (cy - bottom0) / height))
         return min(count, 18) * share * size / biggest * (0.5 + 0.5 * near)
 
     anchor = max(stats, key=score)
-    a_count, a_share, a_size = stats[anchor]
-    upright = median(detections[i].width / max(detections[i].height, 1e-6) for i in runs[anchor])
+    _count, a_share, a_size, upright = stats[anchor]
     hand = {anchor}
     grew = True
     while grew:
         grew = False
         spans = {h: _span([detections[i] for i in runs[h]]) for h in hand}
         for k, run in enumerate(runs):
-            if k in hand:
-                continue
-            ds = [detections[i] for i in run]
-            box = _span(ds)
-            size = median(_size(d) for d in ds)
-            if not HAND_SIZE[0] * a_size <= size <= HAND_SIZE[1] * a_size:
-                continue
-            if k in stats:
-                ok = stats[k][1] >= TOUCH_SHARE * a_share and any(
-                    _box_gap(box, s) <= REACH * a_size for s in spans.values()
-                )
-            else:
-                ok = not any(_tilted(d, upright) for d in ds) and any(
-                    _beside(box, s, a_size, same_row=_same_row(k, h, runs, detections)) for h, s in spans.items()
-                )
-            if ok:
+            if k not in hand and _joins(k, runs, stats, spans, detections, upright):
                 hand.add(k)
                 grew = True
                 break
@@ -264,8 +271,43 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
             (_box_gap(d.xyxy, detections[j].xyxy) for j in range(n) if j != i), default=float("inf")
         )
         alone = nearest > ISOLATED * a_size
-        roles[i] = "other" if alone or not lo * a_size <= _size(d) <= hi * a_size else "discard"
+        small, big = DISCARD_SIZE
+        roles[i] = "other" if alone or not small * a_size <= _size(d) <= big * a_size else "discard"
     return roles
+
+
+def _joins(
+    k: int,
+    runs: Sequence[Sequence[int]],
+    stats: dict[int, tuple[int, float, float, float]],
+    spans: dict[int, Box],
+    detections: Sequence[Detection],
+    upright: float,
+) -> bool:
+    """Run `k` joins the hand rows `spans` (rule 3): its size is `HAND_SIZE` (a full row) or
+    `SET_SIZE` of the nearest hand run's, and it lies beside that run."""
+    ds = [detections[i] for i in runs[k]]
+    box = _span(ds)
+    size = median(_size(d) for d in ds)
+    near = min(spans, key=lambda h: _box_gap(box, spans[h]))
+    h_size = median(_size(detections[i]) for i in runs[near])
+    count = stats[k][0] if k in stats else 0
+    lo, hi = HAND_SIZE if count >= ROW_LONG else SET_SIZE
+    if not lo * h_size <= size <= hi * h_size:
+        return False
+    if k not in stats:
+        beside = _beside(box, spans[near], h_size, same_row=_same_row(k, near, runs, detections))
+        return beside and not any(_tilted(d, upright) for d in ds)
+    _count, share, _size_k, aspect = stats[k]
+    h_share = stats[near][1] if near in stats else 1.0
+    alike = count >= ROW_LONG or (
+        abs(log(aspect / upright)) <= TILT and sum(_tilted(d, aspect) for d in ds) <= TILTED_SHARE * len(ds)
+    )
+    return (
+        share >= max(TOUCH_MIN, TOUCH_SHARE * h_share)
+        and alike
+        and _box_gap(box, spans[near]) <= REACH * h_size
+    )
 
 
 def _rows(detections: Sequence[Detection], free: Sequence[int]) -> list[list[int]]:
