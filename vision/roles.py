@@ -15,12 +15,13 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
    its tile size relative to the largest candidate's x `0.5 + 0.5 * nearness` to the image's
    bottom edge. The best is the hand row (the anchor).
 3. **Hand rows.** Other candidate runs join the hand when their tiles are the size of the
-   hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as `TOUCH_SHARE` of the anchor does (and at
-   least `TOUCH_MIN`), are a full row or look like the anchor (`ROW_LONG`) and lie within `REACH` anchor tile sizes of a hand row (so two or three rows of a hand, or of
-   a sheet of rows, stay together; the reader's hand guess keeps at most one hand of them,
-   `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is that row's
-   size (`SET_SIZE`), not tilted (`TILT`), and beside a hand row: in the same row within `REACH` sizes, or
-   within `NEAR` sizes of one and overlapping its span.
+   hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as
+   `TOUCH_SHARE` of that row does (and at least `TOUCH_MIN`), are a full row or look like
+   the anchor (`ROW_LONG`) and lie within `REACH` tile sizes of it (so two or three rows of
+   a hand, or of a sheet of rows, stay together; the hand guess keeps at most one hand of
+   them, `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is that
+   row's size (`SET_SIZE`), not tilted (`TILT`), and beside it: in the same row within
+   `REACH` sizes, or within `NEAR` sizes of it and overlapping its span.
 4. **The rest.** A tile inside the hand rows whose long side is outside `OFF_ROW_SIZE` of its
    run's median is `other` (a logo, a box on a rack); elsewhere, a tile outside
    `DISCARD_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
@@ -244,13 +245,13 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
         return min(count, 18) * share * size / biggest * (0.5 + 0.5 * near)
 
     anchor = max(stats, key=score)
-    _count, a_share, a_size, upright = stats[anchor]
+    _count, _share, a_size, upright = stats[anchor]
     hand = {anchor}
     grew = True
     while grew:
         grew = False
         spans = {h: _span([detections[i] for i in runs[h]]) for h in hand}
-        for k, run in enumerate(runs):
+        for k in range(len(runs)):
             if k not in hand and _joins(k, runs, stats, spans, detections, upright):
                 hand.add(k)
                 grew = True

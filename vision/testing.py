@@ -386,7 +386,8 @@ def table_scene(
             role in ("hand", "meld") and rows == 1
         ):  # standing (or set upright) facing the camera: an upright box
             mid, half = pts.mean(0), (pts.max(0) - pts.min(0)) / 2
-            ends = _project(hom, np.array([mid - (half[0], 0), mid + (half[0], 0)]))
+            step = np.array([half[0], 0.0])
+            ends = _project(hom, np.array([mid - step, mid + step]))
             local = np.linalg.norm(ends[1] - ends[0]) / (2 * half[0])
             centre_px = _project(hom, mid[None])[0]
             pts = centre_px + (pts - mid) * local
