@@ -96,9 +96,10 @@ aspect for a run of `OFF_ROW_MIN` or more, the anchor's for a short run."""
 ISOLATED = 4.0
 """A tile off the hand with no other tile within this many anchor sizes is `other`."""
 
-DISCARD_SIZE = (0.3, 2.2)
+DISCARD_SIZE = (0.3, 1.6)
 """A tile off the hand is a `discard` when its long side is within these multiples of the
-anchor's (far discards look small), else `other`."""
+anchor's, else `other`: discards lie further from the camera than the hand (smaller), and even
+turned 45 degrees a discard's box is hardly longer than a standing tile's."""
 
 MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
 """Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
