@@ -196,13 +196,13 @@ def test_only_hand_and_meld_tiles_make_the_hand():
         # two full rows (a sheet, or a second player's hand): the lower one, nearest the camera
         (
             ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p", "1s 2s 3s 4s 5s 6s 7s 8s 9s 3p 3p 3p 4p 4p"),
-            "123456789s33344p",
+            "33344p123456789s",
             [],
         ),
         # a pung laid apart in the upper row fits beside an 11-tile row: kept, the rest not
         (
             ("7p 7p 7p | 1m 2m 3m 4m 5m 6m 7m 8m", "1s 2s 3s 4s 5s 6s 7s 8s 9s 3p 3p"),
-            "123456789s33p",
+            "33p123456789s",
             ["777p"],
         ),
     ],
