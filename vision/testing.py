@@ -419,3 +419,32 @@ def table_detections(scene: Sequence[TableTile]) -> list:
         )
         for xyxy, code, _role in scene
     ]
+
+
+def table_photo(
+    pixels: np.ndarray, boxes: Sequence[Sequence[float]], seed: int = 0, discards: int = 10
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A table photo made of a real hand photo: `pixels` (`(h, w, 3)` uint8) at the bottom
+    centre of a frame twice its size filled with its border colour, and `discards` of its
+    tiles (`boxes`, xyxy pixels of `pixels`, reused in turn) cut out, shrunk to 0.75x, turned
+    25-65 degrees either way and scattered in two loose rows over the middle.
+
+    Returns:
+        The frame `(2h, 2w, 3)` uint8 and where the hand photo lies in it (xyxy pixels).
+    """
+    from PIL import Image
+
+    h, w = pixels.shape[:2]
+    border = np.concatenate([pixels[:20].reshape(-1, 3), pixels[-20:].reshape(-1, 3)])
+    frame = Image.new("RGB", (2 * w, 2 * h), tuple(int(v) for v in np.median(border, 0)))
+    ox, oy = w // 2, h
+    frame.paste(Image.fromarray(pixels), (ox, oy))
+    rng = np.random.default_rng(seed)
+    for k in range(discards):
+        x0, y0, x1, y1 = (int(v) for v in boxes[k % len(boxes)])
+        tile = Image.fromarray(pixels[y0:y1, x0:x1]).resize((int((x1 - x0) * 0.75), int((y1 - y0) * 0.75)))
+        turn = float(rng.uniform(25, 65) * rng.choice([-1, 1]))
+        t = tile.convert("RGBA").rotate(turn, expand=True, resample=Image.BICUBIC)
+        cx, cy = 2 * w * (0.3 + 0.1 * (k % 5)), 2 * h * (0.25 + 0.15 * (k // 5 % 2))
+        frame.paste(t, (int(cx - t.width / 2), int(cy - t.height / 2)), t)
+    return np.asarray(frame), (float(ox), float(oy), float(ox + w), float(oy + h))

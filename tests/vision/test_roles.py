@@ -137,3 +137,27 @@ def test_role_and_off_row_are_one_truth():
         assert d.to_json()["role"] == role and d.to_json()["off_row"] is d.off_row
     with pytest.raises(ValueError, match="role"):
         Detection((0, 0, 1, 1), "1m", 0.9, role="discards")
+
+
+def test_end_to_end_real_models_leave_turned_discards_out_of_the_hand():
+    """The bundled sample hand (14 tiles) with 10 of its tiles turned and scattered above it, read
+    by the shipped models: the 14 are the hand, every tile read above them is off the hand
+    (0.6.2 before roles: 7 of those discards were in the groups)."""
+    from pathlib import Path
+
+    from vision import get_reader
+    from vision.image import open_image
+
+    sample = open_image(Path(__file__).resolve().parents[2] / "app" / "assets" / "sample_hand.jpg").pixels
+    reader = get_reader()
+    hand = reader.detect(sample)
+    assert len(hand.detections) == 14
+    pixels, (_hx0, hy0, _hx1, _hy1) = testing.table_photo(sample, [d.xyxy for d in hand.detections])
+    result = reader.detect(pixels)
+    grouped = sorted(i for g in result.groups for i in g.tiles)
+    assert grouped == list(range(14))
+    assert [d.tile for d in result.detections[:14]] == [d.tile for d in hand.detections]
+    assert all(d.xyxy[1] >= hy0 for d in result.detections[:14])
+    above = result.detections[14:]
+    assert len(above) >= 6 and all(d.xyxy[3] < hy0 and d.role == "discard" for d in above)
+    assert all(d["role"] == "discard" for d in result.to_json()["detections"][14:])
