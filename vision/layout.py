@@ -33,7 +33,9 @@ from scoring.tiles import SUITS
 from vision.detection import KINDS, Detection, Group
 
 GAP_FACTOR = 0.4
-"""A gap wider than this x the median tile width (short side) splits a row into sets."""
+"""A gap wider than this x the median tile width (short side), over the row's own spacing (the
+median gap between its neighbours, when it has 4 or more tiles), splits a row into sets: in a
+loosely spaced row three equal tiles are a pung only when set apart by more than the others."""
 
 ROW_OVERLAP = 0.4
 """Two neighbouring tiles share a row when their vertical extents overlap by at least this
@@ -108,13 +110,30 @@ def _tile_short_side(detections: Sequence[Detection]) -> float:
     return median(min(d.width, d.height) for d in detections)
 
 
+def row_spacing(detections: Sequence[Detection], row: Sequence[int]) -> float:
+    """The row's own spacing in pixels: the median gap between neighbours (indices left to
+    right; 0 for overlapping boxes or rows of under 4 tiles).
+
+    >>> row_spacing([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 40, 80, 150)], [0, 1, 2, 3])
+    10.0
+    """
+    if len(row) < 4:
+        return 0.0
+    return max(0.0, float(median(detections[b].xyxy[0] - detections[a].xyxy[2] for a, b in pairwise(row))))
+
+
 def split_by_gaps(
-    detections: Sequence[Detection], row: Sequence[int], unit: float, gap_factor: float = GAP_FACTOR
+    detections: Sequence[Detection],
+    row: Sequence[int],
+    unit: float,
+    gap_factor: float = GAP_FACTOR,
+    spacing: float = 0.0,
 ) -> list[list[int]]:
-    """Split one row (indices, left to right) where the gap between neighbours > `gap_factor * unit`."""
+    """Split one row (indices, left to right) where the gap between neighbours is over
+    `gap_factor * unit + spacing` pixels (`spacing`: the row's own, `row_spacing`)."""
     sets: list[list[int]] = []
     for i in row:
-        if sets and detections[i].xyxy[0] - detections[sets[-1][-1]].xyxy[2] <= gap_factor * unit:
+        if sets and detections[i].xyxy[0] - detections[sets[-1][-1]].xyxy[2] <= gap_factor * unit + spacing:
             sets[-1].append(i)
         else:
             sets.append([i])
@@ -196,7 +215,7 @@ def group_tiles(
     unit = _tile_short_side(detections)
     groups: list[Group] = []
     for r, row in enumerate(rows_of(detections, row_overlap)):
-        for s in split_by_gaps(detections, row, unit, gap_factor):
+        for s in split_by_gaps(detections, row, unit, gap_factor, row_spacing(detections, row)):
             tiles = [detections[i].tile for i in s]
             sideways = any(detections[i].rotated for i in s)
             kind = guess_kind(tiles, sideways)
@@ -309,6 +328,7 @@ __all__ = [
     "guess_kind",
     "is_sequence",
     "off_row",
+    "row_spacing",
     "rows_of",
     "split_by_gaps",
 ]
