@@ -16,17 +16,18 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
    bottom edge. The best is the hand row (the anchor).
 3. **Hand rows.** Other candidate runs join the hand when their tiles are the size of the
    hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as
-   `TOUCH_SHARE` of that row does (and at least `TOUCH_MIN`), are a full row or look like
-   the anchor (`ROW_LONG`) and lie within `REACH` tile sizes of it (so two or three rows of
-   a hand, or of a sheet of rows, stay together; the hand guess keeps at most one hand of
-   them, `app.photo_hand`). A short run (a tile or a set laid apart) joins when it is that
-   row's size (`SET_SIZE`), not tilted (`TILT`), and beside it: in the same row within
-   `REACH` sizes, or within `NEAR` sizes of it and overlapping its span.
+   `TOUCH_SHARE` of that row does (and at least `TOUCH_MIN`), and either lie right behind
+   it looking alike or further away (up to `REACH` sizes) as a full row (`ROW_LONG`): two or
+   three rows of a hand, or of a sheet of rows, stay together (the hand guess keeps at most
+   one hand of them, `app.photo_hand`). A short run (a tile or a set laid apart) joins when
+   it is that row's size (`SET_SIZE`), not tilted (`TILT`), and beside it: in the same row
+   within `REACH` sizes, or within `NEAR` sizes of it and overlapping its span.
 4. **The rest.** A tile inside the hand rows whose long side is outside `OFF_ROW_SIZE` of its
    run's median is `other` (a logo, a box on a rack); elsewhere, a tile outside
    `DISCARD_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
    `other`; everything else is a `discard`.
 
+Rules 2-4 are also read with x and y swapped (`TURNED`: a hand running down the photo).
 Without a candidate row (a hand laid steeply diagonal, a single set) every tile that is not
 a wall is `hand`, as before roles. `meld` is given after grouping (`meld_roles`): a hand tile
 in a group the layout reads as a set laid down (`MELD_GROUP_KINDS`, a chow only when claimed).
@@ -38,6 +39,7 @@ test_roles.py) and the existing layout tests only; no real judge photo was looke
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import pairwise
 from math import log
 from statistics import median
@@ -72,14 +74,16 @@ TOUCH_SHARE = 0.6
 TOUCH_MIN = 0.5
 """... and at least this share in any case ..."""
 
-TILTED_SHARE = 0.2
-"""See `ROW_LONG`."""
-
 ROW_LONG = 8
-"""... and either holds this many tiles side by side (a full row: further away it looks
-flatter, and perspective widens the boxes at its ends), or looks like the anchor (median
-aspect within `TILT`) with at most `TILTED_SHARE` of its tiles tilted against its own
-median (a short run of discards lying turned every way does not)."""
+"""... and, within `NEAR` sizes of that row (a second row right behind it, a grid of tiles),
+holds this many side by side or looks like the anchor (median aspect within `TILT`: further
+away a row looks flatter, and perspective widens the boxes at its ends); further away (up
+to `REACH`), it must be a full row: this many side by side and `FULL_ROW` of that row's count
+(a sheet of rows, a hand laid in two rows; neat discards lie in rows of 6-8 beside a
+hand of 13-17)."""
+
+FULL_ROW = 0.75
+"""See `ROW_LONG`."""
 
 REACH = 4.0
 """... and it lies within this many anchor tile sizes (long side) of a hand row."""
@@ -100,6 +104,11 @@ DISCARD_SIZE = (0.3, 1.6)
 """A tile off the hand is a `discard` when its long side is within these multiples of the
 anchor's, else `other`: discards lie further from the camera than the hand (smaller), and even
 turned 45 degrees a discard's box is hardly longer than a standing tile's."""
+
+TURNED = 1.5
+"""The rules are also read on the photo turned 90 degrees (x and y swapped); when the anchor
+found there scores this many times the upright one, the hand runs down the photo (a phone
+held sideways without EXIF) and the roles read sideways win."""
 
 MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
 """Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
@@ -222,8 +231,25 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
             if i in cluster or (not d.face_down and _box_gap(d.xyxy, box) <= TOUCH * unit):
                 roles[i] = "wall"
     free = [i for i in range(n) if roles[i] != "wall"]
+    found, score = _hand_of(detections, free, image_size)
+    turned = [replace(d, xyxy=(d.xyxy[1], d.xyxy[0], d.xyxy[3], d.xyxy[2])) for d in detections]
+    found_t, score_t = _hand_of(turned, free, image_size[::-1] if image_size else None)
+    if score_t > TURNED * score:
+        found = found_t  # the hand runs down the photo (turned without EXIF): read it sideways
+    for i, role in (found or {}).items():
+        roles[i] = role
+    return roles
+
+
+def _hand_of(
+    detections: Sequence[Detection], free: Sequence[int], image_size: tuple[int, int] | None
+) -> tuple[dict[int, str] | None, float]:
+    """Rules 2-4 over the detections `free` (the walls left out): `({index: role}, the anchor's
+    score)`, or `(None, 0.0)` without a candidate row."""
     if not free:
-        return roles
+        return None, 0.0
+    n = len(detections)
+    roles = {i: "hand" for i in free}
     runs = [[free[k] for k in run] for run in runs_of([detections[i] for i in free], _rows(detections, free))]
     stats = {}
     for k, run in enumerate(runs):
@@ -233,7 +259,7 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
             aspect = median(d.width / max(d.height, 1e-6) for d in ds)
             stats[k] = (count, share, median(_size(d) for d in ds), aspect)
     if not stats:
-        return roles  # no row of tiles side by side: nothing to tell the hand from the rest by
+        return None, 0.0  # no row of tiles side by side: nothing to tell the hand from the rest by
     top = min(d.xyxy[1] for d in detections)
     height = image_size[1] if image_size else max(d.xyxy[3] for d in detections) - top or 1.0
     bottom0 = 0.0 if image_size else top
@@ -275,7 +301,7 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
         alone = nearest > ISOLATED * a_size
         small, big = DISCARD_SIZE
         roles[i] = "other" if alone or not small * a_size <= _size(d) <= big * a_size else "discard"
-    return roles
+    return roles, score(anchor)
 
 
 def _joins(
@@ -287,7 +313,7 @@ def _joins(
     upright: float,
 ) -> bool:
     """Run `k` joins the hand rows `spans` (rule 3): its size is `HAND_SIZE` (a full row) or
-    `SET_SIZE` of the nearest hand run's, and it lies beside that run."""
+    `SET_SIZE` of the nearest hand run's, and it lies beside that run (`ROW_LONG`, `NEAR`)."""
     ds = [detections[i] for i in runs[k]]
     box = _span(ds)
     size = median(_size(d) for d in ds)
@@ -301,15 +327,13 @@ def _joins(
         beside = _beside(box, spans[near], h_size, same_row=_same_row(k, near, runs, detections))
         return beside and not any(_tilted(d, upright) for d in ds)
     _count, share, _size_k, aspect = stats[k]
-    h_share = stats[near][1] if near in stats else 1.0
-    alike = count >= ROW_LONG or (
-        abs(log(aspect / upright)) <= TILT and sum(_tilted(d, aspect) for d in ds) <= TILTED_SHARE * len(ds)
-    )
-    return (
-        share >= max(TOUCH_MIN, TOUCH_SHARE * h_share)
-        and alike
-        and _box_gap(box, spans[near]) <= REACH * h_size
-    )
+    h_count, h_share = stats[near][:2] if near in stats else (count, 1.0)
+    gap = _box_gap(box, spans[near])
+    if share < max(TOUCH_MIN, TOUCH_SHARE * h_share) or gap > REACH * h_size:
+        return False
+    if gap <= NEAR * h_size:  # right behind or before the hand row: a second row, a grid
+        return count >= ROW_LONG or abs(log(aspect / upright)) <= TILT
+    return count >= max(ROW_LONG, FULL_ROW * h_count)  # further: a full row (a sheet, a hand in rows)
 
 
 def _rows(detections: Sequence[Detection], free: Sequence[int]) -> list[list[int]]:

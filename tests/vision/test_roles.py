@@ -161,3 +161,13 @@ def test_end_to_end_real_models_leave_turned_discards_out_of_the_hand():
     above = result.detections[14:]
     assert len(above) >= 6 and all(d.xyxy[3] < hy0 and d.role == "discard" for d in above)
     assert all(d["role"] == "discard" for d in result.to_json()["detections"][14:])
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_hand_running_down_the_photo_is_read_sideways(seed):
+    """A photo turned 90 degrees without EXIF: the hand is a column at the right edge."""
+    scene = testing.table_scene(seed, tilt=0.15, melds=1)
+    turned = [((y0, x0, y1, x1), code, role) for (x0, y0, x1, y1), code, role in scene]
+    got = table_roles(testing.table_detections(turned), SIZE[::-1])
+    assert [g in HAND_ROLES for g in got] == [role in HAND_ROLES for _, _, role in scene]
+    assert got == table_roles(testing.table_detections(scene), SIZE)
