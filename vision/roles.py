@@ -76,14 +76,19 @@ TOUCH_MIN = 0.5
 
 ROW_LONG = 8
 """... and, within `NEAR` sizes of that row (a second row right behind it, a grid of tiles),
-holds this many side by side or looks like the anchor (median aspect within `TILT`: further
-away a row looks flatter, and perspective widens the boxes at its ends); further away (up
+holds this many side by side or looks like the anchor (median aspect within `ROW_TILT`:
+further away a row looks flatter, and perspective widens the boxes at its ends); further away (up
 to `REACH`), it must be a full row: this many side by side and `FULL_ROW` of that row's count
 (a sheet of rows, a hand laid in two rows; neat discards lie in rows of 6-8 beside a
 hand of 13-17)."""
 
 FULL_ROW = 0.75
 """See `ROW_LONG`."""
+
+ROW_TILT = 0.3
+"""A row right behind the hand row looks alike when `|log(aspect / upright)|` is at most this
+(its median aspect against the anchor's: boxes of a grid of tiles or a row of melds standing
+behind the hand differ by up to ~25 %; real-photo validation split)."""
 
 REACH = 4.0
 """... and it lies within this many anchor tile sizes (long side) of a hand row."""
@@ -332,7 +337,7 @@ def _joins(
     if share < max(TOUCH_MIN, TOUCH_SHARE * h_share) or gap > REACH * h_size:
         return False
     if gap <= NEAR * h_size:  # right behind or before the hand row: a second row, a grid
-        return count >= ROW_LONG or abs(log(aspect / upright)) <= TILT
+        return count >= ROW_LONG or abs(log(aspect / upright)) <= ROW_TILT
     return count >= max(ROW_LONG, FULL_ROW * h_count)  # further: a full row (a sheet, a hand in rows)
 
 
