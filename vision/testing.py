@@ -273,6 +273,7 @@ def table_scene(
     discards: int = 14,
     rows: int = 1,
     walls: bool = True,
+    hand: Sequence[str] | None = None,
 ) -> list[TableTile]:
     """A photo taken at the table, as `(xyxy, code, role)` boxes (pixels of `width` x `height`).
 
@@ -283,8 +284,8 @@ def table_scene(
     a standing tile (hand, meld) faces the camera, so it keeps its shape at the scale of the
     table where it stands.
 
-    - `hand`: 14 - 3 x `melds` standing tiles side by side along the bottom edge, the last
-      one (the winning tile) set apart by one tile width.
+    - `hand`: 14 - 3 x `melds` standing tiles side by side along the bottom edge (codes
+      `hand`, else random), the last one (the winning tile) set apart by one tile width.
     - with `rows` > 1: `rows - 1` more rows of 17 tiles lying flat on the table above it, 1.6
       tiles apart (a sheet of rows: `hand` too); then every row lies flat (projected as lying).
     - `meld`: `melds` (0..2) sets beside the hand row: a pung with its middle tile sideways,
@@ -307,7 +308,7 @@ def table_scene(
         out.append((pts @ np.array([[c, s], [-s, c]]) + (cx, cy), code, role))
 
     codes = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCP")
-    hand = [codes[k] for k in rng.choice(len(codes), 14 - 3 * melds)]
+    hand = list(hand) if hand is not None else [codes[k] for k in rng.choice(len(codes), 14 - 3 * melds)]
     x, y = (width - (len(hand) + 1.5 + 4.6 * melds) * tw) / 2, height * 0.9
     for k, code in enumerate(hand):
         x += tw if k == len(hand) - 1 else 0.0  # the winning tile set apart
