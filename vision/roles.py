@@ -46,6 +46,8 @@ from itertools import pairwise
 from math import log
 from statistics import median
 
+import numpy as np
+
 from vision.detection import Detection, Group
 from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE, OFF_ROW_STEP, rows_of
 
@@ -238,7 +240,6 @@ def _hand_of(
     score)`, or `(None, 0.0)` without a candidate row."""
     if not free:
         return None, 0.0
-    n = len(detections)
     roles = {i: "hand" for i in free}
     runs = [[free[k] for k in run] for run in runs_of([detections[i] for i in free], _rows(detections, free))]
     stats = {}
@@ -281,17 +282,25 @@ def _hand_of(
             if not lo * med <= _size(detections[i]) <= hi * med:
                 roles[i] = "other"
                 in_hand.discard(i)
+    nearest = _nearest_gaps(detections)
+    small, big = DISCARD_SIZE
     for i in free:
         if i in in_hand or roles[i] == "other":
             continue
-        d = detections[i]
-        nearest = min(
-            (_box_gap(d.xyxy, detections[j].xyxy) for j in range(n) if j != i), default=float("inf")
-        )
-        alone = nearest > ISOLATED * a_size
-        small, big = DISCARD_SIZE
-        roles[i] = "other" if alone or not small * a_size <= _size(d) <= big * a_size else "discard"
+        alone = nearest[i] > ISOLATED * a_size
+        size = _size(detections[i])
+        roles[i] = "other" if alone or not small * a_size <= size <= big * a_size else "discard"
     return roles, score(anchor)
+
+
+def _nearest_gaps(detections: Sequence[Detection]) -> np.ndarray:
+    """`(n,)` pixels from each box to the nearest other box (`_box_gap`; inf for a lone box)."""
+    b = np.array([d.xyxy for d in detections], np.float64).reshape(-1, 4)
+    gx = np.maximum(b[:, None, 0] - b[None, :, 2], b[None, :, 0] - b[:, None, 2])
+    gy = np.maximum(b[:, None, 1] - b[None, :, 3], b[None, :, 1] - b[:, None, 3])
+    gap = np.maximum(np.maximum(gx, gy), 0.0)
+    np.fill_diagonal(gap, np.inf)
+    return gap.min(1) if len(b) > 1 else np.full(len(b), np.inf)
 
 
 def _joins(
