@@ -184,7 +184,15 @@ def runs_of(detections: Sequence[Detection], rows: Sequence[Sequence[int]]) -> l
 
 
 def _standing(ds: Sequence[Detection]) -> tuple[int, float]:
-    """`(tiles side by side along x, share of neighbour pairs standing side by side)`."""
+    """`(tiles side by side along x, share of neighbour pairs standing side by side)`: the count
+    is 1 + the steps between neighbouring centres (by x) of at least `OFF_ROW_STEP` x the median
+    tile width (tiles of a steep diagonal that `rows_of` puts in one "row" overlap along x).
+
+    >>> _standing([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 32, 64)])
+    (3, 1.0)
+    >>> _standing([Detection((x, y, x + 60, y + 50), "1m", 0.9) for x, y in ((0, 40), (12, 20), (24, 0))])[0]
+    1
+    """
     unit = median(_short(d) for d in ds)
     xs = sorted(d.center[0] for d in ds)
     n = 1 + sum(b - a >= OFF_ROW_STEP * unit for a, b in pairwise(xs))
