@@ -4,10 +4,8 @@ discards, walls or something else (`Detection.role`, docs/detect-json.md).
 A photo taken at the table holds the hand and much else. `table_roles` reads it from the
 boxes alone (pixels of one image; all lengths relative to tile sizes, so any resolution):
 
-1. **Walls.** Face-down (`back`) tiles that touch each other (box gap at most `TOUCH` tile
-   widths, in any direction: one layer or two, a row or a column) in a cluster of
-   `WALL_MIN` or more are a wall (a concealed kong has at most 4 backs); a face-up tile
-   lying on a wall (touching its cluster's box) is `wall` too.
+1. **Walls** (`vision.walls.wall_tiles`): clusters of 5 or more touching face-down tiles,
+   and face-up tiles lying on them.
 2. **Runs.** `vision.layout.rows_of` rows, cut where neighbours are more than `RUN_GAP`
    tile widths apart. A run with `OFF_ROW_MIN` or more tiles side by side is a candidate
    hand row. Its score: `min(n, 18)` x the share of neighbour pairs that *stand side by side*
@@ -50,12 +48,10 @@ import numpy as np
 
 from vision.detection import Detection, Group
 from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE, OFF_ROW_STEP, rows_of
-
-WALL_MIN = 5
-"""Touching face-down tiles in a cluster this large are a wall (a concealed kong has <= 4)."""
+from vision.walls import Box, box_gap, span, wall_tiles
 
 TOUCH = 0.4
-"""Tiles touch (side by side; backs: in one wall) with a box gap of at most this many widths."""
+"""Tiles stand side by side with a box gap of at most this many tile widths (short side)."""
 
 LEVEL = 0.3
 """Side by side: the centres' heights differ by at most this fraction of the taller box."""
@@ -105,22 +101,6 @@ the hand runs down the photo (held sideways, no EXIF) and those roles win."""
 MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
 """Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
 
-Box = tuple[float, float, float, float]
-
-
-def _box_gap(a: Box, b: Box) -> float:
-    """The larger of the x and y gaps between two boxes, pixels (0 when they overlap)."""
-    return max(0.0, a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3])
-
-
-def _span(ds: Sequence[Detection]) -> Box:
-    return (
-        min(d.xyxy[0] for d in ds),
-        min(d.xyxy[1] for d in ds),
-        max(d.xyxy[2] for d in ds),
-        max(d.xyxy[3] for d in ds),
-    )
-
 
 def _size(d: Detection) -> float:
     return max(d.width, d.height)
@@ -143,29 +123,6 @@ def side_by_side(a: Detection, b: Detection, unit: float) -> bool:
     level = abs(a.center[1] - b.center[1]) <= LEVEL * max(a.height, b.height)
     alike = max(_size(a), _size(b)) <= 1.25 * min(_size(a), _size(b))
     return gap <= TOUCH * unit and level and alike
-
-
-def walls(detections: Sequence[Detection]) -> list[list[int]]:
-    """Clusters (indices) of touching face-down tiles, `WALL_MIN` or more each (rule 1)."""
-    backs = [i for i, d in enumerate(detections) if d.face_down]
-    if len(backs) < WALL_MIN:
-        return []
-    unit = median(_short(detections[i]) for i in backs)
-    parent = {i: i for i in backs}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b in ((a, b) for k, a in enumerate(backs) for b in backs[k + 1 :]):
-        if _box_gap(detections[a].xyxy, detections[b].xyxy) <= TOUCH * unit:
-            parent[root(a)] = root(b)
-    clusters: dict[int, list[int]] = {}
-    for i in backs:
-        clusters.setdefault(root(i), []).append(i)
-    return [sorted(c) for c in clusters.values() if len(c) >= WALL_MIN]
 
 
 def runs_of(detections: Sequence[Detection], rows: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -221,16 +178,11 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
     ['hand', 'discard', 'other']
     """
     n = len(detections)
-    roles = ["hand"] * n
     if n == 0:
-        return roles
-    for cluster in walls(detections):
-        box = _span([detections[i] for i in cluster])
-        unit = median(_short(detections[i]) for i in cluster)
-        for i, d in enumerate(detections):
-            if i in cluster or (not d.face_down and _box_gap(d.xyxy, box) <= TOUCH * unit):
-                roles[i] = "wall"
-    free = [i for i in range(n) if roles[i] != "wall"]
+        return []
+    on_wall = wall_tiles(detections)
+    roles = ["wall" if w else "hand" for w in on_wall]
+    free = [i for i in range(n) if not on_wall[i]]
     found, score = _hand_of(detections, free, image_size)
     turned = [replace(d, xyxy=(d.xyxy[1], d.xyxy[0], d.xyxy[3], d.xyxy[2])) for d in detections]
     found_t, score_t = _hand_of(turned, free, image_size[::-1] if image_size else None)
@@ -276,7 +228,7 @@ def _hand_of(
     grew = True
     while grew:
         grew = False
-        spans = {h: _span([detections[i] for i in runs[h]]) for h in hand}
+        spans = {h: span([detections[i] for i in runs[h]]) for h in hand}
         for k in range(len(runs)):
             if k not in hand and _joins(k, runs, stats, spans, detections, upright):
                 hand.add(k)
@@ -322,9 +274,9 @@ def _joins(
     """Run `k` joins the hand rows `spans` (rule 3): its size is `HAND_SIZE` (a full row) or
     `SET_SIZE` of the nearest hand run's, and it lies beside that run (`ROW_LONG`, `NEAR`)."""
     ds = [detections[i] for i in runs[k]]
-    box = _span(ds)
+    box = span(ds)
     size = median(_size(d) for d in ds)
-    near = min(spans, key=lambda h: _box_gap(box, spans[h]))
+    near = min(spans, key=lambda h: box_gap(box, spans[h]))
     h_size = median(_size(detections[i]) for i in runs[near])
     count = stats[k][0] if k in stats else 0
     lo, hi = HAND_SIZE if count >= ROW_LONG else SET_SIZE
@@ -335,7 +287,7 @@ def _joins(
         return beside and not any(_tilted(d, upright) for d in ds)
     _count, share, _size_k, aspect = stats[k]
     h_count, h_share = stats[near][:2] if near in stats else (count, 1.0)
-    gap = _box_gap(box, spans[near])
+    gap = box_gap(box, spans[near])
     if share < max(TOUCH_MIN, TOUCH_SHARE * h_share) or gap > REACH * h_size:
         return False
     if gap <= NEAR * h_size:  # right behind or before the hand row: a second row, a grid
@@ -350,8 +302,8 @@ def _rows(detections: Sequence[Detection], free: Sequence[int]) -> list[list[int
 
 def _same_row(k: int, h: int, runs: Sequence[Sequence[int]], detections: Sequence[Detection]) -> bool:
     """Runs `k` and `h` are level (one centre's height inside the other's vertical span)."""
-    a = _span([detections[i] for i in runs[k]])
-    b = _span([detections[i] for i in runs[h]])
+    a = span([detections[i] for i in runs[k]])
+    b = span([detections[i] for i in runs[h]])
     ca, cb = (a[1] + a[3]) / 2, (b[1] + b[3]) / 2
     return b[1] <= ca <= b[3] or a[1] <= cb <= a[3]
 
@@ -359,9 +311,9 @@ def _same_row(k: int, h: int, runs: Sequence[Sequence[int]], detections: Sequenc
 def _beside(box: Box, hand: Box, size: float, *, same_row: bool) -> bool:
     """A short run at `box` lies beside a hand row at `hand` (rule 3)."""
     if same_row:
-        return _box_gap(box, hand) <= REACH * size
+        return box_gap(box, hand) <= REACH * size
     overlap = min(box[2], hand[2]) - max(box[0], hand[0])
-    return overlap > 0 and _box_gap(box, hand) <= NEAR * size
+    return overlap > 0 and box_gap(box, hand) <= NEAR * size
 
 
 def meld_roles(groups: Sequence[Group]) -> set[int]:
@@ -388,9 +340,7 @@ __all__ = [
     "RUN_GAP",
     "TILT",
     "TOUCH",
-    "WALL_MIN",
     "meld_roles",
     "side_by_side",
     "table_roles",
-    "walls",
 ]

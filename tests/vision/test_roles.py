@@ -12,7 +12,8 @@ import pytest
 from vision import testing
 from vision.detection import HAND_ROLES, ROLES, Detection
 from vision.reader import arrange
-from vision.roles import meld_roles, side_by_side, table_roles, walls
+from vision.roles import meld_roles, side_by_side, table_roles
+from vision.walls import walls
 
 SIZE = (1600, 1200)
 
