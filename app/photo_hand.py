@@ -34,7 +34,7 @@ from typing import Any
 
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
+from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
 from vision.detection import Detection, DetectResult, Group
 from vision.layout import group_tiles, guess_kind
 from vision.roles import meld_roles
@@ -42,7 +42,6 @@ from vision.roles import meld_roles
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
 
-TILE_CODES = tuple(t.code for t in ALL_TILES)
 _MAX_BONUS = 4
 
 MAX_HAND_TILES = 18
@@ -156,7 +155,7 @@ def _tile_string(codes: Sequence[str]) -> str:
     return format_tiles(parse_tiles([c for c in codes if c != UNKNOWN]), sort=True)
 
 
-def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
+def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) -> HandGuess:
     """Guess the hand of `result` under the rules of `variant` (the module's table).
 
     Args:
@@ -164,21 +163,25 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
             (a hand-made result), `vision.layout.group_tiles` makes them of the tiles not
             `off_row`.
         variant: `jiujiang`, `xingzi` or `xinyu`.
+        whole: take every tile of the groups even when they are more than a hand (the web app:
+            it says so and offers its own likeliest hand one tap away, `app.ui.state.too_many`).
 
     Returns:
         A `HandGuess`; each detection is used at most once. Only tiles whose role is `hand`
         or `meld` are used (the groups hold no others). When the groups hold more than
-        `MAX_HAND_TILES` tiles, the likeliest hand of them (`_likeliest`) and a
-        `too_many_tiles` note.
+        `MAX_HAND_TILES` tiles and not `whole`, the likeliest hand of them (`_likeliest`) and
+        a `too_many_tiles` note (the CLI).
 
     Raises:
-        ValueError: `variant` is unknown (from `scoring.rules.load_rules`).
+        HandError: `variant` is unknown (`unknown_variant`, from `scoring.rules.load_rules`).
     """
     bonus_code = _bonus_code(variant)
     dets = result.detections
     guess = HandGuess()
     groups, total = _likeliest(result.groups or _layout(dets), dets, bonus_code)
-    if total > MAX_HAND_TILES:
+    if whole:
+        groups = list(result.groups or _layout(dets))
+    elif total > MAX_HAND_TILES:
         guess.notes.append(Note("too_many_tiles", count=total))
     win_det: int | None = None
     hand_groups: list[Group] = []

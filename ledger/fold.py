@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import SEATS, Hand, Table, _num
+from ledger.model import SEAT_COUNT, Hand, Table, _num
 from ledger.parse import payer_seats
 from ledger.rules import LedgerRules, scoring_rules
 from scoring import HandError, RuleTable, ScoreResult, hand_from_json, score_winners
@@ -95,8 +95,8 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
     lr = table.ledger_rules
-    st = _State(dealer=lr["dealer.first"] % SEATS)
-    return _fold(table, lr, hands, st, (), (ZERO,) * SEATS, strict)
+    st = _State(dealer=lr["dealer.first"] % SEAT_COUNT)
+    return _fold(table, lr, hands, st, (), (ZERO,) * SEAT_COUNT, strict)
 
 
 def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
@@ -129,7 +129,7 @@ def _fold(
         number = len(outcomes) + 1
         raise_, reasons = _raise(st, lr)
         pv = table.base * raise_
-        error, results, deltas = None, (), [ZERO] * SEATS
+        error, results, deltas = None, (), [ZERO] * SEAT_COUNT
         try:
             results, deltas = _money(table, lr, house, hand, number, st.dealer, pv)
         except LedgerError as e:
@@ -174,15 +174,15 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
         nxt = seats[0]
         if len(seats) > 1 and not (lr["dealer.several_winners"] == "dealer_keeps" and d in seats):
             nxt = min(
-                seats, key=lambda s: (s - hand.discarder) % SEATS
+                seats, key=lambda s: (s - hand.discarder) % SEAT_COUNT
             )  # counter-clockwise from the discarder
         elif len(seats) > 1:
             nxt = d
         if nxt == d and lr["dealer.after_dealer_win"] == "next":
-            nxt = (d + 1) % SEATS
+            nxt = (d + 1) % SEAT_COUNT
     else:
         key = "dealer.after_drawn" if hand.kind == "drawn" else "dealer.after_false_win"
-        nxt = (d + 1) % SEATS if lr[key] == "next" else d
+        nxt = (d + 1) % SEAT_COUNT if lr[key] == "next" else d
     st.windows = [w for w in st.windows if w[1] > k]
     f = hand.follow
     if f.followed and lr["follow.enabled"]:
@@ -205,7 +205,7 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
 
 def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, dealer: int, pv: Decimal):
     def fail(msg: str, code: str = "bad_hand") -> LedgerError:
-        return LedgerError(f"hand {number}: {msg}", code)
+        return LedgerError(code, f"hand {number}: {msg}")
 
     if hand.follow.followed and not lr["follow.enabled"]:
         raise fail("跟庄 is a 九江 rule: this table's rules have no 跟庄 raise", "rule_not_in_variant")
@@ -214,7 +214,7 @@ def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, d
             "kong money (杠钱) is a 新余 rule: record kongs in the winner's hand instead",
             "rule_not_in_variant",
         )
-    deltas = [ZERO] * SEATS
+    deltas = [ZERO] * SEAT_COUNT
     results: tuple[ScoreResult, ...] = ()
     rules = scoring_rules(table.variant, house)
     if hand.kind == "win":
@@ -232,7 +232,7 @@ def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, d
             raise fail(
                 "this table's rules have no 炸糊 penalty (DECISIONS §1.6: a 星子 rule)", "rule_not_in_variant"
             )
-        for s in range(SEATS):
+        for s in range(SEAT_COUNT):
             if s != hand.declarer:
                 double = lr["false_win.dealer_doubles"] and dealer in (s, hand.declarer)
                 amount = penalty * pv * (2 if double else 1)
@@ -275,7 +275,7 @@ def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
         each += concealed * int(rules.option("kong_money_concealed", 2))
         if rules.option("kong_money_times_point_value", False):
             each *= pv
-        for o in range(SEATS):
+        for o in range(SEAT_COUNT):
             if o != s:
                 deltas[o] -= each
                 deltas[s] += each

@@ -1,4 +1,4 @@
-"""Hand JSON in: :func:`hand_from_json` turns a recorded hand's JSON into a :class:`Hand`.
+"""Hand JSON in: :func:`parse_hand` turns a recorded hand's JSON into a :class:`Hand`.
 
 Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
 whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
@@ -14,9 +14,9 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table, Winner
+from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table, Winner
 
-__all__ = ["Context", "hand_from_json", "payer_seats"]
+__all__ = ["Context", "parse_hand", "payer_seats"]
 
 _HAND_KEYS = {
     "kind",
@@ -50,14 +50,14 @@ def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
     """
     if discarder is not None:
         return (discarder,)
-    return tuple((winner + i) % SEATS for i in range(1, SEATS))
+    return tuple((winner + i) % SEAT_COUNT for i in range(1, SEAT_COUNT))
 
 
 def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
-    return LedgerError(f"hand {ctx.number}: {message}", code)
+    return LedgerError(code, f"hand {ctx.number}: {message}")
 
 
-def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
+def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     """Parse one hand for ``table``; raises :class:`LedgerError` naming the field at fault
     (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
     if not isinstance(data, dict):
@@ -92,7 +92,7 @@ def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
         raw = [{"seat": data["seat"], "hand": data.get("hand")}]
     elif "seat" in data or "hand" in data:
         raise _fail(ctx, "give either winners or seat + hand, not both")
-    if not isinstance(raw, list) or not raw or len(raw) > SEATS - 1:
+    if not isinstance(raw, list) or not raw or len(raw) > SEAT_COUNT - 1:
         raise _fail(ctx, "a win needs winners: a list of 1 to 3 {seat, hand} objects")
     discarder = None if data.get("discarder") is None else seat(data["discarder"])
     winners = tuple(_winner(table, w, discarder, ctx) for w in raw)

@@ -49,7 +49,7 @@ class LedgerRules:
 def _defaults(variant: str) -> dict[str, Any]:
     path = _HERE / f"{variant}.toml"
     if not path.is_file():
-        raise LedgerError(f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu", "unknown_variant")
+        raise LedgerError("unknown_variant", f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu")
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
 
@@ -77,7 +77,7 @@ def _check(key: str, value: Any, default: Any, bounded: bool) -> Any:
         whole = f"a whole number from {lo} to {hi}" if bounded else "a whole number >= 0"
         want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
         echo = shown(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
-        raise LedgerError(f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}", "bad_rule")
+        raise LedgerError("bad_rule", f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}")
     return value
 
 
@@ -104,7 +104,7 @@ def _load(variant: str, overrides_json: str, bounded: bool) -> LedgerRules:
     for key, value in json.loads(overrides_json).items():
         if key not in values:
             raise LedgerError(
-                f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}", "unknown_rule"
+                "unknown_rule", f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}"
             )
         values[key] = _check(key, value, values[key], bounded)
     return LedgerRules(variant, values)
@@ -134,4 +134,4 @@ def scoring_rules(variant: str, overrides_json: str) -> RuleTable:
     try:
         return load_rules(variant).with_overrides(json.loads(overrides_json))
     except HandError as e:
-        raise LedgerError(f"scoring house rules: {e}", "bad_rule") from None
+        raise LedgerError("bad_rule", f"scoring house rules: {e}") from None

@@ -27,7 +27,7 @@ __all__ = [
     "SELF_DRAW_ONLY",
     "eaten_items",
     "score",
-    "score_hand",
+    "score_checked",
     "score_json",
 ]
 
@@ -55,7 +55,7 @@ def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
             f"score() takes a HandInput, not {json_type(hand)}: "
             "use score_json() or HandInput.from_json() for JSON",
         )
-    return score_hand(validate(hand, rules))
+    return score_checked(validate(hand, rules))
 
 
 def score_json(data: Any) -> dict[str, Any]:
@@ -240,7 +240,7 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
     return [Payment(p.name, p.is_dealer, 0, (), False, km, own * pv + km, p.default_name) for p in h.payers]
 
 
-def score_hand(h: CheckedHand) -> ScoreResult:
+def score_checked(h: CheckedHand) -> ScoreResult:
     """Score a checked hand (see :func:`score`): the largest reading, gated and paid."""
     rules = h.rules
     found = readings(h, HandFacts.of_hand(h))

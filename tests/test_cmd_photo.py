@@ -20,15 +20,6 @@ def photo(scene_pixels, tmp_path):
     return p
 
 
-def scoring_ready() -> bool:
-    try:
-        import scoring
-
-        return callable(getattr(scoring, "score_json", None))
-    except ImportError:
-        return False
-
-
 def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
     status = cli.main(["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--dealer", "--json"])
     j = json.loads(capsys.readouterr().out)
@@ -39,16 +30,11 @@ def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
     assert hand["bonus_tiles"] == 2
     assert hand["variant"] == "xingzi" and hand["self_drawn"] is True
     assert j["notes"]
-    if scoring_ready():
-        assert status == 0, j
-        assert "own" in j["score"] or j["score"].get("can_win") is False
-    else:
-        assert status == 1 and "scoring engine" in j["error"]
+    assert status == 0, j
+    assert "own" in j["score"] or j["score"].get("can_win") is False
 
 
 def test_photo_text_output(models_env, photo, capsys):
-    if not scoring_ready():
-        pytest.skip("scoring.score_json has not landed yet")
     status = cli.main(["photo", str(photo), "--variant", "jiujiang"])
     out = capsys.readouterr()
     assert status == 0, out.err
@@ -63,8 +49,6 @@ def test_photo_winning_tile_override(models_env, photo, capsys):
 
 
 def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, capsys):
-    if not scoring_ready():
-        pytest.skip("scoring.score_json has not landed yet")
     status = cli.main(["photo", str(photo), "--variant", "xingzi", "--winning-tile", "9m", "--json"])
     j = json.loads(capsys.readouterr().out)
     assert status == 2
@@ -146,6 +130,5 @@ def test_photo_at_the_table_leaves_discards_and_the_logo_out(tmp_path, monkeypat
     hand = json.loads(capsys.readouterr().out)["hand"]
     assert (hand["concealed"], hand["winning_tile"]) == ("123456m11p789s", "1p")
     assert hand["melds"] == [{"kind": "pung", "tiles": "777p"}]
-    if scoring_ready():
-        assert cli.main(["photo", str(photo), "--variant", "xinyu", "--self-drawn"]) == 0
-        assert f"left out: 8 discard, {len(roles) - 22} other" in capsys.readouterr().out
+    assert cli.main(["photo", str(photo), "--variant", "xinyu", "--self-drawn"]) == 0
+    assert f"left out: 8 discard, {len(roles) - 22} other" in capsys.readouterr().out

@@ -55,9 +55,8 @@ with none, every tile that is not a wall is `hand`. Side by side: centres at lea
 puts in one "row" overlap almost wholly along x)."""
 
 OFF_ROW_STEP = 0.5
-"""See `OFF_ROW_MIN`. Added in 0.6.1: synthetic scene 10 of `eval_runtime --synthetic 40` is a
-hand laid at ~60°; three of its tiles (centres 10-14 px apart along x, 64 px wide) made a
-"row" and the other 13 true tiles were flagged (models/MODEL.md "0.6.1")."""
+"""See `OFF_ROW_MIN`. A hand laid at a steep angle can put a few tiles that overlap almost wholly
+along x into one "row"; such a row must not make the rest of the hand `off_row`."""
 
 
 # -- geometry --------------------------------------------------------------------------------

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.modelfiles import CLASSIFIER_FILE, LOCALIZER_FILE, TILE_CODES
+from vision.modelfiles import CLASS_CODES, CLASSIFIER_FILE, LOCALIZER_FILE
 
 BACKGROUND = (30, 90, 40)
 """RGB of the table in synthetic scenes (dark: the stand-in localizer sees nothing there)."""
 
 
-def tile_colour(code: str, classes: Sequence[str] = TILE_CODES) -> tuple[int, int, int]:
+def tile_colour(code: str, classes: Sequence[str] = CLASS_CODES) -> tuple[int, int, int]:
     """RGB that the stand-in classifier reads as `code`."""
     c = list(classes).index(code)
     return round(c * 255 / (len(classes) - 1)), 255, 255
@@ -44,7 +44,7 @@ def paint_scene(
     width: int,
     height: int,
     tiles: Sequence[tuple[Sequence[float], str]],
-    classes: Sequence[str] = TILE_CODES,
+    classes: Sequence[str] = CLASS_CODES,
 ) -> np.ndarray:
     """A `(height, width, 3)` uint8 RGB picture: each `(xyxy, code)` a rectangle in its colour."""
     img = np.empty((height, width, 3), np.uint8)
@@ -145,7 +145,7 @@ def build_classifier(
     path: Path,
     *,
     size: tuple[int, int] = (48, 32),
-    classes: Sequence[str] = TILE_CODES,
+    classes: Sequence[str] = CLASS_CODES,
     meta_override: dict | None = None,
 ) -> Path:
     """Write a stand-in `classifier.onnx` (input `crops` `[B, 3, H, W]`, output `logits` `[B, C]`)."""

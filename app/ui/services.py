@@ -27,6 +27,7 @@ import streamlit as st
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
 from app.ui.state import ME, Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
 from scoring.errors import DEALER_NOT_PAYING
@@ -140,7 +141,7 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
         where, rank = None, (1, 0.0)
         if remove is not None:
             spots = [
-                ((0 if t.unsure else 1, _conf(t.code, t.conf)), i)
+                ((0 if t.needs_check else 1, _conf(t.code, t.conf)), i)
                 for i, t in enumerate(hand.concealed)
                 if t.code == remove and i != hand.winning_index
             ]
@@ -243,7 +244,13 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
+            need = tile_room(loaded.width, loaded.height, reader.classifier.input_size)
+            if need:  # no reading at all beats the junk tiles a reader finds in a few dozen pixels
+                fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
+                raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
             result = reader.detect(loaded)
+    except PhotoError:
+        raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
         raise PhotoError("err.photo_busy", str(exc)) from exc
     except ImageError as exc:

@@ -92,14 +92,14 @@ def version_of(conn: sa.Connection) -> int:
     if schema.name not in names:
         if names & {tables.name, hands.name, drafts.name}:
             raise StoreError(
-                "the database has jxmj tables but no schema version: it is damaged", "corrupt_store"
+                "corrupt_store", "the database has jxmj tables but no schema version: it is damaged"
             )
         return 0
     v = conn.execute(sa.select(schema.c.version)).scalar()
     if not isinstance(v, int):
-        raise StoreError("the database's schema version is missing: it is damaged", "corrupt_store")
+        raise StoreError("corrupt_store", "the database's schema version is missing: it is damaged")
     if v < 1:
-        raise StoreError(f"the database's schema version {v} is no version: it is damaged", "corrupt_store")
+        raise StoreError("corrupt_store", f"the database's schema version {v} is no version: it is damaged")
     return v
 
 
@@ -120,9 +120,9 @@ def migrate(conn: sa.Connection, target: int = LATEST) -> int:
     v = version_of(conn)
     if v > LATEST:
         raise StoreError(
+            "newer_schema",
             f"this ledger database has schema version {v}, newer than this jxmj reads ({LATEST}): "
             "upgrade jxmj to open it (nothing was changed)",
-            "newer_schema",
         )
     for step in range(v + 1, target + 1):
         MIGRATIONS[step](conn)

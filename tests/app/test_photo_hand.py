@@ -222,3 +222,11 @@ def test_eighteen_tiles_with_four_kongs_are_one_hand():
     guess = hand_from_photo(result, "xinyu")
     assert "too_many_tiles" not in [n.code for n in guess.notes]
     assert [m.kind for m in guess.melds] == ["kong"] * 4 and len(guess.concealed) == 2
+
+
+def test_whole_keeps_every_grouped_tile_for_the_app_to_offer_its_own_likeliest_hand():
+    result = photo("6m 1p 9s E 3s 6m | 2p 8m 5s W N 1s", "6m 6m 6m 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
+    whole = hand_from_photo(result, "xingzi", whole=True)
+    assert len(whole.concealed) == 26 and "too_many_tiles" not in [n.code for n in whole.notes]
+    cut = hand_from_photo(result, "xingzi")
+    assert sorted(t.detection for t in cut.concealed) == list(range(12, 26)) and cut.winning_tile == "9s"

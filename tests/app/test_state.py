@@ -108,8 +108,8 @@ def test_sorted_keeps_the_winning_tile():
 def test_unsure_tiles():
     guess = hand_from_photo(photo("1m 2m back 5p 5p"), "xingzi")
     h = EditHand.from_guess(guess)
-    assert [t.unsure for t in h.concealed] == [False, False, True, False, False]
-    assert not h.with_tile(Selection(2), "3m").concealed[2].unsure
+    assert [t.needs_check for t in h.concealed] == [False, False, True, False, False]
+    assert not h.with_tile(Selection(2), "3m").concealed[2].needs_check
 
 
 def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
@@ -163,15 +163,26 @@ def test_events_that_do_not_fit_are_not_sent():
     assert hand_input(hand("234m567p678s99s777p"), cond).events == ("last_tile",)
 
 
-def test_red_follows_the_readers_uncertain_flag_until_the_player_names_the_tile():
-    """The reader's calibrated flag (vision.Detection.uncertain), not a confidence cut-off, marks a
-    tile for checking: a flagged tile read at 0.95 is unsure, an unflagged one at 0.30 is not."""
+@pytest.mark.parametrize(
+    "conf, flagged, unsure",
+    [
+        (0.95, True, True),
+        (0.44, False, True),
+        (0.30, False, True),
+        (0.50, False, False),
+        (0.80, False, False),
+    ],
+)
+def test_red_follows_the_readers_flag_or_a_low_confidence_until_the_player_names_the_tile(
+    conf, flagged, unsure
+):
+    """The reader's calibrated flag (vision.Detection.uncertain) marks a tile for checking, and
+    so does a reading below `SURE_CONF` (issue 21: a tile at 44 % is never shown as sure)."""
     from vision.detection import Detection
 
     result = photo("7m 8m 9m 1p")
     dets = result.detections
-    dets[0] = Detection(dets[0].xyxy, "7m", 0.95, uncertain=True)
-    dets[1] = Detection(dets[1].xyxy, "8m", 0.30, uncertain=False)
+    dets[1] = Detection(dets[1].xyxy, "8m", conf, uncertain=flagged)
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
-    assert [t.unsure for t in h.concealed] == [True, False, False, False]
-    assert not h.with_tile(Selection(0), "7m").concealed[0].unsure
+    assert [t.needs_check for t in h.concealed] == [False, unsure, False, False]
+    assert not h.with_tile(Selection(1), "8m").concealed[1].needs_check

@@ -5,7 +5,7 @@ Plain dataclasses, no Streamlit: what `st.session_state` holds, and every edit a
 
 from app.ui.state.conditions import (
     ME,
-    SEATS,
+    OTHER_SEATS,
     Conditions,
     PayerTilesImpossible,
     Seat,
@@ -25,7 +25,7 @@ from app.ui.state.hand import (
 __all__ = [
     "DISSOLVE",
     "ME",
-    "SEATS",
+    "OTHER_SEATS",
     "Conditions",
     "EditHand",
     "EditMeld",

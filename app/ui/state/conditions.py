@@ -20,7 +20,7 @@ from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
 
 ME = "me"
-SEATS = ("right", "across", "left")
+OTHER_SEATS = ("right", "across", "left")
 """The three other players: 下家, 对家, 上家."""
 
 SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
@@ -84,8 +84,8 @@ class Conditions:
         variant: `scoring.rules.VARIANTS`.
         self_drawn: 自摸 (True) or on a discard.
         events: codes of `scoring.model.EVENTS` the variant knows.
-        dealer: `ME`, one of `SEATS`, or None — not chosen yet: nobody's payment is doubled
-            and the page asks (issue 14 item 5).
+        dealer: `ME`, one of `OTHER_SEATS`, or None — not chosen yet: nobody's payment is doubled
+            and the page asks.
         discarder: the seat that discarded the winning tile (a discard win).
         point_value: points per 炮 (九江/星子) or the base (新余), a whole number >= 1.
         seats: per seat, what it shows for 吃炮.
@@ -97,12 +97,12 @@ class Conditions:
     dealer: str | None = None
     discarder: str = "left"
     point_value: int = 1
-    seats: dict[str, Seat] = field(default_factory=lambda: {s: Seat() for s in SEATS})
+    seats: dict[str, Seat] = field(default_factory=lambda: {s: Seat() for s in OTHER_SEATS})
 
     @property
     def payers(self) -> tuple[str, ...]:
         """The seats that pay: all three on a self-draw, the discarder otherwise."""
-        return SEATS if self.self_drawn else (self.discarder,)
+        return OTHER_SEATS if self.self_drawn else (self.discarder,)
 
     @property
     def dealer_matters(self) -> bool:
@@ -195,8 +195,8 @@ __all__ = [
     "COUNTERS",
     "DISCARD_EVENTS",
     "ME",
+    "OTHER_SEATS",
     "PAYER_SETS",
-    "SEATS",
     "SELF_DRAWN_EVENTS",
     "Conditions",
     "PayerTilesImpossible",

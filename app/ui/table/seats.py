@@ -1,5 +1,5 @@
 """Table seats (0-3, turn order) against the score editor's seats relative to the winner:
-下家 `right` = the next seat, 对家 `across`, 上家 `left` (`app.ui.state.SEATS`), and the winner's
+下家 `right` = the next seat, 对家 `across`, 上家 `left` (`app.ui.state.OTHER_SEATS`), and the winner's
 hand in the editor as ledger hand JSON (docs/ledger-json.md), payers named by table seat.
 
 >>> relative(2, winner=1), absolute("left", winner=1)
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.ui.state import ME, SEATS, Conditions, EditHand, hand_input
+from app.ui.state import ME, OTHER_SEATS, Conditions, EditHand, hand_input
 from ledger import Table
 from scoring.tiles import format_tiles
 
@@ -20,11 +20,11 @@ __all__ = ["absolute", "relative", "sync_conditions", "winner_entry"]
 def relative(seat: int, winner: int) -> str:
     """The editor's name for table ``seat`` seen from ``winner``: `me`, `right`, `across`, `left`."""
     d = (seat - winner) % 4
-    return ME if d == 0 else SEATS[d - 1]
+    return ME if d == 0 else OTHER_SEATS[d - 1]
 
 
 def absolute(rel: str, winner: int) -> int:
-    return winner if rel == ME else (winner + 1 + SEATS.index(rel)) % 4
+    return winner if rel == ME else (winner + 1 + OTHER_SEATS.index(rel)) % 4
 
 
 def sync_conditions(
