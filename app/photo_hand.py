@@ -84,7 +84,7 @@ _NOTE_TEXT = {
     "winning_set_apart": "winning tile {tiles} guessed: the lone tile set apart",
     "winning_rightmost": "no tile set apart: winning tile guessed as the rightmost one, {tiles}",
     "too_many_bonus": "{count} 發 read, more than the 4 a set has: 4 counted",
-    "too_many_tiles": "{count} tiles in the hand rows, more than the 18 a winning hand holds: "
+    "too_many_tiles": "more tiles in the hand rows than the 18 a winning hand holds ({count}): "
     "the main row and the sets laid apart kept, the rest left out",
 }
 NOTE_CODES = tuple(_NOTE_TEXT)

@@ -214,7 +214,7 @@ def test_more_tiles_than_a_hand_keeps_the_likeliest_hand(rows, kept, melds):
     assert hand["concealed"] == kept and [m["tiles"] for m in hand["melds"]] == melds
     note = next(n for n in guess.notes if n.code == "too_many_tiles")
     assert note.count == 28 if not melds else note.count == 22
-    assert "more than the 18" in note.text
+    assert "than the 18 a winning hand holds" in note.text
 
 
 def test_eighteen_tiles_with_four_kongs_are_one_hand():
