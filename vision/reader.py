@@ -49,7 +49,7 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
-from vision.roles import meld_roles, table_roles
+from vision.roles import meld_roles, table_roles, uncut
 from vision.splits import merge_splits
 
 
@@ -320,21 +320,23 @@ def arrange(
     dets: list[Detection], image_size: tuple[int, int] | None = None
 ) -> tuple[list[Detection], list[Group]]:
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
-    pixels, for nearness to the bottom edge), mark `uncertain` every reading of a tile the
-    hand's other tiles show more often than a set holds (`vision.reading.beyond_the_set`),
-    group the `hand` tiles (`vision.layout`) and make those of sets laid down `meld`.
+    pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
+    `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
+    (`vision.reading.beyond_the_set`), group the `hand` tiles (`vision.layout`) and make those
+    of sets laid down `meld`.
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles
         `discard`, `wall`, `other`) and the groups, indices into that list.
     """
-    roles = table_roles(dets, image_size)
+    geo = uncut(dets, image_size)  # the layout sees boxes cut by the photo's edge made whole
+    roles = table_roles(geo, image_size)
     kept = [replace(d, role=r) if d.role != r else d for d, r in zip(dets, roles, strict=True)]
     inside = [i for i, r in enumerate(roles) if r == "hand"]
     for i, over in zip(inside, beyond_the_set([kept[i].tile for i in inside]), strict=True):
         if over:
             kept[i] = replace(kept[i], uncertain=True)
-    groups = group_tiles([kept[i] for i in inside])
+    groups = group_tiles([replace(geo[i], uncertain=kept[i].uncertain) for i in inside])
     for j in meld_roles(groups):
         kept[inside[j]] = replace(kept[inside[j]], role="meld")
     order = [inside[i] for g in groups for i in g.tiles]

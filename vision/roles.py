@@ -15,7 +15,8 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
 3. **Hand rows.** Other candidate runs join the hand when their tiles are the size of the
    hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as
    `TOUCH_SHARE` of that row does (and at least `TOUCH_MIN`), and either lie right behind
-   it looking alike or further away (up to `REACH` sizes) as a full row (`ROW_LONG`): two or
+   it looking alike or further away (up to `REACH` sizes) as a full row or a row of melds
+   (`ROW_LONG`): two or
    three rows of a hand, or of a sheet of rows, stay together (the hand guess keeps at most
    one hand of them, `app.photo_hand`). A short run (a tile or a set laid apart) joins when
    it is that row's size (`SET_SIZE`), not tilted (`TILT`), and beside it: in the same row
@@ -47,7 +48,7 @@ from statistics import median
 import numpy as np
 
 from vision.detection import Detection, Group
-from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE, OFF_ROW_STEP, rows_of
+from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE, OFF_ROW_STEP, guess_kind, rows_of, split_by_gaps
 from vision.walls import Box, box_gap, span, wall_tiles
 
 TOUCH = 0.4
@@ -71,7 +72,8 @@ ROW_LONG, FULL_ROW = 8, 0.75
 """Within `NEAR` sizes of a hand row (a row right behind it, a grid of tiles) a candidate run
 joins with `ROW_LONG` tiles side by side or looking alike (`ROW_TILT`); further (up to
 `REACH`) only as a full row: `ROW_LONG` and `FULL_ROW` x that row's count (a sheet of rows, a
-hand in two rows; neat discards lie in rows of 6-8 beside a hand of 13-17)."""
+hand in two rows; neat discards lie in rows of 6-8 beside a hand of 13-17), or as a row of
+sets laid down (every part split off by a gap a pung, kong, claimed chow, ...)."""
 
 ROW_TILT = 0.3
 """Alike: `|log(aspect / upright)|` at most this, the run's median aspect (width / height)
@@ -97,6 +99,9 @@ discard's box is hardly longer than a standing tile's."""
 TURNED = 1.5
 """Read with x and y swapped too: when the anchor there scores this many times the upright one,
 the hand runs down the photo (held sideways, no EXIF) and those roles win."""
+
+EDGE = 1.0
+"""A box within this many pixels of the photo's top or bottom edge may be cut by it (`uncut`)."""
 
 MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
 """Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
@@ -292,7 +297,25 @@ def _joins(
         return False
     if gap <= NEAR * h_size:  # right behind or before the hand row: a second row, a grid
         return count >= ROW_LONG or abs(log(aspect / upright)) <= ROW_TILT
-    return count >= max(ROW_LONG, FULL_ROW * h_count)  # further: a full row (a sheet, a hand in rows)
+    # further: a full row (a sheet of rows, a hand in two rows), or a row of sets laid down
+    return count >= max(ROW_LONG, FULL_ROW * h_count) or _all_sets(ds)
+
+
+def _all_sets(ds: Sequence[Detection]) -> bool:
+    """The run (left to right) is sets laid down only: each part split off by a gap
+    (`vision.layout.split_by_gaps`) is a pung, kong, concealed kong, claimed chow, 發 or flowers.
+
+    >>> kong = [Detection((62 * k, 0, 62 * k + 60, 80), "5s", 0.9) for k in range(4)]
+    >>> _all_sets(kong), _all_sets(kong[:2])
+    (True, False)
+    """
+    unit = median(_short(d) for d in ds)
+    for part in split_by_gaps(ds, range(len(ds)), unit):
+        sideways = any(ds[i].rotated for i in part)
+        kind = guess_kind([ds[i].tile for i in part], sideways)
+        if not (kind in MELD_GROUP_KINDS or (kind == "chow" and sideways)):
+            return False
+    return True
 
 
 def _rows(detections: Sequence[Detection], free: Sequence[int]) -> list[list[int]]:
@@ -314,6 +337,37 @@ def _beside(box: Box, hand: Box, size: float, *, same_row: bool) -> bool:
         return box_gap(box, hand) <= REACH * size
     overlap = min(box[2], hand[2]) - max(box[0], hand[0])
     return overlap > 0 and box_gap(box, hand) <= NEAR * size
+
+
+def uncut(detections: Sequence[Detection], image_size: tuple[int, int] | None) -> list[Detection]:
+    """The boxes as the layout should see them: an upright box touching the photo's top or
+    bottom edge (within `EDGE` px) and shorter than its width / the median aspect of the other
+    upright boxes is cut by the edge; it is made that tall, away from the edge (a row of melds
+    along the edge, its tops cut unevenly, stays one row of tiles of one size).
+
+    >>> row = [Detection((x, 30, x + 30, 70), "5s", 0.9) for x in (0, 32, 64)]
+    >>> [d.xyxy for d in uncut([*row, Detection((96, 0, 126, 12), "5s", 0.9)], (200, 100))][-1]
+    (96, -28.0, 126, 12)
+    """
+    if image_size is None:
+        return list(detections)
+    height = image_size[1]
+
+    def cut(d: Detection) -> bool:
+        return not d.rotated and (d.xyxy[1] <= EDGE or d.xyxy[3] >= height - EDGE)
+
+    whole = [d.width / d.height for d in detections if not cut(d) and not d.rotated and d.height > 0]
+    if not whole:
+        return list(detections)
+    aspect = median(whole)
+    out = []
+    for d in detections:
+        tall = d.width / aspect
+        if cut(d) and d.height < tall:
+            x0, y0, x1, y1 = d.xyxy
+            d = replace(d, xyxy=(x0, y1 - tall, x1, y1) if y0 <= EDGE else (x0, y0, x1, y0 + tall))
+        out.append(d)
+    return out
 
 
 def meld_roles(groups: Sequence[Group]) -> set[int]:
@@ -343,4 +397,5 @@ __all__ = [
     "meld_roles",
     "side_by_side",
     "table_roles",
+    "uncut",
 ]

@@ -184,3 +184,41 @@ def test_eval_roles_synthetic_report():
     assert r["scenes"] == 96 and r["left_out_per_scene"] == 0.0
     assert r["taken_per_scene"] <= 0.1 and r["scenes_perfect"] >= 92
     assert r["confusion"]["wall->wall"] == 4320 and r["confusion"]["meld->meld"] == 320
+
+
+@pytest.mark.parametrize("edge", ["top", "bottom"])
+def test_a_kong_cut_by_the_photos_edge_is_one_kong_beside_the_hand(edge):
+    """A claimed kong of 5s laid along the photo's edge, the four tops cut unevenly by it (boxes
+    of 60, 45, 30 and 18 of the tile's 80 px), beside a 10-tile hand row: one kong of four, not a
+    pung and a stray, and not discards for looking small."""
+    height = 400
+    hand = [Detection((100 + 62 * k, 150, 160 + 62 * k, 230), f"{k % 9 + 1}m", 0.9) for k in range(10)]
+    cut = []
+    for k, h in enumerate((60, 45, 30, 18)):
+        y0, y1 = (0, h) if edge == "top" else (height - h, height)
+        cut.append(Detection((200 + 62 * k, y0, 260 + 62 * k, y1), "5s", 0.9))
+    out, groups = arrange([*hand, *cut], (1000, height))
+    kinds = [(g.kind_guess, [out[i].tile for i in g.tiles]) for g in groups]
+    assert ("kong", ["5s"] * 4) in kinds and ("pung", ["5s"] * 3) not in kinds
+    assert [d.role for d in out].count("meld") == 4 and not any(d.off_row for d in out)
+    assert sorted(d.xyxy for d in out if d.tile == "5s") == sorted(d.xyxy for d in cut)  # boxes as read
+
+
+@pytest.mark.parametrize(
+    ("codes", "want"),
+    [
+        (["7p", "7p", "7p", "|", "back", "9s", "9s", "back"], ["meld"] * 7),  # sets laid down
+        (["7p", "1s", "E", "3m", "9p", "2s", "C"], ["discard"] * 7),  # a neat row of 7 discards
+    ],
+)
+def test_a_short_row_two_tiles_from_the_hand_joins_only_as_sets_laid_down(codes, want):
+    hand = [Detection((100 + 62 * k, 600, 160 + 62 * k, 680), f"{k % 9 + 1}m", 0.9) for k in range(11)]
+    row, x = [], 200.0
+    for code in codes:
+        if code == "|":
+            x += 60
+            continue
+        row.append(Detection((x, 360, x + 60, 440), code, 0.9, face_down=code == "back"))
+        x += 62
+    out, _groups = arrange([*hand, *row], (1200, 800))
+    assert [d.role for d in out if d.xyxy[1] == 360] == want
