@@ -46,7 +46,7 @@ def _hand_dets(at) -> list[int]:
 
 def test_a_discard_is_greyed_listed_and_one_tap_puts_it_in_and_takes_it_out(monkeypatch):
     result = photo("2m 3m 4m 5p 6p 7p 6s 7s 8s 7p 7p 7p 9s | 9s")
-    result.detections.append(Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, off_row=True))
+    result.detections.append(Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, role="discard"))
     at = _app(monkeypatch, result)
     _upload(at)
     i18n.set_lang("zh")

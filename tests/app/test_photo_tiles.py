@@ -21,7 +21,7 @@ def codes(h: EditHand) -> str:
 def test_off_row_tiles_are_left_out_and_one_tap_puts_one_in_with_its_reading():
     result = photo("1m 2m 3m 5p 5p")
     d = result.detections
-    result.detections.append(Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, off_row=True))
+    result.detections.append(Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, role="discard"))
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
     assert left_out(d, h) == [5] and codes(h) == "1m2m3m5p5p"
     back = h.with_photo_tiles([photo_tile(d[5], 5)])
@@ -70,7 +70,7 @@ def test_likeliest_hand_is_the_bottom_row_with_its_melds_not_the_discards_in_fro
     """12 discards in a row above the 14-tile hand row (the issue's photo): 26 tiles, and one tap
     keeps the hand row: never a kong question about the fourth 6m that is a discard."""
     result = photo("6m 1p 9s E 3s 6m | 2p 8m 5s W N 1s", "6m 6m 6m 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
-    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi", whole=True))  # as the app reads it
     assert physical(h) == 26 and too_many(h)
     best = likeliest(h, result.detections, result.groups)
     assert best is not None and physical(best) == 14

@@ -221,7 +221,7 @@ def test_left_out_tiles_are_greyed_and_not_counted_unsure():
 
     result = photo("1m 2m 3m 5p 5p")
     result.detections.append(
-        Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, uncertain=True, off_row=True)
+        Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, uncertain=True, role="discard")
     )
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
     boxes = tile_boxes(result.detections, h, None, chinese=False)

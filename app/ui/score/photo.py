@@ -69,7 +69,7 @@ def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
 
 
 def _apply_photo(photo: services.Photo, source: str) -> None:
-    guess = hand_from_photo(photo.result, ss.cond.variant)
+    guess = hand_from_photo(photo.result, ss.cond.variant, whole=True)  # too many: state.too_many offers
     ss.photo, ss.photo_src = photo, source
     if not guess.concealed and not guess.melds:
         post(Flash("warning", "msg.no_tiles"))  # the photo is shown; the hand the player had stays

@@ -1,8 +1,8 @@
 """The photo's tiles against the hand: which are in it, which are left out, and its rows.
 
 A tile left out of the hand is every detection no tile of the `EditHand` points at: the
-reader's `off_row` tiles (discards, walls, things far from the hand's rows: `Detection.off_row`
-today, `Detection.role` not `hand`/`meld` later) and the tiles the player took out. They are not
+reader's `off_row` tiles (`Detection.role` neither `hand` nor `meld`: discards, walls, logos;
+`vision.roles`) and the tiles the player took out. They are not
 state of their own: the hand holds the detection index of each of its tiles, so the hand in
 progress (and its draft) says exactly which are out. Flowers and the variant's bonus tile are
 set aside, never left out.
@@ -10,7 +10,7 @@ set aside, never left out.
 Pure (no Streamlit); the page draws these greyed on the photo and lists them to take back.
 
 >>> from vision.detection import Detection
->>> dets = [Detection((0, 0, 10, 14), "1m", 0.9), Detection((90, 0, 100, 14), "5p", 0.44, off_row=True)]
+>>> dets = [Detection((0, 0, 10, 14), "1m", 0.9), Detection((90, 0, 100, 14), "5p", 0.44, role="discard")]
 >>> hand = EditHand.typed([]).with_photo_tiles([photo_tile(dets[0], 0)])
 >>> left_out(dets, hand), photo_tile(dets[1], 1).needs_check
 ([1], True)
