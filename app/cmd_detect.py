@@ -106,7 +106,7 @@ def read_input(name: str) -> bytes | Path:
     try:
         return read_stdin(MAX_BYTES + 1)
     except StreamError as exc:
-        raise ImageError(str(exc), "unreadable") from None
+        raise ImageError("unreadable", str(exc)) from None
 
 
 class ReaderLimit:

@@ -29,6 +29,7 @@ from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
 from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
 from scoring.rules import load_rules
+from vision.detection import ROLES
 
 DESCRIPTION = __doc__
 
@@ -103,6 +104,14 @@ def _rows_text(result) -> list[str]:
     return [f"  row {r + 1}: " + "   ".join(sets) for r, sets in sorted(rows.items())]
 
 
+def _left_out_text(result) -> list[str]:
+    """One line naming the tiles left out of the hand by their role (`vision.roles`), if any:
+    `  left out: 12 discard, 4 wall, 1 other`."""
+    counts = [(sum(d.role == role for d in result.detections), role) for role in ROLES[2:]]
+    named = [f"{n} {role}" for n, role in counts if n]
+    return [f"  left out: {', '.join(named)}"] if named else []
+
+
 def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
     lines = []
     if not score.get("can_win", True):
@@ -169,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     if as_json:
         return emit_json({**payload, "score": score})
     lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
-    lines += _rows_text(result)
+    lines += _rows_text(result) + _left_out_text(result)
     lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
     lines += [f"  - {note}" for note in notes]
     lines += _score_text(args.variant, score)

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = error_format(args)
     try:
         from scoring import HandError, format_text, hand_from_json, load_overrides, score
+        from scoring.errors import INTERNAL_ERROR
     except Exception as e:  # pragma: no cover - a broken install
         return _error(f"the scoring engine could not be loaded: {e}", fmt)
     try:
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except HandError as e:
         return _error(str(e), fmt, e.code)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
-        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, "internal_error")
+        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, INTERNAL_ERROR)
     if fmt == "text":
         return emit(format_text(result, _lang(args)).rstrip("\n"))
     return emit_json(result.to_json())

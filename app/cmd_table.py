@@ -102,7 +102,7 @@ def _json_arg(text: str | None, what: str) -> Any:
     try:  # the same strict JSON as a hand file: no duplicate fields, no lone surrogates
         return jsonin.parse(text, lengths=False)
     except jsonin.InputError as e:
-        raise LedgerError(f"{what}: {e}") from None
+        raise LedgerError("bad_input", f"{what}: {e}") from None
 
 
 def _read(path: str) -> Any:
@@ -113,7 +113,7 @@ def _read(path: str) -> Any:
         text = jsonin.read_text(path or "-", MAX_INPUT)
         return jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False)
     except jsonin.InputError as e:
-        raise LedgerError(str(e), "bad_input") from None
+        raise LedgerError("bad_input", str(e)) from None
 
 
 def _write(path: str, text: str) -> None:
@@ -124,7 +124,7 @@ def _write(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
     except OSError as e:  # a folder, a missing folder, a full disk: named, never "internal"
-        raise LedgerError(f"cannot write {short(path)}: {e.strerror or e}", "output_not_written") from None
+        raise LedgerError("output_not_written", f"cannot write {short(path)}: {e.strerror or e}") from None
 
 
 def _print(obj: Any) -> None:

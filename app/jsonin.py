@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from app.cliio import StreamError, read_stdin
+from scoring.errors import BAD_JSON, INPUT_TOO_LARGE
 
 MAX_INPUT_BYTES = 64 * 1024
 MAX_TILE_CHARS = 100  # 14 tiles as "一万二万…" with spaces stay under 60
@@ -39,7 +40,7 @@ class InputError(ValueError):
     surrogate — none of them is valid I-JSON, RFC 7493).
     """
 
-    def __init__(self, message: str, code: str = "bad_json") -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -72,13 +73,13 @@ def read_bytes(name: str, limit: int | None = None) -> bytes:
             with open(name, "rb") as fh:
                 data = fh.read(limit + 1)
     except StreamError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(BAD_JSON, str(exc)) from None
     except OSError as exc:
-        raise InputError(f"cannot read {where}: {exc.strerror or exc}") from None
+        raise InputError(BAD_JSON, f"cannot read {where}: {exc.strerror or exc}") from None
     if len(data) > limit:  # /dev/zero or an endless pipe must not hang or eat the memory
         size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
         what = ": a hand is a small JSON object" if limit == MAX_INPUT_BYTES else ""
-        raise InputError(f"{where} is larger than {size}{what}", "input_too_large")
+        raise InputError(INPUT_TOO_LARGE, f"{where} is larger than {size}{what}")
     return data
 
 
@@ -86,7 +87,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise InputError(f"the field {clip(key)} is given twice in one object: give each field once")
+            raise InputError(
+                BAD_JSON, f"the field {clip(key)} is given twice in one object: give each field once"
+            )
         out[key] = value
     return out
 
@@ -97,13 +100,14 @@ def _check_string(text: str, path: str, limit: int | None) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # only a lone surrogate (U+D800-U+DFFF) cannot be encoded
         raise InputError(
+            BAD_JSON,
             f"{path} holds a lone surrogate (\\u{ord(text[exc.start]):04x}), which is not text: "
-            "check the program that wrote the JSON"
+            "check the program that wrote the JSON",
         ) from None
     if limit is not None and len(text) > limit:
         what = "a tile string" if limit == MAX_TILE_CHARS else "this text"
         raise InputError(
-            f"{path} is {len(text)} characters long: {what} may have at most {limit}", "input_too_large"
+            INPUT_TOO_LARGE, f"{path} is {len(text)} characters long: {what} may have at most {limit}"
         )
 
 
@@ -130,7 +134,7 @@ def check_strings(data: Any, lengths: bool = True) -> None:
 def _int(text: str) -> int:
     """`json.loads` hook for an integer literal: refused past `MAX_INT_DIGITS` digits, by length."""
     if len(text) - text.startswith("-") > MAX_INT_DIGITS:
-        raise InputError(f"the input holds a number of more than {MAX_INT_DIGITS} digits", "input_too_large")
+        raise InputError(INPUT_TOO_LARGE, f"the input holds a number of more than {MAX_INT_DIGITS} digits")
     return int(text)
 
 
@@ -140,7 +144,7 @@ def parse(text: str, lengths: bool = True) -> Any:
     try:
         data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int)
     except (json.JSONDecodeError, RecursionError) as exc:  # a BOM is fine (stripped above)
-        raise InputError(f"the input is not valid JSON: {exc}") from None
+        raise InputError(BAD_JSON, f"the input is not valid JSON: {exc}") from None
     check_strings(data, lengths)
     return data
 
@@ -151,7 +155,7 @@ def read_text(name: str, limit: int | None = None) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the input is not UTF-8 text (byte {exc.start + 1} is not)") from None
+        raise InputError(BAD_JSON, f"the input is not UTF-8 text (byte {exc.start + 1} is not)") from None
 
 
 def read_hand(name: str) -> Any:

@@ -1,5 +1,5 @@
 """The app on the table's network: LAN addresses, a cached self-signed certificate for them
-(`jxmj app --https`), and the join URL as a QR code (issue 14 item 6).
+(`jxmj app --https`), and the join URL as a QR code.
 
 Phones allow the camera only on https (or localhost), so a phone at the table needs
 `https://<this machine>:8501`. `ensure_certificate()` makes one self-signed certificate for

@@ -34,15 +34,18 @@ from typing import Any
 
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, format_tiles, parse_tiles
-from vision.detection import DetectResult, Group
+from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
+from vision.detection import Detection, DetectResult, Group
 from vision.layout import group_tiles, guess_kind
+from vision.roles import meld_roles
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
 
-TILE_CODES = tuple(t.code for t in ALL_TILES)
 _MAX_BONUS = 4
+
+MAX_HAND_TILES = 18
+"""The most tiles a winning hand holds (four kongs and a pair), flowers and bonus 發 aside."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,8 @@ _NOTE_TEXT = {
     "winning_set_apart": "winning tile {tiles} guessed: the lone tile set apart",
     "winning_rightmost": "no tile set apart: winning tile guessed as the rightmost one, {tiles}",
     "too_many_bonus": "{count} 發 read, more than the 4 a set has: 4 counted",
+    "too_many_tiles": "more tiles in the hand rows than the 18 a winning hand holds ({count}): "
+    "the main row and the sets laid apart kept, the rest left out",
 }
 NOTE_CODES = tuple(_NOTE_TEXT)
 
@@ -150,24 +155,34 @@ def _tile_string(codes: Sequence[str]) -> str:
     return format_tiles(parse_tiles([c for c in codes if c != UNKNOWN]), sort=True)
 
 
-def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
+def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) -> HandGuess:
     """Guess the hand of `result` under the rules of `variant` (the module's table).
 
     Args:
         result: tiles and layout groups of one photo (`TileReader.detect`); without groups
-            (a hand-made result), `vision.layout.group_tiles` makes them.
+            (a hand-made result), `vision.layout.group_tiles` makes them of the tiles not
+            `off_row`.
         variant: `jiujiang`, `xingzi` or `xinyu`.
+        whole: take every tile of the groups even when they are more than a hand (the web app:
+            it says so and offers its own likeliest hand one tap away, `app.ui.state.too_many`).
 
     Returns:
-        A `HandGuess`; each detection is used at most once.
+        A `HandGuess`; each detection is used at most once. Only tiles whose role is `hand`
+        or `meld` are used (the groups hold no others). When the groups hold more than
+        `MAX_HAND_TILES` tiles and not `whole`, the likeliest hand of them (`_likeliest`) and
+        a `too_many_tiles` note (the CLI).
 
     Raises:
-        ValueError: `variant` is unknown (from `scoring.rules.load_rules`).
+        HandError: `variant` is unknown (`unknown_variant`, from `scoring.rules.load_rules`).
     """
     bonus_code = _bonus_code(variant)
     dets = result.detections
-    groups: Sequence[Group] = result.groups or group_tiles(dets)
     guess = HandGuess()
+    groups, total = _likeliest(result.groups or _layout(dets), dets, bonus_code)
+    if whole:
+        groups = list(result.groups or _layout(dets))
+    elif total > MAX_HAND_TILES:
+        guess.notes.append(Note("too_many_tiles", count=total))
     win_det: int | None = None
     hand_groups: list[Group] = []
     flowers = 0
@@ -224,6 +239,41 @@ def hand_from_photo(result: DetectResult, variant: str) -> HandGuess:
         guess.notes.append(Note("too_many_bonus", count=len(guess.bonus)))
     guess.winning_index = _winning_index(guess, win_det, hand_groups)
     return guess
+
+
+def _layout(dets: Sequence[Detection]) -> list[Group]:
+    """`vision.layout.group_tiles` over the tiles of the hand (not `off_row`), indices into `dets`."""
+    inside = [i for i, d in enumerate(dets) if not d.off_row]
+    return [g.reindexed(dict(enumerate(inside))) for g in group_tiles([dets[i] for i in inside])]
+
+
+def _likeliest(
+    groups: Sequence[Group], dets: Sequence[Detection], bonus_code: str | None
+) -> tuple[list[Group], int]:
+    """The groups that can be one winning hand, and how many tiles all `groups` hold (flowers
+    and bonus 發 not counted).
+
+    Up to `MAX_HAND_TILES` tiles: all of them. More (a photo of several rows, a hand row with
+    a second player's tiles beside it): the row of the main standing set (the longest `hand`
+    group, nearest the image bottom on a tie), then the sets laid apart
+    (`vision.roles.meld_roles`) of the other rows, nearest rows first, while they fit."""
+
+    def counted(g: Group) -> int:
+        return sum(1 for i in g.tiles if _code(dets[i].tile) not in ("flower", bonus_code))
+
+    total = sum(counted(g) for g in groups)
+    if total <= MAX_HAND_TILES:
+        return list(groups), total
+    standing = [g for g in groups if g.kind_guess == "hand"] or list(groups)
+    main = max(standing, key=lambda g: (counted(g), g.row))
+    keep = {k for k, g in enumerate(groups) if g.row == main.row}
+    n = sum(counted(groups[k]) for k in keep)
+    for k in sorted(range(len(groups)), key=lambda k: abs(groups[k].row - main.row)):
+        g = groups[k]
+        if k not in keep and meld_roles([g]) and n + counted(g) <= MAX_HAND_TILES:
+            keep.add(k)
+            n += counted(g)
+    return [g for k, g in enumerate(groups) if k in keep], total
 
 
 def _bonus_code(variant: str) -> str | None:

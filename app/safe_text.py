@@ -1,4 +1,4 @@
-"""User text made inert for everything Streamlit renders as Markdown (issue 15 item 8).
+"""User text made inert for everything Streamlit renders as Markdown.
 
 `st.markdown`, `st.error` / `st.warning` / `st.info`, `st.caption`, toasts and HTML blocks
 with `unsafe_allow_html=True` all parse Markdown (GitHub flavour, plus Streamlit's own

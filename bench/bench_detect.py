@@ -42,7 +42,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_IMAGES = REPO.parent / "shared" / "data" / "real_rows_public" / "images"
+SHARED = Path(os.environ.get("JXMJ_SHARED", REPO.parent / "shared"))  # as datasets.tiles.SHARED
+DEFAULT_IMAGES = SHARED / "data" / "real_rows_public" / "images"
 MJD_VENV_PYTHON = Path("/tmp/mjd-venv/bin/python")
 EXTS = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"}
 

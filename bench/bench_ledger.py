@@ -109,9 +109,9 @@ def main() -> int:
 
 
 def _parse(table, hands, i):
-    from ledger.parse import Context, hand_from_json
+    from ledger.parse import Context, parse_hand
 
-    return hand_from_json(table, _hand(i), Context(i + 1))
+    return parse_hand(table, _hand(i), Context(i + 1))
 
 
 def _bulk(store, code, hands) -> None:

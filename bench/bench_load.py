@@ -13,7 +13,7 @@ sessions start together (a barrier) and each step has a time limit, so the run i
 Printed: page latency — open (connect -> first run finished) and photo (upload start -> the
 rerun that shows the result finished) as p50 / p95 over all sessions — failed requests
 (HTTP errors, closed sockets, timeouts, an exception or error message in the page), and the
-server's peak RSS (`VmHWM` of its process). Target (issue 15): peak RSS < 1.5 GB with 8
+server's peak RSS (`VmHWM` of its process). Target: peak RSS < 1.5 GB with 8
 sessions, no request failed. Photos (from bench/bench_memory.py, generated into bench/out/):
 `jpeg` = a 12 MP phone JPEG, `png89` = the 89 MP 16-bit RGBA PNG.
 """

@@ -13,7 +13,7 @@ Images, generated into `bench/out/` (git-ignored) on first use:
 - the 89 MP PNG again with `--full-resolution` (no reduced decode: the worst case).
 
 Each runs as its own `python -m app detect IMAGE` process (cwd = `--repo`); its peak RSS is the
-child's `ru_maxrss` from `wait4`. Target (issue 15): peak RSS < 1.5 GB on the 89 MP PNG.
+child's `ru_maxrss` from `wait4`. Target: peak RSS < 1.5 GB on the 89 MP PNG.
 """
 
 from __future__ import annotations

@@ -25,6 +25,8 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
+from datasets.flag_data import as_reading, beyond_flags, collect
+
 
 def logits_both(path: Path, x: np.ndarray, bs: int = 512) -> tuple[np.ndarray, np.ndarray]:
     """Classifier logits of uint8 `[n, H, W, 3]` crops, upright and turned 180°."""
@@ -181,14 +183,12 @@ def fit_flag(
 
 
 def fit_with_set_rule(models: Path, real: Path, target_right: float, score: str = "margin") -> dict:
-    """`fit_flag` on the reader's own detections matched to a label (`datasets.flag_cv.collect`),
+    """`fit_flag` on the reader's own detections matched to a label (`datasets.flag_data.collect`),
     with the readings `vision.reading.beyond_the_set` flags anyway counted against `target_right`."""
-    from datasets.flag_cv import _as_reading, _beyond, collect
-
     recs = [x for x in collect(str(models), real, crops=False) if x["kind"] == "reader"]
-    r = {**_as_reading(recs), "cls": np.zeros(len(recs), int)}
+    r = {**as_reading(recs), "cls": np.zeros(len(recs), int)}
     y = np.array([int(x["label"] != x["read"]) for x in recs])  # 0 = right (class 0 = the label)
-    always = _beyond(recs)
+    always = beyond_flags(recs)
     flag = fit_flag(r, y, -1, target_right, always, score)
     return {**flag, "set_rule": True, "set_rule_flagged": int(always.sum())}
 

@@ -185,14 +185,14 @@ def main(argv=None) -> int:
         type=float,
         nargs=3,
         metavar=("LO", "HI", "DIST"),
-        help="with --synthetic: try these vision.layout OFF_ROW_SIZE and OFF_ROW_DISTANCE",
+        help="with --synthetic: try these vision.roles OFF_ROW_SIZE and ISOLATED",
     )
     a = ap.parse_args(argv)
     if a.off_row:
-        import vision.layout
+        import vision.roles
 
-        vision.layout.OFF_ROW_SIZE = (a.off_row[0], a.off_row[1])
-        vision.layout.OFF_ROW_DISTANCE = a.off_row[2]
+        vision.roles.OFF_ROW_SIZE = (a.off_row[0], a.off_row[1])
+        vision.roles.ISOLATED = a.off_row[2]
     if a.synthetic:
         for margin, r in synthetic(a.models, a.synthetic, crop_margins=a.crop_margin).items():
             print(f"crop_margin {margin}: {r}", flush=True)

@@ -32,79 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from datasets.calibrate import SCORES, effective_margin, fit_flag
+from datasets.flag_data import as_reading, beyond_flags, collect
 from datasets.flag_model import FEATURES, features, fit_logistic, threshold_for
 from datasets.tiles import SHARED
 
 AUDIT = Path(__file__).parent / "reports" / "val-label-audit.json"
-
-
-def collect(models: str, real: Path, crops: bool = True) -> list[dict]:
-    """One record per matched reader box and (with `crops`) per labelled box of every validation photo."""
-    from datasets.eval_real import matches, val_items
-    from vision.layout import rows_of
-    from vision.reader import TileReader
-    from vision.reading import beyond_the_set
-
-    reader = TileReader(models)
-    classes = list(reader.classifier.classes)
-    split = json.loads((real / "split.json").read_text())["split"]
-    names = [s for s, sp in sorted(split.items()) if sp == "val"]
-    seen: dict = {}
-    orig, read = reader._classify, reader._read
-
-    def capture(loaded, xyxy, scores, class_ids, timing):
-        out = read(loaded, xyxy, scores, class_ids, timing)  # the boxes after `vision.splits`
-        seen["xyxy"], seen["r"] = out[0] / np.float32(loaded.scale), out[3]
-        return out
-
-    reader._read = capture
-    out = []
-    from vision.image import LoadedImage
-
-    for name, (img, gt, codes) in zip(names, val_items(real), strict=True):
-        if crops and len(gt):  # the labelled boxes as crops (the recipe's calibration crops)
-            r = orig(LoadedImage.from_array(img), gt.astype(np.float32), {"decode": 0.0})
-            for j in range(len(gt)):
-                if classes[r.cls[j]] != "none":
-                    out.append(_rec("crop", name, j, codes[j], classes[r.cls[j]], r, j, 1.0, 1.0, gt[j]))
-        seen.clear()
-        res = reader.detect(img)
-        dets = res.detections
-        if not dets or not len(gt):
-            continue
-        inside = [i for i, d in enumerate(dets) if not d.off_row]
-        beyond = dict(zip(inside, beyond_the_set([dets[i].tile for i in inside]), strict=True))
-        key = {tuple(np.round(b, 2)): k for k, b in enumerate(seen["xyxy"])}
-        rel = np.ones(len(dets))
-        for row in rows_of(dets):
-            med = np.median([max(dets[i].width, dets[i].height) for i in row])
-            for i in row:
-                rel[i] = max(dets[i].width, dets[i].height) / med
-        for i, j in matches(dets, gt):
-            d, k = dets[i], key[tuple(np.round(np.array(dets[i].xyxy, np.float32), 2))]
-            score = d.conf / max(float(seen["r"].p[k]), 1e-9)
-            rec = _rec("reader", name, int(j), codes[j], d.tile, seen["r"], k, score, rel[i], d.xyxy)
-            rec["uncertain"] = bool(d.uncertain)
-            rec["beyond_set"] = bool(beyond.get(i, False))
-            out.append(rec)
-    return out
-
-
-def _rec(kind, name, j, label, read, r, k, score, rel, xyxy) -> dict:
-    return {
-        "kind": kind,
-        "photo": name,
-        "box": int(j),
-        "label": label,
-        "read": read,
-        "margin": float(r.margin[k]),
-        "logit_margin": float(r.logit_margin[k]),
-        "agree": bool(r.agree[k]),
-        "p": float(r.p[k]),
-        "score": float(score),
-        "size_rel": float(rel),
-        "xyxy": [round(float(v), 1) for v in xyxy],
-    }
 
 
 def apply_audit(recs: list[dict], audit: list[dict]) -> list[dict]:
@@ -152,7 +84,7 @@ def cross_validate(recs: list[dict], folds: int, target: float) -> dict:
         wrong = np.array([r["label"] != r["read"] for r in test])
         for rule in rules:
             flagged = _fit_apply(rule, fit_c if rule == "margin_crops" else fit_r, test, target)
-            flagged = flagged | _beyond(test)  # every rule, as the runtime adds the set rule
+            flagged = flagged | beyond_flags(test)  # every rule, as the runtime adds the set rule
             photos = len({r["photo"] for r in test})
             rules[rule].append({"fold": f, "photos": photos, **_shares(wrong, flagged)})
             pooled[rule][0].append(wrong)
@@ -170,37 +102,13 @@ def _fit_apply(rule: str, fit: list[dict], test: list[dict], target: float) -> n
         s_fit = features(fit) @ w[1:] + w[0]
         thr = threshold_for(s_fit, y.astype(bool), target)
         return features(test) @ w[1:] + w[0] > thr
-    r = _as_reading(fit)
+    r = as_reading(fit)
     y = np.array([0 if a["label"] == a["read"] else 1 for a in fit])
-    always = _beyond(fit) if rule.endswith("_set") else None  # set-rule flags counted in the fit
+    always = beyond_flags(fit) if rule.endswith("_set") else None  # set-rule flags counted in the fit
     score = "logit_margin" if rule.startswith("logit_margin") else "margin"
     rule_fit = fit_flag({**r, "cls": np.zeros(len(fit), int)}, y, -1, target, always, score)  # cls 0: right
-    eff = effective_margin(_as_reading(test), rule_fit["disagree_factor"], score)
+    eff = effective_margin(as_reading(test), rule_fit["disagree_factor"], score)
     return eff < rule_fit[SCORES[score][0]]
-
-
-def _beyond(recs: list[dict]) -> np.ndarray:
-    """Per record: did `vision.reading.beyond_the_set` flag it (False for records made before it)."""
-    return np.array([r.get("beyond_set", False) for r in recs], bool)
-
-
-def _as_reading(recs: list[dict]) -> dict:
-    return {
-        "margin": np.array([r["margin"] for r in recs]),
-        "logit_margin": np.array([logit_margin(r) for r in recs]),
-        "agree": np.array([r["agree"] for r in recs]),
-    }
-
-
-def logit_margin(rec: dict) -> float:
-    """A record's `log(p1 / p2)`: recorded, or (records made before it was) from `p` and `margin`.
-
-    >>> round(logit_margin({"p": 0.8, "margin": 0.77}), 3)  # log(0.8 / 0.03)
-    3.283
-    """
-    if "logit_margin" in rec:
-        return float(rec["logit_margin"])
-    return float(np.log(rec["p"] / max(rec["p"] - rec["margin"], 1e-9)))
 
 
 def in_sample(recs: list[dict]) -> dict:

@@ -14,10 +14,8 @@ import cv2
 import numpy as np
 
 from datasets import styles, tiles
-from datasets.tiles import BACK, CLASSES, FLOWER, make_tile, random_style
+from datasets.tiles import BACK, FLOWER, make_tile, random_style
 from vision.boxes import cut_crops
-
-SUITS = "mps"
 
 
 @dataclass
@@ -463,7 +461,3 @@ def cut(img: np.ndarray, xyxy, out_hw=(64, 48), rot_k=1):
     batch, rotated, _ = cut_crops(img, np.array([[x0, y0, x1, y1]], np.float32), tuple(out_hw))
     view = batch[1 if rotated[0] and rot_k == 3 else 0]
     return np.rint(view.transpose(1, 2, 0) * 255.0).astype(np.uint8)
-
-
-def class_name(i: int) -> str:
-    return CLASSES[i]

@@ -22,12 +22,13 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets import styles
+from vision.annotate import FONT_DIR
+from vision.modelfiles import CLASS_CODES
 from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
-from vision.modelfiles import TILE_CODES
 
 # Classifier class order: vision's one tile vocabulary (docs/ARCHITECTURE.md). The tile classes
 # are drawn; `CLASSIFIER_CLASSES` adds `none` (not a tile) for the models from 0.6.0.
-CLASSES = list(TILE_CODES)
+CLASSES = list(CLASS_CODES)
 CLASSIFIER_CLASSES = list(VISION_CLASSIFIER_CLASSES)
 CLS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 BACK = CLS_INDEX["back"]
@@ -126,16 +127,22 @@ def set_render_options(**kw) -> RenderOptions:
     return OPTIONS
 
 
+BUNDLED_FONT = str(FONT_DIR / "TileLabels-DroidSansFallback-subset.ttf")
+"""The annotation font shipped in `vision/fonts/` (Apache-2.0): it has every glyph a tile face needs
+(一..九 萬 万 東 南 西 北 中 發), so a machine with none of `FONT_GLOBS` still draws Chinese faces."""
+
+
 @functools.cache
 def _fonts(brush: bool) -> tuple[str, ...]:
-    out = []
-    for pattern in FONT_GLOBS + (BRUSH_FONT_GLOBS if brush else []):
+    out = [p for pattern in FONT_GLOBS for p in sorted(glob.glob(pattern))] or [BUNDLED_FONT]
+    for pattern in BRUSH_FONT_GLOBS if brush else []:
         out.extend(sorted(glob.glob(pattern)))
     return tuple(out)
 
 
 def available_fonts() -> tuple[str, ...]:
-    """The installed CJK font files the renderer draws with (per `OPTIONS.brush_fonts`)."""
+    """The CJK font files the renderer draws with (per `OPTIONS.brush_fonts`): the installed
+    `FONT_GLOBS`, else `BUNDLED_FONT`, then the installed `BRUSH_FONT_GLOBS` with `brush_fonts`."""
     return _fonts(OPTIONS.brush_fonts)
 
 
@@ -624,15 +631,13 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
     face = face * gy
     art = None
     if cls != BACK:
-        if source == "mit":
+        if source == "mit" and mit_index():
             photo = mit_tile(cls, rng)
             if photo is not None:
-                art = cv2.resize(photo, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
-                face = art
-                art = None
+                face = cv2.resize(photo, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
         elif source == "cc0" and cc0_face(cls) is not None:
             art = cc0_face(cls)
-        else:
+        else:  # font faces; also where the photos or the art are absent (../shared), never blank faces
             art = render_font_face(cls, rng)
         if art is not None:
             m = rng.uniform(0.06, 0.14)

@@ -9,7 +9,8 @@ doubling and 炸糊, 新余 kong money, payments, running totals, the settlement
 Public API::
 
     Table(variant, seats, base=1, house_rules={}, ...)       # ledger.model
-    hand_from_json(table, data, Context(...)) -> Hand         # hand JSON in (docs/ledger-json.md)
+    Winner(seat, hand: RecordedHand, eaten={seat: Payer})     # ledger.recorded: a typed winner
+    parse_hand(table, data, Context(...)) -> Hand         # hand JSON (or typed Winners) in
     add_hand(table, hands, data, before=None) -> (Hand, Ledger)  # checked append
     edit_hand(table, hands, number, data) -> (Hand, Ledger)    # checked edit, later hands recomputed
     replay(table, hands, strict=True) -> Ledger                # the fold
@@ -25,14 +26,14 @@ from ledger.book import add_hand, edit_hand
 from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import HandOutcome, Ledger, Raise, extend, replay, score_input
-from ledger.model import KINDS, SEATS, Follow, Hand, Table, Winner, parse_money
-from ledger.parse import Context, hand_from_json, payer_seats
+from ledger.model import KINDS, SEAT_COUNT, Follow, Hand, Table, Winner, parse_money
+from ledger.parse import Context, parse_hand, payer_seats
 from ledger.rules import LedgerRules, load_ledger_rules
 from ledger.settle import Settlement, Transfer, settle
 
 __all__ = [
     "KINDS",
-    "SEATS",
+    "SEAT_COUNT",
     "ConflictError",
     "Context",
     "Follow",
@@ -52,10 +53,10 @@ __all__ = [
     "add_hand",
     "edit_hand",
     "extend",
-    "hand_from_json",
     "load_ledger_rules",
     "new_code",
     "normalize_code",
+    "parse_hand",
     "parse_money",
     "payer_seats",
     "replay",

@@ -13,7 +13,7 @@ from typing import Any
 
 from ledger.fold import Ledger, extend, replay
 from ledger.model import Hand, Table
-from ledger.parse import Context, hand_from_json
+from ledger.parse import Context, parse_hand
 
 __all__ = ["add_hand", "edit_hand"]
 
@@ -38,7 +38,7 @@ def add_hand(
     elif before.table != table or len(before.outcomes) != len(hands):
         raise ValueError(f"before is not the replay of these {len(hands)} hands of this table")
     ctx = Context(len(hands) + 1, before.next_dealer, before.next_point_value)
-    hand = hand_from_json(table, data, ctx)
+    hand = parse_hand(table, data, ctx)
     if not hand.recorded:
         hand = _stamped(hand)
     return hand, extend(before, hand)  # the strict replay of the new list, one hand folded
@@ -49,10 +49,10 @@ def edit_hand(table: Table, hands: list[Hand], number: int, data: Any) -> tuple[
     from ledger.errors import LedgerError
 
     if not 1 <= number <= len(hands):
-        raise LedgerError(f"no hand {number}: the table has {len(hands)} hands", "no_such_hand")
+        raise LedgerError("no_such_hand", f"no hand {number}: the table has {len(hands)} hands")
     prefix = replay(table, hands[: number - 1], strict=False)
     ctx = Context(number, prefix.next_dealer, prefix.next_point_value)
-    hand = hand_from_json(table, data, ctx)
+    hand = parse_hand(table, data, ctx)
     if not hand.recorded:
         hand = _stamped(hand)
     return hand, extend(prefix, hand, *hands[number:])  # the prefix is folded once, not twice

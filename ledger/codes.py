@@ -1,4 +1,4 @@
-"""Table codes: the key to a table's ledger (DECISIONS-free; issue 12 "who may write").
+"""Table codes: the key to a table's ledger. Whoever knows a table's code may write to it.
 
 A code is 11 characters from a 25-symbol alphabet without look-alikes (no 0, 1, 2,
 5, B, G, I, L, O, S, Z), drawn with :mod:`secrets`: 11 x log2(25) = 51.1 random bits, so codes
@@ -33,6 +33,6 @@ def normalize_code(text: str) -> str:
     code = "".join(str(text).split()).replace("-", "").upper()
     if len(code) != LENGTH or any(c not in ALPHABET for c in code):
         raise LedgerError(
-            f"{shown(text)} is not a table code: {LENGTH} characters from {ALPHABET}", "bad_code"
+            "bad_code", f"{shown(text)} is not a table code: {LENGTH} characters from {ALPHABET}"
         )
     return code

@@ -28,7 +28,7 @@ class LedgerError(ValueError):
     ``str(error)`` is one sentence naming the problem.
     """
 
-    def __init__(self, message: str, code: str = "bad_input") -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
@@ -38,25 +38,25 @@ class NotFoundError(LedgerError):
     """No table has that code (the message never hints at which codes exist)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, "table_not_found")
+        super().__init__("table_not_found", message)
 
 
 class LockedError(LedgerError):
     """The table is settled and locked read-only: nothing can be recorded, edited or undone."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, "table_locked")
+        super().__init__("table_locked", message)
 
 
 class ConflictError(LedgerError):
     """Another writer changed the table first (optimistic concurrency on the hand count)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, "conflict")
+        super().__init__("conflict", message)
 
 
 class StoreError(LedgerError):
     """The database cannot be used: corrupt file, newer schema, unreachable server, missing driver."""
 
-    def __init__(self, message: str, code: str = "store_error") -> None:
-        super().__init__(message, code)
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message)

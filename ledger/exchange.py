@@ -112,7 +112,7 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
     is stored (``Store.create_table``): one the rules can no longer score is refused, named."""
 
     def bad(why: str) -> LedgerError:
-        return LedgerError(f"not a jxmj table export: {why}", "bad_import")
+        return LedgerError("bad_import", f"not a jxmj table export: {why}")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad(f'expected a JSON object with "format": "{FORMAT}"')

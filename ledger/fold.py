@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import SEATS, Hand, Table, _num
+from ledger.model import SEAT_COUNT, Hand, Table
 from ledger.parse import payer_seats
+from ledger.recorded import NO_FACTS, Winner
 from ledger.rules import LedgerRules, scoring_rules
-from scoring import HandError, RuleTable, ScoreResult, hand_from_json, score_winners
+from scoring import HandError, HandInput, Payer, RuleTable, ScoreResult, score_winners
+from scoring.frozen import FrozenMap
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "extend", "replay", "score_input"]
 
 ZERO = Decimal(0)
-_CENT = Decimal("0.0001")
 
 
 @dataclass(frozen=True)
@@ -95,8 +94,8 @@ def replay(table: Table, hands: list[Hand] | tuple[Hand, ...], *, strict: bool =
     ledger never fails). Money is :class:`~decimal.Decimal`, exact for a base with 4 decimals.
     """
     lr = table.ledger_rules
-    st = _State(dealer=lr["dealer.first"] % SEATS)
-    return _fold(table, lr, hands, st, (), (ZERO,) * SEATS, strict)
+    st = _State(dealer=lr["dealer.first"] % SEAT_COUNT)
+    return _fold(table, lr, hands, st, (), (ZERO,) * SEAT_COUNT, strict)
 
 
 def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
@@ -122,14 +121,14 @@ def _fold(
 ) -> Ledger:
     """Fold ``hands`` onto the state ``st`` after the outcomes ``done`` (running ``totals``);
     ``lr``: ``table.ledger_rules``, read once by the caller."""
-    house = json.dumps(table.house_rules.get("scoring", {}), sort_keys=True)  # once, not per hand
+    house = FrozenMap(table.house_rules.get("scoring"))  # once, not per hand
     totals = list(totals)
     outcomes = list(done)
     for hand in hands:
         number = len(outcomes) + 1
         raise_, reasons = _raise(st, lr)
         pv = table.base * raise_
-        error, results, deltas = None, (), [ZERO] * SEATS
+        error, results, deltas = None, (), [ZERO] * SEAT_COUNT
         try:
             results, deltas = _money(table, lr, house, hand, number, st.dealer, pv)
         except LedgerError as e:
@@ -174,15 +173,15 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
         nxt = seats[0]
         if len(seats) > 1 and not (lr["dealer.several_winners"] == "dealer_keeps" and d in seats):
             nxt = min(
-                seats, key=lambda s: (s - hand.discarder) % SEATS
+                seats, key=lambda s: (s - hand.discarder) % SEAT_COUNT
             )  # counter-clockwise from the discarder
         elif len(seats) > 1:
             nxt = d
         if nxt == d and lr["dealer.after_dealer_win"] == "next":
-            nxt = (d + 1) % SEATS
+            nxt = (d + 1) % SEAT_COUNT
     else:
         key = "dealer.after_drawn" if hand.kind == "drawn" else "dealer.after_false_win"
-        nxt = (d + 1) % SEATS if lr[key] == "next" else d
+        nxt = (d + 1) % SEAT_COUNT if lr[key] == "next" else d
     st.windows = [w for w in st.windows if w[1] > k]
     f = hand.follow
     if f.followed and lr["follow.enabled"]:
@@ -203,9 +202,11 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
     st.played, st.dealer = k + 1, nxt
 
 
-def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, dealer: int, pv: Decimal):
+def _money(
+    table: Table, lr: LedgerRules, house: FrozenMap, hand: Hand, number: int, dealer: int, pv: Decimal
+):
     def fail(msg: str, code: str = "bad_hand") -> LedgerError:
-        return LedgerError(f"hand {number}: {msg}", code)
+        return LedgerError(code, f"hand {number}: {msg}")
 
     if hand.follow.followed and not lr["follow.enabled"]:
         raise fail("跟庄 is a 九江 rule: this table's rules have no 跟庄 raise", "rule_not_in_variant")
@@ -214,7 +215,7 @@ def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, d
             "kong money (杠钱) is a 新余 rule: record kongs in the winner's hand instead",
             "rule_not_in_variant",
         )
-    deltas = [ZERO] * SEATS
+    deltas = [ZERO] * SEAT_COUNT
     results: tuple[ScoreResult, ...] = ()
     rules = scoring_rules(table.variant, house)
     if hand.kind == "win":
@@ -223,16 +224,15 @@ def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, d
             if not res.can_win:
                 raise fail(f"{table.seats[w.seat]} cannot win this hand: {res.reason}", "cannot_win")
             for s, p in zip(payer_seats(w.seat, hand.discarder), res.payments, strict=True):
-                amount = _dec(p.amount)
-                deltas[s] -= amount
-                deltas[w.seat] += amount
+                deltas[s] -= p.amount  # a Decimal: the point value given to the engine is one
+                deltas[w.seat] += p.amount
     elif hand.kind == "false_win":
         penalty = lr["false_win.penalty"]
         if penalty <= 0:
             raise fail(
                 "this table's rules have no 炸糊 penalty (DECISIONS §1.6: a 星子 rule)", "rule_not_in_variant"
             )
-        for s in range(SEATS):
+        for s in range(SEAT_COUNT):
             if s != hand.declarer:
                 double = lr["false_win.dealer_doubles"] and dealer in (s, hand.declarer)
                 amount = penalty * pv * (2 if double else 1)
@@ -243,16 +243,23 @@ def _money(table: Table, lr: LedgerRules, house: str, hand: Hand, number: int, d
     return tuple(results), deltas
 
 
-def _score_win(table, hand: Hand, dealer: int, pv: Decimal, house: str, fail) -> tuple[ScoreResult, ...]:
+def _score_win(
+    table, hand: Hand, dealer: int, pv: Decimal, house: FrozenMap, fail
+) -> tuple[ScoreResult, ...]:
     """Every winner of the hand, scored together as one discard (``scoring.score_winners``: each
     on its own, the discarder paying each, DECISIONS §1.5). A bad hand is named by its winner."""
-    datas = [score_input(table, hand, w, dealer, pv) for w in hand.winners]
+    inputs = []
+    for w in hand.winners:
+        try:
+            inputs.append(score_input(table, hand, w, dealer, pv))
+        except HandError as own:
+            raise fail(f"{table.seats[w.seat]}'s hand: {own}", own.code) from None
     try:
-        return _score(json.dumps(datas, sort_keys=True, ensure_ascii=False), table.variant, house)
+        return _score(tuple(inputs), table.variant, house)
     except HandError as e:
-        for w, d in zip(hand.winners, datas, strict=True):  # whose hand is it?
+        for w, one in zip(hand.winners, inputs, strict=True):  # whose hand is it?
             try:
-                _score(json.dumps([d], sort_keys=True, ensure_ascii=False), table.variant, house)
+                _score((one,), table.variant, house)
             except HandError as own:
                 raise fail(f"{table.seats[w.seat]}'s hand: {own}", own.code) from None
         raise fail(f"the winners' hands do not fit one discard: {e}", e.code) from None
@@ -275,34 +282,35 @@ def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
         each += concealed * int(rules.option("kong_money_concealed", 2))
         if rules.option("kong_money_times_point_value", False):
             each *= pv
-        for o in range(SEATS):
+        for o in range(SEAT_COUNT):
             if o != s:
                 deltas[o] -= each
                 deltas[s] += each
 
 
-def score_input(table: Table, hand: Hand, w, dealer: int, pv: Decimal) -> dict[str, Any]:
-    """The full score JSON (docs/score-json.md) of winner ``w``: the recorded hand plus what the
-    table decides — variant, self_drawn, winner_is_dealer, point_value, payers by seat."""
-    data = dict(w.hand)
-    data["variant"] = table.variant
-    data["self_drawn"] = hand.discarder is None
-    data["winner_is_dealer"] = w.seat == dealer
-    data["point_value"] = _num(pv)
-    data["payers"] = [
-        {"name": table.seats[s], "is_dealer": s == dealer, **w.eaten.get(s, {})}
+def score_input(table: Table, hand: Hand, w: Winner, dealer: int, pv: Decimal) -> HandInput:
+    """The engine's input for winner ``w``: the recorded hand plus what the table decides —
+    variant, self_drawn, winner_is_dealer, point_value (a Decimal: the payments come back exact),
+    payers by seat with their 吃炮 facts. Raises the :class:`HandError` of a stored hand that no
+    longer reads (``w.problem``)."""
+    if w.hand is None:
+        assert w.problem is not None
+        raise w.problem
+    payers = tuple(
+        _payer(w.eaten.get(s, NO_FACTS), table.seats[s], s == dealer)
         for s in payer_seats(w.seat, hand.discarder)
-    ]
-    return data
+    )
+    return w.hand.hand_input(table.variant, hand.discarder is None, w.seat == dealer, pv, payers)
 
 
-def _dec(x: float) -> Decimal:
-    return Decimal(repr(x)).quantize(_CENT).normalize() if x != int(x) else Decimal(int(x))
+@functools.lru_cache(maxsize=4096)
+def _payer(facts: Payer, name: str, is_dealer: bool) -> Payer:
+    """The paying seat: its 吃炮 facts, name and dealer mark (the same few, hand after hand)."""
+    return replace(facts, name=name, is_dealer=is_dealer)
 
 
 @functools.lru_cache(maxsize=16384)
-def _score(datas_json: str, variant: str, house_json: str) -> tuple[ScoreResult, ...]:
-    """Score the winners of one hand (cached: a replay after an edit re-scores only what changed)."""
-    hands = [hand_from_json(d) for d in json.loads(datas_json)]
-    rules = scoring_rules(variant, house_json)
-    return score_winners(hands, rules)
+def _score(hands: tuple[HandInput, ...], variant: str, house: FrozenMap) -> tuple[ScoreResult, ...]:
+    """Score the winners of one hand (cached on the typed inputs: a replay after an edit
+    re-scores only what changed)."""
+    return score_winners(hands, scoring_rules(variant, house))

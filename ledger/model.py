@@ -1,7 +1,7 @@
 """Typed records of a table (牌局): the :class:`Table` and its recorded :class:`Hand` list.
 
-Only facts are recorded: who won on whose discard (or self-draw 自摸), the winning hand as
-score JSON (docs/score-json.md, without the fields the table decides), the 跟庄 facts of
+Only facts are recorded: who won on whose discard (or self-draw 自摸), the winning hand
+(:class:`ledger.recorded.Winner`: typed, without the fields the table decides), the 跟庄 facts of
 九江, the kongs of the other players in 新余. Dealer, raise, payments and totals are
 derived from the hand list by :func:`ledger.fold.replay` (DECISIONS §1.6, §2).
 Seats are 0-3 in turn order (counter-clockwise round the table).
@@ -9,20 +9,20 @@ Seats are 0-3 in turn order (counter-clockwise round the table).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
+from ledger.recorded import Winner
 from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
 
-__all__ = ["KINDS", "SEATS", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
+__all__ = ["KINDS", "SEAT_COUNT", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
 
-SEATS = 4
+SEAT_COUNT = 4
 #: ``kind`` of a recorded hand: a win (胡), a drawn hand (黄庄 / 荒牌), a false win (炸糊).
 KINDS = ("win", "drawn", "false_win")
 MAX_NAME = 24
@@ -34,14 +34,14 @@ DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "p
 def parse_money(value: Any, what: str = "base point value") -> Decimal:
     """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``), at most 4 decimals."""
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money")
+        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}")
     try:
         d = Decimal(str(value))
     except InvalidOperation:
-        raise LedgerError(f"the {what} must be a number, not {value!r}", "bad_money") from None
+        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}") from None
     if not d.is_finite() or d <= 0 or d > 10**6 or d != d.quantize(Decimal("0.0001")):
         raise LedgerError(
-            f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}", "bad_money"
+            "bad_money", f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}"
         )
     return d.normalize() if d != d.to_integral() else d.quantize(Decimal(1))
 
@@ -69,21 +69,21 @@ class Table:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise LedgerError(
-                f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}", "unknown_variant"
+                "unknown_variant", f"unknown variant {shown(self.variant)}: use {', '.join(VARIANTS)}"
             )
         names = tuple(str(n).strip() for n in self.seats) if isinstance(self.seats, list | tuple) else ()
-        if len(names) != SEATS or not all(names):
+        if len(names) != SEAT_COUNT or not all(names):
             raise LedgerError(
-                f"a table has {SEATS} seats, each with a name: got {shown(self.seats)}", "bad_seats"
+                "bad_seats", f"a table has {SEAT_COUNT} seats, each with a name: got {shown(self.seats)}"
             )
-        if len(set(names)) != SEATS or max(map(len, names)) > MAX_NAME:
+        if len(set(names)) != SEAT_COUNT or max(map(len, names)) > MAX_NAME:
             raise LedgerError(
-                f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}", "bad_seats"
+                "bad_seats", f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}"
             )
         object.__setattr__(self, "seats", names)
         if not isinstance(self.title, str) or len(self.title) > MAX_TITLE:
             n = len(self.title) if isinstance(self.title, str) else shown(self.title)
-            raise LedgerError(f"the title is at most {MAX_TITLE} characters, not {n}", "bad_title")
+            raise LedgerError("bad_title", f"the title is at most {MAX_TITLE} characters, not {n}")
         object.__setattr__(self, "base", parse_money(self.base))
         hr = {} if self.house_rules is None else self.house_rules  # [] or 0 is named below
         if (
@@ -92,18 +92,18 @@ class Table:
             or not all(isinstance(v, dict) for v in hr.values())
         ):
             raise LedgerError(
-                'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}', "bad_rule"
+                "bad_rule", 'house rules are {"ledger": {"section.key": value}, "scoring": {option: value}}'
             )
         # an unknown key is refused at once; the bounds only on new input (a stored table loads)
         lr = load_ledger_rules(self.variant, hr.get("ledger"), bounded=not self.stored)
         if not self.stored and self.base * largest_raise(lr) > MAX_POINT_VALUE:  # a later hand would fail
             raise LedgerError(
+                "bad_rule",
                 f"with these house rules the raises can multiply the base {self.base} beyond "
                 f"{MAX_POINT_VALUE:,} per 炮, more than any hand can be scored at: use raises.combine "
                 "= max, smaller raises, a shorter drawn.window or a smaller base",
-                "bad_rule",
             )
-        scoring_rules(self.variant, json.dumps(hr.get("scoring", {}), sort_keys=True))
+        scoring_rules(self.variant, hr.get("scoring"))
         object.__setattr__(self, "house_rules", {k: dict(v) for k, v in hr.items() if v})
 
     @property
@@ -120,14 +120,14 @@ class Table:
     def seat(self, value: Any) -> int:
         """Seat index of ``value``: an index 0-3 (a number, or its ASCII digit where no seat has that
         name: at a table of 1 2 3 4, ``"1"`` is the seat named 1) or a seat name. Raises ``unknown_seat``."""
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEAT_COUNT:
             return value
         if isinstance(value, str) and value.strip() in self.seats:
             return self.seats.index(value.strip())
         if isinstance(value, str) and value.strip() in ("0", "1", "2", "3"):  # not "١" or "²"
             return int(value)
         raise LedgerError(
-            f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}", "unknown_seat"
+            "unknown_seat", f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -160,36 +160,19 @@ class Follow:
             return cls(True)
         if not isinstance(data, dict) or set(data) - {"followed", "dragon", "second"}:
             raise LedgerError(
-                'follow (跟庄) is {"followed": bool, "dragon": bool, "second": bool}', "bad_hand"
+                "bad_hand", 'follow (跟庄) is {"followed": bool, "dragon": bool, "second": bool}'
             )
         if not all(isinstance(v, bool) for v in data.values()):
-            raise LedgerError("follow (跟庄) fields are true or false", "bad_hand")
+            raise LedgerError("bad_hand", "follow (跟庄) fields are true or false")
         f = cls(**data)
         if (f.dragon or f.second) and not f.followed:
             raise LedgerError(
-                "跟庄: a 中/白 first discard or a followed second discard needs followed = true", "bad_hand"
+                "bad_hand", "跟庄: a 中/白 first discard or a followed second discard needs followed = true"
             )
         return f
 
     def to_json(self) -> dict[str, bool] | None:
         return {"followed": True, "dragon": self.dragon, "second": self.second} if self.followed else None
-
-
-@dataclass(frozen=True)
-class Winner:
-    """One winner of a hand: ``seat`` and the score-JSON ``hand`` (without the derived fields)
-    plus ``eaten``: 吃炮 facts per paying seat (``{seat: {"bonus_tiles", "melds", "ready_declared"}}``;
-    as JSON ``[{"seat": index, ...facts}]``)."""
-
-    seat: int
-    hand: dict[str, Any]
-    eaten: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "hand": self.hand}
-        if self.eaten:  # the seat as an index, a list (as kongs: a seat may be named "2")
-            out["eaten"] = [{"seat": s, **v} for s, v in sorted(self.eaten.items())]
-        return out
 
 
 @dataclass(frozen=True)
@@ -234,11 +217,12 @@ class Hand:
 
 
 def by_index(old: Any) -> Any:
-    """A hand's seats as jxmj wrote them before a seat named "2" could be told from seat 2
-    (store schema v1-v2, export version 1): 新余 ``kongs`` and each winner's ``eaten`` were
-    objects keyed by the seat index as text (``{"2": {...}}``). The same hand JSON with those as
-    lists, ``[{"seat": 2, ...}]``; a key that is no number (a name, in a file typed by hand) is
-    kept as the seat. Anything else is returned as it is (for the parser to name).
+    """Hand JSON of store schema v1-v2 and export version 1, in today's form.
+
+    Those key 新余 ``kongs`` and each winner's ``eaten`` by the seat index as text
+    (``{"2": {...}}``). Today they are lists, ``[{"seat": 2, ...}]``, so that a seat named "2" is
+    not seat 2. A key that is no number (a name, in a hand-typed file) is kept as the seat.
+    Anything else is returned unchanged, for the parser to name.
 
     >>> by_index({"kind": "drawn", "kongs": {"2": {"exposed": 1}, "张三": [0, 1]}})["kongs"]
     [{'seat': 2, 'exposed': 1}, {'seat': '张三', 'exposed': 0, 'concealed': 1}]

@@ -1,4 +1,4 @@
-"""Hand JSON in: :func:`hand_from_json` turns a recorded hand's JSON into a :class:`Hand`.
+"""Hand JSON in: :func:`parse_hand` turns a recorded hand's JSON into a :class:`Hand`.
 
 Two forms are read: the input form (a winner's ``hand`` is score JSON, docs/score-json.md,
 whose ``payers`` list gives the 吃炮 facts; ``winner_is_dealer``, ``point_value`` and payer
@@ -14,9 +14,12 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import DERIVED_FIELDS, KINDS, SEATS, Follow, Hand, Table, Winner
+from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table
+from ledger.recorded import RecordedHand, Winner
+from scoring import HandError, HandInput
+from scoring.model import SET_KEYS
 
-__all__ = ["Context", "hand_from_json", "payer_seats"]
+__all__ = ["Context", "parse_hand", "payer_seats"]
 
 _HAND_KEYS = {
     "kind",
@@ -30,15 +33,25 @@ _HAND_KEYS = {
     "seat",
     "hand",
 }
-_PAYER_FACTS = ("bonus_tiles", "melds", "ready_declared")
+_PAYER_FACTS = ("bonus_tiles", "melds", "ready_declared", *SET_KEYS)
 
 
 class Context:
     """What the table decides for the hand being parsed: its ``number`` (1-based), ``dealer``
-    seat and ``point_value`` (base x raise, DECISIONS §1.6). ``None`` skips those checks."""
+    seat and ``point_value`` (base x raise, DECISIONS §1.6). ``None`` skips those checks.
+    ``lenient``: a stored hand (the store reading its rows): a winner's hand that no longer
+    reads is kept with its ``problem`` for the replay to mark, not refused."""
 
-    def __init__(self, number: int, dealer: int | None = None, point_value: Decimal | None = None) -> None:
+    def __init__(
+        self,
+        number: int,
+        dealer: int | None = None,
+        point_value: Decimal | None = None,
+        *,
+        lenient: bool = False,
+    ) -> None:
         self.number, self.dealer, self.point_value = number, dealer, point_value
+        self.lenient = lenient
 
 
 def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
@@ -50,14 +63,14 @@ def payer_seats(winner: int, discarder: int | None) -> tuple[int, ...]:
     """
     if discarder is not None:
         return (discarder,)
-    return tuple((winner + i) % SEATS for i in range(1, SEATS))
+    return tuple((winner + i) % SEAT_COUNT for i in range(1, SEAT_COUNT))
 
 
 def _fail(ctx: Context, message: str, code: str = "bad_hand") -> LedgerError:
-    return LedgerError(f"hand {ctx.number}: {message}", code)
+    return LedgerError(code, f"hand {ctx.number}: {message}")
 
 
-def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
+def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     """Parse one hand for ``table``; raises :class:`LedgerError` naming the field at fault
     (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
     if not isinstance(data, dict):
@@ -92,7 +105,7 @@ def hand_from_json(table: Table, data: Any, ctx: Context) -> Hand:
         raw = [{"seat": data["seat"], "hand": data.get("hand")}]
     elif "seat" in data or "hand" in data:
         raise _fail(ctx, "give either winners or seat + hand, not both")
-    if not isinstance(raw, list) or not raw or len(raw) > SEATS - 1:
+    if not isinstance(raw, list) or not raw or len(raw) > SEAT_COUNT - 1:
         raise _fail(ctx, "a win needs winners: a list of 1 to 3 {seat, hand} objects")
     discarder = None if data.get("discarder") is None else seat(data["discarder"])
     winners = tuple(_winner(table, w, discarder, ctx) for w in raw)
@@ -171,6 +184,8 @@ def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
 
 
 def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Winner:
+    if isinstance(data, Winner):
+        return _typed_winner(table, data, discarder, ctx)
     if not isinstance(data, dict) or set(data) - {"seat", "hand", "eaten"} or "seat" not in data:
         raise _fail(ctx, "each winner is {seat, hand} (hand: the score JSON of docs/score-json.md)")
     seat = _seat_of(table, ctx)(data["seat"])
@@ -200,7 +215,36 @@ def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Win
             raise _fail(ctx, f"吃炮 facts of {table.seats[s]} are some of {', '.join(_PAYER_FACTS)}")
     eaten.update(_payers(table, hand.get("payers"), paying, name, ctx))
     clean = {k: v for k, v in hand.items() if k not in DERIVED_FIELDS}
-    return Winner(seat, clean, {s: f for s, f in eaten.items() if f})
+    eaten = {s: f for s, f in eaten.items() if f}
+    recorded = {"hand": clean, "eaten": eaten}
+    try:  # the engine's type checks, once, here at the edge (the fold gets typed values)
+        typed = HandInput.from_json(
+            {**clean, "variant": table.variant, "self_drawn": discarder is None,
+             "payers": [eaten.get(s, {}) for s in paying]}
+        )  # fmt: skip
+    except HandError as e:
+        if not ctx.lenient:
+            raise _fail(ctx, f"{name}'s hand: {e}", e.code) from None
+        return Winner(seat, None, {}, recorded, e)  # a stored hand that no longer reads
+    assert typed.payers is not None
+    facts = {s: p for s, p in zip(paying, typed.payers, strict=True) if s in eaten}
+    return Winner(seat, RecordedHand.of(typed), facts, recorded)
+
+
+def _typed_winner(table: Table, w: Winner, discarder: int | None, ctx: Context) -> Winner:
+    """A winner built in Python (the app's editor): its seat and payers checked against the table."""
+    seat = _seat_of(table, ctx)(w.seat)
+    if w.hand is None:
+        raise _fail(ctx, f"{table.seats[seat]}'s hand is missing")
+    paying = payer_seats(seat, discarder)
+    for s in w.eaten:
+        if s not in paying:
+            raise _fail(
+                ctx,
+                f"吃炮 facts for {table.seats[s]}, who does not pay {table.seats[seat]}",
+                "payers_contradict_seats",
+            )
+    return w
 
 
 def _agree(hand: dict, key: str, want: Any, why: str, ctx: Context) -> None:

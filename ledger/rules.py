@@ -11,14 +11,15 @@ before a bound existed keeps its values and still loads (nothing the user entere
 from __future__ import annotations
 
 import functools
-import json
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ledger.errors import LedgerError, shown
 from scoring import HandError, RuleTable, load_rules
+from scoring.frozen import FrozenMap
 
 __all__ = ["CHOICES", "LedgerRules", "largest_raise", "load_ledger_rules"]
 
@@ -49,7 +50,7 @@ class LedgerRules:
 def _defaults(variant: str) -> dict[str, Any]:
     path = _HERE / f"{variant}.toml"
     if not path.is_file():
-        raise LedgerError(f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu", "unknown_variant")
+        raise LedgerError("unknown_variant", f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu")
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
 
@@ -77,7 +78,7 @@ def _check(key: str, value: Any, default: Any, bounded: bool) -> Any:
         whole = f"a whole number from {lo} to {hi}" if bounded else "a whole number >= 0"
         want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
         echo = shown(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
-        raise LedgerError(f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}", "bad_rule")
+        raise LedgerError("bad_rule", f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}")
     return value
 
 
@@ -95,16 +96,16 @@ def load_ledger_rules(
     >>> load_ledger_rules("xingzi", {"false_win.penalty": 5})["false_win.penalty"]
     5
     """
-    return _load(variant, json.dumps(overrides or {}, sort_keys=True), bounded)
+    return _load(variant, FrozenMap(overrides), bounded)
 
 
 @functools.lru_cache(maxsize=64)
-def _load(variant: str, overrides_json: str, bounded: bool) -> LedgerRules:
+def _load(variant: str, overrides: FrozenMap, bounded: bool) -> LedgerRules:
     values = dict(_defaults(variant))
-    for key, value in json.loads(overrides_json).items():
+    for key, value in sorted(overrides.items()):
         if key not in values:
             raise LedgerError(
-                f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}", "unknown_rule"
+                "unknown_rule", f"unknown house rule {key!r}: the ledger rules are {', '.join(values)}"
             )
         values[key] = _check(key, value, values[key], bounded)
     return LedgerRules(variant, values)
@@ -126,12 +127,16 @@ def largest_raise(lr: LedgerRules) -> int:
     return drawn ** lr["drawn.window"] * consecutive * follow
 
 
-@functools.lru_cache(maxsize=64)
-def scoring_rules(variant: str, overrides_json: str) -> RuleTable:
+def scoring_rules(variant: str, overrides: Mapping[str, Any] | None) -> RuleTable:
     """The variant's scoring table with the table's house rules (scoring table keys such as
     ``"full_flush.base"`` or ``"cap"``, scoring/rules/overrides.py); raises ``bad_rule``.
-    Cached: the ledger replay asks for it once per hand."""
+    Cached: the ledger replay asks for it once per fold."""
+    return _scoring_rules(variant, FrozenMap(overrides))
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_rules(variant: str, overrides: FrozenMap) -> RuleTable:
     try:
-        return load_rules(variant).with_overrides(json.loads(overrides_json))
+        return load_rules(variant).with_overrides(dict(sorted(overrides.items())))
     except HandError as e:
-        raise LedgerError(f"scoring house rules: {e}", "bad_rule") from None
+        raise LedgerError("bad_rule", f"scoring house rules: {e}") from None

@@ -22,7 +22,6 @@ __all__ = [
     "is_standard",
     "seven_pairs_of",
     "standard_readings",
-    "wait_candidates",
     "waits_of",
 ]
 
@@ -226,19 +225,6 @@ def decompose_all(counts: Sequence[int]) -> list[tuple[int, tuple[Block, ...]] |
     if pairs is not None:
         out.append(("seven_pairs", pairs))
     return out
-
-
-def wait_candidates(counts: Sequence[int], kinds: Sequence[int], *, free_honours: bool = False) -> list[int]:
-    """Tile kinds that could complete ``counts``: near a standing tile of the same suit, or equal."""
-    near = [False] * 34
-    for off in (0, 9, 18):
-        for i in range(9):
-            if counts[off + i]:
-                for j in range(max(0, i - 2), min(9, i + 3)):
-                    near[off + j] = True
-    for t in range(27, 34):
-        near[t] = free_honours or counts[t] > 0
-    return [t for t in kinds if near[t]]
 
 
 _ADD_CACHE: dict[tuple[int, ...], tuple[int, ...]] = {}

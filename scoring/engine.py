@@ -9,6 +9,7 @@ numbers are in ``scoring/rules/*.toml``.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from scoring import errors as E
@@ -27,7 +28,7 @@ __all__ = [
     "SELF_DRAW_ONLY",
     "eaten_items",
     "score",
-    "score_hand",
+    "score_checked",
     "score_json",
 ]
 
@@ -55,7 +56,7 @@ def score(hand: HandInput, rules: RuleTable | None = None) -> ScoreResult:
             f"score() takes a HandInput, not {json_type(hand)}: "
             "use score_json() or HandInput.from_json() for JSON",
         )
-    return score_hand(validate(hand, rules))
+    return score_checked(validate(hand, rules))
 
 
 def score_json(data: Any) -> dict[str, Any]:
@@ -213,8 +214,15 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
     return None, None
 
 
+def _exact(x: Any) -> Any:
+    """A :class:`~decimal.Decimal` amount in its shortest form (``2``, not ``2.0``); a number as it is."""
+    if not isinstance(x, Decimal):
+        return x
+    return x.quantize(Decimal(1)) if x == x.to_integral() else x.normalize()
+
+
 def _payments(h: CheckedHand, own: float) -> list[Payment]:
-    """What each payer pays (§1.5 / §2)."""
+    """What each payer pays (§1.5 / §2), in the type of the point value (a Decimal stays exact)."""
     rules, pv = h.rules, h.point_value
     out: list[Payment] = []
     if rules.family == "pao":
@@ -226,7 +234,7 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             eaten = eaten_items(rules, p)
             e = sum(i.points or 0 for i in eaten)
             doubled = doubles and (h.winner_is_dealer or (p.is_dealer and dealer_pays_double))
-            amount = (own + e) * pv * (2 if doubled else 1)
+            amount = _exact((own + e) * pv * (2 if doubled else 1))
             out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount, p.default_name))
         return out
     km = 0
@@ -237,10 +245,11 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             km += int(rules.option("kong_money_exposed", 1))
     if rules.option("kong_money_times_point_value", False):
         km = km * pv
-    return [Payment(p.name, p.is_dealer, 0, (), False, km, own * pv + km, p.default_name) for p in h.payers]
+    amount = _exact(own * pv + km)
+    return [Payment(p.name, p.is_dealer, 0, (), False, km, amount, p.default_name) for p in h.payers]
 
 
-def score_hand(h: CheckedHand) -> ScoreResult:
+def score_checked(h: CheckedHand) -> ScoreResult:
     """Score a checked hand (see :func:`score`): the largest reading, gated and paid."""
     rules = h.rules
     found = readings(h, HandFacts.of_hand(h))

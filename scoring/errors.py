@@ -38,6 +38,7 @@ ROBBED_PUNG_MISSING = "robbed_pung_missing"  #: 抢杠 without the robbed player
 DISCARDER_KONG_MISSING = "discarder_kong_missing"  #: 杠上流泪 without the discarder's kong (§1.3a)
 DEALER_NOT_PAYING = "dealer_not_paying"  #: a 星子 self-draw whose payers hold no dealer (§1.5)
 BAD_PAYERS = "bad_payers"  #: wrong number of payers, two dealers, repeated names
+PAYER_SETS_IMPOSSIBLE = "payer_sets_impossible"  #: a payer's counted sets need a fifth copy of a tile
 INCONSISTENT_WINNERS = "inconsistent_winners"  #: several winners that do not share one discard
 # ---- the hand itself -----------------------------------------------------------------------
 NOT_COMPLETE = "not_complete"  #: neither four sets and a pair nor seven pairs (nor xinyu's free shape)

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.frozen import EMPTY, FrozenMap
 from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
@@ -49,11 +51,14 @@ MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
 #: ``events`` values (docs/score-json.md); which ones a variant knows is ``RuleTable.events``.
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+#: A payer's sets by count (``Payer`` fields; laid out as melds by :mod:`scoring.payer_sets`).
+SET_KEYS = ("dragon_pungs", "dragon_kongs", "dragon_concealed_kongs", "kongs", "concealed_kongs")
 #: point_value bounds: the largest keeps every amount finite (1e308 would pay Infinity, which is
 #: no JSON); the smallest is the table ledger's money step (4 decimals, ledger.model.parse_money),
 #: so 1e-320 (a subnormal float) or 1e-9 is refused rather than paid as 0.
 MAX_POINT_VALUE = 10**12
 MIN_POINT_VALUE = 0.0001
+_MIN_DECIMAL = Decimal("0.0001")
 
 
 def json_type(v: Any) -> str:
@@ -88,9 +93,15 @@ def _bonus(v: Any, name: str) -> int:
     return v
 
 
-def check_point_value(pv: Any) -> float:
-    """point_value: a finite number from :data:`MIN_POINT_VALUE` to :data:`MAX_POINT_VALUE`.
-    Raises :class:`HandError` ``bad_point_value`` naming the field and the bound."""
+def check_point_value(pv: Any) -> float | Decimal:
+    """point_value: a finite number or Decimal from :data:`MIN_POINT_VALUE` to
+    :data:`MAX_POINT_VALUE`. Raises :class:`HandError` ``bad_point_value`` naming the bound."""
+    if isinstance(pv, Decimal):  # compared exactly: the float 0.0001 is a little above 0.0001
+        if not (pv.is_finite() and _MIN_DECIMAL <= pv <= MAX_POINT_VALUE):
+            raise HandError(
+                E.BAD_POINT_VALUE, f"point_value must be {_MIN_DECIMAL} to {MAX_POINT_VALUE:,}, not {pv}"
+            )
+        return pv
     if isinstance(pv, bool) or not isinstance(pv, (int, float)):
         raise HandError(E.BAD_POINT_VALUE, f"point_value must be a positive number, not {json_type(pv)}")
     if pv > MAX_POINT_VALUE:  # before isfinite: an int beyond a float's range would crash it
@@ -200,6 +211,8 @@ class Payer:
     ``name`` ``""`` gets a default (``"discarder"``, ``"player 2"``) when the hand is scored;
     ``default_name`` is then its :class:`~scoring.result.DefaultName` code (set by the engine
     only, never read from JSON), from which Chinese text writes it (放炮者, 玩家2).
+    ``dragon_pungs`` … ``concealed_kongs`` (:data:`SET_KEYS`, each 0-4): sets shown by count,
+    beside ``melds``; the engine lays them out as melds (:func:`scoring.payer_sets.lay_out`).
     """
 
     name: str = ""
@@ -208,6 +221,11 @@ class Payer:
     melds: tuple[Meld, ...] = ()
     ready_declared: bool = False
     default_name: DefaultName | None = None
+    dragon_pungs: int = 0
+    dragon_kongs: int = 0
+    dragon_concealed_kongs: int = 0
+    kongs: int = 0
+    concealed_kongs: int = 0
 
     @property
     def name_zh(self) -> str:
@@ -222,6 +240,10 @@ class Payer:
         _bool(self.is_dealer, "is_dealer")
         _bonus(self.bonus_tiles, "bonus_tiles")
         _bool(self.ready_declared, "ready_declared")
+        for key in SET_KEYS:
+            n = getattr(self, key)
+            if type(n) is not int or not 0 <= n <= 4:
+                raise HandError(E.BAD_FIELD, f"{key} must be a whole number from 0 to 4, not {json_type(n)}")
         if type(self.melds) is not tuple or not all(type(m) is Meld for m in self.melds):
             _set(self, "melds", _melds(self.melds, "melds"))
 
@@ -231,7 +253,7 @@ _FIELDS = {
     "events", "winner_is_dealer", "payers", "point_value", "rules",
 }  # fmt: skip
 _REQUIRED = ("variant", "concealed", "winning_tile", "self_drawn")
-_PAYER_FIELDS = {"name", "is_dealer", "bonus_tiles", "melds", "ready_declared"}
+_PAYER_FIELDS = {"name", "is_dealer", "bonus_tiles", "melds", "ready_declared", *SET_KEYS}
 _MELD_FIELDS = {"kind", "tiles"}
 
 
@@ -252,10 +274,11 @@ class HandInput:
 
     ``concealed``: every tile standing in the hand after the win, winning tile included; a tile
     string (``"234m567p678s99s"``) or a sequence of tiles — kept as a sorted tuple of
-    :class:`~scoring.tiles.Tile`. ``payers=None`` means the defaults: one plain discarder on a
-    discard win, three plain players on a self-draw. ``rules``: house-rule overrides of the
-    variant's table by table key (``{"full_flush.base": 15}``, docs/rules/README.md). Raises
-    :class:`HandError` (code ``bad_field`` …) on a value of the wrong type.
+    :class:`~scoring.tiles.Tile`. ``payers=None``: one plain discarder on a discard win, three
+    plain players on a self-draw. ``point_value``: a number or a Decimal (then the payments are
+    exact Decimals). ``rules``: house-rule overrides by table key (``{"full_flush.base": 15}``,
+    docs/rules/README.md) as a :class:`~scoring.frozen.FrozenMap`, so a hand is hashable.
+    Raises :class:`HandError` (code ``bad_field`` …) on a value of the wrong type.
     """
 
     variant: str
@@ -267,15 +290,18 @@ class HandInput:
     events: tuple[str, ...] = ()
     winner_is_dealer: bool = False
     payers: tuple[Payer, ...] | None = None
-    point_value: float = 1
-    rules: Mapping[str, Any] = field(default_factory=dict)
+    point_value: float | Decimal = 1
+    rules: Mapping[str, Any] = EMPTY
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             what = repr(self.variant[:60]) if isinstance(self.variant, str) else json_type(self.variant)
             raise HandError(E.UNKNOWN_VARIANT, f"unknown variant {what}: choose one of {', '.join(VARIANTS)}")
-        _set(self, "concealed", tuple(sorted(parse_tiles(self.concealed))))
-        _set(self, "winning_tile", parse_tile(self.winning_tile))
+        c = self.concealed
+        if not (type(c) is tuple and all(type(x) is Tile for x in c) and list(c) == sorted(c)):
+            _set(self, "concealed", tuple(sorted(parse_tiles(c))))
+        if type(self.winning_tile) is not Tile:
+            _set(self, "winning_tile", parse_tile(self.winning_tile))
         _bool(self.self_drawn, "self_drawn")
         _bool(self.winner_is_dealer, "winner_is_dealer")
         if self.melds != ():
@@ -288,10 +314,12 @@ class HandInput:
             _set(self, "payers", _payers(self.payers))
         if type(self.point_value) is not int or self.point_value != 1:
             check_point_value(self.point_value)
-        if not isinstance(self.rules, Mapping):
+        if type(self.rules) is not FrozenMap and not isinstance(self.rules, Mapping):
             raise HandError(
                 E.BAD_FIELD, f"rules must be an object of table keys, not {json_type(self.rules)}"
             )
+        if type(self.rules) is not FrozenMap:
+            _set(self, "rules", FrozenMap(self.rules))
 
     @classmethod
     def from_json(cls, data: Any) -> HandInput:
@@ -338,22 +366,24 @@ def _events(ev: Any) -> tuple[str, ...]:
 
 
 def _payers(raw: Any) -> tuple[Payer, ...]:
-    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+    if type(raw) is not tuple and (isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence)):
         raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
-    if len(raw) > 3:  # before looking at one: the payers are the (at most three) other players
-        raise HandError(
-            E.BAD_PAYERS, f"{len(raw)} payers given: the payers are the other players, at most three"
-        )
+    _payer_count(len(raw))
     for i, p in enumerate(raw):
         if not isinstance(p, Payer):
             raise HandError(E.BAD_FIELD, f"payer {i + 1} must be a Payer, not {json_type(p)}")
     return tuple(raw)
 
 
+def _payer_count(n: int) -> None:
+    if n > 3:  # before looking at one: the payers are the (at most three) other players
+        raise HandError(E.BAD_PAYERS, f"{n} payers given: the payers are the other players, at most three")
+
+
 def _payers_json(raw: Any) -> tuple[Payer, ...]:
     if not isinstance(raw, list):
         raise HandError(E.BAD_FIELD, f"payers must be a list of player objects, not {json_type(raw)}")
-    _payers(raw and [Payer()] * len(raw))  # the count, before any payer is looked at
+    _payer_count(len(raw))  # the count, before any payer is looked at
     out = []
     for i, p in enumerate(raw):
         where = f"payer {i + 1}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from scoring.tiles import Tile, format_tiles
@@ -118,8 +119,8 @@ class Payment:
     eaten: int
     eaten_items: tuple[Item, ...]
     doubled: bool
-    kong_money: int
-    amount: float
+    kong_money: int | float | Decimal
+    amount: float | Decimal
     default_name: DefaultName | None = None
 
     @property
@@ -133,7 +134,7 @@ class Payment:
         out["is_dealer"] = self.is_dealer
         out["doubled"] = self.doubled
         if self.kong_money:
-            out["kong_money"] = self.kong_money
+            out["kong_money"] = _kong(self.kong_money)
         out["eaten_items"] = [i.to_json() for i in self.eaten_items]
         return out
 
@@ -159,7 +160,7 @@ class ScoreResult:
     wait: str | None
     waits: tuple[Tile, ...]
     payments: tuple[Payment, ...] = ()
-    point_value: float = 1
+    point_value: float | Decimal = 1
     readings: int = 1
     notes: tuple[str, ...] = field(default=())
     reason_code: str | None = None
@@ -204,15 +205,27 @@ class ScoreResult:
         return out
 
 
-def _num(x: float) -> float | int:
-    """Integral numbers as int in JSON (15, not 15.0)."""
+def _num(x: float | Decimal) -> float | int:
+    """Integral numbers as int in JSON (15, not 15.0); a Decimal as int or float."""
+    if isinstance(x, Decimal):
+        return int(x) if x == x.to_integral() else float(x)
     if isinstance(x, float) and x.is_integer():
         return int(x)
     return x
 
 
 def _money(x: float) -> float | int:
-    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002)."""
+    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002);
+    a Decimal is exact already."""
     if isinstance(x, float) and math.isfinite(x):
         x = float(f"{x:.12g}")
     return _num(x)
+
+
+def _kong(x: int | float | Decimal) -> int | float:
+    """Kong money in JSON: as computed (``kong_money x point_value`` is a float for a float point
+    value); a Decimal as an int when its point value had no decimals, else as a float (``2.0``
+    for 4 x 0.5, as the float would be written)."""
+    if isinstance(x, Decimal):
+        return int(x) if x.as_tuple().exponent >= 0 else float(x)
+    return x

@@ -25,6 +25,7 @@ __all__ = [
     "NUM_KINDS",
     "SUITS",
     "SUIT_ZH",
+    "TILE_CODES",
     "Tile",
     "counts_of",
     "format_tiles",
@@ -112,6 +113,8 @@ class Tile(IntEnum):
 
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile)
+#: The 34 tile codes in tile order (``1m`` … ``P``).
+TILE_CODES: tuple[str, ...] = tuple(t.code for t in ALL_TILES)
 _BY_CODE: dict[str, Tile] = {t.code: t for t in ALL_TILES}
 
 _SUIT_CHARS = {

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.model import KONG_KINDS, HandInput, Meld, Payer
+from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
@@ -179,17 +180,18 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
     else:
         frozen_events = _NO_EVENTS
 
-    payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
-    _check_payer_facts(payers, rules, hand, ev)
-    robbed_note = None
-    if "robbing_kong" in ev:
-        payers, robbed_note = _robbed(payers, win)
-
     counts = counts_of(concealed)
     held = list(counts)
     for m in melds:
         for t in m.tiles:
             held[t] += 1
+    payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
+    payers = lay_out(payers, held)  # counted sets as melds
+    _check_payer_facts(payers, rules, hand, ev)
+    robbed_note = None
+    if "robbing_kong" in ev:
+        payers, robbed_note = _robbed(payers, win)
+
     _check_copies(held, payers, rules, bonus, win if "robbing_kong" in ev else None)
 
     return CheckedHand(  # positional, in field order (the hot path)

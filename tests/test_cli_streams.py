@@ -1,4 +1,4 @@
-"""Unusable standard streams (issue 15 item 6): a closed standard input, output to a full
+"""Unusable standard streams: a closed standard input, output to a full
 device or a closed descriptor, an output encoding without Chinese. Exit 2 with a message, or
 output the encoding can carry — never a traceback."""
 

@@ -213,7 +213,7 @@ def test_stdin_stream_larger_than_the_byte_limit_is_refused(models_env, monkeypa
     assert "too large" in j["error"]
 
 
-# -- issue 15 item 3: --annotate never overwrites the input photo; the write is atomic --------
+# -- --annotate never overwrites the input photo; the write is atomic --------
 
 
 @pytest.mark.parametrize("how", ["same_path", "symlink_to_input", "hard_link", "relative_path"])

@@ -20,15 +20,6 @@ def photo(scene_pixels, tmp_path):
     return p
 
 
-def scoring_ready() -> bool:
-    try:
-        import scoring
-
-        return callable(getattr(scoring, "score_json", None))
-    except ImportError:
-        return False
-
-
 def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
     status = cli.main(["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--dealer", "--json"])
     j = json.loads(capsys.readouterr().out)
@@ -39,16 +30,11 @@ def test_photo_json_reads_and_guesses_the_hand(models_env, photo, capsys):
     assert hand["bonus_tiles"] == 2
     assert hand["variant"] == "xingzi" and hand["self_drawn"] is True
     assert j["notes"]
-    if scoring_ready():
-        assert status == 0, j
-        assert "own" in j["score"] or j["score"].get("can_win") is False
-    else:
-        assert status == 1 and "scoring engine" in j["error"]
+    assert status == 0, j
+    assert "own" in j["score"] or j["score"].get("can_win") is False
 
 
 def test_photo_text_output(models_env, photo, capsys):
-    if not scoring_ready():
-        pytest.skip("scoring.score_json has not landed yet")
     status = cli.main(["photo", str(photo), "--variant", "jiujiang"])
     out = capsys.readouterr()
     assert status == 0, out.err
@@ -63,8 +49,6 @@ def test_photo_winning_tile_override(models_env, photo, capsys):
 
 
 def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, capsys):
-    if not scoring_ready():
-        pytest.skip("scoring.score_json has not landed yet")
     status = cli.main(["photo", str(photo), "--variant", "xingzi", "--winning-tile", "9m", "--json"])
     j = json.loads(capsys.readouterr().out)
     assert status == 2
@@ -124,3 +108,27 @@ def test_photo_point_value_must_be_positive(value, capsys):
         "argument --point-value: points per 炮 must lie in 0.0001..1,000,000,000,000"
         in capsys.readouterr().err
     )
+
+
+def test_photo_at_the_table_leaves_discards_and_the_logo_out(tmp_path, monkeypatch, capsys):
+    """A painted table scene (hand row, a pung beside it, 8 discards turned, a logo) through the
+    stand-in models: the hand guess holds the hand row and the pung; the CLI names what it left out."""
+    from vision import testing
+
+    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1p", "1p"]
+    scene = testing.table_scene(21, melds=1, discards=8, walls=False, hand=codes)
+    tiles = [(xyxy, code) for xyxy, code, _role in scene]
+    testing.build_models(tmp_path / "models", tiles, (1600, 1200))
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path / "models"))
+    photo = tmp_path / "table.png"
+    photo.write_bytes(encode(testing.paint_scene(1600, 1200, tiles), "PNG"))
+    cli.main(["detect", str(photo)])
+    roles = [d["role"] for d in json.loads(capsys.readouterr().out)["detections"]]
+    assert roles[:14] == ["hand"] * 11 + ["meld"] * 3
+    assert sorted(roles[14:]) == ["discard"] * 8 + ["other"] * (len(roles) - 22)  # the logo, the watermark
+    cli.main(["photo", str(photo), "--variant", "xinyu", "--self-drawn", "--json"])
+    hand = json.loads(capsys.readouterr().out)["hand"]
+    assert (hand["concealed"], hand["winning_tile"]) == ("123456m11p789s", "1p")
+    assert hand["melds"] == [{"kind": "pung", "tiles": "777p"}]
+    assert cli.main(["photo", str(photo), "--variant", "xinyu", "--self-drawn"]) == 0
+    assert f"left out: 8 discard, {len(roles) - 22} other" in capsys.readouterr().out

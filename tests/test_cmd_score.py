@@ -223,7 +223,7 @@ def test_dev_zero_is_an_error_within_seconds():
     import time
 
     if not os.path.exists("/dev/zero"):  # pragma: no cover - not a POSIX system
-        pytest.skip("no /dev/zero")
+        pytest.skip("needs /dev/zero")
     t = time.perf_counter()
     out = _subprocess("", "/dev/zero")
     assert out.returncode == 2 and "Traceback" not in out.stderr

@@ -15,13 +15,13 @@ get_reader().read("next.jpg", refs)           # read with them (vision.refs)
 from vision.detection import Detection, DetectResult, Group
 from vision.image import MAX_PIXELS, ImageError, LoadedImage, load_image, open_image
 from vision.layout import group_tiles
-from vision.modelfiles import TILE_CODES, ModelError, models_dir
+from vision.modelfiles import CLASS_CODES, ModelError, models_dir
 from vision.reader import ReaderConfig, TileReader, get_reader
 from vision.refs import Ref, RefsError, RefSet, load_refs
 
 __all__ = [
+    "CLASS_CODES",
     "MAX_PIXELS",
-    "TILE_CODES",
     "DetectResult",
     "Detection",
     "Group",

@@ -97,7 +97,8 @@ def annotate(
 
     Args:
         pixels: `(h, w, 3)` uint8 RGB.
-        detections: boxes in full-resolution pixels; `off_row` ones are drawn grey and thin.
+        detections: boxes in full-resolution pixels; `off_row` ones are drawn grey and thin,
+            their role (`discard`, `wall`, `other`) under the box.
         groups: layout groups (indices into `detections`), for colours and kind labels.
         scale: `pixels` size / full size (boxes are multiplied by it).
         rejected: boxes judged not a tile, drawn grey, dashed and thin, without a label.
@@ -129,6 +130,8 @@ def annotate(
             _label(draw, (x0 + line + 1, y0 + line + 1), [(code, latin)], colour)
         else:
             _label(draw, (x0, max(0.0, y0 - size * 1.3)), [(code, latin)], colour)
+        if d.off_row:  # not the hand: its role under the box
+            _label(draw, (x0, y1 + line), [(d.role, latin)], colour)
     for g in groups:
         if not g.tiles:
             continue

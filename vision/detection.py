@@ -11,6 +11,12 @@ from typing import Any
 KINDS = ("hand", "winning_tile", "bonus", "flowers", "pung", "kong", "concealed_kong", "chow", "unknown")
 """`Group.kind_guess` values (docs/detect-json.md); `vision.layout` says when each is guessed."""
 
+ROLES = ("hand", "meld", "discard", "wall", "other")
+"""`Detection.role` values (docs/detect-json.md); `vision.roles` says when each is given. Only
+`HAND_ROLES` tiles enter the groups and the hand guess."""
+
+HAND_ROLES = ("hand", "meld")
+
 
 @dataclass(frozen=True, slots=True)
 class Detection:
@@ -26,8 +32,12 @@ class Detection:
         face_down: the tile shows its back (then `tile == "back"`).
         rotated: the tile lies sideways (box width > 1.15 x height): a claimed tile in a meld.
         uncertain: the reading may be wrong (`vision.reading.uncertain`): the app draws it red.
-        off_row: far from every row of tiles, or far larger or smaller than its row's tiles
-            (`vision.layout.off_row`); kept out of the groups and the hand guess.
+        role: one of `ROLES` (`vision.roles.assign_roles`): `hand` (the player's standing
+            tiles), `meld` (a set laid apart beside them), `discard`, `wall`, `other`.
+            A detection made by hand defaults to `hand`.
+
+    `off_row` (a property, not a field: one truth) is true exactly when `role` is neither
+    `hand` nor `meld`; such a tile is kept out of the groups and the hand guess.
     """
 
     xyxy: tuple[float, float, float, float]
@@ -36,7 +46,17 @@ class Detection:
     face_down: bool = False
     rotated: bool = False
     uncertain: bool = False
-    off_row: bool = False
+    role: str = "hand"
+
+    def __post_init__(self) -> None:
+        """Raises ValueError: `role` is not one of `ROLES`."""
+        if self.role not in ROLES:
+            raise ValueError(f"role {self.role!r} is not one of {ROLES}")
+
+    @property
+    def off_row(self) -> bool:
+        """The tile is not the player's (`role` neither `hand` nor `meld`)."""
+        return self.role not in HAND_ROLES
 
     @property
     def center(self) -> tuple[float, float]:
@@ -62,6 +82,7 @@ class Detection:
             "rotated": bool(self.rotated),
             "uncertain": bool(self.uncertain),
             "off_row": bool(self.off_row),
+            "role": self.role,
         }
 
 

@@ -116,7 +116,7 @@ class ImageError(ValueError):
     names (e.g. `width`, `height`, `limit`), so a translated message can say the same.
     """
 
-    def __init__(self, message: str, code: str = "corrupt", **fields: object) -> None:
+    def __init__(self, code: str, message: str, **fields: object) -> None:
         super().__init__(message)
         self.code = code
         self.fields = fields
@@ -151,7 +151,7 @@ class LoadedImage:
         pixels = np.asarray(pixels)
         if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
             raise ImageError(
-                f"expected an HxWx3 uint8 RGB array, got shape {pixels.shape} {pixels.dtype}", "bad_array"
+                "bad_array", f"expected an HxWx3 uint8 RGB array, got shape {pixels.shape} {pixels.dtype}"
             )
         h, w = pixels.shape[:2]
         _check_size(w, h)
@@ -197,16 +197,16 @@ def _read_source(source: bytes | bytearray | memoryview | str | Path) -> bytes:
             with path.open("rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
-            raise ImageError(f"no such file: {path}", "no_file") from None
+            raise ImageError("no_file", f"no such file: {path}") from None
         except IsADirectoryError:
-            raise ImageError(f"{path} is a directory, not an image", "is_directory") from None
+            raise ImageError("is_directory", f"{path} is a directory, not an image") from None
         except OSError as exc:
-            raise ImageError(f"cannot read {path}: {exc.strerror or exc}", "unreadable") from None
+            raise ImageError("unreadable", f"cannot read {path}: {exc.strerror or exc}") from None
     if not data:
-        raise ImageError("the image file is empty (0 bytes)", "empty")
+        raise ImageError("empty", "the image file is empty (0 bytes)")
     if len(data) > MAX_BYTES:
         limit = MAX_BYTES // 2**20
-        raise ImageError(f"the image file is too large: more than {limit} MiB", "file_too_large", limit=limit)
+        raise ImageError("file_too_large", f"the image file is too large: more than {limit} MiB", limit=limit)
     return data
 
 
@@ -214,17 +214,17 @@ def _check_size(w: int, h: int) -> None:
     if w * h > MAX_PIXELS:
         limit = round(MAX_PIXELS / 1e6)
         raise ImageError(
+            "too_many_pixels",
             f"image is too large: {w}x{h} = {w * h / 1e6:.0f} megapixels "
             f"(the limit is {limit}); scale it down first",
-            "too_many_pixels",
             width=w,
             height=h,
             limit=limit,
         )
     if min(w, h) < MIN_SIDE:
         raise ImageError(
-            f"image is too small to show tiles: {w}x{h} pixels (need {MIN_SIDE}+ on each side)",
             "too_small",
+            f"image is too small to show tiles: {w}x{h} pixels (need {MIN_SIDE}+ on each side)",
             width=w,
             height=h,
             limit=MIN_SIDE,
@@ -235,9 +235,9 @@ def _not_accepted(data: bytes) -> ImageError:
     for magic, name in _OTHER_MAGIC.items():
         if data.startswith(magic):
             return ImageError(
-                f"this is a {name} file; jxmj reads {FORMAT_NAMES} photos", "unsupported_format", format=name
+                "unsupported_format", f"this is a {name} file; jxmj reads {FORMAT_NAMES} photos", format=name
             )
-    return ImageError(f"not an image, or not one jxmj can read ({FORMAT_NAMES})", "not_image")
+    return ImageError("not_image", f"not an image, or not one jxmj can read ({FORMAT_NAMES})")
 
 
 def _box_factor(w: int, h: int, min_side: int | None) -> int:
@@ -279,9 +279,9 @@ def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, in
         if need > DECODE_BUDGET:
             mib, limit = -(-need // 2**20), DECODE_BUDGET // 2**20
             raise ImageError(
+                "too_much_memory",
                 f"image is too large to decode: this {w0}x{h0} {im.format} needs {mib} MiB of memory "
                 f"(the limit is {limit} MiB); save it smaller or as a JPEG",
-                "too_much_memory",
                 width=w0,
                 height=h0,
                 need=mib,
@@ -345,14 +345,14 @@ def open_image(
     except Image.DecompressionBombError:  # Pillow's hard limit, 2 x MAX_PIXELS
         limit = round(MAX_PIXELS / 1e6)
         raise ImageError(
-            f"image is too large: more than {limit} megapixels (the limit); scale it down first",
             "too_many_pixels",
+            f"image is too large: more than {limit} megapixels (the limit); scale it down first",
             limit=limit,
         ) from None
     except MemoryError:
-        raise ImageError("image is too large to decode in memory", "too_much_memory") from None
+        raise ImageError("too_much_memory", "image is too large to decode in memory") from None
     except Exception:  # any decoder failure on corrupt data (OSError, SyntaxError, struct.error, ...)
-        raise ImageError("the image file is truncated or corrupt", "corrupt") from None
+        raise ImageError("corrupt", "the image file is truncated or corrupt") from None
     pixels = orient(pixels, orientation)
     if orientation in (5, 6, 7, 8):
         w0, h0 = h0, w0

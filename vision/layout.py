@@ -30,10 +30,12 @@ from itertools import pairwise
 from statistics import median
 
 from scoring.tiles import SUITS
-from vision.detection import KINDS, Detection, Group
+from vision.detection import HAND_ROLES, KINDS, Detection, Group
 
 GAP_FACTOR = 0.4
-"""A gap wider than this x the median tile width (short side) splits a row into sets."""
+"""A gap wider than this x the median tile width (short side), over the row's own spacing (the
+median gap between its neighbours, when it has 4 or more tiles), splits a row into sets: in a
+loosely spaced row three equal tiles are a pung only when set apart by more than the others."""
 
 ROW_OVERLAP = 0.4
 """Two neighbouring tiles share a row when their vertical extents overlap by at least this
@@ -41,23 +43,20 @@ fraction of the shorter one."""
 
 
 OFF_ROW_SIZE = (0.4, 2.2)
-"""A tile whose long side is outside these multiples of its row's median long side is `off_row`.
-Chosen on synthetic scenes only (60 validation scenes, their true boxes: 1 of 946 tiles flagged;
-(0.5, 1.8) with distance 3 flagged 2; models/MODEL.md "0.6.0")."""
-
-OFF_ROW_DISTANCE = 4.0
-"""A tile more than this many median long sides from every row of `OFF_ROW_MIN` or more tiles
-(or from every other tile of its own row) is `off_row`."""
+"""A tile of a hand row whose long side is outside these multiples of its run's median long
+side is `other` (`vision.roles`). Chosen on synthetic scenes only (60 validation scenes, their
+true boxes: 1 of 946 tiles flagged; (0.5, 1.8) with distance 3 flagged 2; models/MODEL.md
+"0.6.0")."""
 
 OFF_ROW_MIN = 3
-"""Rows with at least this many tiles side by side are the hand's rows; with none, nothing is
-`off_row`. Side by side: centres at least `OFF_ROW_STEP` median tile widths apart along the row
-(tiles of a steep diagonal that `rows_of` puts in one "row" overlap almost wholly along x)."""
+"""Runs with at least this many tiles side by side are candidate hand rows (`vision.roles`);
+with none, every tile that is not a wall is `hand`. Side by side: centres at least
+`OFF_ROW_STEP` median tile widths apart along the row (tiles of a steep diagonal that `rows_of`
+puts in one "row" overlap almost wholly along x)."""
 
 OFF_ROW_STEP = 0.5
-"""See `OFF_ROW_MIN`. Added in 0.6.1: synthetic scene 10 of `eval_runtime --synthetic 40` is a
-hand laid at ~60°; three of its tiles (centres 10-14 px apart along x, 64 px wide) made a
-"row" and the other 13 true tiles were flagged (models/MODEL.md "0.6.1")."""
+"""See `OFF_ROW_MIN`. A hand laid at a steep angle can put a few tiles that overlap almost wholly
+along x into one "row"; such a row must not make the rest of the hand `off_row`."""
 
 
 # -- geometry --------------------------------------------------------------------------------
@@ -108,13 +107,30 @@ def _tile_short_side(detections: Sequence[Detection]) -> float:
     return median(min(d.width, d.height) for d in detections)
 
 
+def row_spacing(detections: Sequence[Detection], row: Sequence[int]) -> float:
+    """The row's own spacing in pixels: the median gap between neighbours (indices left to
+    right; 0 for overlapping boxes or rows of under 4 tiles).
+
+    >>> row_spacing([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 40, 80, 150)], [0, 1, 2, 3])
+    10.0
+    """
+    if len(row) < 4:
+        return 0.0
+    return max(0.0, float(median(detections[b].xyxy[0] - detections[a].xyxy[2] for a, b in pairwise(row))))
+
+
 def split_by_gaps(
-    detections: Sequence[Detection], row: Sequence[int], unit: float, gap_factor: float = GAP_FACTOR
+    detections: Sequence[Detection],
+    row: Sequence[int],
+    unit: float,
+    gap_factor: float = GAP_FACTOR,
+    spacing: float = 0.0,
 ) -> list[list[int]]:
-    """Split one row (indices, left to right) where the gap between neighbours > `gap_factor * unit`."""
+    """Split one row (indices, left to right) where the gap between neighbours is over
+    `gap_factor * unit + spacing` pixels (`spacing`: the row's own, `row_spacing`)."""
     sets: list[list[int]] = []
     for i in row:
-        if sets and detections[i].xyxy[0] - detections[sets[-1][-1]].xyxy[2] <= gap_factor * unit:
+        if sets and detections[i].xyxy[0] - detections[sets[-1][-1]].xyxy[2] <= gap_factor * unit + spacing:
             sets[-1].append(i)
         else:
             sets.append([i])
@@ -196,7 +212,7 @@ def group_tiles(
     unit = _tile_short_side(detections)
     groups: list[Group] = []
     for r, row in enumerate(rows_of(detections, row_overlap)):
-        for s in split_by_gaps(detections, row, unit, gap_factor):
+        for s in split_by_gaps(detections, row, unit, gap_factor, row_spacing(detections, row)):
             tiles = [detections[i].tile for i in s]
             sideways = any(detections[i].rotated for i in s)
             kind = guess_kind(tiles, sideways)
@@ -205,67 +221,17 @@ def group_tiles(
     return groups
 
 
-def _gap(d: Detection, box: tuple[float, float, float, float]) -> float:
-    """Distance in pixels from `d`'s centre to the rectangle `box` (0 inside)."""
-    cx, cy = d.center
-    return max(box[0] - cx, 0.0, cx - box[2]) + max(box[1] - cy, 0.0, cy - box[3])
-
-
-def _side_by_side(row: Sequence[Detection]) -> int:
-    """How many of `row`'s tiles stand side by side: 1 + the steps between neighbouring centres
-    (by x) of at least `OFF_ROW_STEP` x the row's median tile width (short side).
-
-    >>> _side_by_side([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 32, 64)])
-    3
-    >>> _side_by_side([Detection((x, y, x + 60, y + 50), "1m", 0.9) for x, y in ((0, 40), (12, 20), (24, 0))])
-    1
-    """
-    xs = sorted(d.center[0] for d in row)
-    step = OFF_ROW_STEP * _tile_short_side(row)
-    return 1 + sum(b - a >= step for a, b in pairwise(xs))
-
-
 def off_row(detections: Sequence[Detection]) -> list[bool]:
-    """Which detections lie off the hand's rows (see `OFF_ROW_SIZE`, `OFF_ROW_DISTANCE`).
-
-    Generic geometry, relative to each row's median tile: a discard or a phantom box on a rack,
-    a chair or a foot is far from the rows or the wrong size; a tile of the hand is neither.
+    """Which detections are not the player's: `vision.roles.table_roles` gives neither `hand`
+    nor `meld` (the one rule since roles; before them this was its own distance rule).
 
     >>> row = [Detection((x, 0, x + 30, 40), "1m", 0.9) for x in range(0, 200, 32)]
     >>> off_row(row + [Detection((600, 500, 630, 540), "W", 0.9), Detection((0, 0, 100, 120), "P", 0.9)])[-3:]
     [False, True, True]
     """
-    n = len(detections)
-    flags = [False] * n
-    if n == 0:
-        return flags
-    size = [max(d.width, d.height) for d in detections]
-    rows = rows_of(detections)
-    main = [row for row in rows if _side_by_side([detections[i] for i in row]) >= OFF_ROW_MIN]
-    if not main:
-        return flags
-    bands = []
-    for row in main:
-        ds = [detections[i] for i in row]
-        box = (
-            min(d.xyxy[0] for d in ds),
-            min(d.xyxy[1] for d in ds),
-            max(d.xyxy[2] for d in ds),
-            max(d.xyxy[3] for d in ds),
-        )
-        bands.append((box, median(size[i] for i in row), row))
-    lo, hi = OFF_ROW_SIZE
-    for i, d in enumerate(detections):
-        box, med, row = min(bands, key=lambda b: _gap(d, b[0]) / b[1])
-        if not lo * med <= size[i] <= hi * med:
-            flags[i] = True
-        elif i not in row and _gap(d, box) > OFF_ROW_DISTANCE * med:
-            flags[i] = True
-        elif i in row:
-            others = [detections[j] for j in row if j != i]
-            near = min(_gap(d, o.xyxy) for o in others)
-            flags[i] = near > OFF_ROW_DISTANCE * med
-    return flags
+    from vision.roles import table_roles  # roles builds on this module's rows
+
+    return [role not in HAND_ROLES for role in table_roles(detections)]
 
 
 def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -> None:
@@ -300,7 +266,6 @@ def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -
 __all__ = [
     "GAP_FACTOR",
     "KINDS",
-    "OFF_ROW_DISTANCE",
     "OFF_ROW_MIN",
     "OFF_ROW_SIZE",
     "ROW_OVERLAP",
@@ -309,6 +274,7 @@ __all__ = [
     "guess_kind",
     "is_sequence",
     "off_row",
+    "row_spacing",
     "rows_of",
     "split_by_gaps",
 ]

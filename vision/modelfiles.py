@@ -20,19 +20,20 @@ LOCALIZER_FILE = "localizer.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 ENV_MODELS_DIR = "JXMJ_MODELS_DIR"
 
-TILE_CODES = (
+CLASS_CODES = (
     *(f"{n}{s}" for s in "mps" for n in range(1, 10)),
     *"ESWNCFP",
     "back",
     "flower",
 )
-"""Every tile code a detection may carry (the classifier's 36 classes, in order)."""
+"""Every code a detection may carry: the classifier's 36 classes, in order (the 34 tiles of
+`scoring.tiles.TILE_CODES`, then `back` and `flower`)."""
 
 NONE_CLASS = "none"
 """The classifier's "not a tile" class (models from 0.6.0): a box it wins goes to `rejected`."""
 
-CLASSIFIER_CLASSES = (*TILE_CODES, NONE_CLASS)
-"""The 0.6.0 classifier's classes, in order: `TILE_CODES`, then `none`."""
+CLASSIFIER_CLASSES = (*CLASS_CODES, NONE_CLASS)
+"""The 0.6.0 classifier's classes, in order: `CLASS_CODES`, then `none`."""
 
 EMBEDDING_OUTPUT = "embedding"
 """Name of the classifier's optional second output (0.6.3 on): float32 `[B, D]` pooled features."""

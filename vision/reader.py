@@ -38,7 +38,7 @@ import numpy as np
 from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
 from vision.detection import Detection, DetectResult, Group, Rejected
 from vision.image import ImageError, LoadedImage, open_image
-from vision.layout import group_tiles, off_row
+from vision.layout import group_tiles
 from vision.modelfiles import (
     CLASSIFIER_FILE,
     LOCALIZER_FILE,
@@ -53,6 +53,7 @@ from vision.modelfiles import run as run_model
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain
 from vision.refembed import gather_views
 from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
+from vision.roles import meld_roles, table_roles, uncut
 from vision.splits import merge_splits
 
 
@@ -227,7 +228,7 @@ class TileReader:
                 )
             )
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
-        result.detections, result.groups = arrange(dets)
+        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height))
         return result
 
     def _calibration(self, refs: RefSet | None) -> dict:
@@ -390,20 +391,31 @@ def refine_region(
     return x0, y0, x1, y1
 
 
-def arrange(dets: list[Detection]) -> tuple[list[Detection], list[Group]]:
-    """Mark `off_row` tiles, mark `uncertain` every reading of a tile the other tiles show more
-    often than a set holds (`vision.reading.beyond_the_set`), group the tiles that are not
-    `off_row` (`vision.layout`); detections in reading order, the `off_row` ones last, and the
-    groups' indices into that list."""
-    flags = off_row(dets)
-    kept = [replace(d, off_row=True) if f else d for d, f in zip(dets, flags, strict=True)]
-    inside = [i for i, f in enumerate(flags) if not f]
+def arrange(
+    dets: list[Detection], image_size: tuple[int, int] | None = None
+) -> tuple[list[Detection], list[Group]]:
+    """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
+    pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
+    `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
+    (`vision.reading.beyond_the_set`), group the `hand` tiles (`vision.layout`) and make those
+    of sets laid down `meld`.
+
+    Returns:
+        The detections in reading order (the groups' tiles, then the `off_row` ones: roles
+        `discard`, `wall`, `other`) and the groups, indices into that list.
+    """
+    geo = uncut(dets, image_size)  # the layout sees boxes cut by the photo's edge made whole
+    roles = table_roles(geo, image_size)
+    kept = [replace(d, role=r) if d.role != r else d for d, r in zip(dets, roles, strict=True)]
+    inside = [i for i, r in enumerate(roles) if r == "hand"]
     for i, over in zip(inside, beyond_the_set([kept[i].tile for i in inside]), strict=True):
         if over:
             kept[i] = replace(kept[i], uncertain=True)
-    groups = group_tiles([kept[i] for i in inside])
+    groups = group_tiles([replace(geo[i], uncertain=kept[i].uncertain) for i in inside])
+    for j in meld_roles(groups):
+        kept[inside[j]] = replace(kept[inside[j]], role="meld")
     order = [inside[i] for g in groups for i in g.tiles]
-    out = [kept[i] for i in order] + [kept[i] for i, f in enumerate(flags) if f]
+    out = [kept[i] for i in order] + [kept[i] for i, r in enumerate(roles) if r != "hand"]
     remap = {j: n for n, j in enumerate(i for g in groups for i in g.tiles)}
     return out, [g.reindexed(remap) for g in groups]
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.modelfiles import TILE_CODES
+from vision.modelfiles import CLASS_CODES
 from vision.reading import Readings, combine_views
 
 MAX_REFS = 2000
@@ -77,7 +77,7 @@ class RefsError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Ref:
     """One reference tile: `image` the photo's path, `xyxy` `(x0, y0, x1, y1)` float pixels of
-    that photo upright (as `Detection.xyxy`), `tile` its true code (`vision.TILE_CODES`)."""
+    that photo upright (as `Detection.xyxy`), `tile` its true code (`vision.modelfiles.CLASS_CODES`)."""
 
     image: Path
     xyxy: tuple[float, float, float, float]
@@ -234,7 +234,7 @@ def box_similarity(sims: np.ndarray, owner: Sequence[int], cls: np.ndarray) -> n
     return np.where(np.isfinite(out), out, np.nan).astype(np.float32)
 
 
-def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = TILE_CODES) -> list[Ref]:
+def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = CLASS_CODES) -> list[Ref]:
     """The references of a REFS.json document (`{"refs": [{"image", "xyxy", "tile"}]}`).
 
     Args:
@@ -276,7 +276,7 @@ def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = TILE_CODE
     return out
 
 
-def load_refs(path: str | Path, classes: Sequence[str] = TILE_CODES) -> list[Ref]:
+def load_refs(path: str | Path, classes: Sequence[str] = CLASS_CODES) -> list[Ref]:
     """`parse_refs` of the file at `path` (relative images: relative to its folder).
 
     Raises:

@@ -44,13 +44,20 @@ TOAST_ICON = ":material/check_circle:"
 
 @dataclass(frozen=True, slots=True)
 class Flash:
-    """One message. ``level``: one of :data:`LEVELS`. ``key``: its catalog key; ``fields`` fill
-    it — a string is the player's text (inert Markdown, `app.safe_text.md`), a :class:`Flash` a
-    sentence worded in place (an engine code's), anything else is formatted as it is.
-    ``detail``: an English sentence (the engine's, the decoder's) added in brackets on the English
-    page only. ``english``: the English page shows this sentence (the ledger's or the engine's own,
-    which names the hand, the seat or the tile) instead of the catalog's. ``then``: the catalog key
-    of a sentence that follows. ``where``: the place :func:`show_posted` draws it."""
+    """One message, worded in the page's language when it is shown.
+
+    Attributes:
+        level: one of :data:`LEVELS`.
+        key: the catalog key of the sentence.
+        fields: fill the sentence. A string is the player's text (shown as inert Markdown), a
+            :class:`Flash` a sentence worded in place; anything else is formatted as it is.
+        detail: an English sentence (the engine's, the decoder's), added in brackets on the
+            English page only.
+        english: a sentence the English page shows instead of the catalog's (the ledger's or
+            the engine's own, which names the hand, the seat or the tile).
+        then: the catalog key of a sentence that follows.
+        where: the place :func:`show_posted` draws it.
+    """
 
     level: str
     key: str

@@ -1,20 +1,22 @@
 """Build the tile pictures in `app/assets/` from the CC0 FluffyStuff art.
 
 Run once (the output is committed): `python -m app.ui.make_tile_assets [ART_DIR]`.
-ART_DIR defaults to `../shared/data/tile_art_cc0/tiles_102x136`. Each face is laid on the
-tile body (`Front.png`) and downscaled to 60x80; 白 gets a blue frame drawn here (the riichi
-art leaves it blank, Chinese sets frame it), the unknown tile a question mark.
+ART_DIR defaults to `$JXMJ_SHARED/data/tile_art_cc0/tiles_102x136` (`JXMJ_SHARED`: `../shared`).
+Each face is laid on the tile body (`Front.png`) and downscaled to 60x80; 白 gets a blue frame
+drawn here (the riichi art leaves it blank, Chinese sets frame it), the unknown tile a question mark.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-DEFAULT_ART = Path(__file__).resolve().parents[3] / "shared" / "data" / "tile_art_cc0" / "tiles_102x136"
+SHARED = Path(os.environ.get("JXMJ_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+DEFAULT_ART = SHARED / "data" / "tile_art_cc0" / "tiles_102x136"
 SIZE = (60, 80)
 
 NAMES = {f"{r}m": f"Man{r}" for r in range(1, 10)}

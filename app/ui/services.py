@@ -26,10 +26,11 @@ import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
-from app.ui.state import ME, Conditions, EditHand, PayerTilesImpossible, Selection, hand_input
+from app.ui.state import ME, Conditions, EditHand, Selection, hand_input
+from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
-from scoring.errors import DEALER_NOT_PAYING
+from scoring.errors import DEALER_NOT_PAYING, PAYER_SETS_IMPOSSIBLE
 from scoring.tiles import format_tiles, parse_tiles
 
 log = logging.getLogger("jxmj.app")
@@ -55,7 +56,7 @@ class Refusal:
     hold whoever deals, its payments do not and are not shown."""
 
 
-_SCORED: OrderedDict[str, ScoreResult | Refusal] = OrderedDict()
+_SCORED: OrderedDict[tuple[HandInput, type], ScoreResult | Refusal] = OrderedDict()
 _SCORED_LOCK = threading.Lock()
 SCORE_CACHE = 4096
 """Results kept, process-wide (the engine is pure; a what-if table asks for four at once)."""
@@ -64,9 +65,10 @@ SCORE_CACHE = 4096
 def score(hand: HandInput) -> ScoreResult | Refusal:
     """The engine's result for `hand`, or the `Refusal` that names why not. Never raises.
 
-    Cached by the input's `repr` (a `HandInput` holds a dict of house rules, so it is not
-    hashable); the results are shared, so callers must not change them."""
-    key = repr(hand)
+    Cached by the input itself (a `HandInput` is hashable) and the point value's type (an int
+    and a float that are equal give results of their own types); the results are shared, so
+    callers must not change them."""
+    key = (hand, type(hand.point_value))
     with _SCORED_LOCK:
         if key in _SCORED:
             _SCORED.move_to_end(key)
@@ -95,11 +97,11 @@ def score_hand(hand: EditHand, cond: Conditions) -> ScoreResult | Refusal:
         return Refusal("unknown_tiles")
     try:
         data = hand_input(hand, cond)
-    except PayerTilesImpossible:
-        return Refusal("payer_tiles")
     except HandError as exc:
         return Refusal(exc.code, str(exc))
     out = score(data)
+    if isinstance(out, Refusal) and out.code == PAYER_SETS_IMPOSSIBLE:  # the seats' counts, entered here
+        return Refusal("payer_tiles", out.message)
     if isinstance(out, Refusal) and out.code == DEALER_NOT_PAYING and cond.dealer is None:
         mine = score_hand(hand, cond.copy(dealer=ME))
         return Refusal("dealer_not_chosen", out.message, mine if isinstance(mine, ScoreResult) else None)
@@ -140,7 +142,7 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
         where, rank = None, (1, 0.0)
         if remove is not None:
             spots = [
-                ((0 if t.unsure else 1, _conf(t.code, t.conf)), i)
+                ((0 if t.needs_check else 1, _conf(t.code, t.conf)), i)
                 for i, t in enumerate(hand.concealed)
                 if t.code == remove and i != hand.winning_index
             ]
@@ -243,7 +245,13 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
+            need = tile_room(loaded.width, loaded.height, reader.classifier.input_size)
+            if need:  # no reading at all beats the junk tiles a reader finds in a few dozen pixels
+                fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
+                raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
             result = reader.detect(loaded)
+    except PhotoError:
+        raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
         raise PhotoError("err.photo_busy", str(exc)) from exc
     except ImageError as exc:

@@ -17,6 +17,15 @@ div[class*="_LOW"] button {border: 2px dashed #e03131 !important; background: #f
 div[class*="_WIN"] button {border: 2px solid #e8a317 !important; background: #fff8e1 !important;}
 div[class*="_SEL"] button {border: 2px solid #1c7ed6 !important; background: #e7f5ff !important;
   box-shadow: 0 0 0 2px #a5d8ff !important;}
+/* both marks: an unsure winning (gold ring) or selected (blue ring) tile keeps its red dashes */
+div[class*="_WIN"][class*="_LOW"] button {border: 2px dashed #e03131 !important;
+  background: #fff8e1 !important;
+  box-shadow: 0 0 0 3px #e8a317 !important;}
+div[class*="_LOW"][class*="_SEL"] button {border: 2px dashed #e03131 !important;
+  background: #e7f5ff !important;
+  box-shadow: 0 0 0 3px #1c7ed6 !important;}
+/* tiles of the photo left out of the hand: greyed, one tap puts one back */
+div[class*="st-key-tile_out"] button img {opacity: 0.45; filter: grayscale(1);}
 div[class*="st-key-meld_"] {background: #f3f6f4; border-radius: 10px; padding: 4px 6px;}
 div[class*="st-key-handrow"] {gap: 2px !important;}
 div[class*="st-key-picker_"] {gap: 0.3rem !important;}

@@ -1,5 +1,5 @@
 """Teaching "why not": each pattern of the variant for a scored hand — holds (its value), or why
-not, and the one-tile change that would make it hold (issue 14 item 7). Pure: no Streamlit.
+not, and the one-tile change that would make it hold. Pure: no Streamlit.
 
 The status comes from the engine (a pattern holds when the result lists its key); the one-tile
 change is found by asking the engine about every single-tile change of the standing tiles. The

@@ -38,7 +38,7 @@ def make_engine(url: str) -> sa.Engine:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError:
         raise StoreError(
-            f"{url!r} is not a database URL (--db, else {ENV}; e.g. sqlite:///ledger.sqlite3)", "bad_url"
+            "bad_url", f"{url!r} is not a database URL (--db, else {ENV}; e.g. sqlite:///ledger.sqlite3)"
         ) from None
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, not the legacy psycopg2
@@ -48,13 +48,13 @@ def make_engine(url: str) -> sa.Engine:
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StoreError(
-                f"cannot create the folder of the ledger {parsed.database}: {e}", "store_unreachable"
+                "store_unreachable", f"cannot create the folder of the ledger {parsed.database}: {e}"
             ) from None
     try:
         engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
     except (sa.exc.NoSuchModuleError, ModuleNotFoundError) as e:
         hint = " (pip install 'jxmj[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
-        raise StoreError(f"no database driver for {parsed.drivername}{hint}: {e}", "missing_driver") from None
+        raise StoreError("missing_driver", f"no database driver for {parsed.drivername}{hint}: {e}") from None
     if sqlite:
         _sqlite_events(engine, round(BUSY_TIMEOUT_S * 1000))
     elif parsed.get_backend_name() == "postgresql" and "lock_timeout" not in str(parsed.query):

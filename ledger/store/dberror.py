@@ -79,8 +79,8 @@ def db_errors(where: str) -> Iterator[None]:
         text, what = str(getattr(e, "orig", e)), kind(e)
         if what == DAMAGED:
             raise StoreError(
-                f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed", "corrupt_store"
+                "corrupt_store", f"{where} is damaged or not a jxmj ledger ({text}); nothing was changed"
             ) from None
         if what == BUSY:
             raise ConflictError("the ledger is busy with another writer: try again") from None
-        raise StoreError(f"{where}: {text}", "store_unreachable") from None
+        raise StoreError("store_unreachable", f"{where}: {text}") from None

@@ -10,6 +10,9 @@ ledgers; a newer database (written by a later jxmj) is refused with a clear mess
 - v3: a stored hand's 新余 ``kongs`` and its winners' 吃炮 facts (``eaten``) become
   ``[{"seat": index, ...}]``; v1-v2 keyed them by the index as text (``{"2": {...}}``), which a
   seat named "2" read as another seat (:func:`ledger.model.by_index`).
+- v4: a winner's 吃炮 facts may hold sets by count (``dragon_pungs`` …, scoring.payer_sets);
+  nothing is rewritten, but a jxmj before v4 cannot read those facts, so it refuses the database
+  as newer instead of failing table by table.
 """
 
 from __future__ import annotations
@@ -81,8 +84,12 @@ def _v3(conn: sa.Connection) -> None:
             conn.execute(hands.update().where(where).values(data=text))
 
 
+def _v4(conn: sa.Connection) -> None:
+    """Nothing to rewrite: the version alone tells an older jxmj that facts by count may appear."""
+
+
 #: MIGRATIONS[v] brings a database from version v - 1 to v.
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 LATEST = max(MIGRATIONS)
 
 
@@ -92,14 +99,14 @@ def version_of(conn: sa.Connection) -> int:
     if schema.name not in names:
         if names & {tables.name, hands.name, drafts.name}:
             raise StoreError(
-                "the database has jxmj tables but no schema version: it is damaged", "corrupt_store"
+                "corrupt_store", "the database has jxmj tables but no schema version: it is damaged"
             )
         return 0
     v = conn.execute(sa.select(schema.c.version)).scalar()
     if not isinstance(v, int):
-        raise StoreError("the database's schema version is missing: it is damaged", "corrupt_store")
+        raise StoreError("corrupt_store", "the database's schema version is missing: it is damaged")
     if v < 1:
-        raise StoreError(f"the database's schema version {v} is no version: it is damaged", "corrupt_store")
+        raise StoreError("corrupt_store", f"the database's schema version {v} is no version: it is damaged")
     return v
 
 
@@ -120,9 +127,9 @@ def migrate(conn: sa.Connection, target: int = LATEST) -> int:
     v = version_of(conn)
     if v > LATEST:
         raise StoreError(
+            "newer_schema",
             f"this ledger database has schema version {v}, newer than this jxmj reads ({LATEST}): "
             "upgrade jxmj to open it (nothing was changed)",
-            "newer_schema",
         )
     for step in range(v + 1, target + 1):
         MIGRATIONS[step](conn)

@@ -4,8 +4,10 @@ Writes are optimistic: a writer says how many hands it saw (``expected``); the t
 ``hand_count`` is compared and bumped in the same statement, so of two phones that both saw N
 hands, one records hand N + 1 and the other gets a :class:`ConflictError` ("reload") — a hand
 is never lost or doubled (the hands' primary key (table, position) backs this up). Every write
-replays the whole table strictly before it commits (``ledger.book``), so a stored ledger always
-replays. Tables are found only by their code: nothing lists them.
+checks the new hand list strictly before it commits (``ledger.book``): an append folds the new
+hand onto a replay of the stored ones (the writer's own, when it passes one), an edit replays
+from the edited hand on. So a stored ledger always replays. Tables are found only by their code:
+nothing lists them.
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
-from ledger.parse import Context, hand_from_json
-from ledger.store import dberror
+from ledger.store import dberror, rows
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -147,16 +148,19 @@ class Store:
     def _load(self, conn: sa.Connection, code: str) -> TableRecord:
         row = self._row(conn, code)
         q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
+        texts = [d for (d,) in conn.execute(q)]
         try:  # text columns written by jxmj; a value that does not parse is damage, not a bug
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
-            created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
+            created, data = (
+                datetime.fromisoformat(row.created),
+                rows.decode(row.variant, tuple(map(str, seats)), texts),
+            )
         except (ValueError, TypeError) as e:
-            raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
+            raise StoreError("corrupt_store", f"table {code} is damaged in {self.where} ({e})") from None
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
-        hands = tuple(hand_from_json(table, d, Context(i)) for i, d in enumerate(data, 1))
-        return TableRecord(table, hands, row.revision)
+        return TableRecord(table, rows.read(table, tuple(map(str, seats)), texts, data), row.revision)
 
     def _write(
         self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,
@@ -232,7 +236,7 @@ class Store:
         with self._tx(write=True) as conn:
             rec = self._write(conn, code, expected, -1, revision)
             if not rec.hands:
-                raise LedgerError(f"table {code} has no hand to undo", "no_such_hand")
+                raise LedgerError("no_such_hand", f"table {code} has no hand to undo")
             tid = self._row(conn, code).id
             h = S.hands.c
             conn.execute(S.hands.delete().where(h.table_id == tid, h.position == len(rec.hands)))
@@ -253,7 +257,7 @@ class Store:
         text = json.dumps(data, ensure_ascii=False)
         size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
         if size > MAX_DRAFT_BYTES:
-            raise LedgerError(f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB", "draft_too_large")
+            raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
         d = S.drafts.c
         with self._tx(write=True) as conn:
             if blob is KEEP:

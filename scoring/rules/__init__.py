@@ -16,6 +16,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.frozen import FrozenMap
 from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
 from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten
@@ -150,29 +151,20 @@ class RuleTable:
         """
         if not overrides:
             return self
-        try:
-            key = tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
-            hash(key)
-        except TypeError:  # a key that is not a string, a dict value: let apply_overrides name it
-            key = None
+        key = FrozenMap(overrides)  # hashable, and 1 is not True in it
         cache = self._override_cache
-        got = cache.get(key) if key is not None else None
+        got = cache.get(key)
         if got is None:
             doc, applied = apply_overrides(self.raw, overrides, self.variant)
             got = _parse(doc)
             object.__setattr__(got, "applied", {**self.applied, **applied})
-            if key is not None and len(cache) < 256:
+            if len(cache) < 256:
                 cache[key] = got
         return got
 
     @functools.cached_property
     def _override_cache(self) -> dict:
         return {}
-
-
-def _freeze(v: Any) -> Any:
-    """A hashable cache key that tells 1 from True (they are equal in Python)."""
-    return (type(v).__name__, tuple(v) if isinstance(v, list) else v)
 
 
 def _tile(code: str) -> int:

@@ -127,7 +127,7 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
 
     import pytest
 
-    pytest.importorskip("onnx")
+    pytest.importorskip("onnx", reason="needs onnx (the train extra)")
     from PIL import Image
     from streamlit.testing.v1 import AppTest
 
@@ -164,7 +164,7 @@ def test_every_catalog_key_the_code_uses_exists():
     from app.photo_hand import NOTE_CODES
     from app.ui.learn.examples import EXAMPLES
     from app.ui.learn.rules import catalog_keys
-    from app.ui.state import SEATS
+    from app.ui.state import OTHER_SEATS
     from app.ui.state.conditions import COUNTERS
     from scoring.model import EVENTS, MELD_KINDS
     from scoring.rules import VARIANTS
@@ -175,7 +175,7 @@ def test_every_catalog_key_the_code_uses_exists():
     keys |= set(re.findall(r'"((?:err|msg|res|sug|hand|photo|cond|learn|ex)\.[a-z_]+)"', src))
     keys |= {f"meld.{k}" for k in (*MELD_KINDS, "concealed")}
     keys |= {f"event.{e}" for e in EVENTS}
-    keys |= {f"seat.{s}" for s in ("me", *SEATS)}
+    keys |= {f"seat.{s}" for s in ("me", *OTHER_SEATS)}
     keys |= {f"payer.{f}" for f in (*COUNTERS, "ready_declared")}
     keys |= {f"variant.{v}" for v in VARIANTS} | {k for v in VARIANTS for k in catalog_keys(v)}
     keys |= {k for v in EXAMPLES.values() for k, _ in v}

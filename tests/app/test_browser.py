@@ -36,7 +36,10 @@ CHROMIUM_ARGS = [
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs /usr/bin/chromium (Debian chromium: make test installs it when run as root)",
+    ),
 ]
 
 

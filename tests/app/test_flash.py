@@ -26,11 +26,11 @@ TYPED = Flash("error", "msg.typed_bad", {"text": "12**x**", "why": code_flash("f
         (ledger_flash(ConflictError("table X changed since you loaded it")),
          ZH["ledger.conflict"] + " " + ZH["ledger.reloaded"],
          "table X changed since you loaded it " + EN["ledger.reloaded"]),
-        (ledger_flash(LedgerError("hand 2: 王五 cannot win", "cannot_win")), ZH["ledger.cannot_win"],
+        (ledger_flash(LedgerError("cannot_win", "hand 2: 王五 cannot win")), ZH["ledger.cannot_win"],
          "hand 2&#58; 王五 cannot win"),  # the ledger's sentence names the hand; inert Markdown
-        (ledger_flash(LedgerError("hand 4: five copies of 1m", "fifth_copy")), ZH["code.fifth_copy"],
+        (ledger_flash(LedgerError("fifth_copy", "hand 4: five copies of 1m")), ZH["code.fifth_copy"],
          "hand 4&#58; five copies of 1m"),  # a scoring code the ledger passed through
-        (ledger_flash(LedgerError("what", "no_such_code_yet")), ZH["code.unknown"], "what"),
+        (ledger_flash(LedgerError("no_such_code_yet", "what")), ZH["code.unknown"], "what"),
         (MELD, "手里没有足够的牌组成“碰”。", "The standing tiles do not hold enough tiles for “Pung 碰”."),
         (TYPED, "看不懂这个牌串：12&#42;&#42;x&#42;&#42;（同一张牌不会超过四张。）",
          "Could not read that tile string: 12&#42;&#42;x&#42;&#42; (five 1m)"),

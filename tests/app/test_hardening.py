@@ -1,4 +1,4 @@
-"""The app under hostile input (issue 15): bad uploads translated by code with the hand kept,
+"""The app under hostile input: bad uploads translated by code with the hand kept,
 the server-wide photo limit, no Markdown from the player, no internal names, number fields
 that never show one value and score another, and no stale total beside new tiles."""
 

@@ -6,7 +6,7 @@ import pytest
 
 from app.photo_hand import NOTE_CODES, UNKNOWN, Note, hand_from_photo
 from tests.vision.test_layout import lay
-from vision.detection import DetectResult
+from vision.detection import Detection, DetectResult
 from vision.layout import group_tiles
 
 
@@ -177,3 +177,56 @@ def test_a_meld_inside_the_standing_hand_has_the_layouts_shape(n, claimed):
     # 3 sideways: 4 pungs (5s 6s 7s ?) + 6 orders of 5-6-7s; 4 upright: all backs, or 1-3 faces
     # of one tile (4 x 14 placings); 4 sideways: 4 kongs
     assert named == {(3, False): 0, (3, True): 10, (4, False): 57, (4, True): 4}[(n, claimed)]
+
+
+def test_only_hand_and_meld_tiles_make_the_hand():
+    result = photo("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 5s | 5s")
+    discard = Detection((900.0, 50.0, 960.0, 130.0), "5s", 0.9, role="discard")
+    result.detections.append(discard)  # the fourth 5s is a discard: no kong, no fifth tile
+    guess = hand_from_photo(result, "xingzi")
+    assert 14 not in [t.detection for t in guess.concealed]
+    assert guess.to_score_json()["concealed"] == "123456789m11p555s"
+    result.groups = []  # made again: over the tiles not off_row only
+    assert hand_from_photo(result, "xingzi").to_score_json()["concealed"] == "123456789m11p555s"
+
+
+@pytest.mark.parametrize(
+    ("rows", "kept", "melds"),
+    [
+        # two full rows (a sheet, or a second player's hand): the lower one, nearest the camera
+        (
+            ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p 2p", "1s 2s 3s 4s 5s 6s 7s 8s 9s 3p 3p 3p 4p 4p"),
+            "33344p123456789s",
+            [],
+        ),
+        # a pung laid apart in the upper row fits beside an 11-tile row: kept, the rest not
+        (
+            ("7p 7p 7p | 1m 2m 3m 4m 5m 6m 7m 8m", "1s 2s 3s 4s 5s 6s 7s 8s 9s 3p 3p"),
+            "33p123456789s",
+            ["777p"],
+        ),
+    ],
+)
+def test_more_tiles_than_a_hand_keeps_the_likeliest_hand(rows, kept, melds):
+    result = photo(*rows)
+    guess = hand_from_photo(result, "xinyu")
+    hand = guess.to_score_json()
+    assert hand["concealed"] == kept and [m["tiles"] for m in hand["melds"]] == melds
+    note = next(n for n in guess.notes if n.code == "too_many_tiles")
+    assert note.count == 28 if not melds else note.count == 22
+    assert "than the 18 a winning hand holds" in note.text
+
+
+def test_eighteen_tiles_with_four_kongs_are_one_hand():
+    result = photo("1m 1m 1m 1m | 2m 2m 2m 2m | 3m 3m 3m 3m | 4m 4m 4m 4m | 5p 5p")
+    guess = hand_from_photo(result, "xinyu")
+    assert "too_many_tiles" not in [n.code for n in guess.notes]
+    assert [m.kind for m in guess.melds] == ["kong"] * 4 and len(guess.concealed) == 2
+
+
+def test_whole_keeps_every_grouped_tile_for_the_app_to_offer_its_own_likeliest_hand():
+    result = photo("6m 1p 9s E 3s 6m | 2p 8m 5s W N 1s", "6m 6m 6m 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
+    whole = hand_from_photo(result, "xingzi", whole=True)
+    assert len(whole.concealed) == 26 and "too_many_tiles" not in [n.code for n in whole.notes]
+    cut = hand_from_photo(result, "xingzi")
+    assert sorted(t.detection for t in cut.concealed) == list(range(12, 26)) and cut.winning_tile == "9s"

@@ -10,7 +10,18 @@ from PIL import Image
 from app.photo_hand import hand_from_photo
 from app.ui import i18n
 from app.ui.render import html as R
-from app.ui.render.photo import BLUE, GOLD, GREEN, GREY, RED, crop_to_tiles, draw_boxes, tile_boxes
+from app.ui.render.photo import (
+    BLUE,
+    GOLD,
+    GREEN,
+    GREY,
+    RED,
+    Box,
+    crop_to_tiles,
+    draw_boxes,
+    tile_boxes,
+    unsure_count,
+)
 from app.ui.render.tiles import groups_html, name, row_html
 from app.ui.state import EditHand, Selection
 from scoring import HandInput, Meld, Payer, score
@@ -135,3 +146,105 @@ def test_streamlit_words_ask_the_json_import_for_a_file_not_a_photo():
     photo, json_import = (css.index(f'content: "{w}"') for w in ("选照片", "选文件"))
     assert photo < json_import  # the later, narrower rule wins inside the import uploader
     assert '[class*="st-key-tb_import"] [data-testid="stFileUploaderDropzone"] button' in css
+
+
+# -- issue 21: what the player sees of a flag; tiles left out greyed ---------------------------
+
+
+def _near(im, rgb, tol=40) -> int:
+    """Pixels of `im` within `tol` of `rgb` on every channel."""
+    import numpy as np
+
+    a = np.asarray(im.convert("RGB")).astype(int)
+    return int((np.abs(a - np.array(rgb)).max(axis=2) <= tol).sum())
+
+
+@pytest.mark.parametrize(
+    "conf, flagged, win, colour, unsure",
+    [
+        (0.9, True, True, GOLD, True),  # winning and uncertain: both marks (the sample's 9s)
+        (0.44, False, True, GOLD, True),  # 44 %: never shown as sure
+        (0.9, False, True, GOLD, False),
+        (0.44, False, False, RED, True),
+        (0.9, True, False, RED, True),
+        (0.6, False, False, GREEN, False),
+    ],
+)
+def test_a_winning_tile_that_is_unsure_keeps_both_marks(conf, flagged, win, colour, unsure):
+    from vision.detection import Detection
+
+    result = photo("1m 2m 3m 5p 5p")
+    k = 4 if win else 1
+    result.detections[k] = Detection(
+        result.detections[k].xyxy, result.detections[k].tile, conf, uncertain=flagged
+    )
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    assert h.winning_index == 4
+    boxes = tile_boxes(result.detections, h, None, chinese=False)
+    assert (boxes[k].color, boxes[k].unsure) == (colour, unsure)
+    assert unsure_count(boxes) == int(unsure)
+
+
+def _jpeg(w=1000, h=800, rgb=(20, 90, 40)) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), rgb).save(buf, "JPEG", quality=95)
+    return buf.getvalue()
+
+
+def test_draw_boxes_draws_the_red_dashes_inside_the_gold_frame_and_greys_left_out_tiles():
+    gold_red = Box((100.0, 100.0, 300.0, 380.0), "9s", GOLD, unsure=True)
+    grey = Box((600.0, 100.0, 800.0, 380.0), "6m", GREY, grey=True)
+    out = Image.open(io.BytesIO(draw_boxes(_jpeg(), 1.0, (gold_red, grey), None)))
+    assert out.size == (1000, 632)  # cropped below the tiles only: the boxes keep their place
+    left, right = out.crop((90, 60, 310, 390)), out.crop((605, 105, 795, 375))
+    assert _near(left, RED) > 1000 and _near(left, GOLD) > 1000  # both frames
+    assert _near(right, RED) == 0 and _near(right, (20, 90, 40)) == 0  # veiled: no felt green shows
+    assert min(right.getpixel((95, 135))) > 110  # the felt under a left-out tile is greyed
+
+
+def test_css_keeps_the_red_dashes_of_an_unsure_winning_or_selected_tile():
+    import re
+
+    from app.ui.render.tiles import tile_flags
+    from app.ui.style import CSS
+
+    assert tile_flags(True, win=True) == "_WIN_LOW" and tile_flags(True, selected=True) == "_LOW_SEL"
+    for mark, ring in (("_WIN", "#e8a317"), ("_SEL", "#1c7ed6")):
+        both = [r for r in re.findall(r"([^{}]+)\{([^}]*)\}", CSS) if mark in r[0] and "_LOW" in r[0]]
+        assert both, mark
+        (_sel, body), *_ = both
+        assert "dashed #e03131" in body and ring in body
+
+
+def test_left_out_tiles_are_greyed_and_not_counted_unsure():
+    from vision.detection import Detection
+
+    result = photo("1m 2m 3m 5p 5p")
+    result.detections.append(
+        Detection((1500.0, 900.0, 1560.0, 980.0), "6m", 0.44, uncertain=True, role="discard")
+    )
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
+    boxes = tile_boxes(result.detections, h, None, chinese=False)
+    assert [b.grey for b in boxes] == [False] * 5 + [True] and boxes[5].color == GREY
+    assert unsure_count(boxes) == 0  # a left-out tile asks for no check: the caption counts frames drawn
+    out = tile_boxes(result.detections, h.without(Selection(0)), None, chinese=False)
+    assert out[0].grey and not out[1].grey  # a tile taken out is greyed like the reader's
+
+
+def test_the_sample_photo_draws_the_red_frame_its_caption_promises():
+    """The bundled sample's winning 9s is uncertain (models 0.6.2): its gold frame and a red
+    dashed one are drawn, and the caption's count equals the frames drawn."""
+    from app.ui import services
+
+    if services.reader_status() is not None:
+        pytest.skip("no models")
+    photo_ = services.read_photo(services.sample_photo())
+    h = EditHand.from_guess(hand_from_photo(photo_.result, "jiujiang"))
+    boxes = tile_boxes(photo_.result.detections, h, None, chinese=False)
+    flagged = [k for k, d in enumerate(photo_.result.detections) if d.uncertain or d.conf < 0.5]
+    assert unsure_count(boxes) == len(flagged) >= 1
+    assert (
+        all(boxes[k].unsure for k in flagged) and boxes[h.concealed[h.winning_index].detection].color == GOLD
+    )
+    out = Image.open(io.BytesIO(draw_boxes(photo_.preview_jpeg, photo_.scale, boxes, None)))
+    assert _near(out, RED) > 200  # was 0: the gold frame hid the red one

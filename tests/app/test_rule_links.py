@@ -1,5 +1,5 @@
 """Every scored item's rule reference is a link, in player words, to a section of the Learn page
-that exists for the item's variant (issue 14 item 9; `app.ui.rule_links`)."""
+that exists for the item's variant (`app.ui.rule_links`)."""
 
 from __future__ import annotations
 

@@ -10,12 +10,12 @@ from app.ui.state import (
     Conditions,
     EditHand,
     EditRefused,
-    PayerTilesImpossible,
     Selection,
     hand_input,
     tile_kinds,
 )
-from scoring import Meld, format_tiles
+from scoring import HandError, Meld, format_tiles, score
+from scoring.payer_sets import lay_out
 from tests.app.test_photo_hand import photo
 
 
@@ -108,8 +108,8 @@ def test_sorted_keeps_the_winning_tile():
 def test_unsure_tiles():
     guess = hand_from_photo(photo("1m 2m back 5p 5p"), "xingzi")
     h = EditHand.from_guess(guess)
-    assert [t.unsure for t in h.concealed] == [False, False, True, False, False]
-    assert not h.with_tile(Selection(2), "3m").concealed[2].unsure
+    assert [t.needs_check for t in h.concealed] == [False, False, True, False, False]
+    assert not h.with_tile(Selection(2), "3m").concealed[2].needs_check
 
 
 def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
@@ -120,7 +120,8 @@ def test_hand_input_for_a_discard_with_a_payers_dragon_kong():
     assert format_tiles(data.concealed, sort=True) == "234m567p667899s" and data.winning_tile.code == "6s"
     assert data.melds == (Meld.of("pung", "777p"),)
     assert [p.name for p in data.payers] == ["left"] and data.payers[0].is_dealer
-    assert data.payers[0].melds == (Meld.of("kong", "CCCC"),)
+    assert data.payers[0].dragon_kongs == 1 and data.payers[0].melds == ()  # a count: the engine lays it out
+    assert lay_out(data.payers, [0] * 34)[0].melds == (Meld.of("kong", "CCCC"),)  # as the engine scores it
     assert not data.winner_is_dealer
 
 
@@ -129,12 +130,15 @@ def test_no_dealer_chosen_means_nobody_is_the_dealer():
     assert not data.winner_is_dealer and not any(p.is_dealer for p in data.payers)
 
 
-def test_impossible_payer_tiles():
-    cond = Conditions(variant="jiujiang")
+def test_impossible_payer_sets_are_the_engines_refusal():
+    cond = Conditions(variant="jiujiang", dealer="me")
     cond.seats["right"].sets["dragon_pungs"] = 2
     cond.seats["left"].sets["dragon_pungs"] = 1
-    with pytest.raises(PayerTilesImpossible):
-        hand_input(hand("234m567p678s99s777p"), cond)
+    data = hand_input(hand("234m567p678s99s777p"), cond)
+    assert [p.dragon_pungs for p in data.payers] == [2, 0, 1]
+    with pytest.raises(HandError) as e:
+        score(data)
+    assert e.value.code == "payer_sets_impossible"
 
 
 def test_xinyu_has_no_bonus_or_eaten_items_and_knows_winds():
@@ -163,15 +167,36 @@ def test_events_that_do_not_fit_are_not_sent():
     assert hand_input(hand("234m567p678s99s777p"), cond).events == ("last_tile",)
 
 
-def test_red_follows_the_readers_uncertain_flag_until_the_player_names_the_tile():
-    """The reader's calibrated flag (vision.Detection.uncertain), not a confidence cut-off, marks a
-    tile for checking: a flagged tile read at 0.95 is unsure, an unflagged one at 0.30 is not."""
+@pytest.mark.parametrize(
+    "conf, flagged, unsure",
+    [
+        (0.95, True, True),
+        (0.44, False, True),
+        (0.30, False, True),
+        (0.50, False, False),
+        (0.80, False, False),
+    ],
+)
+def test_red_follows_the_readers_flag_or_a_low_confidence_until_the_player_names_the_tile(
+    conf, flagged, unsure
+):
+    """The reader's calibrated flag (vision.Detection.uncertain) marks a tile for checking, and
+    so does a reading below `SURE_CONF` (issue 21: a tile at 44 % is never shown as sure)."""
     from vision.detection import Detection
 
     result = photo("7m 8m 9m 1p")
     dets = result.detections
-    dets[0] = Detection(dets[0].xyxy, "7m", 0.95, uncertain=True)
-    dets[1] = Detection(dets[1].xyxy, "8m", 0.30, uncertain=False)
+    dets[1] = Detection(dets[1].xyxy, "8m", conf, uncertain=flagged)
     h = EditHand.from_guess(hand_from_photo(result, "xingzi"))
-    assert [t.unsure for t in h.concealed] == [True, False, False, False]
-    assert not h.with_tile(Selection(0), "7m").concealed[0].unsure
+    assert [t.needs_check for t in h.concealed] == [False, unsure, False, False]
+    assert not h.with_tile(Selection(1), "8m").concealed[1].needs_check
+
+
+def test_the_page_names_impossible_payer_sets_as_its_own_refusal():
+    from app.ui import services
+
+    cond = Conditions(variant="jiujiang", dealer="me")
+    cond.seats["right"].sets["dragon_pungs"] = 2
+    cond.seats["left"].sets["dragon_pungs"] = 1
+    out = services.score_hand(hand("123m456p789s234m99p"), cond)
+    assert isinstance(out, services.Refusal) and out.code == "payer_tiles" and "dragon pung" in out.message

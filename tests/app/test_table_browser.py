@@ -12,7 +12,10 @@ from tests.app.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, server  #
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs /usr/bin/chromium (Debian chromium: make test installs it when run as root)",
+    ),
 ]
 SEATS = ("张三", "李四", "王五", "赵六")
 WAIT = 30_000

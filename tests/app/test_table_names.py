@@ -1,4 +1,4 @@
-"""Seat names on the 牌局 page are inert Markdown and HTML (issue 15 item 8, `app.safe_text.md`):
+"""Seat names on the 牌局 page are inert Markdown and HTML (`app.safe_text.md`):
 a name is shown as its characters in every label, paragraph and HTML block, never as syntax."""
 
 from __future__ import annotations
@@ -62,7 +62,10 @@ def test_the_title_and_the_next_dealer_in_the_header_are_inert():
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")
+@pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs /usr/bin/chromium (Debian chromium: make test installs it when run as root)",
+)
 def test_hostile_seat_names_read_as_typed_in_a_real_browser(server):  # noqa: F811
     from playwright.sync_api import sync_playwright
 

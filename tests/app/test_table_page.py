@@ -152,6 +152,23 @@ def test_a_reload_mid_hand_keeps_the_draft():
     assert data["hand"]["concealed"] == [] and data["table"]["winner"] is None
 
 
+def test_a_restored_draft_is_not_written_again_until_the_hand_changes(monkeypatch):
+    from ledger.store.store import Store
+
+    code = _table()
+    _enter(_open(code), HAND_A, winner=3, discarder=1)
+    writes: list[str] = []
+    save = Store.save_draft
+    monkeypatch.setattr(
+        Store, "save_draft", lambda self, key, *a, **kw: (writes.append(key), save(self, key, *a, **kw))[1]
+    )
+    again = _open(code)  # a reload reads the draft: the same hand, nothing to write
+    again.run()
+    assert writes == []
+    _enter(again, "123m456p789s234mPP", winner=3, discarder=1)
+    assert writes == [f"table:{code}"]
+
+
 def test_the_single_hand_page_keeps_its_draft_behind_its_url_token():
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()

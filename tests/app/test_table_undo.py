@@ -8,7 +8,7 @@ import pytest
 
 from app.ui.state import EditHand
 from app.ui.table.reopen import editor_state
-from ledger import Table, hand_from_json
+from ledger import Table, parse_hand
 from ledger.parse import Context
 from ledger.store import open_store
 from tests.app.conftest import button_by_prefix
@@ -56,7 +56,7 @@ def test_undo_puts_the_hand_back_in_the_editor_and_recording_again_gives_the_sam
 
 
 def _stored(table: Table, data: dict):
-    return hand_from_json(table, data, Context(1))
+    return parse_hand(table, data, Context(1))
 
 
 @pytest.mark.parametrize(

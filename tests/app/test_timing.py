@@ -24,7 +24,7 @@ def _models_present() -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not _models_present(), reason="the trained models are not in models/")
+@pytest.mark.skipif(not _models_present(), reason="needs the trained models in models/")
 def test_sample_photo_to_scored_result_time():
     from streamlit.testing.v1 import AppTest
 

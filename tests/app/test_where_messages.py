@@ -1,4 +1,4 @@
-"""A refused action is said beside the control that was tapped (issue 14 item 4), in document
+"""A refused action is said beside the control that was tapped, in document
 order: on a 390 px phone the tile panel is ~770 px tall (the picker) and the page ~2,500 px, so
 a message at the panel's top or the page's top is off the screen when the player taps."""
 
@@ -107,4 +107,4 @@ def test_a_reload_keeps_the_tiles_the_reader_was_unsure_of():
     hand = EditHand(concealed=(EditTile("2p", 0.41, 3, uncertain=True), EditTile("6p", 0.99, 4)))
     back, _, _ = draft.from_json(draft.to_json(hand, Conditions()))
     assert back == hand
-    assert [t.unsure for t in back.concealed] == [True, False]
+    assert [t.needs_check for t in back.concealed] == [True, False]

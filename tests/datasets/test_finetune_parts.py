@@ -46,8 +46,8 @@ def test_partial_labels_keep_background_negatives_a_tile_away_from_known_boxes()
 
 
 def test_onnx_weights_load_back_into_the_net(tmp_path):
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("onnx")
+    torch = pytest.importorskip("torch", reason="needs torch (the train extra)")
+    pytest.importorskip("onnx", reason="needs onnx (the train extra)")
     from datasets.export import _to_onnx
     from datasets.nets import TileClassifier
     from datasets.onnx_init import load_onnx, verify

@@ -39,7 +39,9 @@ def test_glyph_variation_is_seeded():
     assert np.array_equal(a, b)
 
 
-needs_fonts = pytest.mark.skipif(not available_fonts(), reason="no CJK font installed")
+needs_fonts = pytest.mark.skipif(
+    not available_fonts(), reason="needs a CJK font (none installed and vision/fonts/ missing)"
+)
 
 
 @needs_fonts

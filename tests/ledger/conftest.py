@@ -27,7 +27,7 @@ def db_url(request, tmp_path):
         return
     url = os.environ.get(PG_ENV)
     if not url:
-        pytest.skip(f"PostgreSQL: set {PG_ENV} to a database URL (.ci/run does)")
+        pytest.skip(f"needs PostgreSQL: set {PG_ENV} to a database URL (.ci/run does)")
     _clean_pg(url)
     yield url
     _clean_pg(url)

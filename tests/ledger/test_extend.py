@@ -16,7 +16,7 @@ from ledger import (
     add_hand,
     edit_hand,
     extend,
-    hand_from_json,
+    parse_hand,
     replay,
 )
 from ledger import fold as fold_module
@@ -105,7 +105,7 @@ def test_add_hand_before_a_ledger_with_a_broken_hand_names_it():
     """A lenient replay that marked a stored hand as no longer paying (a 炸糊 on a 九江 table):
     the new hand is refused as the strict replay refuses it, naming that hand."""
     table, hands = _recorded()
-    hands.insert(2, hand_from_json(table, false_win(1), Context(3)))
+    hands.insert(2, parse_hand(table, false_win(1), Context(3)))
     before = replay(table, hands, strict=False)
     assert [o.number for o in before.outcomes if o.error] == [3]
     for kw in ({"before": before}, {}):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ledger import LedgerError
+from scoring import Meld, Payer
 from tests.ledger.util import X, deltas, drawn, false_win, play, win
 
 
@@ -101,7 +102,7 @@ def test_payers_facts_are_kept_per_seat():
         "jiujiang", win("1<2", payers=[{"name": "王五", "melds": [{"kind": "kong", "tiles": "9999p"}]}])
     )
     assert deltas(ledger, 1) == [0, 4, -4, 0]
-    assert ledger.outcomes[0].hand.winners[0].eaten == {2: {"melds": [{"kind": "kong", "tiles": "9999p"}]}}
+    assert ledger.outcomes[0].hand.winners[0].eaten == {2: Payer(melds=(Meld.of("kong", "9999p"),))}
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from ledger.codes import ALPHABET, BITS, LENGTH, new_code
 from ledger.exchange import export_json, table_from_export
 from ledger.store import open_store, schema
 from ledger.store.store import KEEP
+from scoring import Payer
 from tests.ledger.util import SEATS, drawn, totals, win
 
 
@@ -30,7 +31,7 @@ def test_round_trip(store, db_url):
     assert rec.table.seats == SEATS and rec.table.title == "周五" and str(rec.table.base) == "0.5"
     assert rec.table.house_rules == {"ledger": {"drawn.window": 3}}
     assert [h.kind for h in rec.hands] == ["win", "drawn", "win"]
-    assert rec.hands[0].follow.followed and rec.hands[2].winners[0].eaten == {2: {"bonus_tiles": 2}}
+    assert rec.hands[0].follow.followed and rec.hands[2].winners[0].eaten == {2: Payer(bonus_tiles=2)}
     ledger = rec.ledger()
     # hand 3: x2 (跟庄 hold for dealer 1, 黄庄 window); self-draw 4 炮; 王五's two 發 eaten (+2)
     assert [o.raise_ for o in ledger.outcomes] == [1, 2, 2]
@@ -174,7 +175,7 @@ def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
     store.save_draft("table:K7QM9ACXTRE", {"ok": True})  # v2's drafts table now exists
     store.close()
     with engine.begin() as conn:
-        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 3
+        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 4
         conn.execute(schema.schema.update().values(version=99))
     with pytest.raises(StoreError, match="schema version 99, newer than this jxmj reads") as e:
         open_store(db_url)
@@ -210,7 +211,8 @@ def test_v3_stores_seats_by_index_in_lists_so_a_seat_named_2_is_not_seat_2(db_ur
             conn.execute(schema.hands.insert().values(table_id=tid, position=position, data=text))
     store = open_store(db_url)
     hands = store.get("K7QM9ACXTRE").hands
-    assert hands[0].kongs == {2: (1, 0)} and hands[1].winners[0].eaten == {2: {"melds": melds}}
+    assert hands[0].kongs == {2: (1, 0)}
+    assert hands[1].winners[0].to_json()["eaten"] == [{"seat": 2, "melds": melds}]
     _, ledger = store.append("K7QM9ACXTRE", {"kind": "drawn", "kongs": {"2": {"exposed": 1}}}, expected=2)
     assert ledger.table.seats[1] == "2" and ledger.outcomes[-1].hand.kongs == {1: (1, 0)}  # by name
     store.close()

@@ -97,7 +97,7 @@ def test_a_lock_held_on_and_on_is_busy_after_the_busy_timeout_by_default(db_url,
 
 @pytest.mark.parametrize("word", ["locked", "malformed", "not a database"])
 def test_an_unreachable_server_is_unreachable_whatever_its_path_says(tmp_path, word):
-    pytest.importorskip("psycopg")
+    pytest.importorskip("psycopg", reason="needs psycopg (the postgres extra)")
     url = _with_query("postgresql+psycopg://jxmj@/ledger", host=str(tmp_path / word))  # no server there
     with pytest.raises(StoreError, match=f"^the ledger database postgresql.*{word}") as e:
         open_store(url)
@@ -106,7 +106,7 @@ def test_an_unreachable_server_is_unreachable_whatever_its_path_says(tmp_path, w
 
 def test_a_missing_database_named_locked_is_unreachable(db_url):
     if not db_url.startswith("postgresql"):
-        pytest.skip("PostgreSQL: a server that says which database it lacks")
+        pytest.skip("needs a PostgreSQL server that says which database it lacks")
     missing = sa.make_url(db_url).set(database="jxmj_locked_malformed").render_as_string(hide_password=False)
     with pytest.raises(StoreError, match="jxmj_locked_malformed") as e:
         open_store(missing)

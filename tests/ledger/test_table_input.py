@@ -8,6 +8,7 @@ from ledger import LedgerError, Table
 from ledger.book import add_hand
 from ledger.codes import normalize_code
 from ledger.exchange import table_from_export
+from scoring import Payer
 from tests.ledger.util import SEATS
 
 LONG = "x" * 100_000
@@ -103,7 +104,7 @@ def test_eaten_seats_are_read_as_table_seat_reads_a_seat(eaten, seat):
     stored form keyed the index as text and int() read any key: a name was an internal error)."""
     table = Table("jiujiang", DIGITS)
     hand, _ = add_hand(table, [], _won(eaten))
-    assert hand.winners[0].eaten == {seat: {"bonus_tiles": 1}}
+    assert hand.winners[0].eaten == {seat: Payer(bonus_tiles=1)}
     assert hand.to_json()["winners"][0]["eaten"] == [{"seat": seat, "bonus_tiles": 1}]
     assert add_hand(table, [], hand.to_json())[0].winners[0].eaten == hand.winners[0].eaten
 

@@ -7,10 +7,10 @@ import random
 import pytest
 from mahjong.hand_calculating.divider import HandDivider
 
-from scoring import HandError, Tile, format_tiles, is_complete, parse_tiles, suggest_fixes, waits
+from scoring import HandError, Tile, format_tiles, is_complete, parse_tiles, score, suggest_fixes, waits
 from scoring.decompose import decompose_all, standard_readings
 from scoring.tiles import counts_of
-from tests.scoring.util import melds_of, sc
+from tests.scoring.util import melds_of, parse_case
 
 
 def readings(text):
@@ -28,23 +28,23 @@ def test_seven_pairs_and_four_sets_hand_has_both_readings_and_the_larger_wins():
     c = counts_of(parse_tiles("112233m445566p88s"))
     all_readings = decompose_all(c)
     assert len(all_readings) == 2 and all_readings[-1][0] == "seven_pairs"
-    r = sc("jiujiang", "112233m445566p88s", "8s")
+    r = score(parse_case("jj 112233m445566p88s +8s"))
     assert r.shape == "seven_pairs" and r.own == 30  # 七对 20 + two 潇洒 beat 平胡
     assert r.readings == 2
 
 
 def test_winning_tile_in_several_blocks_all_tried():
-    r = sc("jiujiang", "45666m123p789pCCC", "6m")
+    r = score(parse_case("jj 45666m123p789pCCC +6m"))
     assert r.readings == 2  # 6m in 456 (open) or in the pair 66 (single)
     assert r.wait in ("open", "single")
 
 
 def test_decomposition_marks_winning_block_and_melds():
-    r = sc("jiujiang", "123m456p789s345s55p", "2m")
+    r = score(parse_case("jj 123m456p789s345s55p +2m"))
     blocks = [(b.kind, format_tiles(b.tiles), b.source, b.winning) for b in r.decomposition]
     assert ("chow", "123m", "hand", True) in blocks
     assert sum(1 for b in blocks if b[3]) == 1
-    r = sc("jiujiang", "234m567p678s99s", "6s", "pung 777p", self_drawn=True)
+    r = score(parse_case("jj 234m567p678s99s +6s pung:777p self"))
     assert r.decomposition[-1].source == "meld" and r.decomposition[-1].kind == "pung"
 
 
@@ -73,7 +73,7 @@ def test_waits_ignore_a_tile_held_four_times():
 
 
 def test_waits_with_melds_and_variants():
-    assert waits("13m55p", melds_of("pung 777p, pung 999s, pung CCC"), "jiujiang") == [Tile.M2]
+    assert waits("13m55p", melds_of("pung:777p pung:999s pung:CCC"), "jiujiang") == [Tile.M2]
     assert format_tiles(waits("ESWNCFPESWNCF", (), "xinyu")) == "ESWNCFP"  # free all-honour shape
 
 
@@ -83,7 +83,7 @@ def test_is_complete():
     assert is_complete("11m33m55p77p99s22s44s")
     assert is_complete("ESWNCFPESWNCFE", variant="xinyu")
     assert not is_complete("123m456p789s345sEW", variant="xinyu")
-    assert is_complete("99s", melds_of("pung 111m, pung 777p, pung 555s, chow 678s"))
+    assert is_complete("99s", melds_of("pung:111m pung:777p pung:555s chow:678s"))
     with pytest.raises(HandError, match="wind"):
         is_complete("123m456p789s345sEE")
 

@@ -11,12 +11,16 @@ import math
 import pytest
 
 from scoring import score
+from scoring.items import registry
 from tests.scoring.util import case, parse_case, points
 
 # fmt: off
 PAO_CASES = [
     # 平胡 and its +1 adders
     case("basic", "jj 234m567p678s99s +6s pung:777p self", basic=1, self_drawn=1),
+    case("self_drawn", "xz 234m567p678s99s +6s pung:777p self", basic=1, self_drawn=1),
+    case("self_drawn-no-discard", "xz 234m567p678s99s +6s pung:777p", basic=1),
+    case("concealed", "jj 123m456p789s345s55p +5p", basic=1, concealed=1, single_wait=1),
     case("closed_wait", "jj 123m456p789s345s55p +2m", basic=1, concealed=1, closed_wait=1),
     case("edge_wait", "jj 123m456p789s345s55p +3m", basic=1, concealed=1, edge_wait=1),
     case("edge_wait-789", "xz 789m456p789s345s55p +7m", basic=1, concealed=1, edge_wait=1),
@@ -68,6 +72,7 @@ PAO_CASES = [
     # events
     case("kong_bloom", "jj 123m456m789s11s +1s concealed_kong:5555p self kong_bloom", kong_bloom=10, concealed=5, single_wait=5, kong=2),
     case("kong_bloom-xz", "xz 123m456m789s11s +1s concealed_kong:5555p self kong_bloom", kong_bloom=15, concealed=1, single_wait=1, kong=2),
+    case("robbing_kong", "jj 234m567p678s99s +6s pung:777p robbing_kong payer:pung:666s", robbing_kong=10),
     case("kong_bloom-no", "jj 123m456m789s11s +1s concealed_kong:5555p self", basic=1, self_drawn=1, concealed=1, single_wait=1, kong=2),
     case("kong_discard", "jj 123m456p789s345s55p +2m kong_discard payer:kong:9999m", kong_discard=10, concealed=5, closed_wait=5),
     case("last_tile_draw", "jj 123m456p789s345s55p +2m self last_tile", last_tile_draw=10, concealed=5, closed_wait=5),
@@ -107,6 +112,7 @@ PAO_CASES = [
 ]
 
 FAN_CASES = [
+    case("basic", "xy 123m456p789sEE +E pung:333s self"),  # the ×1 基本分 alone
     case("concealed", "xy 123m456p789s345sEE +E self", concealed=2),
     case("concealed-no-pung", "xy 123m456p789sEE +E pung:333s self"),
     case("concealed-no-concealed-kong", "xy 123m456p789sEE +E concealed_kong:3333s self", kong=2),
@@ -126,6 +132,8 @@ FAN_CASES = [
     case("all_honours-seven-pairs", "xy EESSWWNNCCFFPP +E self", seven_pairs=4, all_honours=8),
     case("all_honours-melded", "xy PP +P pung:EEE pung:SSS pung:WWW kong:CCCC self", kong=2, all_pungs=2, all_melded=4, all_honours=8),
     case("kong_bloom", "xy 123m456p789sEE +E kong:3333s self kong_bloom", kong=2, kong_bloom=2),
+    case("cap", "xy 1111m33p55p77s99sEE +E self rule:cap=4", luxury_seven_pairs=8, cap=0.5),
+    case("cap-not-reached", "xy 1111m33p55p77s99sEE +E self rule:cap=16", luxury_seven_pairs=8),
 
 ]
 # fmt: on
@@ -146,3 +154,10 @@ def test_fan_items(spec, expected):
     assert {i.key: i.multiplier for i in r.items if i.key != "basic"} == expected
     assert r.own == math.prod(expected.values()) == math.prod(i.multiplier for i in r.items)
     assert r.items[0].key == "basic"
+
+
+@pytest.mark.parametrize(("family", "cases"), [("pao", PAO_CASES), ("fan", FAN_CASES)])
+def test_every_registered_key_has_a_case(family, cases):
+    """A new item key needs a case here whose id is the key (``key`` or ``key-…``)."""
+    ids = [c.id for c in cases]
+    assert [k for k in registry(family) if not any(i == k or i.startswith(f"{k}-") for i in ids)] == []

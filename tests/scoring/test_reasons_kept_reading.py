@@ -8,18 +8,19 @@ import dataclasses
 
 import pytest
 
+from scoring import score
 from scoring.items import FAN, PAO
-from tests.scoring.util import sc
+from tests.scoring.util import parse_case
 
 CASES = [  # registry, pattern, hand (two readings: 111 222 333 or 123 123 123), its value
-    (PAO, "half_flush", ("jiujiang", "111222333pCC", "3p", "pung PPP"), 10),
-    (PAO, "full_flush", ("jiujiang", "111222333m456m99m", "3m"), 20),
-    (FAN, "full_flush", ("xinyu", "111222333m456m99m", "3m"), 4),
+    (PAO, "half_flush", "jj 111222333pCC +3p pung:PPP", 10),
+    (PAO, "full_flush", "jj 111222333m456m99m +3m", 20),
+    (FAN, "full_flush", "xy 111222333m456m99m +3m self", 4),
 ]
 
 
-@pytest.mark.parametrize(("reg", "key", "args", "value"), CASES, ids=[f"{c[2][0]}-{c[1]}" for c in CASES])
-def test_a_patterns_reason_is_written_for_the_kept_reading_only(monkeypatch, reg, key, args, value):
+@pytest.mark.parametrize(("reg", "key", "spec", "value"), CASES, ids=[f"{c[2][:2]}-{c[1]}" for c in CASES])
+def test_a_patterns_reason_is_written_for_the_kept_reading_only(monkeypatch, reg, key, spec, value):
     asked = []
 
     def reason(r):
@@ -27,7 +28,7 @@ def test_a_patterns_reason_is_written_for_the_kept_reading_only(monkeypatch, reg
         return ("spy reason", "探针理由")
 
     monkeypatch.setitem(reg, key, dataclasses.replace(reg[key], reason=reason))
-    r = sc(*args, self_drawn=reg is FAN)
+    r = score(parse_case(spec))
     assert r.readings == 2
     (item,) = [i for i in r.items if i.key == key]
     assert (item.reason, item.reason_zh) == ("spy reason", "探针理由")
@@ -44,7 +45,7 @@ def test_an_add_on_patterns_reason_is_written_once_and_says_on_top(monkeypatch):
         return ("both dragons", "中白")
 
     monkeypatch.setitem(PAO, "red_flag", dataclasses.replace(PAO["red_flag"], reason=reason))
-    r = sc("jiujiang", "11112233s", "1s", "pung CCC, pung PPP", self_drawn=True)
+    r = score(parse_case("jj 11112233s +1s pung:CCC pung:PPP self"))
     assert r.readings == 2
     (item,) = [i for i in r.items if i.key == "red_flag"]
     assert (item.points, item.reason, item.reason_zh) == (10, "both dragons: +10 on top", "中白：另加 10 炮")

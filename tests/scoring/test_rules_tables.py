@@ -10,7 +10,7 @@ import pytest
 from scoring import VARIANTS, HandError, format_text, load_rules, load_rules_file, score
 from scoring.items import EATEN_KEYS, register, registry
 from scoring.rules import load_overrides
-from tests.scoring.util import hand, sc
+from tests.scoring.util import parse_case
 
 
 def _item_keys(rules) -> set[str]:
@@ -74,16 +74,16 @@ def test_house_table_changes_a_value(tmp_path):
     f = tmp_path / "house.toml"
     f.write_text(text, encoding="utf-8")
     house = load_rules_file(f)
-    r = sc("jiujiang", "777s999s33m", "3m", "pung 222m, pung 555p", self_drawn=True, rules=house)
+    r = score(parse_case("jj 777s999s33m +3m pung:222m pung:555p self"), house)
     assert r.own == 30 + 5 + 5
 
 
 def test_text_format_for_each_variant():
-    t = format_text(sc("xinyu", "EEESSSWWWCCCPP", "P", self_drawn=True))
+    t = format_text(score(parse_case("xy EEESSSWWWCCCPP +P self")))
     assert "全风向" in t and "x8" in t and "Own: 32 (product)" in t
-    t = format_text(sc("jiujiang", "234m567p678s99s", "6s", "pung 777p"))
+    t = format_text(score(parse_case("jj 234m567p678s99s +6s pung:777p")))
     assert "cannot win" in t and "二炮起胡" in t and "[pung:777p]" in t
-    t = format_text(score(hand("xingzi", "11m33p4444p55p77s99s", "9s")))
+    t = format_text(score(parse_case("xz 11m33p4444p55p77s99s +9s")))
     assert "豪华" in t and "潇洒" in t and "seven_pairs" in t
 
 

@@ -5,133 +5,127 @@ from __future__ import annotations
 import pytest
 
 from scoring import HandError, HandInput, Meld, Payer, score
-from tests.scoring.util import melds_of, payer, sc
+from tests.scoring.util import melds_of, parse_case, payer
 
 BASIC = "234m567p678s99s"  # + pung 777p, win 6s
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "fragment"),
+    ("spec", "fragment"),
     [
-        (dict(variant="xingzi", concealed="234m567p678s99sEE", win="E"), "wind E (东)"),
-        (dict(variant="jiujiang", concealed="123m456p789s345sNN", win="N"), "wind N (北)"),
-        (dict(variant="jiujiang", concealed="123m456p789s345sFF", win="F"), "發 (F)"),
-        (dict(variant="xingzi", concealed="111m11m567p678s999s", win="6s"), "five or more copies of 1m"),
-        (dict(variant="jiujiang", concealed="123m456p789s345s5p", win="5p"), "wrong tile count: 13"),
-        (dict(variant="jiujiang", concealed="123m456p789s345s55p", win="9m"), "winning tile 9m"),
-        (dict(variant="jiujiang", concealed="123m456p789s345s56p", win="5p"), "not a winning hand"),
-        (dict(variant="xinyu", concealed="123m456p789s345s56p", win="5p", self_drawn=True), "not a winning"),
+        ("xz 234m567p678s99sEE +E", "wind E (东)"),
+        ("jj 123m456p789s345sNN +N", "wind N (北)"),
+        ("jj 123m456p789s345sFF +F", "發 (F)"),
+        ("xz 111m11m567p678s999s +6s", "five or more copies of 1m"),
+        ("jj 123m456p789s345s5p +5p", "wrong tile count: 13"),
+        ("jj 123m456p789s345s55p +9m", "winning tile 9m"),
+        ("jj 123m456p789s345s56p +5p", "not a winning hand"),
+        ("xy 123m456p789s345s56p +5p self", "not a winning"),
     ],
 )
-def test_invalid_hands(kwargs, fragment):
-    kwargs = dict(kwargs)
-    args = (kwargs.pop("variant"), kwargs.pop("concealed"), kwargs.pop("win"))
-    kwargs.setdefault("self_drawn", False)
+def test_invalid_hands(spec, fragment):
     with pytest.raises(HandError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
-        sc(*args, **kwargs)
+        score(parse_case(spec))
 
 
 def test_not_complete_message_suggests_the_smallest_fix():
     with pytest.raises(HandError) as e:
-        sc("jiujiang", "123m456p789s345s57p", "5p")
+        score(parse_case("jj 123m456p789s345s57p +5p"))
     assert "5p instead of 4p" in str(e.value)  # 55 + 567p
 
 
 def test_winds_are_fine_in_xinyu():
-    r = sc("xinyu", "123m456p789s345sEE", "E", self_drawn=True)
+    r = score(parse_case("xy 123m456p789s345sEE +E self"))
     assert r.can_win and r.own == 2
 
 
 def test_fifth_copy_counts_payers_melds_and_bonus_tiles():
     with pytest.raises(HandError, match="five or more copies of 2m"):
-        sc("jiujiang", "123m456p789s345s55p", "5p", payers=[payer("b", "kong 2222m")])
+        score(parse_case("jj 123m456p789s345s55p +5p", payers=[payer("b", "kong:2222m")]))
     with pytest.raises(HandError, match="發"):
-        sc(
-            "jiujiang",
-            BASIC,
-            "6s",
-            "pung 777p",
-            bonus_tiles=3,
-            payers=[Payer("b", bonus_tiles=2)],
-        )
+        score(parse_case(f"jj {BASIC} +6s pung:777p bonus:3", payers=[Payer("b", bonus_tiles=2)]))
 
 
 @pytest.mark.parametrize(
     ("melds", "fragment"),
     [
-        ("pung 778p", "meld 1 (pung 778p): a pung is three identical tiles"),
-        ("kong 777p", "a kong is four identical tiles"),
-        ("chow 135m", "a chow is three consecutive tiles"),
-        ("pung FFF", "發 (F)"),
+        ("pung:778p", "meld 1 (pung 778p): a pung is three identical tiles"),
+        ("kong:777p", "a kong is four identical tiles"),
+        ("chow:135m", "a chow is three consecutive tiles"),
+        ("pung:FFF", "發 (F)"),
     ],
 )
 def test_meld_shapes(melds, fragment):
     with pytest.raises(HandError) as e:
-        sc("jiujiang", "234m567p678s99s", "6s", melds)
+        score(parse_case(f"jj 234m567p678s99s +6s {melds}"))
     assert fragment in str(e.value)
 
 
 def test_chow_only_as_the_fourth_meld():
     with pytest.raises(HandError, match="fourth meld"):
-        sc("jiujiang", "234m567p99s", "9s", "chow 678s, pung 777p")
-    r = sc("jiujiang", "99s", "9s", "pung 111m, pung 777p, pung 555s, chow 678s", self_drawn=True)
+        score(parse_case("jj 234m567p99s +9s chow:678s pung:777p"))
+    r = score(parse_case("jj 99s +9s pung:111m pung:777p pung:555s chow:678s self"))
     assert r.can_win
 
 
 def test_xinyu_has_no_chow_and_no_bonus_tiles():
     with pytest.raises(HandError, match="no chow"):
-        sc("xinyu", "99s", "9s", "pung 111m, pung 777p, pung 555s, chow 678s", self_drawn=True)
+        score(parse_case("xy 99s +9s pung:111m pung:777p pung:555s chow:678s self"))
     with pytest.raises(HandError, match="no bonus tiles"):
-        sc("xinyu", "123m456p789s345sEE", "E", self_drawn=True, bonus_tiles=1)
+        score(parse_case("xy 123m456p789s345sEE +E self bonus:1"))
 
 
 @pytest.mark.parametrize(
-    ("kw", "fragment"),
+    ("words", "fragment"),
     [
-        (dict(self_drawn=False, events=("kong_bloom",)), "self-draw"),
-        (dict(self_drawn=True, events=("kong_bloom",)), "needs a kong"),
-        (dict(self_drawn=True, events=("robbing_kong",)), "self_drawn to false"),
-        (dict(self_drawn=False, events=("heavenly",)), "dealer's self-drawn"),
-        (dict(self_drawn=True, events=("earthly",)), "first discard"),
-        (dict(self_drawn=False, events=("teleport",)), "unknown event"),
+        ("kong_bloom", "self-draw"),
+        ("self kong_bloom", "needs a kong"),
+        ("self robbing_kong", "self_drawn to false"),
+        ("heavenly", "dealer's self-drawn"),
+        ("self earthly", "first discard"),
+        ("teleport", "unknown event"),
     ],
 )
-def test_event_consistency(kw, fragment):
+def test_event_consistency(words, fragment):
     with pytest.raises(HandError, match=fragment):
-        sc("jiujiang", "123m456p789s345s55p", "2m", **kw)
+        score(parse_case(f"jj 123m456p789s345s55p +2m {words}"))
 
 
 def test_ready_declared_is_jiujiang_only():
     with pytest.raises(HandError, match="no place in Xingzi"):
-        sc("xingzi", "123m456p789s345s55p", "2m", events=("ready_declared",))
+        score(parse_case("xz 123m456p789s345s55p +2m ready_declared"))
     with pytest.raises(HandError, match="Jiujiang rule"):
-        sc("xingzi", BASIC, "6s", "pung 777p", self_drawn=True, payers=[Payer("a", ready_declared=True)] * 3)
+        score(parse_case(f"xz {BASIC} +6s pung:777p self", payers=[Payer("a", ready_declared=True)] * 3))
 
 
 def test_payer_count_and_dealers():
     with pytest.raises(HandError, match="one payer"):
-        sc("jiujiang", BASIC, "6s", "pung 777p", payers=[Payer("a"), Payer("b")])
+        score(parse_case(f"jj {BASIC} +6s pung:777p", payers=[Payer("a"), Payer("b")]))
     with pytest.raises(HandError, match="three payers"):
-        sc("jiujiang", BASIC, "6s", "pung 777p", self_drawn=True, payers=[Payer("a")])
+        score(parse_case(f"jj {BASIC} +6s pung:777p self", payers=[Payer("a")]))
     with pytest.raises(HandError, match="more than one dealer"):
-        sc("xingzi", BASIC, "6s", "pung 777p", self_drawn=True, winner_is_dealer=True,
-           payers=[Payer("a", is_dealer=True), Payer("b"), Payer("c")])  # fmt: skip
+        score(
+            parse_case(
+                f"xz {BASIC} +6s pung:777p self dealer",
+                payers=[Payer("a", is_dealer=True), Payer("b"), Payer("c")],
+            )
+        )
 
 
 def test_point_value_must_be_positive():
     with pytest.raises(HandError, match="point_value"):
-        sc("jiujiang", BASIC, "6s", "pung 777p", self_drawn=True, point_value=0)
+        score(parse_case(f"jj {BASIC} +6s pung:777p self", point_value=0))
 
 
 def test_melds_given_as_mappings_are_accepted():
     h = HandInput("jiujiang", BASIC, "6s", True, melds=[{"kind": "pung", "tiles": "777p"}])  # type: ignore[list-item]
     assert score(h).own == 2
-    assert melds_of("pung 777p") == (Meld.of("pung", "777p"),)
+    assert melds_of("pung:777p") == (Meld.of("pung", "777p"),)
 
 
 def test_unsorted_meld_is_normalised():
     chow = Meld("chow", tuple(reversed(Meld.of("chow", "678s").tiles)))
-    melds = [*melds_of("pung 111m, pung 777p, pung 555s"), chow]
+    melds = [*melds_of("pung:111m pung:777p pung:555s"), chow]
     r = score(HandInput("jiujiang", "99s", "9s", True, melds=melds))
     assert r.can_win
 

@@ -8,36 +8,36 @@ import math
 
 import pytest
 
-from scoring import load_rules
-from tests.scoring.util import amounts, mults, sc
+from scoring import load_rules, score
+from tests.scoring.util import amounts, mults, parse_case
 
 SD = dict(self_drawn=True)
 
 
 def test_golden_all_honours_all_pungs_concealed_is_32():
-    r = sc("xinyu", "EEESSSWWWCCCPP", "P", **SD)
+    r = score(parse_case("xy EEESSSWWWCCCPP +P self"))
     assert r.own == 32 and amounts(r) == [32, 32, 32]
 
 
 def test_discard_cannot_win():
-    r = sc("xinyu", "123m456p789s345sEE", "E")
+    r = score(parse_case("xy 123m456p789s345sEE +E"))
     assert not r.can_win and "self-draw only" in r.reason and r.payments == ()
 
 
 def test_kong_money_added_to_each_payment():
     # exposed kong 1 + concealed kong 2 from each payer, on top of the hand score (x2 kong)
-    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", **SD)
+    r = score(parse_case("xy 123m456pEE +E kong:3333s concealed_kong:7777s self"))
     assert r.own == 2
     assert [p.kong_money for p in r.payments] == [3, 3, 3]
     assert amounts(r) == [5, 5, 5]
 
 
 def test_point_value_scales_the_hand_not_the_kong_money():
-    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", point_value=2, **SD)
+    r = score(parse_case("xy 123m456pEE +E kong:3333s concealed_kong:7777s self", point_value=2))
     assert amounts(r) == [7, 7, 7]
     rules = load_rules("xinyu")
     both = dataclasses.replace(rules, options={**rules.options, "kong_money_times_point_value": True})
-    r = sc("xinyu", "123m456pEE", "E", "kong 3333s, concealed_kong 7777s", point_value=2, rules=both, **SD)
+    r = score(parse_case("xy 123m456pEE +E kong:3333s concealed_kong:7777s self", point_value=2), both)
     assert amounts(r) == [10, 10, 10]
 
 
@@ -46,7 +46,7 @@ def test_cap_option(cap, own):
     rules = load_rules("xinyu")
     table = dataclasses.replace(rules, options={**rules.options, "cap": cap})
     # all honours x8, all pungs x2, all melded x4 = 64
-    r = sc("xinyu", "PP", "P", "pung EEE, pung SSS, pung WWW, pung CCC", rules=table, **SD)
+    r = score(parse_case("xy PP +P pung:EEE pung:SSS pung:WWW pung:CCC self"), table)
     assert r.own == own
     assert math.prod(i.multiplier for i in r.items) == own
     assert ("cap" in [i.key for i in r.items]) == (own < 64)
@@ -54,19 +54,19 @@ def test_cap_option(cap, own):
 
 def test_events_other_than_kong_bloom_have_no_place():
     with pytest.raises(Exception, match="no place in Xinyu"):
-        sc("xinyu", "123m456p789s345sEE", "E", events=("heavenly",), winner_is_dealer=True, **SD)
+        score(parse_case("xy 123m456p789s345sEE +E self heavenly dealer"))
 
 
 def test_three_payers_default():
-    r = sc("xinyu", "123m456p789s345sEE", "E", **SD)
+    r = score(parse_case("xy 123m456p789s345sEE +E self"))
     assert [p.payer for p in r.payments] == ["player 1", "player 2", "player 3"]
 
 
 def test_all_melded_with_a_concealed_kong_option():
-    melds = "pung 111m, pung 555p, pung 999s, concealed_kong EEEE"
-    r = sc("xinyu", "SS", "S", melds, **SD)
+    spec = "xy SS +S pung:111m pung:555p pung:999s concealed_kong:EEEE self"
+    r = score(parse_case(spec))
     assert mults(r) == {"kong": 2, "all_pungs": 2, "all_melded": 4}
     rules = load_rules("xinyu")
     strict = dataclasses.replace(rules, options={**rules.options, "all_melded_counts_concealed_kong": False})
-    r = sc("xinyu", "SS", "S", melds, rules=strict, **SD)
+    r = score(parse_case(spec), strict)
     assert mults(r) == {"kong": 2, "all_pungs": 2}

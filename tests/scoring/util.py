@@ -1,58 +1,23 @@
-"""Helpers: build hands from strings, summarise items."""
+"""Helpers: build hands from one line (:func:`parse_case`), summarise items."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from scoring import HandInput, Meld, Payer, ScoreResult, score
+from scoring import HandInput, Meld, Payer, ScoreResult
 
 
 def melds_of(text: str) -> tuple[Meld, ...]:
-    """``"pung 777p, kong CCCC"`` → melds."""
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        if part:
-            kind, tiles = part.split()
-            out.append(Meld.of(kind, tiles))
-    return tuple(out)
+    """``"pung:777p kong:CCCC"`` → melds (the meld words of :func:`parse_case`)."""
+    return tuple(Meld.of(*word.split(":")) for word in text.split())
 
 
 def payer(name: str, melds: str = "", **kw) -> Payer:
+    """A payer named ``name`` showing ``melds`` (``"pung:111m"``)."""
     return Payer(name=name, melds=melds_of(melds), **kw)
 
 
-def hand(
-    variant: str,
-    concealed: str,
-    win: str,
-    melds: str = "",
-    *,
-    self_drawn: bool = False,
-    events: tuple[str, ...] = (),
-    **kw,
-) -> HandInput:
-    """A hand; a xingzi self-draw by a non-dealer gets payers ``a`` (the dealer), ``b``, ``c`` when
-    none are given (DECISIONS §1.5: the dealer is always among them)."""
-    if variant == "xingzi" and self_drawn and not kw.get("winner_is_dealer") and kw.get("payers") is None:
-        kw["payers"] = XZ_SELF_DRAW_PAYERS
-    return HandInput(
-        variant=variant,
-        concealed=concealed,
-        winning_tile=win,
-        self_drawn=self_drawn,
-        melds=melds_of(melds),
-        events=events,
-        **kw,
-    )
-
-
 XZ_SELF_DRAW_PAYERS = (Payer("a", is_dealer=True), Payer("b"), Payer("c"))
-
-
-def sc(*args, rules=None, rules_override=None, **kw) -> ScoreResult:
-    """Score ``hand(*args, **kw)`` with a table (``rules``) and/or per-call overrides."""
-    return score(hand(*args, rules=rules_override or {}, **kw), rules)
 
 
 def points(result: ScoreResult) -> dict[str, int]:
@@ -85,8 +50,9 @@ def parse_case(spec: str, **kw) -> HandInput:
     ``+T`` the winning tile, ``kind:tiles`` a meld (``pung:777p``, ``concealed_kong:3333s``),
     ``self`` (self-drawn), ``dealer`` (the winner deals), ``bonus:N`` (發 set aside), any event
     name (``kong_bloom``, ``last_tile`` …), ``payer:kind:tiles`` a meld of the one discarder
-    (``payer:pung:222m`` for 抢杠). ``kw`` go to :class:`HandInput` as they are; a xingzi
-    self-draw by a non-dealer gets the dealer among its payers (:data:`XZ_SELF_DRAW_PAYERS`).
+    (``payer:pung:222m`` for 抢杠), ``rule:key=N`` a house rule (``rule:cap=16``). ``kw`` go to
+    :class:`HandInput` as they are; a xingzi self-draw by a non-dealer gets the dealer among its
+    payers (:data:`XZ_SELF_DRAW_PAYERS`).
     """
     words = spec.split()
     fields: dict = {"variant": VARIANT_OF[words[0]], "concealed": words[1], "self_drawn": False}
@@ -101,6 +67,9 @@ def parse_case(spec: str, **kw) -> HandInput:
             fields[_FLAGS[w][0]] = _FLAGS[w][1]
         elif w.startswith("bonus:"):
             fields["bonus_tiles"] = int(w[6:])
+        elif w.startswith("rule:"):
+            key, value = w[5:].split("=")
+            kw["rules"] = {**kw.get("rules", {}), key: int(value)}
         elif ":" in w:
             kind, tiles = w.split(":")
             melds.append(Meld.of(kind, tiles))

@@ -50,7 +50,7 @@ def test_off_row_and_rejected_boxes_are_grey_and_rejected_is_dashed():
     from vision.detection import Detection, Rejected
 
     canvas = np.zeros((200, 300, 3), np.uint8)
-    off = Detection((20, 60, 60, 120), "W", 0.9, off_row=True)
+    off = Detection((20, 60, 60, 120), "W", 0.9, role="discard")
     kept = Detection((100, 60, 140, 120), "1m", 0.9)
     rej = Rejected((180, 60, 280, 180), 0.8)
     out = np.asarray(annotate(canvas, [off, kept], (), rejected=[rej]))

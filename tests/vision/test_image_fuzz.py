@@ -5,8 +5,8 @@ formats jxmj refuses, since a phone's "photo.jpg" may hold anything); each case 
 seed with a few of: bit flips, interesting bytes, a block deleted, duplicated or moved,
 random bytes inserted, truncation. Each run tries the same `FUZZ_CASES` cases (default
 20,000, about 5 s on one core; `JXMJ_FUZZ_CASES=63000` for a long run) and stops early at
-`FUZZ_SECONDS` (15 s) on a slow machine, so it is bounded in CI. Before issue 15, 171 of the
-first 20,000 cases escaped as RuntimeError (AVIF), BLPFormatError, NotImplementedError (DDS).
+`FUZZ_SECONDS` (15 s) on a slow machine, so it is bounded in CI. Decoders raise many kinds of
+error (RuntimeError for AVIF, BLPFormatError, NotImplementedError for DDS); none may escape.
 """
 
 from __future__ import annotations

@@ -147,3 +147,16 @@ def test_a_box_straddling_two_rows_does_not_merge_them():
     tiles = [[([*top, bad, *bottom])[i].tile for i in r] for r in rows]
     assert ["1m", "2m", "3m", "4m", "5m", "6m"] in [[t for t in r if t != "9s"] for r in tiles]
     assert ["1p", "2p", "3p", "4p", "5p", "6p"] in [[t for t in r if t != "9s"] for r in tiles]
+
+
+@pytest.mark.parametrize(
+    ("gap", "apart", "want"),
+    [
+        (3.0, 30.0, ["hand", "pung"]),  # tight row: 30 px (half a tile) sets the pung apart
+        (22.0, 30.0, ["hand"]),  # loose row (22 px between all): 30 px is its own spacing
+        (22.0, 60.0, ["hand", "pung"]),  # loose row, a full tile apart: a pung
+    ],
+)
+def test_three_alike_inside_a_loose_row_are_a_pung_only_when_set_apart(gap, apart, want):
+    dets = lay("1m 2m 3m 4s 5s 6s 9p 9p | 7p 7p 7p", gap=gap, big_gap=apart)
+    assert [g.kind_guess for g in group_tiles(dets)] == want

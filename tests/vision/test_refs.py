@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from vision import TileReader, testing
-from vision.modelfiles import TILE_CODES
+from vision.modelfiles import CLASS_CODES
 from vision.refs import MAX_REF_PHOTOS, MAX_REFS, Ref, RefsError, RefSet, blend, load_refs, parse_refs
 
 SIZE = (1600, 1200)
@@ -220,4 +220,4 @@ def test_refset_similar_is_the_nearest_reference_per_class():
 
 
 def test_tile_codes_a_reference_may_carry():
-    assert "none" not in TILE_CODES and {"back", "flower", "P"} <= set(TILE_CODES)
+    assert "none" not in CLASS_CODES and {"back", "flower", "P"} <= set(CLASS_CODES)

@@ -107,10 +107,7 @@ OPTS = {"angle": 0.0, "tilt": 0.1, "persp": 0.0, "center": True, "portrait": Fal
 @pytest.fixture(scope="module")
 def drawn():
     from datasets.scenes import make_scene
-    from datasets.tiles import CC0_DIR, CLASSES
-
-    if not CC0_DIR.is_dir():  # a clean clone (CI): the renderer has no tile faces to draw
-        pytest.skip(f"needs the renderer's tile faces ({CC0_DIR}, in ../shared/data)")
+    from datasets.tiles import CLASSES
 
     reader = TileReader(models_dir())
     img, boxes = make_scene(
@@ -132,6 +129,10 @@ def run(reader, classify, xyxy):
 
 
 def test_drawn_sideways_4p_cut_in_halves_reads_4p_again(drawn):
+    from datasets.tiles import CC0_DIR
+
+    if not CC0_DIR.is_dir():  # drawn with font faces instead, one half of the 4p reads `none`, not 2p
+        pytest.skip(f"needs the CC0 tile faces ({CC0_DIR}, in ../shared/data): the misread is theirs")
     reader, classify, xyxy, codes, rotated = drawn
     k = next(i for i, (c, r) in enumerate(zip(codes, rotated, strict=True)) if c == "4p" and r)
     x0, y0, x1, y1 = xyxy[k]

@@ -3,8 +3,8 @@ section (`app.ui.rule_links.sections`), each under a header with a stable anchor
 scored item's rule reference links straight to it (`app.ui.rule_links.href`).
 
 Streamlit scrolls to the anchor of the address (``#rule-xingzi-1-3``) when that header is drawn;
-the page's own styles, applied a moment later, shift it (measured: 170 px above the screen), so
-`follow_anchor` scrolls again once the header has stopped moving, unless the player has scrolled.
+the page's own styles, applied a moment later, shift it off the screen. So `follow_anchor`
+scrolls again once the header has stopped moving, unless the player has scrolled.
 
 Words: ``rules.<variant>.lead``, the shared section titles ``rules.sec.<section>`` and each
 variant's section text ``rules.<variant>.<section>`` in both catalogs.

@@ -9,24 +9,33 @@ Chinese, the short ASCII codes otherwise.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from app.ui.render.tiles import short
 from app.ui.state import EditHand, EditTile, Selection
+from app.ui.state.photo_tiles import SET_ASIDE, left_out, photo_tile
 
 BLUE, GOLD, RED, GREEN, GREY = (28, 126, 214), (232, 163, 23), (224, 49, 49), (18, 150, 93), (120, 120, 120)
+GREY_VEIL = (200, 200, 200)
+"""The colour laid (at 60 % opacity) over a tile that is not in the hand."""
 
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """One box to draw: `xyxy` full-resolution pixels, `text` its label, `color` RGB."""
+    """One box to draw: `xyxy` full-resolution pixels, `text` its label, `color` RGB of its frame.
+
+    `unsure` adds the red dashed frame of a reading to check (inside the frame of `color`
+    when that is another mark: a winning or selected tile shows both); `grey` veils a tile that
+    is not in the hand."""
 
     xyxy: tuple[float, float, float, float]
     text: str
     color: tuple[int, int, int]
     thick: bool = False
+    unsure: bool = False
+    grey: bool = False
 
 
 def tile_boxes(
@@ -36,10 +45,12 @@ def tile_boxes(
     *,
     chinese: bool,
     stale: bool = False,
+    set_aside: Collection[str] = SET_ASIDE,
 ) -> tuple[Box, ...]:
     """A box per detection, coloured by what the tile is now: blue selected, gold the winning
-    tile, red unsure, green read, grey not in the hand (or every box, when `stale`: the hand
-    was typed over the photo)."""
+    tile, green read, each with a red dashed frame when unsure (`EditTile.needs_check`: flagged, or
+    read below `SURE_CONF`), red dashed alone when only unsure; greyed when not in the hand
+    (`left_out`), or every box when `stale` (the hand was typed over the photo)."""
     now: dict[int, tuple[EditTile, bool, bool]] = {}  # detection -> (tile, selected, winning)
     for i, x in enumerate(hand.concealed):
         if x.detection is not None:
@@ -48,16 +59,21 @@ def tile_boxes(
         for i, x in enumerate(m.tiles):
             if x.detection is not None:
                 now[x.detection] = (x, selected == Selection(i, j), False)
+    out = set(left_out(detections, hand, set_aside))
     boxes = []
     for k, det in enumerate(detections):
-        tile, sel, win = now.get(k, (EditTile(det.tile, det.conf, k, det.uncertain), False, False))
-        code, low = tile.code, tile.unsure
-        color = BLUE if sel else GOLD if win else RED if low else GREEN
-        if stale or (k not in now and det.tile not in ("F", "flower")):
-            color = GREY
-        text = box_label(code, chinese) + ("?" if low and not chinese else "")
-        boxes.append(Box(tuple(det.xyxy), text, color, sel))
+        tile, sel, win = now.get(k, (photo_tile(det, k), False, False))
+        grey = stale or k in out
+        low = tile.needs_check and not grey
+        color = GREY if grey else BLUE if sel else GOLD if win else RED if low else GREEN
+        text = box_label(tile.code, chinese) + ("?" if low and not chinese else "")
+        boxes.append(Box(tuple(det.xyxy), text, color, sel, low, grey))
     return tuple(boxes)
+
+
+def unsure_count(boxes: Sequence[Box]) -> int:
+    """The red dashed frames `draw_boxes` draws (the caption counts these, not the reader's flags)."""
+    return sum(1 for b in boxes if b.unsure)
 
 
 def box_label(code: str, chinese: bool) -> str:
@@ -81,15 +97,31 @@ def label_font() -> str | None:
 
 @lru_cache(maxsize=64)
 def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
-    """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles."""
+    """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles.
+
+    Greyed tiles first (veiled, thin frame), then the hand's; an unsure tile's red dashed frame
+    lies inside its winning / selected frame, so both marks show."""
     from PIL import Image, ImageDraw
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
-    d = ImageDraw.Draw(im)
     width = max(2, round(max(im.size) / 400))
+    veil = Image.new("RGBA", im.size, (0, 0, 0, 0))
+    dv = ImageDraw.Draw(veil)
     for box in boxes:
+        if box.grey:
+            dv.rectangle(tuple(v * scale for v in box.xyxy), fill=(*GREY_VEIL, 150))
+    im = Image.alpha_composite(im.convert("RGBA"), veil).convert("RGB")
+    d = ImageDraw.Draw(im)
+    for box in sorted(boxes, key=lambda b: not b.grey):
         x0, y0, x1, y1 = (v * scale for v in box.xyxy)
-        d.rectangle((x0, y0, x1, y1), outline=box.color, width=width * (2 if box.thick else 1))
+        w = max(1, width // 2) if box.grey else width * (2 if box.thick else 1)
+        if box.unsure and box.color == RED:
+            dashed_rectangle(d, (x0, y0, x1, y1), RED, width)
+        else:
+            d.rectangle((x0, y0, x1, y1), outline=box.color, width=w)
+            if box.unsure:  # inside the other mark, a little bolder than a frame: both read at a glance
+                inset = w + 1
+                dashed_rectangle(d, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), RED, width + 1)
         fs = max(12, round((x1 - x0) * (0.4 if font_path else 0.42)))
         font = _font(font_path, fs)
         tb = d.textbbox((x0, y0), box.text, font=font)
@@ -97,8 +129,26 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), box.text, fill="white", font=font)
     im = crop_to_tiles(im, [[v * scale for v in b.xyxy] for b in boxes])
     buf = io.BytesIO()
-    im.save(buf, "JPEG", quality=85)
+    im.save(buf, "JPEG", quality=85, subsampling=0)  # full colour resolution: thin red dashes stay red
     return buf.getvalue()
+
+
+def dashed_rectangle(d, xyxy: tuple[float, float, float, float], color, width: int) -> None:
+    """A dashed frame (dashes and gaps of 3 x `width`) drawn with `d` (a `PIL.ImageDraw`)."""
+    x0, y0, x1, y1 = xyxy
+    dash = 3 * width
+    for a, b, horizontal, at in (
+        (x0, x1, True, y0),
+        (x0, x1, True, y1),
+        (y0, y1, False, x0),
+        (y0, y1, False, x1),
+    ):
+        p = a
+        while p < b:
+            q = min(b, p + dash)
+            line = (p, at, q, at) if horizontal else (at, p, at, q)
+            d.line(line, fill=color, width=width)
+            p += 2 * dash
 
 
 @lru_cache(maxsize=32)
@@ -124,4 +174,13 @@ def crop_to_tiles(im, boxes: list[list[float]]):
     return im.crop(tuple(round(v) for v in box))
 
 
-__all__ = ["Box", "box_label", "crop_to_tiles", "draw_boxes", "label_font", "tile_boxes"]
+__all__ = [
+    "Box",
+    "box_label",
+    "crop_to_tiles",
+    "dashed_rectangle",
+    "draw_boxes",
+    "label_font",
+    "tile_boxes",
+    "unsure_count",
+]

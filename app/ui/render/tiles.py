@@ -6,7 +6,7 @@ face-down tile.
 
 >>> from app.ui.i18n import set_lang
 >>> set_lang("zh"); name("5p"), name("C")
-('五筒', '中')
+('五筒', '红中')
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _ZH_RANK = "一二三四五六七八九"
 
 
 def name(code: str) -> str:
-    """`五筒` / `5 Dots`, `中` / `Red dragon`; an unknown code is "unknown tile"."""
+    """`五筒` / `5 Dots`, `红中` / `Red dragon`; an unknown code is "unknown tile"."""
     if len(code) == 2 and code[1] in SUITS and code[0].isdigit():
         rank = int(code[0])
         return t(f"tile.suit.{code[1]}", rank=rank, zh_rank=_ZH_RANK[rank - 1])
@@ -50,6 +50,17 @@ def data_uri(code: str) -> str:
 def label(code: str) -> str:
     """A Markdown image usable as a button label (the CSS makes it tile-sized)."""
     return f"![{code}]({data_uri(code)})"
+
+
+def tile_flags(unsure: bool, *, win: bool = False, selected: bool = False) -> str:
+    """The marks of a tile button, carried in its key for the CSS (`app.ui.style`): `_WIN` the
+    winning tile (gold), `_LOW` unsure (red dashed), `_SEL` selected (blue); a winning or
+    selected tile that is unsure shows both marks (the red dashed border inside the ring).
+
+    >>> tile_flags(True, win=True)
+    '_WIN_LOW'
+    """
+    return ("_WIN" if win else "") + ("_LOW" if unsure else "") + ("_SEL" if selected else "")
 
 
 def row_html(codes: list[str], *, win: int | None = None, size: str = "md", grey: bool = False) -> str:
@@ -82,4 +93,4 @@ def groups_html(
     return f'<div class="jx-groups">{"".join(out)}</div>' if wrap else "".join(out)
 
 
-__all__ = ["ASSETS", "CODES", "data_uri", "groups_html", "label", "name", "row_html", "short"]
+__all__ = ["ASSETS", "CODES", "data_uri", "groups_html", "label", "name", "row_html", "short", "tile_flags"]

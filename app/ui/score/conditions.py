@@ -8,7 +8,7 @@ import streamlit as st
 from app.ui.i18n import labels, t
 from app.ui.score.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.score.session import bind, bind_seat
-from app.ui.state import ME, SEATS
+from app.ui.state import ME, OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS
 from scoring.rules import load_rules
@@ -72,7 +72,7 @@ def _how() -> None:
             lambda v: "cond.self_drawn" if v else "cond.discard",
         )
     if not cond.self_drawn:
-        _choice("discarder", t("cond.discarder"), SEATS, lambda s: f"seat.{s}")
+        _choice("discarder", t("cond.discarder"), OTHER_SEATS, lambda s: f"seat.{s}")
     _dealer(rules.option("dealer_doubles", False))
 
 
@@ -80,7 +80,7 @@ def _dealer(doubles: bool) -> None:
     """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
     payments double (星子), the page asks, and nothing is doubled meanwhile."""
     cond = ss.cond
-    value = _choice("dealer", t("cond.dealer"), [ME, *SEATS], lambda s: f"seat.{s}", required=False)
+    value = _choice("dealer", t("cond.dealer"), [ME, *OTHER_SEATS], lambda s: f"seat.{s}", required=False)
     if value is None and doubles:
         st.warning(t("cond.dealer_needed"))
     cond.dealer = value

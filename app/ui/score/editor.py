@@ -13,8 +13,9 @@ import streamlit as st
 
 from app.ui.flash import Flash, show
 from app.ui.i18n import labels, lang, t
-from app.ui.render.tiles import label, name, row_html
+from app.ui.render.tiles import label, name, row_html, tile_flags
 from app.ui.score import session
+from app.ui.score.left_out import over_full, too_many_hint
 from app.ui.score.onscreen import show_panel
 from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
@@ -37,11 +38,7 @@ def hand_editor() -> None:
     with st.container(horizontal=True, key="handrow", gap=None):
         for i, x in enumerate(h.concealed):
             win = h.winning_index == i
-            flags = (
-                ("_WIN" if win else "")
-                + ("_LOW" if x.unsure else "")
-                + ("_SEL" if ss.sel == Selection(i) else "")
-            )
+            flags = tile_flags(x.needs_check, win=win, selected=ss.sel == Selection(i))
             st.button(
                 label(x.code),
                 key=f"tile_c{i}{flags}",
@@ -55,7 +52,7 @@ def hand_editor() -> None:
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    flags = ("_LOW" if x.unsure else "") + ("_SEL" if ss.sel == Selection(i, j) else "")
+                    flags = tile_flags(x.needs_check, selected=ss.sel == Selection(i, j))
                     st.button(
                         label(x.code),
                         key=f"tile_m{j}_{i}{flags}",
@@ -63,6 +60,15 @@ def hand_editor() -> None:
                         args=(Selection(i, j),),
                         help=_help(x, False),
                     )
+            st.button(
+                "",
+                key=f"meldout_{j}",
+                on_click=_on_meld_out,
+                args=(j,),
+                icon=":material/remove_circle:",
+                help=t("hand.meld_out"),
+                type="tertiary",
+            )
             key = f"meldkind_{j}_{m.kind}_{lang()}"  # a new widget per language: it never holds a label
             st.selectbox(
                 t("hand.meld_kind"),
@@ -101,7 +107,9 @@ def hand_editor() -> None:
             icon=":material/undo:",
             disabled=not ss.undo,
         )
-    _kong_hint()
+    too_many_hint()
+    if not over_full():
+        _kong_hint()  # four alike in an over-full hand is no kong question: likely a discard
     if ss.sel is not None:
         _selected_panel()
     elif ss.picker == "add":
@@ -155,7 +163,13 @@ def _selected_panel() -> None:
         with st.container(horizontal=True):
             if sel.standing:
                 st.button(t("hand.set_win"), key="btn_setwin", on_click=_on_set_win, icon=":material/star:")
-            st.button(t("hand.delete"), key="btn_del", on_click=_on_delete, icon=":material/delete:")
+            out = x.detection is not None  # a tile of the photo goes back among its greyed tiles
+            st.button(
+                t("hand.take_out" if out else "hand.delete"),
+                key="btn_del",
+                on_click=_on_delete,
+                icon=":material/remove:" if out else ":material/delete:",
+            )
             st.button(t("hand.done"), key="btn_done", on_click=session.deselect, icon=":material/check:")
         if sel.standing:
             st.caption(t("hand.make_meld"))
@@ -236,6 +250,12 @@ def _on_make_meld(kind: str) -> None:
 
 def _on_meld_kind(j: int, key: str) -> None:
     session.set_hand(ss.hand.with_meld_kind(j, ss[key]))
+    ss.sel = None
+
+
+def _on_meld_out(j: int) -> None:
+    if j < len(ss.hand.melds):
+        session.set_hand(ss.hand.without_meld(j))
     ss.sel = None
 
 

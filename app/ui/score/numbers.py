@@ -1,4 +1,4 @@
-"""Number fields that never change what the player typed behind their back (issue 15 item 10).
+"""Number fields that never change what the player typed behind their back.
 
 Streamlit's integer `number_input` turns a typed 2.5 into 2, and one with `min_value` /
 `max_value` keeps showing an out-of-range entry while the server keeps the previous value —

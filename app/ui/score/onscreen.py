@@ -1,13 +1,12 @@
-"""Bring the tile panel on screen when a tile is tapped (issue 14 item 4: the editor explains
-itself where the player looks).
+"""Bring the tile panel on screen when a tile is tapped, so the editor explains itself where the
+player looks.
 
-On a 390 x 844 phone the panel opens under the hand, the 發 row and any kong hints: tapping a
-tile of a 17-tile photo hand near the bottom of the screen left the whole panel below it
-(its top 377 px under the screen's bottom, measured), so the tap seemed to do nothing but
-frame the tile. The script waits until the panel has kept its place for 0.3 s (the tiles above
-it get new pictures when one is tapped), then scrolls just enough to show the panel's head and
-first picker rows, never the tapped tile above the screen; once per tapped tile (its text names
-the tile), not at all when the panel is already in view or the player has scrolled meanwhile.
+On a phone the panel opens under the hand, the 發 row and any kong hints, so for a long hand it
+can open wholly below the screen and the tap seems to do nothing but frame the tile. The script
+waits until the panel has kept its place for 0.3 s (the tiles above it get new pictures when one
+is tapped). Then it scrolls just enough to show the panel's head and first picker rows, never the
+tapped tile above the screen. It does so once per tapped tile (its text names the tile), and not
+at all when the panel is already in view or the player has scrolled meanwhile.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def render() -> None:
     with wide[1]:
         st.subheader(t("sec.hand"))
         hand_editor()
-        unsure = [x for x in ss.hand.tiles if x.unsure]
+        unsure = [x for x in ss.hand.tiles if x.needs_check]
         if unsure and isinstance(outcome, ScoreResult):
             st.caption(t("msg.low_check", n=len(unsure)))
     with bottom[0]:

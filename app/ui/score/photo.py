@@ -12,9 +12,11 @@ from app.photo_hand import hand_from_photo
 from app.ui import services
 from app.ui.flash import Flash, post
 from app.ui.i18n import lang, t
-from app.ui.render.photo import draw_boxes, label_font, tile_boxes
+from app.ui.render.photo import draw_boxes, label_font, tile_boxes, unsure_count
 from app.ui.score import session
+from app.ui.score.left_out import left_out_view
 from app.ui.state import Conditions, EditHand
+from app.ui.state.photo_tiles import set_aside_codes
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -67,7 +69,7 @@ def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
 
 
 def _apply_photo(photo: services.Photo, source: str) -> None:
-    guess = hand_from_photo(photo.result, ss.cond.variant)
+    guess = hand_from_photo(photo.result, ss.cond.variant, whole=True)  # too many: state.too_many offers
     ss.photo, ss.photo_src = photo, source
     if not guess.concealed and not guess.melds:
         post(Flash("warning", "msg.no_tiles"))  # the photo is shown; the hand the player had stays
@@ -142,10 +144,16 @@ def detection_view() -> None:
         return
     chinese = lang() == "zh" and label_font() is not None
     stale = ss.photo_src == "typed"
-    boxes = tile_boxes(photo.result.detections, ss.hand, ss.sel, chinese=chinese, stale=stale)
+    aside = set_aside_codes(ss.cond.variant)
+    boxes = tile_boxes(
+        photo.result.detections, ss.hand, ss.sel, chinese=chinese, stale=stale, set_aside=aside
+    )
     st.image(
         draw_boxes(photo.preview_jpeg, photo.scale, boxes, label_font() if chinese else None), width="stretch"
     )
-    dets = photo.result.detections
-    low = sum(1 for d in dets if d.uncertain)
-    st.caption(t("photo.typed_over") if stale else t("photo.found", n=len(dets), low=low))
+    if stale:
+        st.caption(t("photo.typed_over"))
+        return
+    grey = sum(1 for b in boxes if b.grey)
+    st.caption(t("photo.found", n=len(boxes), low=unsure_count(boxes), out=grey))  # the frames drawn
+    left_out_view()

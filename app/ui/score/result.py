@@ -24,7 +24,7 @@ from app.ui.render.html import (
 from app.ui.render.tiles import name, row_html
 from app.ui.score import session
 from app.ui.score.why_not import why_not
-from app.ui.state import ME, SEATS
+from app.ui.state import ME, OTHER_SEATS
 from scoring import ScoreResult
 from scoring.rules import load_rules
 
@@ -95,7 +95,7 @@ def what_ifs() -> None:
     if h.winning_tile is None:
         return
     st.markdown(f"**{t('res.whatif')}**")
-    other = cond.dealer if cond.dealer not in (None, ME) else SEATS[-1]
+    other = cond.dealer if cond.dealer not in (None, ME) else OTHER_SEATS[-1]
     dealers = [ME, other] if load_rules(cond.variant).option("dealer_doubles", False) else [cond.dealer]
     columns = [t("res.wi_dealer"), t("res.wi_not_dealer")] if len(dealers) == 2 else [t("res.total")]
     rows = []

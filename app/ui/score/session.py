@@ -87,12 +87,6 @@ def undo() -> None:
     ss.panel_msg = None
 
 
-def set_cond(cond: Conditions) -> None:
-    ss.cond = cond
-    for k in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
-        del ss[k]  # widgets re-read the typed values
-
-
 def deselect() -> None:
     ss.sel = None
     ss.picker = None

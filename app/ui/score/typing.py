@@ -20,7 +20,7 @@ MAX_TYPED_CHARS = 200
 def typed_entry() -> None:
     """The expander with the tile-string box; a string that cannot be read is said under its
     button (`ss.typed_msg`), where the player looks, not at the top of the page (on a phone that
-    was 1,000 px above the box), and the expander stays open around it."""
+    is far above the box), and the expander stays open around it."""
     msg = ss.get("typed_msg")
     with st.expander(t("hand.type_title"), expanded=msg is not None):
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")

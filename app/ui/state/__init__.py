@@ -5,9 +5,8 @@ Plain dataclasses, no Streamlit: what `st.session_state` holds, and every edit a
 
 from app.ui.state.conditions import (
     ME,
-    SEATS,
+    OTHER_SEATS,
     Conditions,
-    PayerTilesImpossible,
     Seat,
     hand_input,
     tile_kinds,
@@ -25,13 +24,12 @@ from app.ui.state.hand import (
 __all__ = [
     "DISSOLVE",
     "ME",
-    "SEATS",
+    "OTHER_SEATS",
     "Conditions",
     "EditHand",
     "EditMeld",
     "EditRefused",
     "EditTile",
-    "PayerTilesImpossible",
     "Seat",
     "Selection",
     "hand_input",

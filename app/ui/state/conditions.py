@@ -1,7 +1,7 @@
 """How the hand was won, and who pays: the conditions the player sets (no Streamlit here).
 
 `hand_input(hand, conditions)` turns an `EditHand` and `Conditions` into the engine's typed
-`scoring.HandInput` — the app never builds score JSON.
+`scoring.HandInput` — the app never builds score JSON; the payers' sets go as counts.
 
 Every value stored is a code (`"xingzi"`, `"left"`, `"kong_bloom"`), never a label: the page
 translates codes when it draws them, so switching language changes nothing stored.
@@ -9,18 +9,16 @@ translates codes when it draws them, so switching language changes nothing store
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from app.photo_hand import UNKNOWN
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
-from scoring.model import EVENTS
+from scoring.model import EVENTS, SET_KEYS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
 
 ME = "me"
-SEATS = ("right", "across", "left")
+OTHER_SEATS = ("right", "across", "left")
 """The three other players: 下家, 对家, 上家."""
 
 SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
@@ -28,34 +26,15 @@ SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
 DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
 
 
-@dataclass(frozen=True, slots=True)
-class PayerSet:
-    """A kind of set a payer shows, counted for 吃炮 (DECISIONS §1.5): `key` names the count,
-    and each one is laid out for the engine as a `kind` meld of `size` tiles from `pool`."""
-
-    key: str
-    kind: str
-    pool: tuple[str, ...]
-    size: int
-
-
-_DRAGONS = ("C", "P")
-_SUITED_HIGH_FIRST = tuple(t.code for t in ALL_TILES[26::-1])
-PAYER_SETS = (
-    PayerSet("dragon_pungs", "pung", _DRAGONS, 3),
-    PayerSet("dragon_kongs", "kong", _DRAGONS, 4),
-    PayerSet("dragon_concealed_kongs", "concealed_kong", _DRAGONS, 4),
-    PayerSet("kongs", "kong", _SUITED_HIGH_FIRST, 4),
-    PayerSet("concealed_kongs", "concealed_kong", _SUITED_HIGH_FIRST, 4),
-)
-COUNTERS = ("bonus_tiles", *(k.key for k in PAYER_SETS))
-"""The counts a seat can enter (each 0..4), in the order the page shows them."""
+COUNTERS = ("bonus_tiles", *SET_KEYS)
+"""The counts a seat can enter (each 0..4), in the order the page shows them (`scoring.Payer` fields)."""
 
 
 @dataclass(slots=True)
 class Seat:
     """What one paying player shows, for 吃炮 (DECISIONS §1.5): counts, not tiles.
-    `bonus_tiles`: 發 set aside; `sets`: per `PayerSet.key`, how many; `ready_declared`: 报听 (九江)."""
+    `bonus_tiles`: 發 set aside; `sets`: per `scoring.payer_sets.SET_KEYS` key, how many;
+    `ready_declared`: 报听 (九江)."""
 
     bonus_tiles: int = 0
     sets: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS[1:], 0))
@@ -84,8 +63,8 @@ class Conditions:
         variant: `scoring.rules.VARIANTS`.
         self_drawn: 自摸 (True) or on a discard.
         events: codes of `scoring.model.EVENTS` the variant knows.
-        dealer: `ME`, one of `SEATS`, or None — not chosen yet: nobody's payment is doubled
-            and the page asks (issue 14 item 5).
+        dealer: `ME`, one of `OTHER_SEATS`, or None — not chosen yet: nobody's payment is doubled
+            and the page asks.
         discarder: the seat that discarded the winning tile (a discard win).
         point_value: points per 炮 (九江/星子) or the base (新余), a whole number >= 1.
         seats: per seat, what it shows for 吃炮.
@@ -97,12 +76,12 @@ class Conditions:
     dealer: str | None = None
     discarder: str = "left"
     point_value: int = 1
-    seats: dict[str, Seat] = field(default_factory=lambda: {s: Seat() for s in SEATS})
+    seats: dict[str, Seat] = field(default_factory=lambda: {s: Seat() for s in OTHER_SEATS})
 
     @property
     def payers(self) -> tuple[str, ...]:
         """The seats that pay: all three on a self-draw, the discarder otherwise."""
-        return SEATS if self.self_drawn else (self.discarder,)
+        return OTHER_SEATS if self.self_drawn else (self.discarder,)
 
     @property
     def dealer_matters(self) -> bool:
@@ -126,37 +105,30 @@ def tile_kinds(variant: str) -> tuple[str, ...]:
     return tuple(ALL_TILES[k].code for k in load_rules(variant).tile_kinds)
 
 
-class PayerTilesImpossible(ValueError):
-    """The payers' counted sets need more copies of a tile than exist."""
-
-
 def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
-    """The engine's input for this hand under these conditions.
+    """The engine's input for this hand under these conditions; the payers' sets go as counts
+    (the engine lays them out as melds, `scoring.payer_sets`).
 
-    Unknown tiles must be named first (the caller checks `UNKNOWN`). The payers' counted
-    sets become melds of concrete tiles (the engine takes melds, not counts), chosen so no
-    tile is used more than four times.
+    Unknown tiles must be named first (the caller checks `UNKNOWN`).
 
     Raises:
-        PayerTilesImpossible: the counts cannot be laid out as legal melds.
         scoring.HandError: from the engine's own checks of the input.
     """
     rules = load_rules(cond.variant)
-    has_bonus = rules.bonus_tile is not None
+    has_bonus = rules.bonus_tile is not None  # 吃炮: the variants with 發
     events = [e for e in cond.events if e in cond.events_offered()]
     melds = tuple(Meld.of(m.kind, [t.code for t in m.tiles]) for m in hand.melds)
-    used = Counter(t.code for t in hand.tiles if t.code != UNKNOWN)  # copies taken, shared by all payers
     payers = []
     for name in cond.payers:
         seat = cond.seats[name]
-        payer_melds = _payer_melds(seat, used) if has_bonus else ()
+        counts = {k: seat.sets[k] for k in SET_KEYS} if has_bonus else {}
         payers.append(
             Payer(
                 name=name,
                 is_dealer=cond.dealer == name,
                 bonus_tiles=seat.bonus_tiles if has_bonus else 0,
-                melds=payer_melds,
                 ready_declared=seat.ready_declared and rules.payer_ready_declared,
+                **counts,
             )
         )
     win = hand.winning_tile or ""
@@ -177,29 +149,13 @@ def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
     )
 
 
-def _payer_melds(seat: Seat, count: Counter) -> tuple[Meld, ...]:
-    """Concrete melds for a payer's counted 中/白 sets and kongs (legal tiles, nothing more);
-    `count` (copies of each tile already used) is updated."""
-    melds = []
-    for ps in PAYER_SETS:
-        for _ in range(seat.sets[ps.key]):
-            free = [c for c in ps.pool if count[c] + ps.size <= 4 and (ps.pool is _DRAGONS or not count[c])]
-            if not free:
-                raise PayerTilesImpossible(ps.kind)
-            count[free[0]] += ps.size
-            melds.append(Meld.of(ps.kind, [free[0]] * ps.size))
-    return tuple(melds)
-
-
 __all__ = [
     "COUNTERS",
     "DISCARD_EVENTS",
     "ME",
-    "PAYER_SETS",
-    "SEATS",
+    "OTHER_SEATS",
     "SELF_DRAWN_EVENTS",
     "Conditions",
-    "PayerTilesImpossible",
     "Seat",
     "hand_input",
     "tile_kinds",

@@ -10,82 +10,12 @@ No Streamlit here (plain unit tests in tests/app/test_state.py). The page keeps 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from app.photo_hand import UNKNOWN, HandGuess
+from app.ui.state.tiles import DISSOLVE, SURE_CONF, EditMeld, EditRefused, EditTile, Selection, sort_key
 from scoring.model import KONG_KINDS, MELD_KINDS
-from scoring.tiles import ALL_TILES
-
-_ORDER = {t.code: int(t) for t in ALL_TILES}
-DISSOLVE = "concealed"
-"""The meld-kind choice that puts a meld's tiles back into the standing hand."""
-
-
-def sort_key(code: str) -> int:
-    """Suits m p s by rank, then E S W N C F P; an unknown tile last."""
-    return _ORDER.get(code, len(_ORDER))
-
-
-@dataclass(frozen=True, slots=True)
-class EditTile:
-    """One tile on screen. `code`: tile code or `UNKNOWN`; `conf`: the detector's confidence
-    (None once the player typed or picked it); `detection`: index into the photo's detections;
-    `uncertain`: the reader flagged its reading (`vision.Detection.uncertain`)."""
-
-    code: str
-    conf: float | None = None
-    detection: int | None = None
-    uncertain: bool = False
-
-    @property
-    def unsure(self) -> bool:
-        """Unknown, or a reading the reader flagged that the player has not named since."""
-        return self.code == UNKNOWN or (self.conf is not None and self.uncertain)
-
-    def named(self, code: str) -> EditTile:
-        """The same tile (same place on the photo), named by the player."""
-        return EditTile(code, None, self.detection)
-
-
-@dataclass(frozen=True, slots=True)
-class EditMeld:
-    """A meld laid apart: `kind` one of `scoring.model.MELD_KINDS`."""
-
-    kind: str
-    tiles: tuple[EditTile, ...]
-
-    @property
-    def codes(self) -> list[str]:
-        return [t.code for t in self.tiles]
-
-
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """The tile the player tapped: `index` in the standing tiles, or in meld `meld`."""
-
-    index: int
-    meld: int | None = None
-
-    @property
-    def standing(self) -> bool:
-        return self.meld is None
-
-
-class EditRefused(ValueError):
-    """An edit that cannot be made. `key`: the catalog message; `fields` fill it in."""
-
-    def __init__(self, key: str, **fields: Any) -> None:
-        super().__init__(key, fields)
-
-    @property
-    def key(self) -> str:
-        return self.args[0]
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        return self.args[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,20 +167,48 @@ class EditHand:
         raise EditRefused("msg.meld_needs_tiles", kind=kind)
 
     def with_meld_kind(self, j: int, kind: str) -> EditHand:
-        """Meld `j` as `kind`: pung <-> kong kinds add or drop the fourth tile; `DISSOLVE`
-        puts its tiles back among the standing ones."""
+        """Meld `j` as `kind`: pung <-> kong kinds add or drop the fourth tile (a pung made a
+        kong takes the fourth copy from the standing tiles when one stands there, so the hand
+        never holds five); `DISSOLVE` puts its tiles back among the standing ones."""
         melds = list(self.melds)
         m = melds[j]
         if kind == DISSOLVE:
             del melds[j]
             return replace(self, concealed=self.concealed + m.tiles, melds=tuple(melds))._with_default_win()
-        tiles = m.tiles
+        tiles, hand = m.tiles, self
         if kind in KONG_KINDS and len(tiles) == 3 and len(set(m.codes)) == 1:
-            tiles = (*tiles, EditTile(tiles[0].code))
+            fourth = self._fourth(tiles[0].code)  # the fourth copy standing joins the kong: no fifth
+            if fourth is None:
+                tiles = (*tiles, EditTile(tiles[0].code))
+            else:
+                tiles, hand = (*tiles, self.concealed[fourth]), self.without(Selection(fourth))
         elif kind not in KONG_KINDS and len(tiles) == 4:
             tiles = tiles[:3]
         melds[j] = EditMeld(kind, tiles)
-        return replace(self, melds=tuple(melds))
+        return replace(hand, melds=tuple(melds))
+
+    def without_meld(self, j: int) -> EditHand:
+        """Meld `j` taken out whole (its photo tiles go back among the greyed ones)."""
+        return replace(self, melds=self.melds[:j] + self.melds[j + 1 :])
+
+    def with_photo_tiles(self, tiles: Sequence[EditTile]) -> EditHand:
+        """`tiles` (tiles of the photo left out, `photo_tiles.photo_tile`) put back among the
+        standing tiles, after them; the winning tile keeps its mark."""
+        return replace(self, concealed=(*self.concealed, *tiles))._with_default_win()
+
+    def without_detections(self, detections: Collection[int]) -> EditHand:
+        """Every tile that comes from one of `detections` taken out (a meld of them goes whole)."""
+        drop = set(detections)
+        keep = [i for i, x in enumerate(self.concealed) if x.detection not in drop]
+        win = self.winning_index
+        melds = tuple(m for m in self.melds if not any(x.detection in drop for x in m.tiles))
+        hand = replace(
+            self,
+            concealed=tuple(self.concealed[i] for i in keep),
+            melds=melds,
+            winning_index=keep.index(win) if win in keep else None,
+        )
+        return hand._with_default_win()
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -268,6 +226,12 @@ class EditHand:
                 rest.remove(code)
                 chosen.append(k)
         return None if rest else chosen
+
+    def _fourth(self, code: str) -> int | None:
+        """A standing `code` to complete a kong with, the rightmost: not the winning tile unless
+        it is the only one."""
+        found = [k for k, x in enumerate(self.concealed) if x.code == code][::-1]
+        return next((k for k in found if k != self.winning_index), found[0] if found else None)
 
     def _lay_apart(self, chosen: list[int], kind: str) -> EditHand:
         tiles = sorted((self.concealed[k] for k in chosen), key=lambda t: sort_key(t.code))
@@ -306,6 +270,7 @@ def _meld_shapes(code: str, kind: str) -> list[list[str]]:
 __all__ = [
     "DISSOLVE",
     "MELD_KINDS",
+    "SURE_CONF",
     "EditHand",
     "EditMeld",
     "EditRefused",

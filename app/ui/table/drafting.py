@@ -8,7 +8,6 @@ again on restore (detection is deterministic, so the boxes and every fix line up
 
 from __future__ import annotations
 
-import json
 import logging
 
 import streamlit as st
@@ -63,19 +62,24 @@ def save(key: str, choices: draft.TableChoices | None = None) -> None:
     """Write the draft when it changed (never fails the page: a store error is logged)."""
     if not session.started():
         return
-    data = draft.to_json(ss.hand, ss.cond, choices)
-    data["photo_src"] = ss.get("photo_src", "manual")
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    data = _draft(choices)
     dirty = ss.get("_photo_dirty", False)
-    if ss.get(f"_draft:{key}") == text and not dirty:
+    if ss.get(f"_draft:{key}") == data and not dirty:  # the draft as last written or read
         return
     try:
         store().save_draft(key, data, ss.get("_photo_blob") if dirty else KEEP)
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
         return
-    ss[f"_draft:{key}"] = text
+    ss[f"_draft:{key}"] = data
     ss["_photo_dirty"] = False
+
+
+def _draft(choices: draft.TableChoices | None) -> dict:
+    """The draft of the hand in progress, as it is written (``draft.to_json`` and the photo's source)."""
+    data = draft.to_json(ss.hand, ss.cond, choices)
+    data["photo_src"] = ss.get("photo_src", "manual")
+    return data
 
 
 def restore(key: str) -> draft.TableChoices | None:
@@ -100,7 +104,7 @@ def restore(key: str) -> draft.TableChoices | None:
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
     ss["_photo_obj"], ss["_photo_blob"] = ss.photo, blob
-    ss[f"_draft:{key}"] = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    ss[f"_draft:{key}"] = _draft(choices if "table" in data else None)  # as save() will make it
     return choices
 
 

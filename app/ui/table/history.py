@@ -103,7 +103,7 @@ def history(rec, ledger) -> None:
                 st.caption(", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons))
             for w, r in zip(o.hand.winners, o.results, strict=False):
                 st.markdown(f"**{md(ledger.table.seats[w.seat])}**")
-                win = w.hand.get("winning_tile")
+                win = w.hand.winning_tile.code if w.hand is not None else None
                 st.markdown(decomposition_html(r.decomposition, win, size="sm"), unsafe_allow_html=True)
                 st.markdown(items_table(r), unsafe_allow_html=True)
     if not rec.table.locked:

@@ -13,18 +13,19 @@ import streamlit as st
 from app.safe_text import md
 from app.ui.flash import show_posted
 from app.ui.i18n import t
+from app.ui.messages import code_text
 from app.ui.render.html import num
 from app.ui.score import session
 from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
-from app.ui.state import Conditions, EditHand, PayerTilesImpossible
+from app.ui.state import Conditions, EditHand
 from app.ui.table import drafting, reopen
 from app.ui.table.db import error_text, remember, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
-from ledger import LedgerError, add_hand
+from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -161,8 +162,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             st.markdown(t("table.preview") + " " + " · ".join(
                 f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
             ))  # fmt: skip
-        except (LedgerError, HandError, PayerTilesImpossible) as e:
-            data, problem = None, error_text(e) if isinstance(e, LedgerError) else t("msg.payer_tiles")
+        except (LedgerError, HandError) as e:
+            data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
         st.caption(t("table.pending", names=", ".join(md(table.seats[w["seat"]]) for w in choices.pending)))
     if problem:
@@ -186,7 +187,9 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
-        choices.pending = data["winners"]
+        choices.pending = [
+            w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
+        ]  # JSON: drafts
         session.start(EditHand(), Conditions(variant=table.variant))
         ss.pop("tw_winner", None)
         choices.winner = None

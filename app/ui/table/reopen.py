@@ -1,16 +1,17 @@
 """A recorded hand back in the table page's editor (undo of the last hand loses nothing entered).
 
 Pure (no Streamlit): :func:`editor_state` turns a recorded :class:`ledger.Hand` (its winner's
-stored score JSON, docs/ledger-json.md, with 吃炮 facts under ``eaten`` by table seat) into the
-editor's typed state — the inverse of `app.ui.table.seats.winner_entry`. The last winner is the
-hand in the editor; earlier winners on the same discard (一炮多响) wait in ``pending`` as before.
+typed hand, with 吃炮 facts under ``eaten`` by table seat) into the editor's typed state — the
+inverse of `app.ui.table.seats.winner_entry`. The last winner is the hand in the editor; earlier
+winners on the same discard (一炮多响) wait in ``pending`` as before.
 What the table decides (dealer, point value) is not kept: `sync_conditions` sets it every run.
 
->>> from ledger import Table
->>> from ledger.model import Hand, Winner
+>>> from ledger import Hand, Table, Winner
+>>> from ledger.recorded import RecordedHand
+>>> from scoring import HandInput, Meld
 >>> table = Table("jiujiang", ("A", "B", "C", "D"))
->>> won = Winner(1, {"concealed": "123m456p789sCC", "winning_tile": "C",
-...              "melds": [{"kind": "pung", "tiles": "777p"}]})
+>>> won = HandInput("jiujiang", "123m456p789sCC", "C", False, (Meld.of("pung", "777p"),))
+>>> won = Winner(1, RecordedHand.of(won))
 >>> hand, cond, choices = editor_state(table, Hand("win", (won,), discarder=2))
 >>> hand.winning_tile, [m.codes for m in hand.melds], cond.discarder, choices.winner
 ('C', [['7p', '7p', '7p']], 'right', 1)
@@ -18,54 +19,46 @@ What the table decides (dealer, point value) is not kept: `sync_conditions` sets
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
-from app.ui.state.conditions import PAYER_SETS
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import relative
 from ledger import Table
 from ledger.model import Hand
-from scoring.tiles import parse_tiles
+from ledger.recorded import RecordedHand
+from scoring import Payer
+from scoring.model import SET_KEYS
+from scoring.payer_sets import PAYER_SETS
+from scoring.tiles import Tile
 
 __all__ = ["editor_state"]
 
 
-def _codes(text: Any) -> list[str]:
-    return [t.code for t in parse_tiles(text or "")]
-
-
-def _edit_hand(data: dict[str, Any]) -> EditHand:
-    """The editor's hand from a winner's stored score JSON; the winning tile is the last standing
+def _edit_hand(hand: RecordedHand) -> EditHand:
+    """The editor's hand from a winner's recorded hand; the winning tile is the last standing
     copy of ``winning_tile`` (as typed: the tile entered last)."""
-    codes, win = _codes(data.get("concealed")), str(data.get("winning_tile", ""))
-    melds = tuple(
-        EditMeld(str(m["kind"]), tuple(EditTile(c) for c in _codes(m["tiles"])))
-        for m in data.get("melds") or ()
-    )
+    codes, win = [t.code for t in hand.concealed], hand.winning_tile.code
+    melds = tuple(EditMeld(m.kind, tuple(EditTile(t.code) for t in m.tiles)) for m in hand.melds)
     index = max((i for i, c in enumerate(codes) if c == win), default=None)
-    return EditHand(tuple(EditTile(c) for c in codes), melds, index, int(data.get("bonus_tiles", 0)))
+    return EditHand(tuple(EditTile(c) for c in codes), melds, index, hand.bonus_tiles)
 
 
-def _set_key(kind: str, code: str) -> str | None:
-    """The `PAYER_SETS` count a payer's meld is (None: not a counted set, e.g. 抢杠's pung)."""
+def _set_key(kind: str, tile: Tile) -> str | None:
+    """The count a payer's meld is, for a hand recorded with its sets laid out as melds (None:
+    not a counted set, e.g. 抢杠's pung)."""
     kind = "kong" if kind == "added_kong" else kind
-    return next((ps.key for ps in PAYER_SETS if ps.kind == kind and code in ps.pool), None)
+    return next((ps.key for ps in PAYER_SETS if ps.kind == kind and tile in ps.pool), None)
 
 
-def _seat(facts: dict[str, Any], robbed: str | None) -> Seat:
-    """A payer's 吃炮 counts from its stored facts (``robbed``: the pung 抢杠 added, not counted)."""
-    seat = Seat(
-        bonus_tiles=int(facts.get("bonus_tiles", 0)), ready_declared=bool(facts.get("ready_declared"))
-    )
-    for m in facts.get("melds") or ():
-        codes = _codes(m.get("tiles"))
-        if not codes:
-            continue
-        if robbed is not None and m.get("kind") == "pung" and codes[0] == robbed:
+def _seat(facts: Payer, robbed: str | None) -> Seat:
+    """A payer's 吃炮 counts from its recorded facts (``robbed``: the pung 抢杠 added, not counted)."""
+    seat = Seat(bonus_tiles=facts.bonus_tiles, ready_declared=facts.ready_declared)
+    for key in SET_KEYS:
+        seat.sets[key] = getattr(facts, key)
+    for m in facts.melds:
+        if robbed is not None and m.kind == "pung" and m.tile.code == robbed:
             robbed = None
             continue
-        key = _set_key(str(m.get("kind")), codes[0])
+        key = _set_key(m.kind, m.tile)
         if key is not None:
             seat.sets[key] += 1
     return seat
@@ -89,12 +82,15 @@ def editor_state(table: Table, hand: Hand) -> tuple[EditHand, Conditions, TableC
     *earlier, last = hand.winners
     choices.winner, choices.discarder = last.seat, hand.discarder
     choices.pending = [w.to_json() for w in earlier]
-    data = last.hand
-    cond.events = [str(e) for e in data.get("events") or ()]
+    if last.hand is None:  # a stored hand that no longer reads
+        assert last.problem is not None
+        raise last.problem
+    recorded = last.hand
+    cond.events = list(recorded.events)
     if hand.discarder is not None:
         cond.discarder = relative(hand.discarder, last.seat)
-    win = str(data.get("winning_tile", ""))
+    win = recorded.winning_tile.code
     robbed = win if "robbing_kong" in cond.events and hand.discarder is not None else None
     for s, facts in last.eaten.items():
         cond.seats[relative(s, last.seat)] = _seat(facts, robbed if s == hand.discarder else None)
-    return _edit_hand(data), cond, choices
+    return _edit_hand(recorded), cond, choices

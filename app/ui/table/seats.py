@@ -1,6 +1,6 @@
 """Table seats (0-3, turn order) against the score editor's seats relative to the winner:
-下家 `right` = the next seat, 对家 `across`, 上家 `left` (`app.ui.state.SEATS`), and the winner's
-hand in the editor as ledger hand JSON (docs/ledger-json.md), payers named by table seat.
+下家 `right` = the next seat, 对家 `across`, 上家 `left` (`app.ui.state.OTHER_SEATS`), and the winner's
+hand in the editor as the ledger's typed `Winner`, 吃炮 facts by table seat.
 
 >>> relative(2, winner=1), absolute("left", winner=1)
 ('right', 0)
@@ -8,11 +8,11 @@ hand in the editor as ledger hand JSON (docs/ledger-json.md), payers named by ta
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from app.ui.state import ME, SEATS, Conditions, EditHand, hand_input
-from ledger import Table
-from scoring.tiles import format_tiles
+from app.ui.state import ME, OTHER_SEATS, Conditions, EditHand, hand_input
+from ledger import Table, Winner
+from ledger.recorded import RecordedHand, payer_facts
 
 __all__ = ["absolute", "relative", "sync_conditions", "winner_entry"]
 
@@ -20,11 +20,11 @@ __all__ = ["absolute", "relative", "sync_conditions", "winner_entry"]
 def relative(seat: int, winner: int) -> str:
     """The editor's name for table ``seat`` seen from ``winner``: `me`, `right`, `across`, `left`."""
     d = (seat - winner) % 4
-    return ME if d == 0 else SEATS[d - 1]
+    return ME if d == 0 else OTHER_SEATS[d - 1]
 
 
 def absolute(rel: str, winner: int) -> int:
-    return winner if rel == ME else (winner + 1 + SEATS.index(rel)) % 4
+    return winner if rel == ME else (winner + 1 + OTHER_SEATS.index(rel)) % 4
 
 
 def sync_conditions(
@@ -42,25 +42,14 @@ def sync_conditions(
     )  # the editor previews whole values; the ledger pays exactly
 
 
-def winner_entry(table: Table, hand: EditHand, cond: Conditions, winner: int) -> dict[str, Any]:
-    """``{"seat", "hand"}`` for the ledger: the editor's hand as score JSON, 吃炮 facts per payer
-    named by table seat. Raises what `hand_input` raises (`PayerTilesImpossible`, `HandError`)."""
+def winner_entry(table: Table, hand: EditHand, cond: Conditions, winner: int) -> Winner:
+    """The editor's hand as the ledger's typed :class:`ledger.Winner`: the recorded hand (without
+    what the table decides) and the 吃炮 facts of each paying table seat that has some. Raises
+    what `hand_input` raises (`HandError`)."""
     hi = hand_input(hand, cond)
-    payers = [
-        {
-            "name": table.seats[absolute(p.name, winner)],
-            "bonus_tiles": p.bonus_tiles,
-            "melds": [{"kind": m.kind, "tiles": m.code} for m in p.melds],
-            "ready_declared": p.ready_declared,
-        }
+    eaten = {
+        absolute(p.name, winner): replace(p, name="", is_dealer=False)  # the fold names the seat
         for p in hi.payers or ()
-    ]
-    data: dict[str, Any] = {
-        "concealed": format_tiles(hi.concealed),
-        "winning_tile": hi.winning_tile.code,
-        "melds": [{"kind": m.kind, "tiles": m.code} for m in hi.melds],
-        "bonus_tiles": hi.bonus_tiles,
-        "events": list(hi.events),
-        "payers": payers,
+        if payer_facts(p)
     }
-    return {"seat": winner, "hand": data}
+    return Winner(winner, RecordedHand.of(hi), eaten)

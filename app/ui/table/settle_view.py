@@ -71,8 +71,8 @@ def read_export(raw: bytes) -> object:
     (`app.jsonin`: UTF-8, a BOM allowed, no duplicate fields, no lone surrogates, no 5000-digit
     numbers); raises :class:`LedgerError` ``bad_import`` naming the problem."""
     if len(raw) > MAX_IMPORT:
-        raise LedgerError(f"the file is larger than {MAX_IMPORT // 2**20} MiB", "bad_import")
+        raise LedgerError("bad_import", f"the file is larger than {MAX_IMPORT // 2**20} MiB")
     try:
         return jsonin.parse(raw.decode("utf-8"), lengths=False)
     except (UnicodeDecodeError, jsonin.InputError) as e:
-        raise LedgerError(f"not a jxmj table export: {e}", "bad_import") from None
+        raise LedgerError("bad_import", f"not a jxmj table export: {e}") from None

@@ -70,11 +70,11 @@ def _house_rules(text: str) -> dict:
     if not text.strip():
         return {}
     if len(text) > MAX_RULES:
-        raise LedgerError(f"house rules are at most {MAX_RULES} characters", "bad_rule")
+        raise LedgerError("bad_rule", f"house rules are at most {MAX_RULES} characters")
     try:  # as strict as `jxmj table new --rules`: no duplicate fields, no 5000-digit numbers
         rules = jsonin.parse(text, lengths=False)
     except jsonin.InputError as e:
-        raise LedgerError(f"house rules are not valid JSON: {e}", "bad_rule") from None
+        raise LedgerError("bad_rule", f"house rules are not valid JSON: {e}") from None
     return {} if rules is None else rules  # Table names a wrong shape
 
 
