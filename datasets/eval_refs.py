@@ -300,8 +300,19 @@ def main(argv=None) -> int:
         report["grid"] = fit(reader, items, sets)
         print(f"{len(report['grid'])} grid rows in --json", flush=True)
     if a.json:
-        Path(a.json).write_text(json.dumps(report, indent=1) + "\n")
+        Path(a.json).write_text(dump(report))
     return 0
+
+
+def dump(report: dict) -> str:
+    """The report as JSON, one grid row per line (the grid has hundreds)."""
+    grid = report.pop("grid", None)
+    text = json.dumps(report, indent=1)
+    if grid is not None:
+        rows = ",\n".join("  " + json.dumps(r) for r in grid)
+        text = text[: text.rindex("}")].rstrip() + ',\n "grid": [\n' + rows + "\n ]\n}"
+        report["grid"] = grid
+    return text + "\n"
 
 
 if __name__ == "__main__":
