@@ -221,3 +221,17 @@ def test_refset_similar_is_the_nearest_reference_per_class():
 
 def test_tile_codes_a_reference_may_carry():
     assert "none" not in CLASS_CODES and {"back", "flower", "P"} <= set(CLASS_CODES)
+
+
+def test_gather_views_follows_the_split_stage_origin():
+    from vision.refembed import gather_views
+
+    z = np.arange(10, dtype=np.float32).reshape(5, 2)  # 5 views of 3 boxes: owners 0, 0, 1, 2, 2
+    views = {
+        "boxes": (z, z * 10, [0, 0, 1, 2, 2]),
+        "unions": (z[:2] + 100, z[:2] * 1000, [0, 0]),  # one union, two views
+    }
+    logits, emb, owner = gather_views(views, np.array([-1, 1]))  # union 0 took box 0's place, box 2 went
+    assert owner == [0, 0, 1]
+    assert logits.tolist() == [[100, 101], [102, 103], [4, 5]]
+    assert emb[2].tolist() == [40, 50]
