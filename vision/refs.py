@@ -293,7 +293,7 @@ def load_refs(path: str | Path, classes: Sequence[str] = CLASS_CODES) -> list[Re
         raise RefsError(
             f"the references {p} are larger than {MAX_REFS_BYTES // 2**20} MiB", "refs_unreadable"
         )
-    return parse_refs(data, p.resolve().parent, classes)
+    return parse_refs(data, p.absolute().parent, classes)  # a linked REFS.json: its own folder
 
 
 def check_box(ref: Ref, index: int, width: int, height: int) -> None:
