@@ -18,7 +18,7 @@ error (``KeyError``), so a new pattern cannot be added without its why-not. Rais
 >>> h = HandInput.from_json({"variant": "xingzi", "concealed": "123m456p789s345s55p",
 ...                          "winning_tile": "2m", "self_drawn": False})
 >>> [w.zh for w in explain(h) if w.key == "red_flag"]
-['不是红旗飘飘：红中只有0张、白板只有0张——要红中和白板都成刻子或杠']
+['不是红旗飘飘：没有红中、没有白板——要红中和白板都成刻子或杠']
 """
 
 from __future__ import annotations
