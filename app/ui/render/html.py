@@ -32,6 +32,19 @@ def label(prefix: str, value: str) -> str:
     return t(key) if has(key) else value
 
 
+_ONE_TILE_WAITS = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}
+
+
+def wait_label(result: ScoreResult) -> str:
+    """The wait's label; a 边/卡/单钓 shape the engine did not count because the hand waited on
+    several kinds says so (issue 25 item 6: "单钓 · 听 六条 九条" contradicted the items)."""
+    text = label("wait", result.wait or "none")
+    key = _ONE_TILE_WAITS.get(result.wait or "")
+    if key and len(result.waits) > 1 and not any(i.key == key for i in result.items):
+        return t("wait.several", wait=text, n=len(result.waits))
+    return text
+
+
 def is_fan(result: ScoreResult) -> bool:
     """The variant multiplies 番 (新余, DECISIONS §2) instead of adding 炮."""
     return load_rules(result.variant).family == "fan"
