@@ -1,5 +1,5 @@
-"""Issue 25 item 6: the wait label of the score page — 对倒 has its label, and a two-kind wait
-is not called 单钓 (the engine gives no 单钓 item for it)."""
+"""Issue 25 items 6-7 on the score page: 对倒 has its label, a two-kind wait
+is not called 单钓 (the engine gives no 单钓 item for it), and the item reasons are the engine's."""
 
 from __future__ import annotations
 
@@ -31,3 +31,17 @@ def test_wait_labels(lang, several, pung):
         assert wait_label(_score("jiujiang", "234m567p999sCC", "9s", "pung 777p", self_drawn=False)) == pung
     finally:
         i18n.set_lang(i18n.DEFAULT)
+
+
+def test_items_table_shows_the_engines_reasons_with_tile_names():
+    """Issue 25 item 7: one home for the item reasons, the engine; on the Chinese page its tiles
+    are tile names (八八八八万), never codes (8888m)."""
+    from app.ui.render.html import items_table
+
+    r = _score("jiujiang", "234m567p99s", "9s", "pung CCC, kong 8888m", self_drawn=False)
+    i18n.set_lang("zh")
+    table = items_table(r)
+    assert "自己的 八八八八万 明杠" in table and "8888m" not in table
+    i18n.set_lang("en")
+    assert "own exposed kong of 8888m" in items_table(r)
+    i18n.set_lang(i18n.DEFAULT)
