@@ -64,7 +64,7 @@ def statuses(hand: EditHand, cond: Conditions, result: ScoreResult, score) -> li
     out = []
     for key in keys:
         name_zh, name_en, _ = rules.name(key)
-        label = name_zh if lang() == "zh" else f"{name_en} {name_zh}"
+        label = name_zh if lang() == "zh" else name_en  # one language a line (issue 25 item 5)
         if key in items:
             it = items[key]
             value = f"×{it.multiplier:g}" if it.multiplier is not None else f"+{it.points}"

@@ -170,4 +170,3 @@ def test_one_tile_changes_make_the_item_hold(line):
         win = c.new if c.old == h.winning_tile and h.concealed.count(c.old) == 1 else h.winning_tile
         changed = replace(h, concealed=tuple(tiles), winning_tile=win)
         assert key not in {w.key for w in explain(changed)}
-
