@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang",
         choices=("zh", "en"),
         default=None,
-        help="language of --format text (default: from the locale)",
+        help="language of --format text and its errors (default: from the locale)",
     )
     parser.add_argument("--rules", metavar="FILE.toml", help="house rules: rule-table keys and values")
 
@@ -59,16 +59,25 @@ def error_format(args: argparse.Namespace) -> str:
     return "text" if getattr(args, "format", None) == "text" else "json"
 
 
-def _error(message: str, fmt: str, code: str = "bad_field") -> int:
-    """Exit status 2 with ``{"error": sentence, "code": stable code}`` (scoring.errors.CODES)."""
+def _error(message: str, fmt: str, code: str = "bad_field", lang: str = "en") -> int:
+    """Exit status 2 with ``{"error": sentence, "code": stable code}`` (scoring.errors.CODES); with
+    --format text a line, in Chinese by the code with --lang zh (`scoring.text.format_error`)."""
     if len(message) > MAX_MESSAGE_CHARS:
         message = message[:MAX_MESSAGE_CHARS] + "…"
-    status = emit(f"error: {message}") if fmt == "text" else emit_json({"error": message, "code": code})
-    return status or 2
+    if fmt != "text":
+        return emit_json({"error": message, "code": code}) or 2
+    try:
+        from scoring.text import format_error
+
+        line = format_error(code, message, lang)
+    except Exception:  # pragma: no cover - a broken install: the English sentence
+        line = f"error: {message}"
+    return emit(line) or 2
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = error_format(args)
+    lang = _lang(args)
     try:
         from scoring import HandError, format_text, hand_from_json, load_overrides, score
         from scoring.errors import INTERNAL_ERROR
@@ -77,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = read_hand(args.input or "-")
     except InputError as e:
-        return _error(str(e), fmt, e.code)
+        return _error(str(e), fmt, e.code, lang)
     try:
         if getattr(args, "rules", None) and isinstance(data, dict):
             given = data.get("rules", {})
@@ -85,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
                 data = {**data, "rules": {**load_overrides(args.rules), **given}}
         result = score(hand_from_json(data))
     except HandError as e:
-        return _error(str(e), fmt, e.code)
+        return _error(str(e), fmt, e.code, lang)
     except Exception as e:  # never a traceback: an engine bug is reported as an error object
-        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, INTERNAL_ERROR)
+        return _error(f"internal error while scoring ({type(e).__name__}: {e})", fmt, INTERNAL_ERROR, lang)
     if fmt == "text":
-        return emit(format_text(result, _lang(args)).rstrip("\n"))
+        return emit(format_text(result, lang).rstrip("\n"))
     return emit_json(result.to_json())

@@ -6,8 +6,8 @@ text`), in Chinese or English: headers, reasons, wait words and the payment tabl
 >>> result = score(HandInput("xinyu", "EEESSSWWWCCCPP", "P", True))
 >>> print(format_text(result, lang="zh"))  # doctest: +ELLIPSIS
 新余麻将 — 可以胡
-牌型（标准，考虑了 2 种读法）：[EEE] [SSS] [WWW] [CCC] [PP*]
-听牌：单钓 P（胡前听 ESWNCFP）   （* = 胡的那张）
+牌型（标准，考虑了 2 种读法）：[东东东] [南南南] [西西西] [中中中] [白白*]
+听牌：单钓：白（胡前听 东、南、西、北、中、發、白）   （* = 胡的那张）
 明细：
 ...
 本身：32（番数相乘）
@@ -22,9 +22,10 @@ from pathlib import Path
 
 from scoring.result import Block, ScoreResult, _money, _num, rule_sections
 from scoring.rules import load_rules
+from scoring.text_zh import error_zh, wait_note, wait_zh, zh_codes, zh_tiles
 from scoring.tiles import Tile, format_tiles
 
-__all__ = ["LANGS", "format_text"]
+__all__ = ["LANGS", "format_error", "format_text"]
 
 LANGS = ("zh", "en")
 
@@ -94,7 +95,7 @@ def _blocks(result: ScoreResult, lang: str) -> str:
             tiles += nxt.tiles
             winning = winning or nxt.winning
             i += 1
-        text = format_tiles(tiles)
+        text = zh_tiles(tiles) if lang == "zh" else format_tiles(tiles)
         if b.source == "meld":
             text = f"{_MELD_ZH[b.kind] if lang == 'zh' else b.kind}:{text}"
         out.append(f"[{text}{'*' if winning else ''}]")
@@ -127,6 +128,14 @@ def _rule(ref: str, lang: str) -> str:
     return _BY_LANG[lang]["rule"].format(n="、".join(sections))
 
 
+def format_error(code: str, message: str, lang: str = "en") -> str:
+    """An error line of `jxmj score --format text`: the English sentence, or in Chinese a sentence
+    by ``code`` with the tiles or key the message names, and the code (issue 25 item 9)."""
+    if lang == "zh":
+        return _BY_LANG["zh"]["error"].format(message=error_zh(code, message), code=code)
+    return _BY_LANG["en"]["error"].format(message=message, code=code)
+
+
 def format_text(result: ScoreResult, lang: str = "en") -> str:
     """Decomposition, wait, item table, own total and payments as plain text in ``lang``
     (``"zh"`` or ``"en"``). Raises ValueError for another language."""
@@ -138,18 +147,30 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     fan = rules.family == "fan"
     title = f"{rules.name_zh}麻将" if zh else f"{rules.name_zh} {rules.name_en}"
     lines = [f"{title} — {w['can'] if result.can_win else w['cannot']}"]
-    reason = result.reason_zh if zh and result.reason_zh else result.reason
+    reason = zh_codes(result.reason_zh) if zh and result.reason_zh else result.reason
     if reason:
         lines.append(f"  {reason}")
     lines.append(w["reading"].format(shape=w.get(f"shape.{result.shape}", result.shape), n=result.readings))
     lines[-1] += _blocks(result, lang)
-    lines.append(w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-"))
+    if zh:
+        waits = "、".join(Tile(t).zh for t in result.waits) or "-"
+        lines.append(w["wait"].format(wait=wait_zh(result), waits=waits))
+    else:
+        lines.append(
+            w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-")
+        )
+    note = wait_note(result, lang, bool(rules.option("wait_bonus_needs_single_wait", True)) and not fan)
+    if note:
+        lines.append(f"  {note}")
     lines.append(w["items"])
     unit = ("番" if zh else "x") if fan else "炮"
     rows = [[h.format(unit=unit) for h in w["head"]]]
     for i in result.items:
-        val = f"x{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
-        rows.append([i.key, i.name_zh, i.name_en, val, i.reason_zh if zh else i.reason, _rule(i.rule, lang)])
+        val = f"{'×' if zh else 'x'}{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
+        if zh:  # no key and no English name in Chinese text (issue 25 item 9)
+            rows.append([i.name_zh, val, zh_codes(i.reason_zh), _rule(i.rule, lang)])
+        else:
+            rows.append([i.key, i.name_zh, i.name_en, val, i.reason, _rule(i.rule, lang)])
     lines.extend(_table(rows))
     if result.own is not None:
         lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
@@ -167,10 +188,10 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         lines.extend(_table([[c for c, k in zip(row, keep, strict=True) if k] for row in rows]))
         for p in result.payments:
             for i in p.eaten_items:
-                why = _inert(i.reason_zh if zh else i.reason)
+                why = _inert(zh_codes(i.reason_zh) if zh else i.reason)
                 who = _inert(p.payer_zh if zh else p.payer)
                 lines.append(w["eaten"].format(payer=who, key=i.key, zh=i.name_zh, pts=i.points, why=why))
         lines.append(w["total"].format(total=_money(result.total)))
     for n in result.notes_zh if zh and result.notes_zh else result.notes:
-        lines.append(w["note"].format(note=n))
+        lines.append(w["note"].format(note=zh_codes(n) if zh else n))
     return "\n".join(lines) + "\n"

@@ -18,6 +18,7 @@ from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
+from scoring.timing import check_timing
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
@@ -118,6 +119,12 @@ def _check_melds(melds: tuple[Meld, ...], rules: RuleTable, prefix: str, owner: 
             f"{owner}: chow is allowed only once, as the fourth meld when three melds are already "
             f"down ({rules.name_en}, DECISIONS §1.1); got {chows} chow(s) among {len(melds)} melds",
         )
+    if chows and rules.chow == "fourth_meld_only" and any(m.kind == "concealed_kong" for m in melds):
+        raise HandError(  # §1.3a: the three melds before the chow are "碰或明杠"
+            E.CHOW_NOT_ALLOWED,
+            f"{owner}: chow is allowed only after three pungs or exposed kongs (碰或明杠) are down; "
+            f"a concealed kong (暗杠) is not one of them ({rules.name_en}, DECISIONS §1.1, §1.3a)",
+        )
 
 
 def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
@@ -193,6 +200,8 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
         payers, robbed_note = _robbed(payers, win)
 
     _check_copies(held, payers, rules, bonus, win if "robbing_kong" in ev else None)
+    if ev:
+        check_timing(ev, payers)  # pairs the play's timing rules out (§1.3a)
 
     return CheckedHand(  # positional, in field order (the hot path)
         rules,

@@ -70,7 +70,7 @@ def test_score_text_names_default_payers_in_its_language(monkeypatch, capsys, ha
 
 def test_eaten_lines_and_reasons_name_the_default_discarder_in_chinese(monkeypatch, capsys):
     out = _text(monkeypatch, capsys, DISCARD, "zh")
-    assert "吃 放炮者 的：dragon_set 中/白 +1 — 放炮者的白明碰" in out
+    assert "吃 放炮者 的：中/白 +1 — 放炮者的白明碰" in out  # zh: no key (issue 25 item 9)
     assert "放炮者有四个發" in out
     en = _text(monkeypatch, capsys, DISCARD, "en")
     assert "eaten from discarder: dragon_set" in en and "discarder holds all four 發" in en

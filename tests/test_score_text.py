@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -23,19 +24,19 @@ ZH = [
         "jj 234m567p99s +9s pung:CCC kong:8888m payer:pung:PPP",
         """\
 九江麻将 — 可以胡
-牌型（标准，考虑了 1 种读法）：[234m] [567p] [99s*] [碰:CCC] [明杠:8888m]
-听牌：单钓 9s（胡前听 9s）   （* = 胡的那张）
+牌型（标准，考虑了 1 种读法）：[二三四万] [五六七筒] [九九条*] [碰:中中中] [明杠:八八八八万]
+听牌：单钓：九条（胡前听 九条）   （* = 胡的那张）
 明细：
-  键           名     英文名                炮  说明                            规则
-  basic        平胡   Basic hand            1   无花（平胡）                    规则 1.3
-  single_wait  单钓   Single wait           1   单钓：胡的牌凑成将，只听这一张  规则 1.3、1.3a
-  dragon_set   中/白  Red/white dragon set  1   自己的中明碰                    规则 1.3、1.5
-  kong         杠     Kong                  1   自己的 8888m 明杠               规则 1.3、1.5
+  名     炮  说明                            规则
+  平胡   1   无花（平胡）                    规则 1.3
+  单钓   1   单钓：胡的牌凑成将，只听这一张  规则 1.3、1.3a
+  中/白  1   自己的中明碰                    规则 1.3、1.5
+  杠     1   自己的 八八八八万 明杠          规则 1.3、1.5
 本身：4 炮
 付款（每炮 1）：
   付款人  吃炮  付
   放炮者  1     5
-    吃 放炮者 的：dragon_set 中/白 +1 — 放炮者的白明碰
+    吃 放炮者 的：中/白 +1 — 放炮者的白明碰
 赢家共收：5
 """,
     ),
@@ -43,14 +44,14 @@ ZH = [
         "xz 123m456p789s345s55p +2m self",
         """\
 星子麻将 — 可以胡
-牌型（标准，考虑了 1 种读法）：[123m*] [456p] [345s] [789s] [55p]
-听牌：卡 2m（1m_3m）（胡前听 2m）   （* = 胡的那张）
+牌型（标准，考虑了 1 种读法）：[一二三万*] [四五六筒] [三四五条] [七八九条] [五五筒]
+听牌：卡张：一三万听二万（胡前听 二万）   （* = 胡的那张）
 明细：
-  键           名    英文名          炮  说明                         规则
-  basic        平胡  Basic hand      1   无花（平胡）                 规则 1.3
-  self_drawn   自摸  Self-drawn      1   自摸                         规则 1.3、1.3a
-  concealed    门清  Concealed hand  1   没有明牌                     规则 1.3、1.3a
-  closed_wait  卡张  Closed wait     1   卡张（13 听 2），只听这一张  规则 1.3、1.3a
+  名    炮  说明                         规则
+  平胡  1   无花（平胡）                 规则 1.3
+  自摸  1   自摸                         规则 1.3、1.3a
+  门清  1   没有明牌                     规则 1.3、1.3a
+  卡张  1   卡张（13 听 2），只听这一张  规则 1.3、1.3a
 本身：4 炮
 付款（每炮 1）：
   付款人   吃炮  翻倍  付
@@ -64,12 +65,12 @@ ZH = [
         "xy 11m33p4444p55p77sEE +E self",
         """\
 新余麻将 — 可以胡
-牌型（七对，考虑了 1 种读法）：[11m] [33p] [4444p] [55p] [77s] [EE*]
-听牌：七对单钓 E（胡前听 E）   （* = 胡的那张）
+牌型（七对，考虑了 1 种读法）：[一一万] [三三筒] [四四四四筒] [五五筒] [七七条] [东东*]
+听牌：七对单钓：东（胡前听 东）   （* = 胡的那张）
 明细：
-  键                  名          英文名              番  说明                         规则
-  basic               基本分      Base score          x1  每家 1 分，乘以成立的每一番  规则 2
-  luxury_seven_pairs  豪华七小对  Luxury seven pairs  x8  七小对里有四张一样           规则 2
+  名          番  说明                         规则
+  基本分      ×1  每家 1 分，乘以成立的每一番  规则 2
+  豪华七小对  ×8  七小对里有四张一样           规则 2
 本身：8（番数相乘）
 付款（每分 1）：
   付款人  付
@@ -93,12 +94,18 @@ def test_chinese_text_line_by_line(spec, expected):
 @pytest.mark.parametrize(
     ("spec", "wait_zh", "wait_en"),
     [
-        ("jj 123m456p789s345s55p +2m", "卡 2m（1m_3m）", "closed 2m in 1m_3m"),
-        ("jj 123m456p789s345s55p +3m", "边 3m", "edge 3m"),
-        ("xz 234m567p99s +9s pung:777p pung:111s", "单钓 9s", "single 9s"),
-        ("jj 234m567p999sCC +9s pung:777p", "对倒 9s", "two-pair wait (对倒) 9s"),
-        ("jj 234m567p678s99s +6s pung:777p self", "两面 6s", "open 6s"),
-        ("xy ESWNCFPESWNCFE +E self", "不论牌型 EEESSWWNNCCFFP", "free shape of honours EEESSWWNNCCFFP"),
+        ("jj 123m456p789s345s55p +2m", "卡张：一三万听二万", "closed 2m in 1m_3m"),
+        ("jj 123m345p789s345s55m +4p", "卡张：三五筒听四筒", "closed 4p in 3p_5p"),
+        ("jj 123m456p789s345s55p +3m", "边张：一二万听三万", "edge 3m"),
+        ("jj 123m456p789s345s55p +7s", "边张：八九条听七条", "edge 7s"),
+        ("xz 234m567p99s +9s pung:777p pung:111s", "单钓：九条", "single 9s"),
+        ("jj 234m567p999sCC +9s pung:777p", "对倒：九条", "two-pair wait (对倒) 9s"),
+        ("jj 234m567p678s99s +6s pung:777p self", "两面：七八条听六条", "open 6s"),
+        (
+            "xy ESWNCFPESWNCFE +E self",
+            "不论牌型：东东东南南西西北北中中發發白",
+            "free shape of honours EEESSWWNNCCFFP",
+        ),
     ],
 )
 def test_wait_words_print_the_real_tiles(spec, wait_zh, wait_en):
@@ -178,3 +185,40 @@ def test_chinese_text_on_an_ascii_terminal_is_no_traceback(tmp_path):
     )  # fmt: skip
     assert out.returncode == 0 and out.stderr == "" and out.stdout.isascii()
     assert "\\u672c\\u8eab" in out.stdout  # 本身
+
+
+@pytest.mark.parametrize(("spec", "expected"), ZH, ids=["jiujiang", "xingzi", "xinyu"])
+def test_chinese_text_has_no_english(spec, expected):
+    """Issue 25 item 9: no key or English-name column, tiles as Chinese names (the xingzi hand's
+    payers are named a, b, c by its input)."""
+    text = format_text(score(parse_case(spec)), "zh")
+    body = [line for line in text.splitlines() if not re.match(r"^  [abc]\b", line)]
+    body = [re.sub(r"规则 [0-9.、a-z]+", "", line) for line in body]  # rule sections: 1.3a
+    assert not [line for line in body if re.search(r"[A-Za-z]", line)]
+
+
+@pytest.mark.parametrize(
+    ("spec", "zh", "en"),
+    [  # 边 / 卡 / 单钓 not counted because the hand waited on two kinds: say why
+        ("jj 123m456p789s34555s +4s self", "卡张不算：胡前听 2 种牌（三条、四条）", "no closed wait counted"),
+        (
+            "xz 234m567p789p11122s +2s self dealer",
+            "单钓不算：胡前听 2 种牌（二条、三条）",
+            "no single wait counted",
+        ),
+    ],
+)
+def test_why_a_wait_is_not_counted(spec, zh, en):
+    r = score(parse_case(spec))
+    assert zh in format_text(r, "zh") and en in format_text(r, "en")
+
+
+def test_errors_in_chinese_with_lang_zh(monkeypatch, capsys):
+    bad = {**HAND, "concealed": "234p567p99p9p"}
+    rc, out = run(monkeypatch, capsys, bad, "--format", "text", "--lang", "zh")
+    assert rc == 2 and out.startswith("错误：牌数不对") and "（wrong_tile_count）" in out
+    kong = {**HAND, "melds": [{"kind": "pung", "tiles": "111p"}, {"kind": "kong", "tiles": "9999p"}]}
+    rc, out = run(monkeypatch, capsys, kong, "--format", "text", "--lang", "zh")
+    assert rc == 2 and "同一种牌超过了四张：九筒" in out
+    rc, out = run(monkeypatch, capsys, bad, "--format", "text", "--lang", "en")
+    assert rc == 2 and out.startswith("error: wrong tile count")

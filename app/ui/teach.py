@@ -3,21 +3,21 @@ not, and the one-tile change that would make it hold. Pure: no Streamlit.
 
 The status comes from the engine (a pattern holds when the result lists its key); the one-tile
 change is found by asking the engine about every single-tile change of the standing tiles. The
-short reason is read from the tiles for the shape patterns (flushes, pungs, pairs, straights).
+reason is the scoring package's (`scoring.why_not.explain`: what this hand lacks and the item's
+own condition, for every pattern and adder; issue 25).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
-from app.ui.i18n import lang, t
-from app.ui.render.tiles import name
-from app.ui.state import Conditions, EditHand, Selection, tile_kinds
-from scoring import ScoreResult
+from app.ui.i18n import lang
+from app.ui.state import Conditions, EditHand, Selection, hand_input, tile_kinds
+from scoring import HandError, ScoreResult
 from scoring.model import EVENTS
 from scoring.rules import load_rules
-from scoring.tiles import SUITS, format_tiles
+from scoring.rules.overrides import ADDER_KEYS as ADDERS
+from scoring.why_not import explain
 
 EVENT_PATTERNS = frozenset(EVENTS) | {"last_tile_draw", "last_tile_discard"}
 """Patterns set by how the hand was won (③), not by its tiles: not taught here."""
@@ -47,27 +47,44 @@ def shape_patterns(variant: str) -> list[str]:
     return [k for k in load_rules(variant).patterns if k not in EVENT_PATTERNS]
 
 
+def taught_keys(variant: str) -> list[str]:
+    """The shape patterns, then the wait/condition adders (自摸 门清 边 卡 单钓) of the variant."""
+    rules = load_rules(variant)
+    return [*shape_patterns(variant), *(k for k in ADDERS if k in rules.names and k not in rules.patterns)]
+
+
 def statuses(hand: EditHand, cond: Conditions, result: ScoreResult, score) -> list[PatternStatus]:
     """Every shape pattern of the variant with its status. `score(hand, cond)` scores a trial
     hand (`services.score_hand`); the search tries each standing tile as each tile kind."""
     rules = load_rules(cond.variant)
     items = {i.key: i for i in result.items}
-    best = (
-        _one_tile_changes(hand, cond, score)
-        if any(k not in items for k in shape_patterns(cond.variant))
-        else {}
-    )
+    keys = taught_keys(cond.variant)
+    best = _one_tile_changes(hand, cond, score) if any(k not in items for k in keys) else {}
+    reasons = _reasons(hand, cond, result)
     out = []
-    for key in shape_patterns(cond.variant):
-        p = rules.patterns[key]
-        label = p.name_zh if lang() == "zh" else f"{p.name_en} {p.name_zh}"
+    for key in keys:
+        name_zh, name_en, _ = rules.name(key)
+        label = name_zh if lang() == "zh" else name_en  # one language a line (issue 25 item 5)
         if key in items:
             it = items[key]
             value = f"×{it.multiplier:g}" if it.multiplier is not None else f"+{it.points}"
             out.append(PatternStatus(key, label, True, value))
         else:
-            out.append(PatternStatus(key, label, False, "", why_not(key, hand, result), best.get(key)))
+            out.append(PatternStatus(key, label, False, "", reasons.get(key, ""), best.get(key)))
     return out
+
+
+def _reasons(hand: EditHand, cond: Conditions, result: ScoreResult) -> dict[str, str]:
+    """key → why not, in the page language, from the rules (`scoring.why_not`)."""
+    try:
+        missing = explain(hand_input(hand, cond), result)
+    except HandError:
+        return {}
+    zh = lang() == "zh"
+    return {
+        w.key: f"{w.lacks_zh}——要{w.cond_zh}" if zh else f"{w.lacks_en}; it needs {w.cond_en}"
+        for w in missing
+    }
 
 
 def _one_tile_changes(hand: EditHand, cond: Conditions, score) -> dict[str, Change]:
@@ -85,39 +102,3 @@ def _one_tile_changes(hand: EditHand, cond: Conditions, score) -> dict[str, Chan
                 if old is None or trial.total > old.total:
                     best[it.key] = Change(i, tile.code, code, trial.total)
     return best
-
-
-def why_not(key: str, hand: EditHand, result: ScoreResult) -> str:
-    """A short reason, in the page language, that pattern `key` does not hold here ("" if none)."""
-    codes = [x.code for x in hand.tiles]
-    suits = [c for c in codes if len(c) == 2 and c[1] in SUITS]
-    honours = [c for c in codes if len(c) == 1]
-    by_suit = Counter(c[1] for c in suits)
-    main = by_suit.most_common(1)[0][0] if by_suit else None
-    others = [c for c in suits if c[1] != main]
-    if key == "full_flush":
-        return t("teach.has", tiles=_names(others + honours))
-    if key == "half_flush":
-        return t("teach.two_suits", tiles=_names(others)) if others else t("teach.no_honours")
-    if key == "all_pungs":
-        chows = [b for b in result.decomposition if b.kind == "chow"]
-        if chows:
-            return t("teach.is_chow", tiles=format_tiles(chows[0].tiles))
-        return t("teach.not_four_sets")
-    if key in ("seven_pairs", "luxury_seven_pairs", "seven_fairies", "red_flag"):
-        if hand.melds:
-            return t("teach.has_melds")
-        odd = [c for c, n in Counter(codes).items() if n % 2]
-        return t("teach.not_pair", tiles=_names(odd)) if odd else ""
-    if key == "all_honours":
-        return t("teach.has", tiles=_names(suits))
-    if key == "all_melded":
-        return t("teach.not_all_melded", n=len(hand.melds))
-    if key == "pure_straight":
-        return t("teach.no_straight")
-    return ""
-
-
-def _names(codes: list[str]) -> str:
-    seen = list(dict.fromkeys(codes))
-    return "、".join(name(c) for c in seen[:3]) + ("…" if len(seen) > 3 else "")

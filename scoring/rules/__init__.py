@@ -19,7 +19,8 @@ from scoring.errors import HandError
 from scoring.frozen import FrozenMap
 from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
-from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten
+from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten, flatten_object
+from scoring.rules.schema import check_table, known_keys
 from scoring.tiles import HONOURS, Tile
 
 __all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_overrides", "load_rules", "load_rules_file"]
@@ -143,7 +144,9 @@ class RuleTable:
         Keys are dotted paths of the TOML table (``options.cap``, ``patterns.full_flush.base``,
         ``patterns.half_flush.adders.self_drawn``, ``extras.pair_run``, ``bonus.kong``,
         ``eaten.red_flag``, ``basic.points``) or the short forms ``cap`` (an option) and
-        ``full_flush.base`` (a pattern field); docs/rules/README.md lists them. Raises
+        ``full_flush.base`` (a pattern field); docs/rules/README.md lists them; a nested object
+        (``{"options": {"cap": 16}}``) is read as its dotted keys, so an unknown key is named by its
+        whole path at every level (``patterns.seven_pairs.bsae``). Raises
         :class:`HandError` ``unknown_rule_key`` / ``bad_rule_value`` naming the key.
 
         >>> load_rules("xinyu").with_overrides({"cap": 16}).applied
@@ -151,14 +154,20 @@ class RuleTable:
         """
         if not overrides:
             return self
-        key = FrozenMap(overrides)  # hashable, and 1 is not True in it
+        if any(isinstance(v, Mapping) for v in overrides.values()):
+            overrides = flatten_object(overrides)  # {"options": {"cap": 16}}: options.cap
+        try:
+            key = FrozenMap(overrides)  # hashable, and 1 is not True in it
+            hash(key)
+        except TypeError:  # a key that is not a string, a list value: let apply_overrides name it
+            key = None
         cache = self._override_cache
-        got = cache.get(key)
+        got = cache.get(key) if key is not None else None
         if got is None:
             doc, applied = apply_overrides(self.raw, overrides, self.variant)
             got = _parse(doc)
             object.__setattr__(got, "applied", {**self.applied, **applied})
-            if len(cache) < 256:
+            if key is not None and len(cache) < 256:
                 cache[key] = got
         return got
 
@@ -233,6 +242,12 @@ def load_rules(variant: str) -> RuleTable:
         return _parse(tomllib.load(fh))
 
 
+@functools.cache
+def _known_keys() -> dict[str, set[str]]:
+    """Every key a house table may hold (:mod:`scoring.rules.schema`): the built-in tables' own."""
+    return known_keys([load_rules(v).raw for v in VARIANTS])
+
+
 MAX_RULE_FILE = 2**20  # a rule table is a few kB; /dev/zero or a stray photo is refused
 
 
@@ -246,9 +261,15 @@ def _read_toml(path: str | Path) -> dict[str, Any]:
 
 def load_rules_file(path: str | Path) -> RuleTable:
     """A whole house table in the same layout as the built-in ones (for a few changed values,
-    prefer :meth:`RuleTable.with_overrides`). Raises :class:`HandError` ``bad_rule_table``."""
+    prefer :meth:`RuleTable.with_overrides`). Raises :class:`HandError` ``bad_rule_table``, or
+    ``unknown_rule_key`` for a key the layout does not know, named by its path
+    (``extras.pair_runn``; :mod:`scoring.rules.schema`, issue 25)."""
     try:
-        return _parse(_read_toml(path))
+        doc = _read_toml(path)
+        check_table(doc, _known_keys())
+        return _parse(doc)
+    except HandError as e:
+        raise e.with_prefix(f"the rule table {path}: ") from None
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as e:
         raise HandError(E.BAD_RULE_TABLE, f"cannot read the rule table {path}: {e}") from None
 

@@ -25,7 +25,7 @@ from typing import Any
 from scoring import errors as E
 from scoring.errors import HandError
 
-__all__ = ["ADDER_KEYS", "MAX_VALUE", "apply_overrides", "flatten"]
+__all__ = ["ADDER_KEYS", "MAX_VALUE", "apply_overrides", "flatten", "flatten_object"]
 
 ADDER_KEYS = ("self_drawn", "concealed", "edge_wait", "closed_wait", "single_wait")
 MAX_VALUE = 10**6
@@ -155,6 +155,26 @@ def flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         key = f"{prefix}{k}"
         if isinstance(v, Mapping):
             out.update(flatten(v, f"{key}."))
+        else:
+            out[key] = v
+    return out
+
+
+def flatten_object(obj: Mapping[Any, Any], prefix: str = "") -> dict[Any, Any]:
+    """A ``rules`` object with nested objects as dotted keys, like :func:`flatten`; a key that is
+    not a string is kept as given (under no prefix), for :func:`apply_overrides` to name.
+
+    >>> flatten_object({"patterns": {"seven_pairs": {"bsae": 30}}, "cap": 16})
+    {'patterns.seven_pairs.bsae': 30, 'cap': 16}
+    """
+    out: dict[Any, Any] = {}
+    for k, v in obj.items():
+        if not isinstance(k, str):
+            out[k] = v
+            continue
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out.update(flatten_object(v, f"{key}."))
         else:
             out[key] = v
     return out

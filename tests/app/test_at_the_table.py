@@ -84,7 +84,7 @@ def test_chinese_meld_buttons_and_xinyu_texts_are_chinese_only(at):
     )
     table = tables[0]
     i18n.set_lang("zh")
-    assert i18n.t("why.xinyu.concealed") in table and "花" not in table
+    assert "没有碰，也没有任何杠" in table and "花" not in table  # the engine's reason (issue 25 item 7)
 
 
 # -- 3. melds from the photo --------------------------------------------------------------------
@@ -204,8 +204,11 @@ def test_why_not_lists_every_pattern_with_its_reason_and_the_one_tile_change(at)
     at.run()
     table = next(m.value for m in at.markdown if "jx-teach" in m.value)
     i18n.set_lang("zh")
-    assert i18n.t("teach.has", tiles="一筒、九筒") in table  # not 清一色: has 1p, 9p
-    assert i18n.t("teach.is_chow", tiles="123m") in table  # not 碰碰胡
+    # the reasons are the scoring package's (scoring.why_not, issue 25): what is lacking + the rule
+    assert "不止一种花色：一筒、九筒——要只有一种花色、没有字牌" in table  # not 清一色: has 1p, 9p
+    assert "不成刻子——要四副刻子或杠加一对" in table  # not 碰碰胡
+    assert "没有红中、没有白板——要红中和白板都成刻子或杠" in table  # 红旗飘飘: 中 and 白 sets, not pairs
+    assert "九筒配成将——要只听一张，顺子中间那张" in table  # 卡张: the adders say why too
     assert "把 六万 换成 九万 就成立" in table  # one change makes 一条龙 (123 456 789m)
 
 

@@ -134,7 +134,8 @@ def test_rules_override_a_value_and_the_result_echoes_it():
         ({"red_flag_is_addon": 1}, "bad_rule_value", "options.red_flag_is_addon must be true or false"),
         ({"bonus.kong": -1}, "bad_rule_value", "bonus.kong must be from 0 to 1,000,000"),
         ([1], "bad_field", "rules must be an object"),
-        ({"extras": {}}, "unknown_rule_key", "'extras'"),  # was an internal TypeError (cache key)
+        ({"extras": {}, "cpa": 1}, "unknown_rule_key", "'cpa'"),  # {} was an internal TypeError (cache key)
+        ({"extras": {"pair_runn": 5}}, "unknown_rule_key", "'extras.pair_runn'"),  # nested: the whole path
         ({"full_flush.replaces": [{}]}, "bad_rule_value", "replaces must be a list of names"),
         ({"full_flush.replaces": ["full_flush"]}, "bad_rule_value", "a pattern cannot replace itself"),
         ({"min_win_exceptions": ["robing_kong"]}, "bad_rule_value", "the unknown item 'robing_kong'"),

@@ -54,7 +54,11 @@ def complete_hands(draw, variant=None):
                 for u in (t, t + 1, t + 2):
                     counts[u] -= 1
                 continue
-            mk = draw(st.sampled_from(["pung", "kong", "added_kong", "concealed_kong"]))
+            # beside a chow the three melds are pungs or exposed kongs (碰或明杠, DECISIONS §1.3a)
+            has_chow = any(k == "chow" for k, _t in melded)
+            mk = draw(
+                st.sampled_from(["pung", "kong", "added_kong", *([] if has_chow else ["concealed_kong"])])
+            )
             if mk != "pung" and full[t] != 3:
                 mk = "pung"  # the 4th copy must exist
             if mk != "pung":
@@ -82,7 +86,8 @@ def complete_hands(draw, variant=None):
         else:
             events.append("earthly")
             dealer = False
-    if variant == "jiujiang" and "earthly" not in events and draw(st.integers(0, 5)) == 0:
+    # 天胡 + 报听 cannot happen (the dealer declares after his first discard, DECISIONS §1.3a)
+    if variant == "jiujiang" and not {"earthly", "heavenly"} & set(events) and draw(st.integers(0, 5)) == 0:
         events.append("ready_declared")
     payers = None
     if variant != "xinyu" and draw(st.booleans()):

@@ -15,6 +15,7 @@ from app.ui.render.tiles import groups_html
 from app.ui.rule_links import links_html
 from scoring import Block, Item, Payment, ScoreResult
 from scoring.rules import load_rules
+from scoring.text_zh import zh_codes
 
 
 def num(v: float | int | None) -> str:
@@ -30,6 +31,19 @@ def label(prefix: str, value: str) -> str:
     """A catalog label for an engine code (`block.pung`), or the code itself when there is none."""
     key = f"{prefix}.{value}"
     return t(key) if has(key) else value
+
+
+_ONE_TILE_WAITS = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}
+
+
+def wait_label(result: ScoreResult) -> str:
+    """The wait's label; a 边/卡/单钓 shape the engine did not count because the hand waited on
+    several kinds says so (issue 25 item 6: "单钓 · 听 六条 九条" contradicted the items)."""
+    text = label("wait", result.wait or "none")
+    key = _ONE_TILE_WAITS.get(result.wait or "")
+    if key and len(result.waits) > 1 and not any(i.key == key for i in result.items):
+        return t("wait.several", wait=text, n=len(result.waits))
+    return text
 
 
 def is_fan(result: ScoreResult) -> bool:
@@ -65,11 +79,11 @@ def item_name(item: Item) -> tuple[str, str]:
 
 
 def item_reason(item: Item, variant: str) -> tuple[str, str]:
-    """(why, reference): on the Chinese page our sentence for the item key (the variant's own
-    when it has one: 新余's 门清 is not 九江's), on the English page the engine's reason."""
-    for key in (f"why.{variant}.{item.key}", f"why.{item.key}"):
-        if lang() == "zh" and has(key):
-            return t(key), item.rule
+    """(why, reference): the engine's own reason for this item in the page language, its tiles
+    written as tile names on the Chinese page (``连对 三四五六七八九筒``, not ``3456789p``): one
+    home for the reasons, the engine (issue 25 item 7; ``variant`` kept for the callers)."""
+    if lang() == "zh" and item.reason_zh:
+        return zh_codes(item.reason_zh), item.rule
     return item.reason, item.rule
 
 

@@ -14,11 +14,11 @@ from app.ui.render.html import (
     cannot_win_html,
     decomposition_html,
     items_table,
-    label,
     mini_html,
     num,
     payments_table,
     total_html,
+    wait_label,
     whatif_html,
 )
 from app.ui.render.tiles import name, row_html
@@ -59,7 +59,7 @@ def result_view(outcome: Outcome, empty_hint: bool = True) -> None:
         st.markdown(decomposition_html(r.decomposition, ss.hand.winning_tile), unsafe_allow_html=True)
         waits = t("res.waits", tiles=" ".join(name(w.code) for w in r.waits)) if r.waits else ""
         if r.wait:
-            st.caption(" · ".join(x for x in (t("res.wait", wait=label("wait", r.wait)), waits) if x))
+            st.caption(" · ".join(x for x in (t("res.wait", wait=wait_label(r)), waits) if x))
     # a hand that may not be won says so once, in the headline (total_banner)
     st.markdown(items_table(r), unsafe_allow_html=True)
     why_not(ss.hand, ss.cond, r, "score")
