@@ -225,14 +225,14 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
 
     The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from
-    its header by `vision.image.decode_cost`); `waiting()` (a spinner) is shown while this
+    its header by `vision.image.read_cost`); `waiting()` (a spinner) is shown while this
     one waits for its turn.
     """
     if not data:
         raise PhotoError("err.photo_empty")
     try:
         from vision import ImageError, open_image
-        from vision.image import decode_cost
+        from vision.image import read_cost
     except Exception as exc:
         raise PhotoError("err.vision_missing", str(exc)) from exc
     reader, why = _reader()
@@ -240,7 +240,7 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
         raise PhotoError("err.vision_missing", why or "")
     min_side = reader.config.decode_min_side or None  # decoded no larger than the reader needs
     try:  # the decode and the reading, the memory-hungry part, as one admitted read
-        with photo_slot(waiting, cost=decode_cost(data, min_side)):
+        with photo_slot(waiting, cost=read_cost(data, min_side)):
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
