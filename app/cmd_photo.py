@@ -119,7 +119,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.cmd_detect import detect, write_annotation
+    from app.cmd_detect import AnnotateOntoInput, detect, write_annotation
     from vision import ImageError, ModelError
 
     as_json = error_format(args) == "json"
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(problem[0], 2, as_json, problem[1])
     try:
         result, loaded = detect(args)
-    except ImageError as exc:
+    except (ImageError, AnnotateOntoInput) as exc:
         return _fail(str(exc), 2, as_json, exc.code)
     except ModelError as exc:
         return _fail(str(exc), 1, as_json, "models_unavailable")
