@@ -74,6 +74,12 @@ def _lock_timeout(engine: sa.Engine, ms: int) -> None:
         dbapi_conn.commit()
 
 
+def _utf8(raw: bytes) -> str:
+    """SQLite text as str, strictly: bytes that are not UTF-8 (a damaged file) raise
+    ``UnicodeDecodeError``, which ``ledger.store.dberror.db_errors`` reports as ``corrupt_store``."""
+    return raw.decode("utf-8")
+
+
 def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:
     """WAL, foreign keys, and BEGIN IMMEDIATE for writes (a writer takes the lock before it reads,
     so two phones never both read hand count N and both write hand N + 1)."""
@@ -86,6 +92,7 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.close()
+        dbapi_conn.text_factory = _utf8
 
     @event.listens_for(engine, "begin")
     def _begin(conn: sa.Connection) -> None:

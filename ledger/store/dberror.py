@@ -68,13 +68,18 @@ def kind(error: object) -> str:
 def db_errors(where: str) -> Iterator[None]:
     """Driver errors under ``where`` (the database, as the message names it) as :class:`LedgerError`
     by their :func:`kind`: ``corrupt_store``, busy (``conflict``) or ``store_unreachable``; an
-    integrity error is a hand recorded first by another writer (``conflict``)."""
+    integrity error is a hand recorded first by another writer (``conflict``); text that is not
+    UTF-8 is ``corrupt_store``."""
     try:
         yield
     except LedgerError:
         raise
     except sa.exc.IntegrityError:
         raise ConflictError("another phone recorded the same hand first: reload the table") from None
+    except UnicodeDecodeError:  # SQLite text decoded strictly (ledger.store.db): damage, not a bug
+        raise StoreError(
+            f"{where} is damaged (text that is not UTF-8); nothing was changed", "corrupt_store"
+        ) from None
     except (sa.exc.DBAPIError, sqlite3.Error) as e:
         text, what = str(getattr(e, "orig", e)), kind(e)
         if what == DAMAGED:

@@ -29,6 +29,7 @@ from ledger.store import dberror
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
+from ledger.store.integrity import check_hands, quick_check
 
 __all__ = ["KEEP", "MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
 
@@ -63,6 +64,7 @@ def open_store(url: str | None = None) -> Store:
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
     with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
         S.migrate(conn)
+        quick_check(conn, where)
     return Store(engine, where)
 
 
@@ -144,14 +146,19 @@ class Store:
             raise NotFoundError(f"no table has the code {code}: check the code (it is case-insensitive)")
         return row
 
-    def _load(self, conn: sa.Connection, code: str) -> TableRecord:
+    def _load(self, conn: sa.Connection, code: str, pending: int = 0) -> TableRecord:
+        """The table and its hands, which must be its ``hand_count`` (less the ``pending`` change of
+        a write claimed in this transaction) at positions 1..n (else ``corrupt_store``)."""
         row = self._row(conn, code)
-        q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
+        h = S.hands.c
+        q = sa.select(h.position, h.data).where(h.table_id == row.id).order_by(h.position)
         try:  # text columns written by jxmj; a value that does not parse is damage, not a bug
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
-            created, data = datetime.fromisoformat(row.created), [json.loads(d) for (d,) in conn.execute(q)]
+            rows = conn.execute(q).all()
+            created, data = datetime.fromisoformat(row.created), [json.loads(d) for _, d in rows]
         except (ValueError, TypeError) as e:
             raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
+        check_hands(code, row.hand_count - pending, [p for p, _ in rows], self.where)
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
@@ -182,7 +189,7 @@ class Store:
                 f"table {code} changed since you loaded it (hands now: {row.hand_count}, you saw: "
                 f"{expected if expected is not None else row.hand_count}): reload and try again"
             )
-        return self._load(conn, code) if load else None
+        return self._load(conn, code, pending=delta) if load else None
 
     def append(
         self, code: str, data: Any, expected: int | None = None, revision: int | None = None,
