@@ -24,8 +24,6 @@ A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --se
 '--', which ends the options: jxmj table false-win CODE -- -阿三
 Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...})."""
 
-MAX_INPUT = 32 * 2**20
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -105,15 +103,11 @@ def _json_arg(text: str | None, what: str) -> Any:
         raise LedgerError(f"{what}: {e}") from None
 
 
-def _read(path: str) -> Any:
-    from app import jsonin
-    from ledger import LedgerError
+def _read(path: str, export: bool = False) -> Any:
+    """A hand (or an `export`) from a file or `-`, within `app.ledgerin`'s limits."""
+    from app import ledgerin
 
-    try:  # bounded, strict UTF-8, no duplicate fields, no lone surrogates (app.jsonin)
-        text = jsonin.read_text(path or "-", MAX_INPUT)
-        return jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False)
-    except jsonin.InputError as e:
-        raise LedgerError(str(e), "bad_input") from None
+    return ledgerin.read(path, export)
 
 
 def _write(path: str, text: str) -> None:
@@ -171,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         rec = store.create_table(Table(args.variant, seats, args.base, rules, title=args.title))
         _print({"code": rec.table.code, "table": rec.table.to_json()})
     elif a == "import":
-        table, hands = table_from_export(_read(args.input))
+        table, hands = table_from_export(_read(args.input, export=True))
         rec = store.create_table(table, hands)
         _print({"code": rec.table.code, "hands": len(rec.hands)})
     elif a in ("record", "drawn", "false-win"):

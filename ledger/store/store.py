@@ -156,7 +156,7 @@ class Store:
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
             rows = conn.execute(q).all()
             created, data = datetime.fromisoformat(row.created), [json.loads(d) for _, d in rows]
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RecursionError) as e:
             raise StoreError(f"table {code} is damaged in {self.where} ({e})", "corrupt_store") from None
         check_hands(code, row.hand_count - pending, [p for p, _ in rows], self.where)
         table = Table(
