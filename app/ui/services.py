@@ -249,6 +249,10 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
                 fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
                 raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
             result = reader.detect(loaded)
+            t2 = time.perf_counter()
+            image = loaded.pixels
+            preview, scale = _preview(image)
+            scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     except PhotoError:
         raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
@@ -258,20 +262,18 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     except Exception as exc:  # the cause goes to the log only: no internal names on the page
         log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
-    t2 = time.perf_counter()
-    image = loaded.pixels
-    preview, scale = _preview(image)
-    scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
 
 
 def _preview(image) -> tuple[bytes, float]:
+    """The photo as a JPEG no longer than `PREVIEW_SIDE` on its long side (each side >= 1 px) and
+    its scale."""
     from PIL import Image
 
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((round(im.width * scale), round(im.height * scale)), Image.BILINEAR)
+        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale
