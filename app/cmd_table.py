@@ -110,14 +110,52 @@ def _read(path: str, export: bool = False) -> Any:
     return ledgerin.read(path, export)
 
 
-def _write(path: str, text: str) -> None:
+def _store_files(store) -> list[str]:
+    """The files of an SQLite store (the database, its WAL, shared memory and journal)."""
+    url = store.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return []
+    return [url.database + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+
+
+def _write(path: str, text: str, protect: list[str] = ()) -> None:
+    """Write `text` to `path` atomically: a temporary file beside it, renamed over it (a full disk
+    leaves the previous file whole); a path that exists and is no regular file (`/dev/stdout`, a
+    pipe) is written as it is. Refused: a file of `protect` (the ledger's own files)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
     from app.jsonin import short
     from ledger import LedgerError
 
+    out = Path(path)
+    for f in protect:
+        try:
+            same = out.resolve() == Path(f).resolve() or (out.exists() and os.path.samefile(out, f))
+        except OSError:
+            same = False
+        if same:
+            raise LedgerError(
+                f"{short(path)} is a file of the ledger database itself: export to another file",
+                "output_is_store",
+            )
+    tmp = None
     try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
+        if out.exists() and not out.is_file():  # a device or a pipe: nothing to replace
+            with open(out, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}-", suffix=".tmp", dir=out.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(tmp, out)
     except OSError as e:  # a folder, a missing folder, a full disk: named, never "internal"
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
         raise LedgerError(f"cannot write {short(path)}: {e.strerror or e}", "output_not_written") from None
 
 
@@ -201,7 +239,7 @@ def _run(args: argparse.Namespace) -> int:
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )
         if args.output:
-            _write(args.output, text)
+            _write(args.output, text, _store_files(store))
             _print({"code": ledger.table.code, "written": args.output})
         elif emit(text.removesuffix("\n")):
             raise _OutputFailed

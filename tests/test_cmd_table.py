@@ -211,3 +211,54 @@ def test_a_bad_db_url_is_named_as_typed_by_db_not_blamed_on_jxmj_db(jx):
     assert (
         out["error"] == "'garbage' is not a database URL (--db, else JXMJ_DB; e.g. sqlite:///ledger.sqlite3)"
     )
+
+
+def test_an_export_onto_the_ledger_itself_is_refused(jx, tmp_path):
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    db = tmp_path / "l.sqlite3"
+    before = db.read_bytes()
+    for target in (str(db), str(tmp_path / "." / "l.sqlite3")):
+        rc, out = jx("export", code, "--format", "csv", "-o", target)
+        assert rc == 2 and out == {
+            "error": f"{short(target)} is a file of the ledger database itself: export to another file",
+            "code": "output_is_store",
+        }
+    assert db.read_bytes() == before and jx("show", code)[1]["table"]["code"] == code
+
+
+def test_an_export_on_a_full_disk_leaves_the_previous_file_whole(jx, tmp_path, monkeypatch):
+    import builtins
+    import errno
+
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    target = tmp_path / "t.json"
+    target.write_text("the previous export")
+    real = io.open
+
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+    def full_open(file, mode="r", *args, **kwargs):
+        fh = real(file, mode, *args, **kwargs)
+        return Full(fh) if "w" in mode and str(file) != "/dev/null" else fh
+
+    monkeypatch.setattr(io, "open", full_open)
+    monkeypatch.setattr(builtins, "open", full_open)
+    rc, out = jx("export", code, "-o", str(target))
+    monkeypatch.undo()
+    assert rc == 2 and out == {
+        "error": f"cannot write {short(str(target))}: No space left on device",
+        "code": "output_not_written",
+    }
+    assert target.read_text() == "the previous export"
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite3")] == ["t.json"]
