@@ -269,15 +269,15 @@ def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, in
     with Image.open(io.BytesIO(data), formats=_openers()) as im:
         w0, h0 = im.size
         _check_size(w0, h0)
+        p = _plan(im, data, min_side)
+        if p.cost > DECODE_BUDGET:  # before getexif: a PNG's getexif decodes the whole picture
+            raise _too_much(w0, h0, im.format or "", p.cost)
         try:
             orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1) or 1)
         except Exception:  # a broken EXIF block does not make the image unusable
             orientation = 1
         if getattr(im, "n_frames", 1) > 1:
             im.seek(0)  # first frame (animated WebP/AVIF, MPO with a depth map or preview)
-        p = _plan(im, data, min_side)
-        if p.cost > DECODE_BUDGET:
-            raise _too_much(w0, h0, im.format or "", p.cost)
         if p.reduce > 1:
             im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // p.reduce, h0 // p.reduce))
         im.load()

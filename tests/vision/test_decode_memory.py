@@ -53,6 +53,26 @@ def webp_big_canvas(width: int, height: int) -> bytes:
     return b"RIFF" + len(body).to_bytes(4, "little") + body
 
 
+def png_streamed(w: int, h: int) -> bytes:
+    """A `w` x `h` RGB PNG of one colour, compressed row by row (never held decoded)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    comp, row, parts = zlib.compressobj(9), b"\0" + b"\x1e\x64\x32" * w, []
+    for _ in range(h):
+        parts.append(comp.compress(row))
+    idat = b"".join(parts) + comp.flush()
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", idat)
+        + chunk(b"IEND", b"")
+    )
+
+
 def cases() -> dict[str, bytes]:
     return {
         "jpeg_baseline_9mp": _save(_scene(3000, 3000), "JPEG", quality=90),
@@ -71,6 +91,7 @@ def cases() -> dict[str, bytes]:
             _scene(2000, 1500), "WEBP", save_all=True, append_images=[_scene(2000, 1500, "L")], lossless=True
         ),
         "webp_canvas_40x1048736": webp_big_canvas(40, 1_048_736),
+        "png_81mp_over_budget": png_streamed(9000, 9000),
     }
 
 
@@ -158,6 +179,7 @@ def test_hostile_headers_are_refused(measured):
     assert measured["webp_canvas_40x1048736 2000"]["outcome"] == "too_much_memory"
     assert measured["webp_canvas_40x1048736 None"]["outcome"] == "too_much_memory"
     assert measured["png_wide_strip 2000"]["outcome"] == "2x62500"
+    assert measured["png_81mp_over_budget None"]["outcome"] == "too_much_memory"  # refused unread
     assert measured["jpeg_progressive_cmyk None"]["outcome"] == "3000x3000"
 
 
