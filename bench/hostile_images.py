@@ -7,6 +7,7 @@ cost a decoder far more than their pixels suggest (issue 24), generated into `be
 - `webp_lossless_7000.webp`: a 7000 x 7000 lossless WebP (a few kB; 16 bytes per pixel to decode);
 - `webp_canvas.webp`: an animated WebP, one 16 x 16 frame on a 40 x 1,048,736 canvas;
 - `png_strip.png`: 6,250,000 x 16 RGB PNG (100 MP in one strip), streamed, never held;
+  `png_strip_48mp.png`: 3,000,000 x 16, a strip that is accepted;
 - `png_49mp.png`: 7000 x 7000 RGB PNG, the largest PNG accepted.
 """
 
@@ -98,6 +99,7 @@ NAMES = (
     "webp_lossless_7000.webp",
     "webp_canvas.webp",
     "png_strip.png",
+    "png_strip_48mp.png",
     "png_49mp.png",
 )
 
@@ -111,5 +113,6 @@ def hostile(out: Path) -> list[Path]:
         webp_lossless(out / "webp_lossless_7000.webp"),
         webp_canvas(out / "webp_canvas.webp"),
         png_rgb(out / "png_strip.png", 6_250_000, 16),
+        png_rgb(out / "png_strip_48mp.png", 3_000_000, 16),
         png_rgb(out / "png_49mp.png", 7000, 7000),
     ]

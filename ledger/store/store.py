@@ -25,7 +25,7 @@ from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.parse import Context, hand_from_json
-from ledger.store import dberror
+from ledger.store import dberror, drafts
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -256,13 +256,17 @@ class Store:
     # -- drafts -------------------------------------------------------------------------------
     def save_draft(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
         """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN"); ``blob``: the
-        photo's bytes, None for none, or :data:`KEEP` to leave the stored photo as it is."""
+        photo's bytes, None for none, or :data:`KEEP` to leave the stored photo as it is. Expired
+        drafts are deleted first, and the oldest others while all would pass
+        ``ledger.store.drafts.MAX_DRAFTS_BYTES``."""
         text = json.dumps(data, ensure_ascii=False)
         size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
         if size > MAX_DRAFT_BYTES:
             raise LedgerError(f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB", "draft_too_large")
         d = S.drafts.c
         with self._tx(write=True) as conn:
+            drafts.purge(conn)
+            drafts.make_room(conn, key, size)
             if blob is KEEP:
                 done = conn.execute(S.drafts.update().where(d.key == key).values(data=text, updated=_now()))
                 if done.rowcount:
@@ -272,12 +276,19 @@ class Store:
             conn.execute(S.drafts.insert().values(key=key, data=text, blob=blob, updated=_now()))
 
     def load_draft(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
-        """The draft under ``key`` as ``(data, blob)``, or None."""
+        """The draft under ``key`` as ``(data, blob)``, or None (none, or expired)."""
         with self._tx() as conn:
             row = conn.execute(
-                sa.select(S.drafts.c.data, S.drafts.c.blob).where(S.drafts.c.key == key)
+                sa.select(S.drafts.c.data, S.drafts.c.blob, S.drafts.c.updated).where(S.drafts.c.key == key)
             ).first()
-        return None if row is None else (json.loads(row.data), row.blob)
+        if row is None or drafts.expired(row.updated):
+            return None
+        return json.loads(row.data), row.blob
+
+    def issue_draft_token(self) -> str:
+        """A fresh token for the single-hand page's ``?d=``, stored as issued (``drafts.issue``)."""
+        with self._tx(write=True) as conn:
+            return drafts.issue(conn)
 
     def delete_draft(self, key: str) -> None:
         with self._tx(write=True) as conn:
