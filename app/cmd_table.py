@@ -194,8 +194,9 @@ def _run(args: argparse.Namespace) -> int:
     from ledger.exchange import export_csv, export_json, table_from_export
     from ledger.store import open_store
 
-    store = open_store(args.db)
     a = args.action
+    reading = a in ("show", "export") or (a == "settle" and not args.lock)
+    store = open_store(args.db, write=not reading)  # a reader may open a read-only ledger
     if a == "new":
         rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none
         rules = {} if rules is None else rules

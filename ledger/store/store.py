@@ -25,7 +25,7 @@ from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.parse import Context, hand_from_json
-from ledger.store import dberror, drafts
+from ledger.store import dberror, drafts, readonly
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -50,21 +50,37 @@ class TableRecord:
         return replay(self.table, self.hands, strict=False)
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, write: bool = True) -> Store:
     """Open (and migrate) the store at ``url`` (default :func:`ledger.store.default_url`).
 
     Two processes opening a fresh database at once do not race: the migration takes the
-    database's write lock first (:func:`ledger.store.schema.migrate`).
+    database's write lock first (:func:`ledger.store.schema.migrate`). Opened for writing
+    (``write``), an SQLite file must pass ``PRAGMA quick_check``; opened for reading, an SQLite
+    file that cannot be written (read-only media, a full disk) is opened read-only instead
+    (:func:`ledger.store.readonly.open_read_only`): it can be shown, and any write is refused
+    with ``read_only_store``.
     Raises :class:`StoreError`: ``bad_url``, ``missing_driver``, ``corrupt_store``,
-    ``newer_schema``, ``store_unreachable``; :class:`ConflictError` when another writer holds
-    the database longer than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
+    ``newer_schema``, ``store_unreachable``, ``disk_full``, ``read_only_store``,
+    ``store_io_error``; :class:`ConflictError` when another writer holds the database longer
+    than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
     """
     url = url or default_url()
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
-    with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
-        S.migrate(conn)
-        quick_check(conn, where)
+    try:
+        with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+            S.migrate(conn)
+            if write:
+                quick_check(conn, where)
+    except StoreError as e:
+        engine.dispose()
+        if write and e.code == "store_io_error":
+            raise readonly.full_disk(e, url, where) from None
+        if write and e.code in readonly.FALLBACK and readonly.unwritable(url):
+            raise readonly.refused(where) from None
+        if write or e.code not in readonly.FALLBACK:
+            raise
+        return readonly.open_read_only(url, where, e)
     return Store(engine, where)
 
 
@@ -75,14 +91,23 @@ def _now() -> str:
 class Store:
     """Tables, hands and drafts in one database (see :func:`open_store`)."""
 
-    def __init__(self, engine: sa.Engine, where: str = "the ledger database") -> None:
-        self.engine, self.where = engine, where
+    def __init__(
+        self, engine: sa.Engine, where: str = "the ledger database", read_only: bool = False
+    ) -> None:
+        self.engine, self.where, self.read_only = engine, where, read_only
 
     @contextlib.contextmanager
     def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
-        with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
-            with conn.begin():
-                yield conn
+        if write and self.read_only:
+            raise readonly.refused(self.where)
+        try:
+            with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
+                with conn.begin():
+                    yield conn
+        except StoreError as e:
+            if e.code != "store_io_error":
+                raise
+            raise readonly.full_disk(e, self.engine.url, self.where) from None
 
     def close(self) -> None:
         self.engine.dispose()
