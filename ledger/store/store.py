@@ -308,7 +308,10 @@ class Store:
             ).first()
         if row is None or drafts.expired(row.updated):
             return None
-        return json.loads(row.data), row.blob
+        try:
+            return json.loads(row.data), row.blob
+        except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
+            raise StoreError(f"the draft {key} is damaged in {self.where} ({e})", "corrupt_store") from None
 
     def issue_draft_token(self) -> str:
         """A fresh token for the single-hand page's ``?d=``, stored as issued (``drafts.issue``)."""

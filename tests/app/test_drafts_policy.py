@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
@@ -78,3 +79,15 @@ def test_the_drafts_store_is_capped_oldest_first(monkeypatch):
             sa.text("SELECT sum(length(data) + coalesce(length(blob), 0)) FROM jxmj_drafts")
         ).scalar()
     assert keys == ["table:T1", "table:T2", "table:T3"] and total <= 3100
+
+
+def test_a_damaged_draft_is_corrupt_store_not_a_crash():
+    from ledger import StoreError
+
+    store = open_store()
+    store.save_draft("table:K7QM9ACXTRE", {"hand": 1})
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE jxmj_drafts SET data = :d"), {"d": "[" * 100_000 + "]" * 100_000})
+    with pytest.raises(StoreError) as e:
+        store.load_draft("table:K7QM9ACXTRE")
+    assert e.value.code == "corrupt_store"
