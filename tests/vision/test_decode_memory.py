@@ -73,6 +73,23 @@ def png_streamed(w: int, h: int) -> bytes:
     )
 
 
+def _heif_cases() -> dict[str, bytes]:
+    """HEIC and AVIF of 6 MP, where this Pillow / pillow-heif can write them."""
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+    except ImportError:  # pragma: no cover - pillow-heif is a dependency
+        return {}
+    out = {}
+    for name, fmt in (("heic_6mp", "HEIF"), ("avif_6mp", "AVIF")):
+        try:
+            out[name] = _save(_scene(3000, 2000), fmt, quality=80)
+        except (KeyError, OSError, ValueError):  # no encoder in this build
+            pass
+    return out
+
+
 def cases() -> dict[str, bytes]:
     return {
         "jpeg_baseline_9mp": _save(_scene(3000, 3000), "JPEG", quality=90),
@@ -92,6 +109,7 @@ def cases() -> dict[str, bytes]:
         ),
         "webp_canvas_40x1048736": webp_big_canvas(40, 1_048_736),
         "png_81mp_over_budget": png_streamed(9000, 9000),
+        **_heif_cases(),
     }
 
 
