@@ -17,6 +17,7 @@ from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
 from ledger.model import Table, _num, by_index
+from ledger.names import check_text, visible
 from ledger.settle import settle
 
 __all__ = ["FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
@@ -77,6 +78,7 @@ def _cell(name: str) -> str:
     >>> _cell("=HYPERLINK(1)"), _cell("张三")
     ("'=HYPERLINK(1)", '张三')
     """
+    name = visible(name)  # a control character stored before ledger.names refused it: U+FFFD
     return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
 
 
@@ -85,7 +87,7 @@ def export_csv(ledger: Ledger) -> str:
     (seat names as text, :func:`_cell`; the JSON export keeps them as they are)."""
     seats = tuple(_cell(s) for s in ledger.table.seats)
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)  # every cell quoted
     w.writerow(["hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer",
                 *(f"{s} +/-" for s in seats), *(f"{s} total" for s in seats)])  # fmt: skip
     for o in ledger.outcomes:
@@ -135,6 +137,12 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
         if isinstance(e, LedgerError):
             raise bad(e.message) from None
         raise bad(f"its table is malformed ({e})") from None
+    try:  # an import is new input: no control or format character in its names (ledger.names)
+        for name in table.seats:
+            check_text(name, "the seat name", "bad_import")
+        check_text(table.title, "the title", "bad_import")
+    except LedgerError as e:
+        raise bad(e.message) from None
     if table.code:
         try:
             table = replace(table, code=normalize_code(table.code))

@@ -226,14 +226,14 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
 
     The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from
-    its header by `vision.image.decode_cost`); `waiting()` (a spinner) is shown while this
+    its header by `vision.image.read_cost`); `waiting()` (a spinner) is shown while this
     one waits for its turn.
     """
     if not data:
         raise PhotoError("err.photo_empty")
     try:
         from vision import ImageError, open_image
-        from vision.image import decode_cost
+        from vision.image import read_cost
     except Exception as exc:
         raise PhotoError("err.vision_missing", str(exc)) from exc
     reader, why = _reader()
@@ -241,7 +241,7 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
         raise PhotoError("err.vision_missing", why or "")
     min_side = reader.config.decode_min_side or None  # decoded no larger than the reader needs
     try:  # the decode and the reading, the memory-hungry part, as one admitted read
-        with photo_slot(waiting, cost=decode_cost(data, min_side)):
+        with photo_slot(waiting, cost=read_cost(data, min_side)):
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
@@ -250,6 +250,10 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
                 fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
                 raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
             result = reader.detect(loaded)
+            t2 = time.perf_counter()
+            image = loaded.pixels
+            preview, scale = _preview(image)
+            scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     except PhotoError:
         raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
@@ -259,20 +263,18 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     except Exception as exc:  # the cause goes to the log only: no internal names on the page
         log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
-    t2 = time.perf_counter()
-    image = loaded.pixels
-    preview, scale = _preview(image)
-    scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
 
 
 def _preview(image) -> tuple[bytes, float]:
+    """The photo as a JPEG no longer than `PREVIEW_SIDE` on its long side (each side >= 1 px) and
+    its scale."""
     from PIL import Image
 
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((round(im.width * scale), round(im.height * scale)), Image.BILINEAR)
+        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale

@@ -256,7 +256,31 @@ def _read_toml(path: str | Path) -> dict[str, Any]:
         data = fh.read(MAX_RULE_FILE + 1)
     if len(data) > MAX_RULE_FILE:
         raise ValueError("the file is larger than 1 MiB; a rule table is a few kB")
-    return tomllib.loads(data.decode("utf-8"))
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(f"arrays or tables nested more than {MAX_RULE_DEPTH} levels deep") from None
+    _check_depth(table)
+    return table
+
+
+MAX_RULE_DEPTH = 16
+"""Tables and arrays inside each other in a rule file (a rule table is 3 deep)."""
+
+
+def _check_depth(value: Any) -> None:
+    """Raise ValueError when ``value`` nests tables / arrays more than :data:`MAX_RULE_DEPTH` deep."""
+    level = [value]
+    for _ in range(MAX_RULE_DEPTH + 1):
+        level = [
+            c
+            for v in level
+            for c in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+        ]
+        level = [c for c in level if isinstance(c, (dict, list))]
+        if not level:
+            return
+    raise ValueError(f"arrays or tables nested more than {MAX_RULE_DEPTH} levels deep")
 
 
 def load_rules_file(path: str | Path) -> RuleTable:

@@ -27,14 +27,24 @@ __all__ = ["after_photos", "before_photos", "restore", "save", "single_hand_key"
 
 
 def single_hand_key() -> str:
-    """The draft key of the single-hand page: its URL token (made on first use)."""
+    """The draft key of the single-hand page: its URL token when the server issued it and its
+    draft lives (`ledger.store.drafts`), else a fresh token issued now (put in the URL)."""
     token = st.query_params.get("d", "")
-    try:
-        token = normalize_code(token)
-    except LedgerError:
-        token = new_code()
-        st.query_params["d"] = token
-    ss["draft_token"] = token
+    if ss.get("draft_token") != token:  # checked once per session and token
+        try:
+            known = store().load_draft(f"token:{normalize_code(token)}") is not None
+        except LedgerError:
+            known = False
+        if known:
+            token = normalize_code(token)
+        else:
+            try:
+                token = store().issue_draft_token()
+            except LedgerError as e:  # no store: the page works without a draft
+                log.warning("no draft token issued: %s", e)
+                token = new_code()
+            st.query_params["d"] = token
+        ss["draft_token"] = token
     return f"token:{token}"
 
 

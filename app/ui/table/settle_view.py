@@ -7,7 +7,8 @@ import json
 
 import streamlit as st
 
-from app import jsonin
+from app import ledgerin
+from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
 from app.ui.flash import show_posted
 from app.ui.i18n import t
@@ -18,7 +19,6 @@ from ledger import LedgerError, settle
 from ledger.exchange import export_csv, export_json, table_from_export
 
 ss = st.session_state
-MAX_IMPORT = 32 * 2**20
 
 
 def settlement(rec, ledger) -> None:
@@ -58,21 +58,21 @@ def import_view() -> None:
     if up is None or ss.get("tb_imported") == up.file_id:
         return
     ss.tb_imported = up.file_id
-    try:
-        rec = store().create_table(*table_from_export(read_export(up.getvalue())))
+    raw = up.getvalue()
+    try:  # admitted like a photo: reading a large export holds memory too (ledgerin.import_cost)
+        with photo_slot(lambda: st.spinner(t("table.import_waiting")), cost=ledgerin.import_cost(raw)):
+            rec = store().create_table(*table_from_export(read_export(raw)))
     except LedgerError as e:
         st.error(error_text(e))
+        return
+    except PhotoBusy:
+        st.error(t("table.import_busy"))
         return
     go(rec.table.code)
 
 
 def read_export(raw: bytes) -> object:
-    """The JSON value of an uploaded export, read as strictly as `jxmj table import` reads one
-    (`app.jsonin`: UTF-8, a BOM allowed, no duplicate fields, no lone surrogates, no 5000-digit
-    numbers); raises :class:`LedgerError` ``bad_import`` naming the problem."""
-    if len(raw) > MAX_IMPORT:
-        raise LedgerError("bad_import", f"the file is larger than {MAX_IMPORT // 2**20} MiB")
-    try:
-        return jsonin.parse(raw.decode("utf-8"), lengths=False)
-    except (UnicodeDecodeError, jsonin.InputError) as e:
-        raise LedgerError("bad_import", f"not a jxmj table export: {e}") from None
+    """The JSON value of an uploaded export, read as `jxmj table import` reads one
+    (`app.ledgerin.parse_export`: its size, hands and fields bounded, strict JSON); raises
+    :class:`LedgerError` naming the problem."""
+    return ledgerin.parse_export(raw)
