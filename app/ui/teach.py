@@ -120,4 +120,4 @@ def why_not(key: str, hand: EditHand, result: ScoreResult) -> str:
 
 def _names(codes: list[str]) -> str:
     seen = list(dict.fromkeys(codes))
-    return "、".join(name(c) for c in seen[:3]) + ("…" if len(seen) > 3 else "")
+    return t("punct.list").join(name(c) for c in seen[:3]) + ("…" if len(seen) > 3 else "")

