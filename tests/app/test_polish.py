@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from app.ui import i18n
 from tests.app.test_at_the_table import type_hand
 
@@ -54,3 +56,34 @@ def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
     assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
     _lang(at, "zh")
     assert _eaten_list(at).count("、") == 1
+
+
+def _has_widget(at, key: str) -> bool:
+    return any(w.key == key for w in at.segmented_control)
+
+
+@pytest.mark.parametrize("variant", ["jiujiang", "xinyu"])
+def test_where_the_dealer_changes_nothing_the_page_says_so_instead_of_asking(at, variant):
+    """九江's dealer selector changed nothing and the page did not say so: now one line says why,
+    where the selector was, and the engine agrees (the same money whoever deals)."""
+    from dataclasses import replace
+
+    from app.ui import services
+    from app.ui.state import ME, SEATS
+
+    type_hand(at, "234m567p678s777p99s")
+    at.segmented_control(key="w_variant").set_value(variant)
+    at.run()
+    i18n.set_lang("zh")
+    assert not _has_widget(at, "w_dealer")
+    line = i18n.t("cond.dealer_same", variant=i18n.t(f"variant.{variant}"))
+    assert line in [c.value for c in at.caption]
+    cond = at.session_state.cond
+    money = {
+        d: [p.amount for p in services.score_hand(at.session_state.hand, replace(cond, dealer=d)).payments]
+        for d in (None, ME, *SEATS)
+    }
+    assert len({tuple(m) for m in money.values()}) == 1, money
+    at.segmented_control(key="w_variant").set_value("xingzi")  # 星子 doubles: the page asks again
+    at.run()
+    assert _has_widget(at, "w_dealer") and line not in [c.value for c in at.caption]

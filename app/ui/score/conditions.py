@@ -78,10 +78,16 @@ def _how() -> None:
 
 def _dealer(doubles: bool) -> None:
     """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
-    payments double (星子), the page asks, and nothing is doubled meanwhile."""
+    payments double (星子), the page asks, and nothing is doubled meanwhile. Where the dealer
+    changes nothing in a hand's score (九江, 新余: `dealer_doubles` off), no selector: one line
+    says why, and no dealer is set."""
     cond = ss.cond
+    if not doubles:
+        st.caption(t("cond.dealer_same", variant=t(f"variant.{cond.variant}")))
+        cond.dealer = None
+        return
     value = _choice("dealer", t("cond.dealer"), [ME, *SEATS], lambda s: f"seat.{s}", required=False)
-    if value is None and doubles:
+    if value is None:
         st.warning(t("cond.dealer_needed"))
     cond.dealer = value
 
