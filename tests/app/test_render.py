@@ -93,7 +93,7 @@ def test_decomposition_frames_the_winning_tile_once_and_draws_concealed_kongs_wi
     )
     out = R.decomposition_html(r.decomposition, "9s")
     assert out.count("jx-win") == 1
-    assert out.count('alt="back"') == 2 and "暗杠" in out
+    assert out.count(f'alt="{name("back")}"') == 2 and "暗杠" in out
 
 
 def test_whatif_marks_the_current_cell():
