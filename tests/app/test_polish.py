@@ -121,3 +121,21 @@ def test_unsure_and_left_out_tiles_say_so():
     assert spoken("C") == "红中" and spoken("back") == "扣着的牌"
     assert label("9p", spoken("9p", unsure=True)).startswith("![九筒（没把握）](data:")
     assert 'alt="九筒（和牌张）"' in row_html(["1p", "9p"], win=1) and 'alt="一筒"' in row_html(["1p"])
+
+
+def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
+    """The 吃炮 panel closed on its first entry (the count appeared above it and moved it): it
+    now keeps its open state and its payer tab in the session, and the count is said below."""
+    first, second = at.session_state.cond.payers[:2]
+    at.session_state["payers_open"] = True  # the player opens the panel
+    at.run()
+    for seat in (first, second):
+        at.number_input(key=f"w_{seat}_bonus_tiles").set_value(1)
+        at.run()
+        [panel] = [e for e in at.expander if e.label.startswith("吃炮")]
+        assert panel.proto.expanded, seat
+    i18n.set_lang("zh")
+    assert i18n.t("cond.payers_some", n=2) in [c.value for c in at.caption]
+    at.session_state["payers_open"] = False  # the player closes it: it stays closed
+    at.run()
+    assert not next(e for e in at.expander if e.label.startswith("吃炮")).proto.expanded

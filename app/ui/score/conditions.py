@@ -93,14 +93,16 @@ def _dealer(doubles: bool) -> None:
 
 
 def _payer_inputs(ready_declared: bool) -> None:
+    """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
+    it: its open state and the chosen payer's tab are kept in the session (`payers_open`,
+    `payers_tab`), and the count of entries is said below it, never above (an element drawn
+    above would move the panel and close it)."""
     cond = ss.cond
     seats = cond.payers
-    entered = sum(cond.seats[s].entries for s in seats)
-    if entered:
-        st.caption(t("cond.payers_some", n=entered))
-    with st.expander(t("cond.payers") if ready_declared else t("cond.payers_no_ready")):  # 星子: no 报听
+    title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
+    with st.expander(title, key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        tabs = st.tabs([t(f"seat.{s}") for s in seats])
+        tabs = st.tabs([t(f"seat.{s}") for s in seats], key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
             with tab:
                 cols = st.columns(2)
@@ -109,3 +111,6 @@ def _payer_inputs(ready_declared: bool) -> None:
                         number_field(t(f"payer.{f}"), f"w_{s}_{f}", cond.seats[s].count(f), *COUNT)
                 if ready_declared:
                     bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))
+    entered = sum(cond.seats[s].entries for s in seats)
+    if entered:
+        st.caption(t("cond.payers_some", n=entered))
