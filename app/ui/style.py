@@ -123,7 +123,8 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   [data-testid="stMain"] [data-testid="stNumberInputContainer"] {min-height: 44px;}
   [data-testid="stMain"] [data-testid="stCheckbox"] label {min-height: 44px; align-items: center;}
   .jx-mini a {display: inline-block; padding: 12px 6px; margin: -12px 0;}
-  table.jx-items .jx-ref a {display: inline-block; padding: 13px 4px; margin: -11px 0;}
+  table.jx-items .jx-ref a {display: inline-block; padding: 13px 4px; margin: -11px 0; min-width: 44px;
+    text-align: center;}
 }
 </style>
 """

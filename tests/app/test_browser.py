@@ -59,7 +59,8 @@ def running_app(env: dict[str, str] | None = None):
     log = (ARTIFACTS / "browser-server.log").open("w")
     # its own process group: `jxmj app` runs streamlit as a child, and both must stop afterwards
     env = env or os.environ.copy()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    out = {"stdout": log, "stderr": subprocess.STDOUT}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True, **out)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
