@@ -247,13 +247,19 @@ SAID = """() => {
   }
   return out;
 }"""
+SETTLED = "() => !!document.querySelector('[data-testid=stSkipToContent][aria-label]')"
+"""The page's own script has named Streamlit's controls (`app.ui.builtin`, drawn last)."""
 NOT_ENGLISH = {"EN", "JPEG", "JPG", "PNG", "WebP", "WEBP", "HEIC", "HEIF", "AVIF", "MB"}
 """Words the Chinese page means to show: the switch to English, photo formats, megabytes."""
 
 
+TILE_CODE = re.compile(r"[1-9][mps]|[ESWNCFP]")  # a tile read out by its code, "2m"
+
+
 def _english(page) -> set[str]:
-    words = {w for text in page.evaluate(SAID) for w in re.findall(r"[A-Za-z]{2,}", text)}
-    return words - NOT_ENGLISH
+    said = page.evaluate(SAID)
+    words = {w for text in said for w in re.findall(r"[A-Za-z]{2,}", text)} - NOT_ENGLISH
+    return words | {text for text in said if TILE_CODE.fullmatch(text)}
 
 
 def _states(page):
@@ -283,6 +289,7 @@ def test_the_whole_page_on_a_phone(browser, server, lang):
     English word is shown or read out (before: "Link to heading", "Help for …", "Decrement",
     "Increment", "Fullscreen", "file upload", "Upload", "per file", "Take Photo", "2m" …)."""
     with phone(browser, server, lang) as page:
+        page.wait_for_function(SETTLED, timeout=WAIT)
         small, english = {}, {}
         for state in _states(page):
             page.wait_for_timeout(800)
