@@ -306,3 +306,23 @@ def test_the_whole_page_on_a_phone(browser, server, lang):
         page.screenshot(path=str(ARTIFACTS / f"phone-whole-{lang}.png"), full_page=True)
     assert all(v == [] for v in small.values()), small
     assert all(v == [] for v in english.values()), english
+
+
+def test_a_language_switch_renames_streamlits_controls(browser, server):
+    """Streamlit's controls take the new language's names at once (the page's script is drawn
+    again with the new words): the steppers, the upload button."""
+    stepper = "[data-testid=stNumberInputStepUp]"
+    upload = "[class*=st-key-uploader] [data-testid=stFileUploaderDropzone] button"
+    with phone(browser, server, "zh") as page:
+        page.wait_for_function(
+            f"() => document.querySelector('{stepper}')?.ariaLabel === '加一'", timeout=WAIT
+        )
+        page.locator("[class*=st-key-topbar] [role=radio]", has_text="EN").first.tap()
+        i18n.set_lang("en")
+        words = [i18n.t("a11y.increment"), i18n.t("photo.upload_button")]
+        page.wait_for_function(
+            f"""w => document.querySelector('{stepper}')?.ariaLabel === w[0]
+              && document.querySelector('{upload}')?.ariaLabel === w[1]""",
+            arg=words,
+            timeout=WAIT,
+        )
