@@ -17,6 +17,7 @@ draws right under that uploader.
 
 from __future__ import annotations
 
+import html
 import json
 
 import streamlit as st
@@ -82,7 +83,8 @@ _SCRIPT = """<span class="jx-script"></span><script>
   const say = (box, text) => {
     const key = [...box.closest("[class*=st-key-]")?.classList || []].find(c => c.startsWith("st-key-"));
     const slot = key && document.querySelector(`.jx-refused[data-for="${key.slice(7)}"]`);
-    if (slot) { slot.textContent = text; slot.hidden = !text; }
+    const then = slot && text && slot.dataset.then ? window.jxWords.gap + slot.dataset.then : "";
+    if (slot) { slot.textContent = text + then; slot.hidden = !text; }
   };
   const check = (e, files) => {
     const box = e.target instanceof Element && e.target.closest('[data-testid="stFileUploader"]');
@@ -109,6 +111,7 @@ def words_script(limit_mb: int) -> str:
         "wrong_type": t("upload.wrong_type", file="{file}", kinds="{kinds}"),
         "too_big": t("upload.too_big", file="{file}", size="{size}", limit="{limit}"),
         "list": t("punct.list"),
+        "gap": t("punct.sentence_gap"),
         "limit_mb": limit_mb,
     }
     text = json.dumps(cfg, ensure_ascii=False).replace("</", "<\\/")  # nothing closes the script early
@@ -120,6 +123,9 @@ def page_words() -> None:
     st.html(words_script(int(st.get_option("server.maxUploadSize"))), unsafe_allow_javascript=True)
 
 
-def refusal_slot(key: str) -> None:
-    """Where the script says why a file was refused by the uploader `key` (drawn right under it)."""
-    st.html(f'<div class="jx-refused" data-for="{key}" role="alert" hidden></div>')
+def refusal_slot(key: str, then: str = "") -> None:
+    """Where the script says why a file was refused by the uploader `key` (drawn right under it),
+    and `then` after it (a sentence: what stays as it was)."""
+    st.html(
+        f'<div class="jx-refused" data-for="{key}" data-then="{html.escape(then)}" role="alert" hidden></div>'
+    )

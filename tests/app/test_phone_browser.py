@@ -89,10 +89,11 @@ def test_a_refused_upload_says_what_and_why_and_keeps_the_hand(browser, server, 
         f.truncate(48 * 1000 * 1000)
     i18n.set_lang(lang)
     kinds = i18n.t("punct.list").join(["JPG", "JPEG", "PNG", "HEIC", "HEIF", "WEBP", "AVIF"])
+    kept = i18n.t("punct.sentence_gap") + i18n.t("upload.hand_kept")
     want = {
-        "notes.txt": i18n.t("upload.wrong_type", file="notes.txt", kinds=kinds),
-        "rules.pdf": i18n.t("upload.wrong_type", file="rules.pdf", kinds=kinds),
-        "huge.jpg": i18n.t("upload.too_big", file="huge.jpg", size="48.0", limit=40),
+        "notes.txt": i18n.t("upload.wrong_type", file="notes.txt", kinds=kinds) + kept,
+        "rules.pdf": i18n.t("upload.wrong_type", file="rules.pdf", kinds=kinds) + kept,
+        "huge.jpg": i18n.t("upload.too_big", file="huge.jpg", size="48.0", limit=40) + kept,
     }
     with phone(browser, server, lang) as page:
         total, hand = page.locator("#jx-total").first.inner_text(), _hand(page)
@@ -326,3 +327,21 @@ def test_a_language_switch_renames_streamlits_controls(browser, server):
             arg=words,
             timeout=WAIT,
         )
+
+
+def test_the_table_import_says_why_a_file_is_refused(browser, server, app_db, monkeypatch, tmp_path):
+    """The 牌局 JSON import takes .json only: another file is refused with its reason (no word
+    about a hand: there is none to keep here)."""
+    from ledger import Table
+    from ledger.store import open_store
+
+    monkeypatch.setenv("JXMJ_DB", app_db)
+    code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+    (tmp_path / "evening.csv").write_text("hand,seat\n")
+    with phone(browser, server, "zh", f"table?table={code}") as page:
+        page.locator("[class*=st-key-tb_import] input[type=file]").set_input_files(
+            str(tmp_path / "evening.csv")
+        )
+        slot = page.locator(".jx-refused[data-for=tb_import]")
+        slot.wait_for(state="visible", timeout=WAIT)
+        assert slot.inner_text() == i18n.t("upload.wrong_type", file="evening.csv", kinds="JSON")

@@ -107,7 +107,7 @@ KEPT_SOURCES = ("upload", "camera")
 def photo_inputs() -> None:
     """Upload, camera, sample, manual entry."""
     st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader")
-    refusal_slot("uploader")  # a file of another type, or too large, is refused here, and why
+    refusal_slot("uploader", t("upload.hand_kept"))  # a file of another type, or too large: why, here
     st.caption(t("photo.upload_help"))
     if ss.get("uploader") is None and ss.get("photo") is not None and ss.get("photo_src") in KEPT_SOURCES:
         # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
