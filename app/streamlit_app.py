@@ -68,6 +68,7 @@ def _streamlit_words() -> str:
             "take": t("photo.take"),
             "clear": t("photo.clear"),
             "skip": t("a11y.skip"),
+            "enter": t("a11y.enter_to_apply"),
         }
     )
 

@@ -139,7 +139,8 @@ def streamlit_words_css(words: dict[str, str]) -> str:
     page language. `words` holds, by the names below, the upload button's (`upload`; the 牌局
     JSON import, `tb_import`, asks for a file: `upload_file`), the size limit's, the camera's
     prompt, its take and clear buttons' (told apart by their place, the clear button standing
-    where the live picture was) and the skip link's. A text with no name of its own
+    where the live picture was), the skip link's and a typed field's "Press Enter to apply"
+    (`enter`). A text with no name of its own
     (the limit, the prompt) is also hidden from screen readers (`visibility`, ours kept
     visible); a control is named by `app.ui.builtin`."""
     button = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
@@ -152,6 +153,7 @@ def streamlit_words_css(words: dict[str, str]) -> str:
         (f'[data-testid="stCameraInputWebcamComponent"] {camera}', words["take"], "1rem", False),
         (f'[data-testid="stCameraInput"] > {camera}', words["clear"], "1rem", False),
         ('[data-testid="stSkipToContent"]', words["skip"], "1rem", False),
+        ('[data-testid="InputInstructions"]', words["enter"], "0.75rem", True),
     )
     css = []
     for sel, text, size, unread in rules:

@@ -286,6 +286,12 @@ def _states(page):
     page.locator("[class*=st-key-camera_on] label").first.tap()
     page.locator("[data-testid=stCameraInputButton]").first.wait_for(timeout=WAIT)
     yield "the camera"
+    page.get_by_text(i18n.t("hand.type_title"), exact=True).first.tap()
+    page.locator("[class*=st-key-typed] input").fill("123m")  # typed, not applied yet
+    page.locator("[class*=st-key-typed] [data-testid=InputInstructions]").wait_for(
+        state="attached", timeout=WAIT
+    )
+    yield "typing a hand"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
