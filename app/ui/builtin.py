@@ -83,8 +83,10 @@ _SCRIPT = """<span class="jx-script"></span><script>
   const say = (box, text) => {
     const key = [...box.closest("[class*=st-key-]")?.classList || []].find(c => c.startsWith("st-key-"));
     const slot = key && document.querySelector(`.jx-refused[data-for="${key.slice(7)}"]`);
-    const then = slot && text && slot.dataset.then ? window.jxWords.gap + slot.dataset.then : "";
-    if (slot) { slot.textContent = text + then; slot.hidden = !text; }
+    if (!slot) return;
+    const then = text && slot.dataset.then;
+    slot.textContent = then ? fill(window.jxWords.and_then, {text, then}) : text;
+    slot.hidden = !text;
   };
   const check = (e, files) => {
     const box = e.target instanceof Element && e.target.closest('[data-testid="stFileUploader"]');
@@ -111,7 +113,7 @@ def words_script(limit_mb: int) -> str:
         "wrong_type": t("upload.wrong_type", file="{file}", kinds="{kinds}"),
         "too_big": t("upload.too_big", file="{file}", size="{size}", limit="{limit}"),
         "list": t("punct.list"),
-        "gap": t("punct.sentence_gap"),
+        "and_then": t("upload.and_then", text="{text}", then="{then}"),
         "limit_mb": limit_mb,
     }
     text = json.dumps(cfg, ensure_ascii=False).replace("</", "<\\/")  # nothing closes the script early

@@ -13,6 +13,8 @@ from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, running_app
 
 PHONE = {"width": 390, "height": 844}
 WAIT = 30_000
+SETTLED = "() => !!document.querySelector('[data-testid=stSkipToContent][aria-label]')"
+"""The page's own script has named Streamlit's controls (`app.ui.builtin`, drawn last)."""
 CAMERA_ARGS = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
 
 
@@ -43,7 +45,10 @@ def browser():
 
 @contextlib.contextmanager
 def phone(browser, server: str, lang: str, path: str = ""):
-    """A new phone session on the page at `path`, opened and scored."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    """A new phone session on the page at `path`, opened (and scored), its first run drawn to the
+    end (the page's own script, drawn last, has named Streamlit's controls: `SETTLED`)."""
     locale = {"zh": "zh-CN", "en": "en-US"}[lang]
     ctx = browser.new_context(viewport=PHONE, has_touch=True, locale=locale, permissions=["camera"])
     try:
@@ -51,6 +56,8 @@ def phone(browser, server: str, lang: str, path: str = ""):
         page.goto(f"{server}/{path}", wait_until="domcontentloaded")
         if not path:
             page.locator("#jx-total").first.wait_for(timeout=WAIT)
+        with contextlib.suppress(PlaywrightTimeout):  # a test that measures it says so
+            page.wait_for_function(SETTLED, timeout=WAIT)
         i18n.set_lang(lang)
         yield page
     finally:

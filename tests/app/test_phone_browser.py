@@ -44,12 +44,12 @@ def test_a_refused_upload_says_what_and_why_and_keeps_the_hand(browser, server, 
         f.truncate(48 * 1000 * 1000)
     i18n.set_lang(lang)
     kinds = i18n.t("punct.list").join(["JPG", "JPEG", "PNG", "HEIC", "HEIF", "WEBP", "AVIF"])
-    kept = i18n.t("punct.sentence_gap") + i18n.t("upload.hand_kept")
-    want = {
-        "notes.txt": i18n.t("upload.wrong_type", file="notes.txt", kinds=kinds) + kept,
-        "rules.pdf": i18n.t("upload.wrong_type", file="rules.pdf", kinds=kinds) + kept,
-        "huge.jpg": i18n.t("upload.too_big", file="huge.jpg", size="48.0", limit=40) + kept,
+    why = {
+        "notes.txt": i18n.t("upload.wrong_type", file="notes.txt", kinds=kinds),
+        "rules.pdf": i18n.t("upload.wrong_type", file="rules.pdf", kinds=kinds),
+        "huge.jpg": i18n.t("upload.too_big", file="huge.jpg", size="48.0", limit=40),
     }
+    want = {f: i18n.t("upload.and_then", text=w, then=i18n.t("upload.hand_kept")) for f, w in why.items()}
     with phone(browser, server, lang) as page:
         total, hand = page.locator("#jx-total").first.inner_text(), _hand(page)
         for fname, text in want.items():

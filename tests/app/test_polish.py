@@ -136,6 +136,10 @@ def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
         assert panel.proto.expanded, seat
     i18n.set_lang("zh")
     assert i18n.t("cond.payers_some", n=2) in [c.value for c in at.caption]
+    _lang(at, "en")  # a language switch keeps it open (new tab labels, the same panel)
+    assert not at.exception, [e.value for e in at.exception]
+    assert next(e for e in at.expander if e.label == i18n.t("cond.payers")).proto.expanded
+    _lang(at, "zh")
     at.session_state["payers_open"] = False  # the player closes it: it stays closed
     at.run()
     assert not next(e for e in at.expander if e.label.startswith("吃炮")).proto.expanded

@@ -92,15 +92,22 @@ def _dealer(doubles: bool) -> None:
     cond.dealer = value
 
 
+PANEL_OPEN = "payers_was_open"
+"""Whether the player left the 吃炮 panel open (kept apart from the widget, whose identity
+changes with its title, i.e. with the language)."""
+
+
 def _payer_inputs(ready_declared: bool) -> None:
     """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
-    it: its open state and the chosen payer's tab are kept in the session (`payers_open`,
-    `payers_tab`), and the count of entries is said below it, never above (an element drawn
-    above would move the panel and close it)."""
+    it: its open state (`PANEL_OPEN`, across a language switch too) and the chosen payer's tab
+    are kept in the session, and the count of entries is said below it, never above (an
+    element drawn above would move the panel and close it)."""
     cond = ss.cond
     seats = cond.payers
+    if ss.get("payers_open") is not None:  # the panel as the player left it last run
+        ss[PANEL_OPEN] = bool(ss["payers_open"])
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
-    with st.expander(title, key="payers_open", on_change="rerun"):
+    with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
         tabs = st.tabs([t(f"seat.{s}") for s in seats], key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
