@@ -143,3 +143,22 @@ def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
     at.session_state["payers_open"] = False  # the player closes it: it stays closed
     at.run()
     assert not next(e for e in at.expander if e.label.startswith("吃炮")).proto.expanded
+
+
+def test_the_page_script_names_streamlits_controls_from_the_catalog_by_place():
+    """Streamlit's English-only controls are found by their place (`data-testid`), never by their
+    English words, and named from the catalog in the run's language."""
+    import json
+
+    from app.ui.builtin import LABELS, words_script
+
+    i18n.set_lang("zh")
+    cfg = json.loads(re.search(r"const cfg = (.*);\n", words_script(40)).group(1))
+    assert ['[data-testid="stNumberInputStepUp"]', "加一"] in cfg["labels"]
+    assert cfg["too_big"] == "“{file}”没有读入：文件有 {size} MB，最多 {limit} MB。" and cfg["limit_mb"] == 40
+    english = ("aria-label", "Decrement", "Increment", "Close", "Take Photo", "Clear photo", "Skip to")
+    assert not any(word in sel for sel, _ in LABELS for word in english)
+    i18n.set_lang("en")
+    assert ['[data-testid="stNumberInputStepUp"]', "One more"] in json.loads(
+        re.search(r"const cfg = (.*);\n", words_script(40)).group(1)
+    )["labels"]
