@@ -23,11 +23,19 @@ pytestmark = [
 
 
 def _hand(page) -> list[str]:
-    """The names the hand row's tile buttons say (their pictures' alt text)."""
+    """The names the hand row's tile buttons say (their pictures' alt text), once the row has
+    stopped changing (a run still drawing leaves the last run's buttons, marked stale)."""
     page.locator("[class*=st-key-tile_c0] button img").first.wait_for(state="attached", timeout=WAIT)
-    return page.locator("[class*=st-key-tile_c] button").evaluate_all(
-        "bs => bs.map(b => [...b.querySelectorAll('img')].map(i => i.alt).join('+'))"
-    )
+    read = """bs => bs.filter(b => !b.closest('[data-stale=true]'))
+      .map(b => [...b.querySelectorAll('img')].map(i => i.alt).join('+'))"""
+    last = None
+    for _ in range(20):
+        now = page.locator("[class*=st-key-tile_c] button").evaluate_all(read)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(500)
+    return last
 
 
 # -- 1. a refused upload says what and why, beside the uploader ----------------------------------
@@ -51,7 +59,8 @@ def test_a_refused_upload_says_what_and_why_and_keeps_the_hand(browser, server, 
     }
     want = {f: i18n.t("upload.and_then", text=w, then=i18n.t("upload.hand_kept")) for f, w in why.items()}
     with phone(browser, server, lang) as page:
-        total, hand = page.locator("#jx-total").first.inner_text(), _hand(page)
+        hand = _hand(page)  # settled first: the total is that run's
+        total = page.locator("#jx-total").first.inner_text()
         for fname, text in want.items():
             page.locator("[class*=st-key-uploader] input[type=file]").set_input_files(str(tmp_path / fname))
             slot = page.locator(".jx-refused[data-for=uploader]")
