@@ -13,7 +13,7 @@ import streamlit as st
 
 from app.ui.flash import Flash, show
 from app.ui.i18n import labels, lang, t
-from app.ui.render.tiles import label, name, row_html, tile_flags
+from app.ui.render.tiles import label, name, row_html, spoken, tile_flags
 from app.ui.score import session
 from app.ui.score.left_out import over_full, too_many_hint
 from app.ui.score.onscreen import show_panel
@@ -37,10 +37,10 @@ def hand_editor() -> None:
     st.markdown(f"**{t('hand.standing')}** · {t('hand.tap_hint')}")
     with st.container(horizontal=True, key="handrow", gap=None):
         for i, x in enumerate(h.concealed):
-            win = h.winning_index == i
-            flags = tile_flags(x.needs_check, win=win, selected=ss.sel == Selection(i))
+            win, chosen = h.winning_index == i, ss.sel == Selection(i)
+            flags = tile_flags(x.needs_check, win=win, selected=chosen)
             st.button(
-                label(x.code),
+                label(x.code, spoken(x.code, unsure=x.needs_check, win=win, selected=chosen)),
                 key=f"tile_c{i}{flags}",
                 on_click=_on_select,
                 args=(Selection(i),),
@@ -52,9 +52,10 @@ def hand_editor() -> None:
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    flags = tile_flags(x.needs_check, selected=ss.sel == Selection(i, j))
+                    chosen = ss.sel == Selection(i, j)
+                    flags = tile_flags(x.needs_check, selected=chosen)
                     st.button(
-                        label(x.code),
+                        label(x.code, spoken(x.code, unsure=x.needs_check, selected=chosen)),
                         key=f"tile_m{j}_{i}{flags}",
                         on_click=_on_select,
                         args=(Selection(i, j),),

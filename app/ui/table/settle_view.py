@@ -10,6 +10,7 @@ import streamlit as st
 from app import ledgerin
 from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
+from app.ui.builtin import refusal_slot
 from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
@@ -55,6 +56,7 @@ def exchange(rec, ledger) -> None:
 
 def import_view() -> None:
     up = st.file_uploader(t("table.import"), type=["json"], key="tb_import")
+    refusal_slot("tb_import")  # a file that is not .json, or too large: why, here
     if up is None or ss.get("tb_imported") == up.file_id:
         return
     ss.tb_imported = up.file_id
