@@ -278,9 +278,9 @@ def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
             )
         if hand.kind == "win" and not lr["kong_money.from_every_player"]:
             continue
-        each = Decimal(exposed * int(rules.option("kong_money_exposed", 1)))
-        each += concealed * int(rules.option("kong_money_concealed", 2))
-        if rules.option("kong_money_times_point_value", False):
+        each = Decimal(exposed * int(rules.options.kong_money_exposed))
+        each += concealed * int(rules.options.kong_money_concealed)
+        if rules.options.kong_money_times_point_value:
             each *= pv
         for o in range(SEAT_COUNT):
             if o != s:

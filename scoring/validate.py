@@ -263,8 +263,8 @@ def _check_payer_facts(payers: tuple[Payer, ...], rules: RuleTable, hand: HandIn
     if (
         hand.self_drawn
         and not hand.winner_is_dealer
-        and rules.option("dealer_doubles", False)
-        and rules.option("dealer_doubles_on_self_draw", True)
+        and rules.options.dealer_doubles
+        and rules.options.dealer_doubles_on_self_draw
         and not any(p.is_dealer for p in payers)
     ):
         raise HandError(

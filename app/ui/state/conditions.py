@@ -86,7 +86,7 @@ class Conditions:
     @property
     def dealer_matters(self) -> bool:
         """The variant doubles the dealer's payments (星子, DECISIONS §1.5)."""
-        return bool(load_rules(self.variant).option("dealer_doubles", False))
+        return load_rules(self.variant).options.dealer_doubles
 
     def events_offered(self) -> tuple[str, ...]:
         """The variant's events that fit the way it was won, in `EVENTS` order."""
