@@ -17,7 +17,7 @@ from scoring.errors import HandError
 from scoring.items import EATEN_KEYS, Ctx, HandFacts, Reading, registry
 from scoring.model import HandInput, Item, Payer, Payment, ScoreResult, json_type
 from scoring.readings import blocks, readings, wait_set
-from scoring.rules import RuleTable
+from scoring.rules import RuleTable, kong_money
 from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import CheckedHand, validate
 from scoring.waits import suggest_fixes
@@ -237,14 +237,8 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             amount = _exact((own + e) * pv * (2 if doubled else 1))
             out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount, p.default_name))
         return out
-    km = 0
-    for m in h.melds:
-        if m.kind == "concealed_kong":
-            km += int(rules.options.kong_money_concealed)
-        elif m.is_kong:
-            km += int(rules.options.kong_money_exposed)
-    if rules.options.kong_money_times_point_value:
-        km = km * pv
+    concealed = sum(m.kind == "concealed_kong" for m in h.melds)
+    km = kong_money(rules.options, sum(m.is_kong for m in h.melds) - concealed, concealed, pv)
     amount = _exact(own * pv + km)
     return [Payment(p.name, p.is_dealer, 0, (), False, km, amount, p.default_name) for p in h.payers]
 

@@ -19,7 +19,7 @@ from scoring.errors import HandError
 from scoring.frozen import FrozenMap
 from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
-from scoring.rules.options import Options
+from scoring.rules.options import Options, kong_money
 from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten, flatten_object
 from scoring.rules.schema import check_table, known_keys
 from scoring.tiles import HONOURS, Tile
@@ -29,6 +29,7 @@ __all__ = [
     "Options",
     "PatternRule",
     "RuleTable",
+    "kong_money",
     "load_overrides",
     "load_rules",
     "load_rules_file",

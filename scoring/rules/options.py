@@ -3,10 +3,13 @@
 Each field is one option, with its DECISIONS reference and the value a table that leaves it out
 gets; the built-in tables set every option their variant reads, so the defaults matter only for
 a house table. ``<pattern>_is_addon`` is a switch of a pattern row, read into
-:attr:`scoring.rules.PatternRule.addon`, not a field here.
+:attr:`scoring.rules.PatternRule.addon`, not a field here. :func:`kong_money` is 新余's kong
+money, for the engine (the winner's) and the ledger (the other players').
 
 >>> Options.of({"cap": 16, "min_win_exceptions": ["robbing_kong"]}).min_win_exceptions
 ('robbing_kong',)
+>>> kong_money(Options(), exposed=1, concealed=1, point_value=2)
+3
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Options"]
+__all__ = ["Options", "kong_money"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,3 +71,11 @@ class Options:
                 raise ValueError(f"[options] has no option {key[:80]!r}")
             values[key] = tuple(value) if isinstance(value, list) else value
         return cls(**values)
+
+
+def kong_money(options: Options, exposed: int, concealed: int, point_value: Any = 1) -> Any:
+    """新余 kong money (杠钱, DECISIONS §2) one player's kongs collect from each other player:
+    ``exposed`` and ``concealed`` kongs at the table's values, times ``point_value`` where the
+    table says so (an int otherwise, whatever the point value's type)."""
+    each = exposed * int(options.kong_money_exposed) + concealed * int(options.kong_money_concealed)
+    return each * point_value if options.kong_money_times_point_value else each

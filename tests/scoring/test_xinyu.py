@@ -74,3 +74,16 @@ def test_all_melded_with_a_concealed_kong_option():
     )
     r = score(parse_case(spec), strict)
     assert mults(r) == {"kong": 2, "all_pungs": 2}
+
+
+def test_kong_money_is_one_function_for_the_engine_and_the_ledger():
+    """scoring.kong_money: exposed x 1 + concealed x 2 (DECISIONS §2), scaled by the point value
+    only where the table says so; an int unless it is scaled."""
+    from decimal import Decimal
+
+    from scoring import kong_money
+
+    options = load_rules("xinyu").options
+    assert kong_money(options, 2, 1, Decimal("1.5")) == 4 and type(kong_money(options, 2, 1, 3)) is int
+    scaled = dataclasses.replace(options, kong_money_times_point_value=True)
+    assert kong_money(scaled, 2, 1, Decimal("1.5")) == Decimal("6.0")
