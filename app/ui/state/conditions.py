@@ -13,18 +13,13 @@ from dataclasses import dataclass, field, replace
 
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
-from scoring.model import EVENTS, SET_KEYS
+from scoring.model import DISCARD_EVENTS, EVENTS, SELF_DRAWN_EVENTS, SET_KEYS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
 
 ME = "me"
 OTHER_SEATS = ("right", "across", "left")
 """The three other players: 下家, 对家, 上家."""
-
-SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
-"""Events of a self-drawn win (杠上开花, 天胡); the others of `DISCARD_EVENTS` are discard wins."""
-DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
-
 
 COUNTERS = ("bonus_tiles", *SET_KEYS)
 """The counts a seat can enter (each 0..4), in the order the page shows them (`scoring.Payer` fields)."""
