@@ -28,12 +28,10 @@ from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
-    "DISCARD_EVENTS",
     "EVENTS",
     "MAX_POINT_VALUE",
     "MELD_KINDS",
     "MIN_POINT_VALUE",
-    "SELF_DRAWN_EVENTS",
     "VARIANTS",
     "Block",
     "DefaultName",
@@ -52,10 +50,6 @@ VARIANTS = ("jiujiang", "xingzi", "xinyu")
 MELD_KINDS = ("pung", "kong", "added_kong", "concealed_kong", "chow")
 #: ``events`` values (docs/score-json.md); which ones a variant knows is ``RuleTable.events``.
 EVENTS = ("kong_bloom", "robbing_kong", "kong_discard", "last_tile", "heavenly", "earthly", "ready_declared")
-#: Events of a self-drawn win (杠上开花, 天胡) and of a win on another player's tile (抢杠, 杠上流泪,
-#: 地胡); ``last_tile`` and ``ready_declared`` go with either (validate refuses the other way).
-SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
-DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
 #: A payer's sets by count (``Payer`` fields; laid out as melds by :mod:`scoring.payer_sets`).
 SET_KEYS = ("dragon_pungs", "dragon_kongs", "dragon_concealed_kongs", "kongs", "concealed_kongs")

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 
 from scoring import errors as E
 from scoring.errors import HandError
-from scoring.model import DISCARD_EVENTS, KONG_KINDS, SELF_DRAWN_EVENTS, HandInput, Meld, Payer
+from scoring.model import KONG_KINDS, HandInput, Meld, Payer
 from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
-from scoring.timing import check_timing
+from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS, check_timing
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 

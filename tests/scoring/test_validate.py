@@ -169,9 +169,10 @@ def test_robbed_kong_given_as_the_added_kong_it_was_becoming():
 
 @pytest.mark.parametrize("self_drawn", [True, False])
 def test_an_event_of_the_other_way_of_winning_is_refused(self_drawn):
-    """scoring.model.SELF_DRAWN_EVENTS / DISCARD_EVENTS, the one classification (the app offers by
+    """scoring.timing.SELF_DRAWN_EVENTS / DISCARD_EVENTS, the one classification (the app offers by
     it too): an event of the other way of winning is ``inconsistent_event``."""
-    from scoring.model import DISCARD_EVENTS, EVENTS, SELF_DRAWN_EVENTS
+    from scoring.model import EVENTS
+    from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS
 
     assert not SELF_DRAWN_EVENTS & DISCARD_EVENTS and SELF_DRAWN_EVENTS | DISCARD_EVENTS < set(EVENTS)
     melds = [Meld("concealed_kong", "9999s")]

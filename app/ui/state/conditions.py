@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
-from scoring.model import DISCARD_EVENTS, EVENTS, SELF_DRAWN_EVENTS, SET_KEYS
+from scoring.model import EVENTS, SET_KEYS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
+from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS
 
 ME = "me"
 OTHER_SEATS = ("right", "across", "left")
