@@ -6,11 +6,11 @@ Each function names what this hand lacks for its pattern, in English and Chinese
 
 from __future__ import annotations
 
-from scoring.tiles import Tile
+from scoring.tiles import SUIT_ZH, SUITS, Tile
 from scoring.why_not.base import Facts, Said, because
 from scoring.why_not.words import count_en, count_zh, meld_en, meld_zh, tiles_en, tiles_zh
 
-_SUIT_ZH = ("万", "筒", "条")
+_SUIT_ZH = tuple(SUIT_ZH[s] for s in SUITS)  # 万 筒 条
 _SUIT_EN = ("Characters", "Dots", "Bamboo")
 C, P = int(Tile.C), int(Tile.P)
 
