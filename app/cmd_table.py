@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from app.cliio import emit, emit_json
+from scoring.rules import VARIANTS
 
 DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
 
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("new", help="open a table; prints its code")
-    p.add_argument("--variant", required=True, choices=("jiujiang", "xingzi", "xinyu"))
+    p.add_argument("--variant", required=True, choices=VARIANTS)
     seats = p.add_mutually_exclusive_group(required=True)
     seats.add_argument("--seats", nargs=4, metavar="NAME", help="the four names in turn order")
     seats.add_argument(

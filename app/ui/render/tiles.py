@@ -19,18 +19,17 @@ from functools import cache
 from pathlib import Path
 
 from app.ui.i18n import t
-from scoring.tiles import ALL_TILES, HONOURS, SUITS
+from scoring.tiles import ALL_TILES, HONOURS, RANK_ZH, tile_of
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CODES = tuple(tile.code for tile in ALL_TILES)
-_ZH_RANK = "一二三四五六七八九"
 
 
 def name(code: str) -> str:
     """`五筒` / `5 Dots`, `红中` / `Red dragon`, `back` a face-down tile; another code is "unknown tile"."""
-    if len(code) == 2 and code[1] in SUITS and code[0].isdigit():
-        rank = int(code[0])
-        return t(f"tile.suit.{code[1]}", rank=rank, zh_rank=_ZH_RANK[rank - 1])
+    tile = tile_of(code)
+    if tile is not None and not tile.is_honour:
+        return t(f"tile.suit.{tile.suit}", rank=tile.rank, zh_rank=RANK_ZH[tile.rank - 1])
     return t(f"tile.{code}" if code in HONOURS or code == "back" else "tile.unknown")
 
 

@@ -73,7 +73,7 @@ def _how() -> None:
         )
     if not cond.self_drawn:
         _choice("discarder", t("cond.discarder"), OTHER_SEATS, lambda s: f"seat.{s}")
-    _dealer(rules.option("dealer_doubles", False))
+    _dealer(rules.options.dealer_doubles)
 
 
 def _dealer(doubles: bool) -> None:

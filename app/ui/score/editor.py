@@ -21,7 +21,7 @@ from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import SUITS
+from scoring.tiles import SUITS, parse_tile
 
 ss = st.session_state
 
@@ -185,8 +185,7 @@ def _selected_panel() -> None:
 def _picker(mode: str) -> None:
     st.caption(t("hand.pick_change") if mode == "change" else t("hand.pick_add"))
     kinds = tile_kinds(ss.cond.variant)
-    rows = [[k for k in kinds if k.endswith(s) and len(k) == 2] for s in SUITS]
-    rows.append([k for k in kinds if len(k) == 1])
+    rows = [[k for k in kinds if parse_tile(k).suit == s] for s in (*SUITS, "z")]  # z: the honours
     with st.container(key=f"picker_{mode}"):
         for row in rows:
             with st.container(horizontal=True, gap=None):
