@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -209,16 +210,51 @@ def _reader_cached():
     return get_reader()
 
 
+_READER_BUILT = False  # `_reader_cached` returned once in this process
+
+
 def _reader():
     """(reader, None), or (None, why) when there is no vision stack or no models: manual mode."""
+    global _READER_BUILT
     try:
-        return _reader_cached(), None
+        reader = _reader_cached()
     except Exception as exc:
         return None, f"{type(exc).__name__}: {exc}"
+    _READER_BUILT = True
+    return reader, None
+
+
+def _vision_missing() -> str | None:
+    """Why no reader could be built, read off the installation alone (no import, no model load:
+    the vision stack costs a page that shows no photo ~0.5-1 s): a package of the vision stack
+    not installed, a model file not there. A file that is there but broken is found by the
+    first read (`read_photo`: ``err.vision_missing``)."""
+    import importlib.util
+    import os
+
+    for name in ("numpy", "cv2", "onnxruntime", "PIL"):
+        if importlib.util.find_spec(name) is None:
+            return f"ModuleNotFoundError: No module named {name!r}"
+    env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
+    spec = None if env else importlib.util.find_spec("models")
+    if not env and (spec is None or not spec.origin):
+        return "ModelError: no models directory"
+    folder = Path(env).expanduser() if env else Path(spec.origin).parent  # type: ignore[union-attr]
+    for name in ("localizer.onnx", "classifier.onnx"):
+        if not (folder / name).is_file():
+            return f"ModelError: {folder / name} not found"
+    return None
 
 
 def reader_status() -> str | None:
-    """None when photos can be read, else the reason they cannot."""
+    """None when photos can be read, else the reason they cannot. Before the first photo of the
+    process the reader is not built for this answer (`_vision_missing`); after it, its own."""
+    if not _READER_BUILT:
+        why = _vision_missing()
+        if why is not None:
+            return why
+        if "vision.reader" not in sys.modules:
+            return None
     return _reader()[1]
 
 
