@@ -71,15 +71,14 @@ refs = sa.Table(
     "jxmj_refs",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # order of learning: oldest first
-    sa.Column(
-        "table_id", sa.Integer, sa.ForeignKey("jxmj_tables.id", ondelete="CASCADE"), nullable=False, index=True
-    ),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("jxmj_tables.id", ondelete="CASCADE"), nullable=False),
     sa.Column("hand", sa.Integer, nullable=False),  # position of the recorded hand it came from
     sa.Column("tile", sa.String(8), nullable=False),  # the true tile code (as the player left it)
     sa.Column("model", sa.String(80), nullable=False),  # the classifier that made the embedding
     sa.Column("dim", sa.Integer, nullable=False),  # D: floats per view
     sa.Column("views", sa.LargeBinary, nullable=False),  # float32 little-endian, (views, D)
     sa.Column("created", sa.String(32), nullable=False),
+    sa.Index("jxmj_refs_table", "table_id", "model", "id"),
 )
 
 

@@ -99,7 +99,7 @@ def restore(key: str) -> draft.TableChoices | None:
     photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
     if photo_bytes:
         try:
-            ss.photo = services.read_photo(photo_bytes)
+            ss.photo = services.read_photo(photo_bytes, refs=ss.get(services.PHOTO_REFS))
             ss.photo_src = src
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
