@@ -115,6 +115,11 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert sorted(t.code for t in at.session_state.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
                                                                        "7s", "8s"]  # fmt: skip
 
+    again = _open(code)  # a reload: the draft's photo is read again, with the table's set
+    assert _odd(again).code == "8s" and _odd(again).detection == _odd(at).detection
+    dets = again.session_state.photo.result.detections
+    assert dets[_odd(again).detection].tile == "8s"
+
     b = _open(other)  # another table learned nothing of this one's set
     assert _learned(b) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
     _photo(b, paint(odd_blue=44))

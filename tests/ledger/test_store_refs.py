@@ -118,6 +118,16 @@ def test_v4_ledger_is_migrated_to_v5_and_keeps_its_hands(db_url):
     engine.dispose()
 
 
+def test_a_jxmj_before_v5_refuses_a_ledger_with_references(db_url, monkeypatch):
+    from ledger import StoreError
+
+    open_store(db_url).close()  # written by this jxmj: v5
+    monkeypatch.setattr(schema, "LATEST", 4)
+    with pytest.raises(StoreError, match="schema version 5, newer than this jxmj reads") as e:
+        open_store(db_url)
+    assert e.value.code == "newer_schema"
+
+
 def test_refs_go_with_their_table(db_url):
     """A table deleted from the database takes its references with it (the foreign key)."""
     store = open_store(db_url)

@@ -207,7 +207,8 @@ def learn(code: str, position: int, photo: bool = True) -> None:
     """After hand `position` was recorded: keep the references of its winners (`photo`: the hand
     in progress is its last winner; False for a drawn hand or a false win) with the table; what
     an undone hand at that position left is dropped."""
-    refs = [*ss.pop(_held_key(code), []), *(of_this_hand() if photo else [])]
+    held = ss.pop(_held_key(code), [])
+    refs = [*held, *of_this_hand()] if photo else []  # a drawn hand: the winners entered were not
     try:
         R.add_refs(store(), code, position, refs[: R.MAX_REFS_PER_HAND])
     except LedgerError as e:
