@@ -124,8 +124,13 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert _learned(b) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
     _photo(b, paint(odd_blue=44))
     assert _odd(b).code == "7s"
-    plain = services.read_photo(paint(odd_blue=44))  # the score page: no references
+    plain = services.read_photo(paint(odd_blue=44))  # no references
     assert sorted(d.tile for d in plain.result.detections).count("8s") == 0
+
+    at.segmented_control(key="page").set_value("score")  # this session, from the table to the score page
+    at.run()
+    _photo(at, paint(odd_blue=44))
+    assert _odd(at).code == "7s"  # the score page reads as without the table's set
 
 
 def test_undo_takes_the_hands_references_back(models):
