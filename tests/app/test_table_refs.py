@@ -184,3 +184,34 @@ def test_refset_leaves_out_unknown_codes_and_other_widths():
     assert refset.count == 2 and refset.labels.tolist() == [0, 1, 1]
     assert np.allclose(refset.embeddings, [[0.6, 0.8], [1, 0], [0, 1]])
     assert TR.to_refset([], classes) is None
+
+
+def test_winners_on_one_discard_are_learned_with_the_hand(models):
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    at = _open(code)
+    _photo(at, paint(odd_blue=40))
+    hand: EditHand = at.session_state.hand
+    i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))
+    at.session_state["hand"] = hand.with_tile(Selection(i), "8s")
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(1)
+    at.run()
+    at.segmented_control(key="tw_how").set_value(2)
+    at.run()
+    at.button(key="tb_more").click()  # 一炮多响: another winner on 王五's discard
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert R.ref_state(store, code) == (0, 0)  # nothing kept before the hand is recorded
+    at.text_input(key="typed").input("111m456p678s55s13p2p")  # the second winner's, typed: on the same 2p
+    at.button(key="btn_typed").click()
+    at.run()
+    at.segmented_control(key="tw_winner").set_value(3)
+    at.run()
+    at.segmented_control(key="tw_how").set_value(2)
+    at.run()
+    at.button(key="tb_record").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [len(h.winners) for h in store.get(code).hands] == [2]
+    assert R.ref_state(store, code)[0] == 13  # the first winner's photo tiles; the typed hand has none
