@@ -215,3 +215,27 @@ def test_winners_on_one_discard_are_learned_with_the_hand(models):
     assert not at.exception, [e.value for e in at.exception]
     assert [len(h.winners) for h in store.get(code).hands] == [2]
     assert R.ref_state(store, code)[0] == 13  # the first winner's photo tiles; the typed hand has none
+
+
+def test_a_table_that_learned_another_set_reads_a_plain_photo_as_without(models):
+    """References of another set (every tile greener and bluer) kept and read back through the
+    store: a photo of an ordinary set reads exactly as without them."""
+    img = VT.paint_scene(*SIZE, [])
+    for (x0, y0, x1, y1), code in SCENE:
+        img[round(y0) : round(y1), round(x0) : round(x1)] = (VT.tile_colour(code)[0], 200, 200)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, "PNG")
+    reader = services._reader()[0]
+    made = TR.embed(reader, buf.getvalue(), [(box, code) for box, code in SCENE if code != "back"])
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    assert R.add_refs(store, code, 1, made) == len(SCENE) - 2
+    refset = TR.to_refset(R.table_refs(store, code, TR.model_key(reader)), reader.classifier.classes)
+    plain = VT.paint_scene(*SIZE, SCENE)
+    buf = io.BytesIO()
+    Image.fromarray(plain).save(buf, "PNG")
+    a, b = services.read_photo(buf.getvalue()), services.read_photo(buf.getvalue(), refs=refset)
+    assert [(d.tile, d.uncertain) for d in b.result.detections] == [
+        (d.tile, d.uncertain) for d in a.result.detections
+    ]
+    assert sorted(d.tile for d in a.result.detections) == sorted(c for _, c in SCENE)
