@@ -2,7 +2,8 @@
 
 - `score(HandInput) -> ScoreResult | Refusal` — cached per input (the engine is pure).
 - `suggest(hand, conditions) -> list[Suggestion]` — single-tile fixes, unsure tiles first.
-- `read_photo(bytes) -> Photo` — decode + detect + layout; raises `PhotoError(key, detail)`.
+- `read_photo(bytes, refs=None) -> Photo` — decode + detect + layout, with the table's
+  references when given (`vision.refs.RefSet`, `app.ui.table.refs`); raises `PhotoError(key, detail)`.
 - `reader_status() -> str | None` — None when photos can be read (else: manual mode).
 
 A `Refusal` carries the engine's `HandError.code`, so the page translates by code
@@ -258,8 +259,15 @@ def reader_status() -> str | None:
     return _reader()[1]
 
 
-def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None) -> Photo:
-    """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
+PHOTO_REFS = "photo_refs"
+"""Session key: the `RefSet` photos are read with while the 牌局 page takes them (`app.ui.table.refs`)."""
+
+
+def read_photo(
+    data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None, refs: object = None
+) -> Photo:
+    """Decode, detect and group (with `refs`, a `vision.refs.RefSet` of the table's set, when
+    given). Raises `PhotoError` with a catalog key on any failure.
 
     The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from
     its header by `vision.image.read_cost`); `waiting()` (a spinner) is shown while this
@@ -285,7 +293,7 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             if need:  # no reading at all beats the junk tiles a reader finds in a few dozen pixels
                 fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
                 raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
-            result = reader.detect(loaded)
+            result = reader.detect(loaded, refs)
             t2 = time.perf_counter()
             image = loaded.pixels
             preview, scale = _preview(image)
@@ -329,6 +337,7 @@ def sample_truth() -> EditHand:
 
 
 __all__ = [
+    "PHOTO_REFS",
     "Photo",
     "PhotoError",
     "Refusal",

@@ -175,7 +175,7 @@ def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
     store.save_draft("table:K7QM9ACXTRE", {"ok": True})  # v2's drafts table now exists
     store.close()
     with engine.begin() as conn:
-        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 4
+        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 5
         conn.execute(schema.schema.update().values(version=99))
     with pytest.raises(StoreError, match="schema version 99, newer than this jxmj reads") as e:
         open_store(db_url)

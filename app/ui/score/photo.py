@@ -53,7 +53,9 @@ def ingest_photo(data: bytes, source: str) -> bool:
     """Read a photo into the hand. On failure: a message, and the hand is left as it was."""
     t0 = time.perf_counter()
     try:
-        photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")))
+        refs = ss.get(services.PHOTO_REFS)  # at a table: its set's references (`app.ui.table.refs`)
+        more = {"refs": refs} if refs is not None else {}
+        photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")), **more)
     except services.PhotoError as exc:
         _photo_failed(exc)
         return False

@@ -109,7 +109,8 @@ def restore(key: str) -> draft.TableChoices | None:
     photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
     if photo_bytes:
         try:
-            ss.photo = services.read_photo(photo_bytes)
+            refs = ss.get(services.PHOTO_REFS)  # the table's set (`app.ui.table.refs`)
+            ss.photo = services.read_photo(photo_bytes, **({"refs": refs} if refs is not None else {}))
             ss.photo_src = src
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
