@@ -164,3 +164,14 @@ def test_the_page_script_names_streamlits_controls_from_the_catalog_by_place():
     assert ['[data-testid="stNumberInputStepUp"]', "One more"] in json.loads(
         re.search(r"const cfg = (.*);\n", words_script(40)).group(1)
     )["labels"]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "key"),
+    [("123m456p789s234m9p1s", "res.not_complete"), ("19m19p19s258m36p47sC", "res.not_complete_fix")],
+)
+def test_an_incomplete_hand_points_below_only_when_a_suggestion_is_there(at, tiles, key):
+    type_hand(at, tiles)
+    warned = [w.value for w in at.warning]
+    assert i18n.t(key) in warned, warned
+    assert (i18n.t("sug.title") in "".join(m.value for m in at.markdown)) is (key == "res.not_complete")

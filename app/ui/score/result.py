@@ -82,11 +82,12 @@ def _refusal(refusal: services.Refusal) -> None:
     elif refusal.code == "bad_number":
         st.error(t("msg.bad_number"))
     elif refusal.code == "not_complete":
-        st.warning(t("res.not_complete"))
-        _suggestions()
+        found = _found()
+        st.warning(t("res.not_complete" if found else "res.not_complete_fix"))
+        _suggestions(found)
     else:
         st.warning(t("res.hand_problem", msg=code_text(refusal.code, refusal.message)))
-        _suggestions()
+        _suggestions(_found())
 
 
 def what_ifs() -> None:
@@ -117,12 +118,17 @@ def what_ifs() -> None:
     st.caption(t("res.whatif_help"))
 
 
-def _suggestions() -> None:
-    """When the hand is not complete: the smallest single-tile changes, unsure tiles first."""
+def _found() -> list:
+    """The smallest single-tile changes that make the hand whole, unsure tiles first (none for an
+    empty hand)."""
+    return services.suggest(ss.hand, ss.cond) if ss.hand.concealed else []
+
+
+def _suggestions(found: list) -> None:
+    """When the hand is not complete: the `found` changes, each with one tap to apply it."""
     h = ss.hand
     if not h.concealed:
         return
-    found = services.suggest(h, ss.cond)
     if not found:
         if h.tile_count != 14:
             st.info(t("msg.count", n=h.tile_count))
