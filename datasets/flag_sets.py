@@ -1,6 +1,7 @@
 """Flag 2: the `uncertain` flag fitted with whole sets held out (`vision.flagging`).
 
-    python -m datasets.flag_sets --swapped /tmp/refs-swap --json datasets/reports/flag-sets-0.6.4.json --write models/flag.npz
+    python -m datasets.flag_sets --swapped /tmp/refs-swap \
+        --json datasets/reports/flag-sets-0.6.4.json --write models/flag.npz
 
 The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped by physical set as
 `datasets.eval_refs` grouped it (`datasets/reports/refs-0.6.3.json` "grouping": IMG_* one set,
@@ -68,7 +69,9 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
     try:
         for stem in (s for s in stems if split[s] == "val"):
             _img, gt, codes = load(root, stem, cmap)
-            loaded = open_image(root / "images" / f"{stem}.jpg", min_side=reader.config.decode_min_side or None)
+            loaded = open_image(
+                root / "images" / f"{stem}.jpg", min_side=reader.config.decode_min_side or None
+            )
             seen.clear()
             res = reader.detect(loaded)
             dets = res.detections
@@ -80,7 +83,11 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
             r = seen["r"]
             hand = [i for i, d in enumerate(dets) if d.role == "hand"]
             fifth = dict(
-                zip(hand, fifth_copies([dets[i].tile for i in hand], [r.logit_margin[ks[i]] for i in hand]), strict=True)
+                zip(
+                    hand,
+                    fifth_copies([dets[i].tile for i in hand], [r.logit_margin[ks[i]] for i in hand]),
+                    strict=True,
+                )
             )
             pairs = matches(dets, gt)
             if not pairs:
@@ -124,7 +131,9 @@ def _protos(recs: list[dict], n_cls: int) -> np.ndarray:
 
 
 def feats(recs: list[dict], protos: np.ndarray, band: float) -> np.ndarray:
-    sims = np.array([proto_sim(np.array(r["emb"]), [0] * len(r["emb"]), np.array([r["cls"]]), protos)[0] for r in recs])
+    sims = np.array(
+        [proto_sim(np.array(r["emb"]), [0] * len(r["emb"]), np.array([r["cls"]]), protos)[0] for r in recs]
+    )
     lm = np.array([r["logit_margin"] for r in recs])
     tta = np.array([r["tta"] for r in recs])
     tta = np.where(lm < band, tta, np.nan)
@@ -157,7 +166,9 @@ def shares(recs: list[dict], flags: np.ndarray) -> dict:
 
 
 def apply(model: FlagModel, recs: list[dict]) -> np.ndarray:
-    return model.flags(feats(recs, model.prototypes, model.tta_band)) | np.array([r["fifth"] for r in recs], bool)
+    return model.flags(feats(recs, model.prototypes, model.tta_band)) | np.array(
+        [r["fifth"] for r in recs], bool
+    )
 
 
 def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float) -> dict:
@@ -168,7 +179,11 @@ def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float) -> 
         if u == "swapped":
             train = [r for r in recs if r["tag"] == "plain"]
         else:
-            train = [r for r in recs if r["set"] != u and not (r["tag"] == "swapped" and r["stem"] in {t["stem"] for t in test})]
+            train = [
+                r
+                for r in recs
+                if r["set"] != u and not (r["tag"] == "swapped" and r["stem"] in {t["stem"] for t in test})
+            ]
         model = fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target)
         fl = apply(model, test)
         per[u] = {"before": shares(test, np.array([r["old"] for r in test])), "after": shares(test, fl)}
@@ -226,7 +241,10 @@ def main(argv=None) -> int:
     lm = np.array([r["logit_margin"] for r in recs])
     report["tta_share"] = round(float((lm < a.band).mean()), 3)
     model = fit(recs, _protos([r for r in recs if r["tag"] == "plain"], n_cls), a.band, a.target_right)
-    report["shipped"] = {"weights": [round(float(v), 4) for v in model.weights], "threshold": round(model.threshold, 4)}
+    report["shipped"] = {
+        "weights": [round(float(v), 4) for v in model.weights],
+        "threshold": round(model.threshold, 4),
+    }
     print(json.dumps(report, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1) + "\n")

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
 from vision.detection import Detection, DetectResult, Group, Rejected
+from vision.flagging import feature_matrix, fifth_copies, load_flag_model, margin_toward, proto_sim, tta_boxes
 from vision.image import ImageError, LoadedImage, open_image
 from vision.layout import group_tiles
 from vision.modelfiles import (
@@ -50,12 +51,11 @@ from vision.modelfiles import (
     run_classifier,
 )
 from vision.modelfiles import run as run_model
-from vision.flagging import feature_matrix, fifth_copies, load_flag_model, margin_toward, proto_sim, tta_boxes
 from vision.reading import Readings, beyond_the_set, combine_views, uncertain, unlike_refs
 from vision.refembed import gather_views
 from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
-from vision.room import check_room
 from vision.roles import meld_roles, table_roles, uncut
+from vision.room import check_room
 from vision.splits import merge_splits
 
 
@@ -213,7 +213,8 @@ class TileReader:
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
         if self.flag_model is not None and readings.proto_sim is not None:
-            flags = self._flag2(loaded, xyxy, readings, timing) | unlike_refs(readings, self._calibration(refs))
+            flags = self._flag2(loaded, xyxy, readings, timing)
+            flags |= unlike_refs(readings, self._calibration(refs))
         else:
             flags = uncertain(readings, conf, self._calibration(refs))
         full_xyxy = xyxy / np.float32(loaded.scale)
@@ -238,7 +239,9 @@ class TileReader:
                     uncertain=bool(flags[k]) and tile != "back",
                 )
             )
-            margins.append(float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k]))
+            margins.append(
+                float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
+            )
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         fifth = margins if self.flag_model is not None else None
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth)
@@ -429,9 +432,9 @@ def arrange(
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
     pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
     `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
-    (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a set
-    with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles (`vision.layout`) and make those
-    of sets laid down `meld`.
+    (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a
+    set with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles
+    (`vision.layout`) and make those of sets laid down `meld`.
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles

@@ -51,7 +51,8 @@ def check_room(width: int, height: int, crop_size: tuple[int, int]) -> None:
 
         raise ImageError(
             "too_small",
-            f"image is too small to hold a readable tile: {width}x{height} pixels (need {need}+ on each side)",
+            f"image is too small to hold a readable tile: {width}x{height} pixels "
+            f"(need {need}+ on each side)",
             width=width,
             height=height,
             limit=need,
