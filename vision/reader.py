@@ -208,12 +208,15 @@ class TileReader:
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more = {"refs": refs} if refs is not None else {}
+        source = None
+        if self.flag_model is not None:  # one crop source for the reading and the TTA views
+            source = more["source"] = self._crop_source(loaded, xyxy, timing)
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
         if self.flag_model is not None and readings.proto_sim is not None:
-            flags = self._flag2(loaded, xyxy, readings, timing)
+            flags = self._flag2(loaded, xyxy, readings, timing, source)
             flags |= unlike_refs(readings, self._calibration(refs))
         else:
             flags = uncertain(readings, conf, self._calibration(refs))
@@ -248,7 +251,12 @@ class TileReader:
         return result
 
     def _flag2(
-        self, loaded: LoadedImage, xyxy: np.ndarray, readings: Readings, timing: dict[str, float]
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
     ) -> np.ndarray:
         """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` cut again shifted
         and scaled (`tta_boxes`), then the logistic rule."""
@@ -256,7 +264,7 @@ class TileReader:
         tta = np.full(len(xyxy), np.nan, np.float32)
         near = np.flatnonzero(readings.logit_margin < fm.tta_band)
         if len(near):
-            logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing)
+            logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
             t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
             tta[near] = margin_toward(logits, [o % len(near) for o in owner], readings.cls[near], t)
         return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
@@ -302,12 +310,13 @@ class TileReader:
         class_ids: np.ndarray,
         timing: dict[str, float],
         refs: RefSet | None = None,
+        source: tuple[np.ndarray, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
         """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
         read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
         readings. Which boxes merge is the model's own call (the references do not move it); the
         views are classified once either way (their logits and embeddings are kept)."""
-        source = self._crop_source(loaded, xyxy, timing)
+        source = source or self._crop_source(loaded, xyxy, timing)
         views: dict[str, tuple] = {}
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
