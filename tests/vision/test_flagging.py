@@ -112,3 +112,23 @@ def test_an_image_too_small_for_a_readable_tile_is_too_small(models, short):
         assert err.value.code == "too_small" and err.value.fields["limit"] == need
     assert tile_room(60, 24, (64, 48)) == 32 and tile_room is app_tile_room
     reader.detect(np.zeros((need, need, 3), np.uint8))  # room for one: read (nothing there)
+
+
+def test_jxmj_detect_on_a_60x24_photo_answers_too_small_with_the_shipped_models(
+    tmp_path, monkeypatch, capsys
+):
+    import json
+
+    from PIL import Image
+
+    from app import cli
+    from vision.modelfiles import models_dir
+
+    monkeypatch.delenv("JXMJ_MODELS_DIR", raising=False)
+    if not (models_dir() / "classifier.onnx").exists():
+        pytest.skip("no shipped models")
+    photo = tmp_path / "tiny.png"
+    Image.new("RGB", (60, 24), (200, 200, 200)).save(photo)
+    status = cli.main(["detect", str(photo)])
+    j = json.loads(capsys.readouterr().out)
+    assert status == 2 and j["code"] == "too_small" and "60x24" in j["error"]
