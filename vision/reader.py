@@ -258,11 +258,14 @@ class TileReader:
         timing: dict[str, float],
         source: tuple[np.ndarray, float] | None = None,
     ) -> np.ndarray:
-        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` cut again shifted
-        and scaled (`tta_boxes`), then the logistic rule."""
+        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
+        already cut again shifted and scaled (`tta_boxes`), then the logistic rule (the TTA
+        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
         fm = self.flag_model
         tta = np.full(len(xyxy), np.nan, np.float32)
-        near = np.flatnonzero(readings.logit_margin < fm.tta_band)
+        x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
+        flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay
+        near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
         if len(near):
             logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
             t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
