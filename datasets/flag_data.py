@@ -27,8 +27,8 @@ def collect(models: str, real: Path, crops: bool = True) -> list[dict]:
     seen: dict = {}
     orig, read = reader._classify, reader._read
 
-    def capture(loaded, xyxy, scores, class_ids, timing):
-        out = read(loaded, xyxy, scores, class_ids, timing)  # the boxes after `vision.splits`
+    def capture(loaded, xyxy, scores, class_ids, timing, **kw):
+        out = read(loaded, xyxy, scores, class_ids, timing, **kw)  # the boxes after `vision.splits`
         seen["xyxy"], seen["r"] = out[0] / np.float32(loaded.scale), out[3]
         return out
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
 from vision.detection import Detection, DetectResult, Group, Rejected
+from vision.flagging import feature_matrix, fifth_copies, load_flag_model, margin_toward, proto_sim, tta_boxes
 from vision.image import ImageError, LoadedImage, open_image
 from vision.layout import group_tiles
 from vision.modelfiles import (
@@ -50,10 +51,11 @@ from vision.modelfiles import (
     run_classifier,
 )
 from vision.modelfiles import run as run_model
-from vision.reading import Readings, beyond_the_set, combine_views, uncertain
+from vision.reading import Readings, beyond_the_set, combine_views, uncertain, unlike_refs
 from vision.refembed import gather_views
 from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
 from vision.roles import meld_roles, table_roles, uncut
+from vision.room import check_room
 from vision.splits import merge_splits
 
 
@@ -123,6 +125,9 @@ class TileReader:
         self.ref_calibration: RefCalibration = RefCalibration.from_meta(self.classifier.meta)
         """How references change a reading (`vision.refs`): the classifier metadata's `refs`
         over the defaults; an evaluation may set another."""
+        self.flag_model = load_flag_model(self.directory)
+        """Flag 2 (`vision.flagging`, `flag.npz` beside the models): None flags as the
+        classifier's calibration says (`vision.reading.uncertain`)."""
 
     # -- public API -------------------------------------------------------------------------
 
@@ -166,10 +171,12 @@ class TileReader:
             (`decode`, `detect`, `classify`).
 
         Raises:
-            ImageError: `image` is not an `(h, w, 3)` uint8 array.
+            ImageError: `image` is not an `(h, w, 3)` uint8 array; `too_small`: it has no room
+                for a readable tile (`vision.room`).
             ModelError: a model's output does not follow the contract.
         """
         loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
+        check_room(loaded.width, loaded.height, self.classifier.input_size)
         timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
         result = DetectResult(width=loaded.width, height=loaded.height, timing_ms=timing)
 
@@ -201,13 +208,21 @@ class TileReader:
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more = {"refs": refs} if refs is not None else {}
+        source = None
+        if self.flag_model is not None:  # one crop source for the reading and the TTA views
+            source = more["source"] = self._crop_source(loaded, xyxy, timing)
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
-        flags = uncertain(readings, conf, self._calibration(refs))
+        if self.flag_model is not None and readings.proto_sim is not None:
+            flags = self._flag2(loaded, xyxy, readings, timing, source)
+            flags |= unlike_refs(readings, self._calibration(refs))
+        else:
+            flags = uncertain(readings, conf, self._calibration(refs))
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
+        margins: list[float] = []
         for k in range(len(xyxy)):
             box = tuple(float(v) for v in full_xyxy[k])
             if int(readings.cls[k]) == none:
@@ -227,9 +242,35 @@ class TileReader:
                     uncertain=bool(flags[k]) and tile != "back",
                 )
             )
+            margins.append(
+                float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
+            )
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
-        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height))
+        fifth = margins if self.flag_model is not None else None
+        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth)
         return result
+
+    def _flag2(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+    ) -> np.ndarray:
+        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
+        already cut again shifted and scaled (`tta_boxes`), then the logistic rule (the TTA
+        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
+        fm = self.flag_model
+        tta = np.full(len(xyxy), np.nan, np.float32)
+        x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
+        flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay
+        near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
+        if len(near):
+            logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
+            t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
+            tta[near] = margin_toward(logits, [o % len(near) for o in owner], readings.cls[near], t)
+        return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
 
     def _calibration(self, refs: RefSet | None) -> dict:
         """The flag's calibration (classifier metadata), with the references' flag threshold
@@ -272,16 +313,18 @@ class TileReader:
         class_ids: np.ndarray,
         timing: dict[str, float],
         refs: RefSet | None = None,
+        source: tuple[np.ndarray, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
         """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
         read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
         readings. Which boxes merge is the model's own call (the references do not move it); the
         views are classified once either way (their logits and embeddings are kept)."""
-        source = self._crop_source(loaded, xyxy, timing)
+        source = source or self._crop_source(loaded, xyxy, timing)
         views: dict[str, tuple] = {}
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
-            views[key] = self._views(loaded, boxes, timing, source, embed=refs is not None)
+            embed = refs is not None or self.flag_model is not None
+            views[key] = self._views(loaded, boxes, timing, source, embed=embed)
             return self._readings(*views[key], len(boxes), None)
 
         readings = plain(xyxy, "boxes")
@@ -358,8 +401,12 @@ class TileReader:
         """The readings of `n` boxes from their views (with `refs` when given and embedded)."""
         temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
         if refs is None or emb is None:
-            return combine_views(logits, owner, n, temperature)
-        return read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
+            r = combine_views(logits, owner, n, temperature)
+        else:
+            r = read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
+        if self.flag_model is not None and emb is not None:
+            r = replace(r, proto_sim=proto_sim(emb, owner, r.cls, self.flag_model.prototypes))
+        return r
 
 
 def refine_region(
@@ -392,13 +439,14 @@ def refine_region(
 
 
 def arrange(
-    dets: list[Detection], image_size: tuple[int, int] | None = None
+    dets: list[Detection], image_size: tuple[int, int] | None = None, margins: Sequence[float] | None = None
 ) -> tuple[list[Detection], list[Group]]:
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
     pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
     `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
-    (`vision.reading.beyond_the_set`), group the `hand` tiles (`vision.layout`) and make those
-    of sets laid down `meld`.
+    (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a
+    set with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles
+    (`vision.layout`) and make those of sets laid down `meld`.
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles
@@ -408,7 +456,9 @@ def arrange(
     roles = table_roles(geo, image_size)
     kept = [replace(d, role=r) if d.role != r else d for d, r in zip(dets, roles, strict=True)]
     inside = [i for i, r in enumerate(roles) if r == "hand"]
-    for i, over in zip(inside, beyond_the_set([kept[i].tile for i in inside]), strict=True):
+    tiles = [kept[i].tile for i in inside]
+    over_set = beyond_the_set(tiles) if margins is None else fifth_copies(tiles, [margins[i] for i in inside])
+    for i, over in zip(inside, over_set, strict=True):
         if over:
             kept[i] = replace(kept[i], uncertain=True)
     groups = group_tiles([replace(geo[i], uncertain=kept[i].uncertain) for i in inside])

@@ -54,7 +54,9 @@ class Readings:
     names `cls` (true for a box with one view), `logit_margin` float (K,) `log(p1 / p2)` of the
     winning view (calibrated logits; `margin`-only readings built by hand leave it `None`),
     `ref_sim` float (K,) the best cosine similarity of the box's views to a reference of class
-    `cls` (`vision.refs.box_similarity`; NaN where `cls` has none; `None` read without references)."""
+    `cls` (`vision.refs.box_similarity`; NaN where `cls` has none; `None` read without references),
+    `proto_sim` float (K,) the best cosine of the views to the prototype of `cls`
+    (`vision.flagging.proto_sim`; `None` without a flag model)."""
 
     cls: np.ndarray
     p: np.ndarray
@@ -62,6 +64,7 @@ class Readings:
     agree: np.ndarray
     logit_margin: np.ndarray | None = None
     ref_sim: np.ndarray | None = None
+    proto_sim: np.ndarray | None = None
 
 
 def combine_views(

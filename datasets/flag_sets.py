@@ -1,0 +1,257 @@
+"""Flag 2: the `uncertain` flag fitted with whole sets held out (`vision.flagging`).
+
+    python -m datasets.flag_sets --swapped /tmp/refs-swap \
+        --json datasets/reports/flag-sets-0.6.4.json --write models/flag.npz
+
+The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped by physical set as
+`datasets.eval_refs` grouped it (`datasets/reports/refs-0.6.3.json` "grouping": IMG_* one set,
+*_family one set, the rest clusters of look, 32 photos alone), plus the same photos with red and
+blue swapped (`--swapped`, a copy laid out as real_photos_rf, made with OpenCV, not committed) as
+one more set, unlike any in training. Each photo is read by the runtime reader; per matched box
+(IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA views cut for every box here, the
+runtime cuts them only below `tta_band`) and the view embeddings are kept.
+
+Leave one set out: for each set, the prototypes are the class means of the other plain sets'
+labelled views, the logistic model is fitted on the other sets (plain and swapped, the held-out
+set's swapped copy left out too; for the swapped set: the plain sets only), its threshold flags
+`--target-right` of the fitting tiles' right reads, and it is applied to the held-out set, with
+the hand's fifth-copy rule (`vision.flagging.fifth_copies`). Reported per set and pooled, with the
+flag as shipped before (`uncertain` of the reader without `flag.npz`). The shipped model: fitted
+on everything (prototypes from the plain photos only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from datasets.flag_model import fit_logistic, threshold_for
+from datasets.tiles import SHARED
+from vision.flagging import (
+    FEATURES,
+    FlagModel,
+    feature_matrix,
+    fifth_copies,
+    margin_toward,
+    proto_sim,
+    prototypes,
+    tta_boxes,
+)
+
+GROUPING = Path(__file__).parent / "reports" / "refs-0.6.3.json"
+TARGETS = (0.02, 0.03, 0.05, 0.07)
+
+
+def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
+    """One record per matched box of every validation photo under `root`."""
+    from datasets.eval_refs import matches
+    from datasets.real import class_map, load, photos, split_by_source
+    from vision.image import open_image
+
+    classes = list(reader.classifier.classes)
+    t = float((reader.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
+    cmap = class_map(root)
+    stems = photos(root)
+    split = split_by_source(stems, 1, 0.2)
+    seen: dict = {}
+    read = reader._read
+
+    def capture(loaded, xyxy, scores, class_ids, timing, **kw):
+        out = read(loaded, xyxy, scores, class_ids, timing, **kw)
+        seen["xyxy"], seen["r"] = out[0], out[3]
+        return out
+
+    reader._read = capture
+    out = []
+    try:
+        for stem in (s for s in stems if split[s] == "val"):
+            _img, gt, codes = load(root, stem, cmap)
+            loaded = open_image(
+                root / "images" / f"{stem}.jpg", min_side=reader.config.decode_min_side or None
+            )
+            seen.clear()
+            res = reader.detect(loaded)
+            dets = res.detections
+            if not dets or not len(gt):
+                continue
+            full = seen["xyxy"] / np.float32(loaded.scale)
+            key = {tuple(np.round(b, 2)): k for k, b in enumerate(full)}
+            ks = [key[tuple(np.round(np.array(d.xyxy, np.float32), 2))] for d in dets]
+            r = seen["r"]
+            hand = [i for i, d in enumerate(dets) if d.role == "hand"]
+            fifth = dict(
+                zip(
+                    hand,
+                    fifth_copies([dets[i].tile for i in hand], [r.logit_margin[ks[i]] for i in hand]),
+                    strict=True,
+                )
+            )
+            pairs = matches(dets, gt)
+            if not pairs:
+                continue
+            idx = np.array([ks[i] for i, _ in pairs])
+            boxes = seen["xyxy"][idx]
+            timing = {"decode": 0.0, "detect": 0.0, "classify": 0.0}
+            _lg, emb, owner = reader._views(loaded, boxes, timing, embed=True)
+            tl, _e, towner = reader._views(loaded, tta_boxes(boxes), timing)
+            n = len(idx)
+            tta = margin_toward(tl, [o % n for o in towner], r.cls[idx], t)
+            for m, (i, j) in enumerate(pairs):
+                d = dets[i]
+                out.append(
+                    {
+                        "set": "swapped" if tag == "swapped" else grouping.get(stem, f"alone_{stem}"),
+                        "stem": stem,
+                        "tag": tag,
+                        "label": codes[j],
+                        "label_id": classes.index(codes[j]) if codes[j] in classes else -1,
+                        "read": d.tile,
+                        "cls": int(r.cls[idx[m]]),
+                        "logit_margin": float(r.logit_margin[idx[m]]),
+                        "agree": bool(r.agree[idx[m]]),
+                        "tta": float(tta[m]),
+                        "back": d.tile == "back",
+                        "old": bool(d.uncertain),
+                        "fifth": bool(fifth.get(i, False)),
+                        "emb": [emb[b] for b, o in enumerate(owner) if o == m],
+                    }
+                )
+    finally:
+        reader._read = read
+    return out
+
+
+def _protos(recs: list[dict], n_cls: int) -> np.ndarray:
+    e = [v for r in recs if r["label_id"] >= 0 for v in r["emb"]]
+    lab = [r["label_id"] for r in recs if r["label_id"] >= 0 for _ in r["emb"]]
+    return prototypes(np.array(e), np.array(lab), n_cls)
+
+
+def feats(recs: list[dict], protos: np.ndarray, band: float) -> np.ndarray:
+    sims = np.array(
+        [proto_sim(np.array(r["emb"]), [0] * len(r["emb"]), np.array([r["cls"]]), protos)[0] for r in recs]
+    )
+    lm = np.array([r["logit_margin"] for r in recs])
+    tta = np.array([r["tta"] for r in recs])
+    tta = np.where(lm < band, tta, np.nan)
+    return feature_matrix(lm, [r["agree"] for r in recs], sims, tta)
+
+
+def fit(recs: list[dict], protos: np.ndarray, band: float, target: float) -> FlagModel:
+    x = feats(recs, protos, band)
+    y = np.array([r["label"] != r["read"] for r in recs])
+    mu, sd = x.mean(0), x.std(0) + 1e-6
+    w = fit_logistic((x - mu) / sd, y.astype(float), l2=1.0)
+    w = np.concatenate([[w[0] - (w[1:] * mu / sd).sum()], w[1:] / sd])  # in raw feature units
+    s = x @ w[1:] + w[0]
+    fifth = np.array([r["fifth"] for r in recs])
+    plain = np.array([r["tag"] == "plain" for r in recs])  # the threshold: on the training-like sets
+    s, y, fifth = s[plain], y[plain], fifth[plain]
+    thr = threshold_for(np.where(fifth, -np.inf, s), y, max(target - fifth[~y].mean(), 0.0))
+    return FlagModel(protos, w, thr, band)
+
+
+def shares(recs: list[dict], flags: np.ndarray) -> dict:
+    wrong = np.array([r["label"] != r["read"] for r in recs], bool)
+    flags = flags & ~np.array([r["back"] for r in recs], bool)
+    return {
+        "tiles": len(recs),
+        "wrong": int(wrong.sum()),
+        "wrong_flagged": round(float(flags[wrong].mean()), 3) if wrong.any() else None,
+        "right_flagged": round(float(flags[~wrong].mean()), 4) if (~wrong).any() else None,
+    }
+
+
+def apply(model: FlagModel, recs: list[dict]) -> np.ndarray:
+    return model.flags(feats(recs, model.prototypes, model.tta_band)) | np.array(
+        [r["fifth"] for r in recs], bool
+    )
+
+
+def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float) -> dict:
+    units = sorted({r["set"] for r in recs})
+    per, pool_r, pool_f = {}, [], []
+    for u in units:
+        test = [r for r in recs if r["set"] == u]
+        if u == "swapped":
+            train = [r for r in recs if r["tag"] == "plain"]
+        else:
+            train = [
+                r
+                for r in recs
+                if r["set"] != u and not (r["tag"] == "swapped" and r["stem"] in {t["stem"] for t in test})
+            ]
+        model = fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target)
+        fl = apply(model, test)
+        per[u] = {"before": shares(test, np.array([r["old"] for r in test])), "after": shares(test, fl)}
+        pool_r += test
+        pool_f.append(fl)
+    plain = [i for i, r in enumerate(pool_r) if r["tag"] == "plain"]
+    f = np.concatenate(pool_f)
+    old = np.array([r["old"] for r in pool_r])
+    return {
+        "pooled": {"before": shares(pool_r, old), "after": shares(pool_r, f)},
+        "plain_sets": {
+            "before": shares([pool_r[i] for i in plain], old[plain]),
+            "after": shares([pool_r[i] for i in plain], f[plain]),
+        },
+        "swapped": per.get("swapped"),
+        "per_set": {u: v for u, v in per.items() if v["after"]["wrong"]},
+    }
+
+
+def main(argv=None) -> int:
+    from vision.reader import TileReader
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="models")
+    ap.add_argument("--swapped", help="the red/blue-swapped copy of real_photos_rf")
+    ap.add_argument("--band", type=float, default=4.0, help="TTA below this logit margin")
+    ap.add_argument("--target-right", type=float, default=0.03)
+    ap.add_argument("--cache", help="records (pickle): read when present, else written")
+    ap.add_argument("--json")
+    ap.add_argument("--write", help="write the model fitted on everything here (models/flag.npz)")
+    a = ap.parse_args(argv)
+    import pickle
+
+    if a.cache and Path(a.cache).exists():
+        recs = pickle.loads(Path(a.cache).read_bytes())
+    else:
+        reader = TileReader(a.models)
+        reader.flag_model = None  # the flag as before, the features recomputed here
+        grouping = json.loads(GROUPING.read_text())["grouping"]
+        recs = collect(reader, SHARED / "data" / "real_photos_rf", "plain", grouping)
+        if a.swapped:
+            recs += collect(reader, Path(a.swapped), "swapped", grouping)
+        if a.cache:
+            Path(a.cache).write_bytes(pickle.dumps(recs))
+    n_cls = 1 + max(r["cls"] for r in recs)
+    from vision.modelfiles import open_model
+
+    n_cls = len(open_model(Path(a.models) / "classifier.onnx", "classify", 1).classes)
+    report = {"features": list(FEATURES), "band": a.band, "target_right": a.target_right}
+    report["curve"] = {}
+    for t in TARGETS:
+        h = leave_sets_out(recs, n_cls, a.band, t)
+        report["curve"][f"{t:.2f}"] = {k: h[k]["after"] for k in ("plain_sets", "swapped", "pooled")}
+    report["held_out"] = leave_sets_out(recs, n_cls, a.band, a.target_right)
+    lm = np.array([r["logit_margin"] for r in recs])
+    report["tta_share"] = round(float((lm < a.band).mean()), 3)
+    model = fit(recs, _protos([r for r in recs if r["tag"] == "plain"], n_cls), a.band, a.target_right)
+    report["shipped"] = {
+        "weights": [round(float(v), 4) for v in model.weights],
+        "threshold": round(model.threshold, 4),
+    }
+    print(json.dumps(report, indent=1))
+    if a.json:
+        Path(a.json).write_text(json.dumps(report, indent=1) + "\n")
+    if a.write:
+        model.save(Path(a.write))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""The `uncertain` flag that holds on unfamiliar sets ("flag 2", models 0.6.4; `datasets/flag_sets.py`).
+
+A small logistic model over what the reader knows of a box, fitted with whole physical sets
+held out (and a red/blue-swapped copy of the validation split standing in for a set unlike any
+in training):
+
+- `logit_margin`: `log(p1 / p2)` of the winning view (clipped at `CLIP`);
+- `disagree`: the 0° and 180° (or ±90°) views name different classes;
+- `proto_sim`: the best cosine of the box's views to the prototype of the class read (per-class
+  mean embedding of the validation split's tiles, `models/flag.npz`); a tile far from every
+  tile of its class seen before is suspect, whatever the margin;
+- `tta_margin`: the smallest logit margin toward the class read over the box's views cut again
+  slightly shifted and scaled (`tta_boxes`, `TTA_VIEWS` more views), negative when such a view
+  names another class. Only for boxes whose `logit_margin` is below the model's `tta_band`
+  (the others keep their own margin: the cost is bounded to the boxes near the threshold).
+
+A box is uncertain when the model's score is above `threshold`. The set rule
+(`vision.reading.beyond_the_set`) and the references' flag are added as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+FLAG_FILE = "flag.npz"
+FEATURES = ("logit_margin", "disagree", "proto_sim", "tta_margin")
+CLIP = 12.0
+"""Logit margins beyond this are all "sure": the logistic model would otherwise be pulled by
+the very confident reads."""
+
+TTA_VIEWS = ((0.0, 0.0, 0.9), (0.06, 0.05, 1.08))
+"""The extra views of a box: `(dx, dy, scale)`, the shift in units of its width / height, the
+scale of its sides about the centre."""
+
+
+@dataclass(frozen=True)
+class FlagModel:
+    """`prototypes` float32 (C, D), L2-normalised (zero rows: a class without one),
+    `weights` float64 (1 + len(FEATURES),) bias first, `threshold`, `tta_band`."""
+
+    prototypes: np.ndarray
+    weights: np.ndarray
+    threshold: float
+    tta_band: float
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
+
+    def flags(self, x: np.ndarray) -> np.ndarray:
+        return self.score(x) > self.threshold
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path,
+            prototypes=self.prototypes.astype(np.float16),
+            weights=self.weights,
+            threshold=np.float64(self.threshold),
+            tta_band=np.float64(self.tta_band),
+        )
+
+
+def load_flag_model(directory: Path) -> FlagModel | None:
+    """The flag model of a models directory (`FLAG_FILE`), None where it has none."""
+    path = Path(directory) / FLAG_FILE
+    if not path.exists():
+        return None
+    with np.load(path) as z:
+        return FlagModel(
+            z["prototypes"].astype(np.float32),
+            z["weights"].astype(np.float64),
+            float(z["threshold"]),
+            float(z["tta_band"]),
+        )
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, np.float32)
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-9)
+
+
+def prototypes(emb: np.ndarray, labels: np.ndarray, n_cls: int) -> np.ndarray:
+    """Per class the normalised mean of the normalised embeddings `(N, D)` labelled `labels`."""
+    e = normalise(emb)
+    out = np.zeros((n_cls, e.shape[1]), np.float32)
+    for c in np.unique(labels):
+        out[int(c)] = e[labels == c].mean(0)
+    return normalise(out) * (np.linalg.norm(out, axis=1, keepdims=True) > 0)
+
+
+def proto_sim(emb: np.ndarray, owner, cls: np.ndarray, protos: np.ndarray) -> np.ndarray:
+    """Float32 (K,): per box the best cosine of its views `emb (B, D)` to the prototype of `cls`
+    (1.0 where the class has no prototype: nothing to compare with).
+
+    >>> p = np.eye(2, dtype=np.float32)
+    >>> proto_sim(np.array([[1.0, 0.0], [0.6, 0.8]]), [0, 0], np.array([1]), p).round(2).tolist()
+    [0.8]
+    """
+    e = normalise(emb)
+    out = np.full(len(cls), -np.inf, np.float32)
+    for b, k in enumerate(owner):
+        out[k] = max(out[k], float(e[b] @ protos[cls[k]]))
+    has = np.linalg.norm(protos[cls], axis=1) > 0 if len(cls) else np.zeros(0, bool)
+    return np.where(has & np.isfinite(out), out, 1.0).astype(np.float32)
+
+
+def tta_boxes(xyxy: np.ndarray) -> np.ndarray:
+    """`(len(TTA_VIEWS) * K, 4)`: every box once per view, view-major.
+
+    >>> tta_boxes(np.array([[0.0, 0.0, 10.0, 20.0]])).tolist()
+    [[0.5, 1.0, 9.5, 19.0], [0.20000000298023224, 0.20000000298023224, 11.0, 21.799999237060547]]
+    """
+    b = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    out = []
+    for dx, dy, s in TTA_VIEWS:
+        x, y = cx + dx * w, cy + dy * h
+        out.append(np.stack([x - s * w / 2, y - s * h / 2, x + s * w / 2, y + s * h / 2], 1))
+    return np.concatenate(out).astype(np.float32)
+
+
+def margin_toward(logits: np.ndarray, owner, cls: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """Float32 (K,): per box the smallest `z[cls] - max(other z)` over its views (negative: a
+    view names another class).
+
+    >>> z = np.array([[2.0, 0.0], [0.0, 1.0], [3.0, 0.0]])
+    >>> margin_toward(z, [0, 0, 1], np.array([0, 0])).tolist()
+    [-1.0, 3.0]
+    """
+    z = np.asarray(logits, np.float32) / np.float32(temperature)
+    out = np.full(len(cls), np.inf, np.float32)
+    for b, k in enumerate(owner):
+        other = np.delete(z[b], cls[k])
+        out[k] = min(out[k], float(z[b, cls[k]] - other.max()) if len(other) else np.inf)
+    return out
+
+
+def feature_matrix(
+    logit_margin: np.ndarray, agree: np.ndarray, sim: np.ndarray, tta: np.ndarray
+) -> np.ndarray:
+    """`(K, len(FEATURES))` float64; `tta` NaN where no extra view was cut (its own margin then)."""
+    lm = np.minimum(np.asarray(logit_margin, np.float64), CLIP)
+    t = np.where(np.isnan(tta), lm, np.minimum(np.asarray(tta, np.float64), lm))
+    return np.stack([lm, 1.0 - np.asarray(agree, np.float64), np.asarray(sim, np.float64), t], 1)
+
+
+def fifth_copies(tiles, scores, copies: int = 4) -> list[bool]:
+    """Per tile: one hand cannot hold more than `copies` of a tile; of `n > copies` readings
+    of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain.
+
+    >>> fifth_copies(["2p"] * 5 + ["1m"], [5, 1, 9, 8, 7, 0])
+    [False, True, False, False, False, False]
+    """
+    out = [False] * len(tiles)
+    by: dict[str, list[int]] = {}
+    for i, t in enumerate(tiles):
+        if t not in ("flower", "back"):
+            by.setdefault(t, []).append(i)
+    for idx in by.values():
+        if len(idx) > copies:
+            for i in sorted(idx, key=lambda i: scores[i])[: len(idx) - copies]:
+                out[i] = True
+    return out
