@@ -172,6 +172,7 @@ def test_the_page_script_names_streamlits_controls_from_the_catalog_by_place():
 )
 def test_an_incomplete_hand_points_below_only_when_a_suggestion_is_there(at, tiles, key):
     type_hand(at, tiles)
+    i18n.set_lang("zh")  # the page's language (another test may have left the module on en)
     warned = [w.value for w in at.warning]
     assert i18n.t(key) in warned, warned
     assert (i18n.t("sug.title") in "".join(m.value for m in at.markdown)) is (key == "res.not_complete")
