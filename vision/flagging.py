@@ -95,7 +95,7 @@ def proto_sim(emb: np.ndarray, owner, cls: np.ndarray, protos: np.ndarray) -> np
     (1.0 where the class has no prototype: nothing to compare with).
 
     >>> p = np.eye(2, dtype=np.float32)
-    >>> proto_sim(np.array([[1.0, 0.0], [0.6, 0.8]]), [0, 0], np.array([1]), p).round(2).tolist()
+    >>> proto_sim(np.array([[1.0, 0.0], [0.6, 0.8]]), [0, 0], np.array([1]), p).astype(float).round(2).tolist()
     [0.8]
     """
     e = normalise(emb)
@@ -109,8 +109,8 @@ def proto_sim(emb: np.ndarray, owner, cls: np.ndarray, protos: np.ndarray) -> np
 def tta_boxes(xyxy: np.ndarray) -> np.ndarray:
     """`(len(TTA_VIEWS) * K, 4)`: every box once per view, view-major.
 
-    >>> tta_boxes(np.array([[0.0, 0.0, 10.0, 20.0]])).tolist()
-    [[0.5, 1.0, 9.5, 19.0], [0.20000000298023224, 0.20000000298023224, 11.0, 21.799999237060547]]
+    >>> tta_boxes(np.array([[0.0, 0.0, 10.0, 20.0]])).astype(float).round(2).tolist()
+    [[0.5, 1.0, 9.5, 19.0], [0.2, 0.2, 11.0, 21.8]]
     """
     b = np.asarray(xyxy, np.float32).reshape(-1, 4)
     w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
