@@ -95,7 +95,8 @@ def proto_sim(emb: np.ndarray, owner, cls: np.ndarray, protos: np.ndarray) -> np
     (1.0 where the class has no prototype: nothing to compare with).
 
     >>> p = np.eye(2, dtype=np.float32)
-    >>> proto_sim(np.array([[1.0, 0.0], [0.6, 0.8]]), [0, 0], np.array([1]), p).astype(float).round(2).tolist()
+    >>> sims = proto_sim(np.array([[1.0, 0.0], [0.6, 0.8]]), [0, 0], np.array([1]), p)
+    >>> sims.astype(float).round(2).tolist()
     [0.8]
     """
     e = normalise(emb)
