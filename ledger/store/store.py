@@ -242,11 +242,11 @@ class Store:
             conn.execute(S.hands.delete().where(h.table_id == tid, h.position == len(rec.hands)))
             return replay(rec.table, rec.hands[:-1], strict=False)
 
-    def lock(self, code: str) -> TableRecord:
-        """Lock a settled table read-only (for good)."""
+    def lock(self, code: str, revision: int | None = None) -> TableRecord:
+        """Lock a settled table read-only (for good); ``revision``: the one the settlement was read at."""
         code = normalize_code(code)
         with self._tx(write=True) as conn:
-            self._write(conn, code, None, 0, None)
+            self._write(conn, code, None, 0, revision)
             conn.execute(S.tables.update().where(S.tables.c.code == code).values(locked=True))
             return self._load(conn, code)
 

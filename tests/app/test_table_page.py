@@ -310,10 +310,11 @@ def test_record_and_undo_say_so_where_the_player_looks_and_no_empty_hand_hint_af
 
     monkeypatch.setattr(Store, "append", meanwhile)
     _click(at, "tb_drawn")
-    assert [e.value for e in at.error] == [zh["ledger.conflict"] + " " + zh["ledger.reloaded"]]
+    # the table as it is now, and the hand kept (tests/app/test_table_phones.py)
+    assert [e.value for e in at.warning] == [zh["table.changed"].format(n=1, money="0")]
     order = _drawn_in_order(at.main)
     place = {id(e): k for k, e in enumerate(order)}
-    undo, said = place[id(at.button(key="tb_undo"))], place[id(at.error[0])]
+    undo, said = place[id(at.button(key="tb_undo"))], place[id(at.warning[0])]
     chart = next(k for k, e in enumerate(order) if getattr(e, "value", None) == zh["table.chart"])
     assert undo < said < chart  # under the buttons, not at the top of the page
 

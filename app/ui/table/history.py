@@ -11,7 +11,7 @@ from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.score.session import started
-from app.ui.table.db import remember, store, write
+from app.ui.table.db import remember, shown, store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
@@ -163,7 +163,7 @@ def _edit_form(rec, o) -> None:
         data.update(winners=[entry], discarder=discarder)
 
     def save() -> None:  # against the hand the form showed: another phone's write is a conflict
-        hand, after = store().edit(table.code, n, data, expected=len(rec.hands), revision=rec.revision)
+        hand, after = store().edit(table.code, n, data, expected=len(rec.hands), revision=shown(rec))
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
 
-    write(save, "edit", "table.edited", n=n)
+    write(save, "edit", "table.edited", code=table.code, n=n)

@@ -18,7 +18,7 @@ from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
-from app.ui.table.db import error_text, table_now
+from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
 from app.ui.table.settle_view import exchange, settlement
@@ -55,6 +55,7 @@ def render() -> None:
     exchange(rec, ledger)
     with top:
         show_posted()
+    showed(rec)  # the next tap's writes check this revision
     _leave()
 
 

@@ -22,7 +22,7 @@ from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
 from app.ui.table import drafting, reopen
-from app.ui.table.db import error_text, remember, store, write
+from app.ui.table.db import error_text, money_line, remember, shown, store, write
 from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
@@ -44,6 +44,8 @@ def record_section(rec, ledger) -> None:
             session.start(EditHand(), Conditions(variant=table.variant))
         ss[ck] = choices or TableChoices()
     choices: TableChoices = ss.setdefault(ck, TableChoices())
+    if choices.seen is None:  # a hand begun now: on the table as this run shows it
+        choices.seen = rec.revision
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
     _who(table, ledger, choices)
     drafting.before_photos()
@@ -68,6 +70,8 @@ def record_section(rec, ledger) -> None:
         total_banner(outcome)
         result_view(outcome, empty_hint=not rec.hands)  # after a recorded hand: no "还没有牌"
     _actions(rec, ledger, choices, outcome, key)
+    if ss.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
+        choices.seen = rec.revision
     drafting.save(key, choices)
 
 
@@ -159,9 +163,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             data = _win_data(table, choices)
             _, after = add_hand(table, rec.hands, data, before=ledger)  # one hand folded, not the table
             deltas = after.outcomes[-1].deltas
-            st.markdown(t("table.preview") + " " + " · ".join(
-                f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
-            ))  # fmt: skip
+            st.markdown(t("table.preview") + " " + money_line(table.seats, deltas))
         except (LedgerError, HandError) as e:
             data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
@@ -176,14 +178,19 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         drafting.clear(key)
 
     def append(hand_data) -> None:
-        # checked against the revision this page replayed (another phone's write: a conflict)
-        hand, after = store().append(code, hand_data, expected=n, revision=rec.revision, before=ledger)
+        # checked against the revision this phone showed when the hand was begun: another
+        # phone's write since (the same hand, or any other) is a conflict, never a double
+        try:
+            hand, after = store().append(code, hand_data, expected=n, revision=choices.seen, before=ledger)
+        except LedgerError:
+            choices.seen = None  # the next run shows the table as it is now: the hand begins there
+            raise
         remember(rec, (*rec.hands, hand), after)
         reset()
 
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), HERE, "table.recorded", n=n + 1)
+        write(lambda: append(data), HERE, "table.recorded", code=code, n=n + 1)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
@@ -195,16 +202,21 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        write(lambda: append({"kind": "drawn", **_common(table, choices)}), HERE, "table.recorded", n=n + 1)
+        drawn = {"kind": "drawn", **_common(table, choices)}
+        write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
         )
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            write(lambda: append({"kind": "false_win", "declarer": who}), HERE, "table.recorded", n=n + 1)
+            false_win = {"kind": "false_win", "declarer": who}
+            write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: _undo(rec), HERE, "table.undone", n=n)
+        write(lambda: _undo(rec), HERE, "table.undone", code=code, n=n)
+    if (not ss.hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
+        reset()  # this phone's hand in progress, dropped on purpose
+        st.rerun()
     show_posted(HERE)  # beside the buttons that made them
 
 
@@ -225,7 +237,8 @@ def _undo(rec) -> None:
     except (HandError, KeyError, TypeError, ValueError):  # a stored hand that no longer reads:
         # undo still, the editor as it is
         state = None
-    after = store().undo(table.code, expected=len(rec.hands), revision=rec.revision)  # the hand read above
+    # the hand this phone showed: another phone's write since is a conflict
+    after = store().undo(table.code, expected=len(rec.hands), revision=shown(rec))
     remember(rec, rec.hands[:-1], after)
     if state is None:
         return
@@ -234,6 +247,7 @@ def _undo(rec) -> None:
     session.start(hand, cond)
     if before is not None and not before.is_empty:
         ss.undo = [before]
+    choices.seen = None  # begun again on the table without it
     ss[f"tbl_choices:{table.code}"] = choices
     _forget_widgets()
     if last.kind == "false_win":

@@ -12,7 +12,7 @@ from app.safe_text import md
 from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
-from app.ui.table.db import error_text, store, write
+from app.ui.table.db import error_text, shown, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_csv, export_json, table_from_export
@@ -35,7 +35,9 @@ def settlement(rec, ledger) -> None:
     if not rec.table.locked:
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            write(lambda: store().lock(rec.table.code), "settle", "table.locked")
+            # the settlement this phone showed: another phone's write since is a conflict
+            lock = lambda: store().lock(rec.table.code, revision=shown(rec))  # noqa: E731
+            write(lock, "settle", "table.locked", code=rec.table.code)
     show_posted("settle")  # the lock's outcome where it was tapped
 
 
