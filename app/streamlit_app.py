@@ -113,12 +113,14 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
 
 def _url_state(target: str) -> dict[str, str] | None:
     """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
-    the single-hand page's draft token (`?d=`)."""
+    the phone's draft token (`?d=`, `app.ui.drafting.phone_token`)."""
+    token = st.query_params.get("d") or ss.get("draft_token")
+    out = {"d": token} if token and target in ("score", "table") else {}
     if target == "table":
         code = st.query_params.get("table") or ss.get("table_code")
-        return {"table": code} if code else None
-    token = ss.get("draft_token") if target == "score" else None
-    return {"d": token} if token else None
+        if code:
+            out["table"] = code
+    return out or None
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""The ledger store: tables, their hands and drafts in one database, every write checked.
+"""The ledger store: tables and their hands, every write checked (the app's drafts: `app.drafts`).
 
 Writes are optimistic: a writer says how many hands it saw (``expected``); the table row's
 ``hand_count`` is compared and bumped in the same statement, so of two phones that both saw N
@@ -16,7 +16,7 @@ import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,10 +31,7 @@ from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
 
-__all__ = ["KEEP", "MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
-
-MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
-KEEP = object()  # save_draft: leave the stored photo as it is
+__all__ = ["Store", "TableRecord", "open_store"]
 
 
 @dataclass(frozen=True)
@@ -67,12 +64,8 @@ def open_store(url: str | None = None) -> Store:
     return Store(engine, where)
 
 
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat()
-
-
 class Store:
-    """Tables, hands and drafts in one database (see :func:`open_store`)."""
+    """Tables and their hands (see :func:`open_store`)."""
 
     def __init__(self, engine: sa.Engine, where: str = "the ledger database") -> None:
         self.engine, self.where = engine, where
@@ -249,36 +242,6 @@ class Store:
             self._write(conn, code, None, 0, revision)
             conn.execute(S.tables.update().where(S.tables.c.code == code).values(locked=True))
             return self._load(conn, code)
-
-    # -- drafts -------------------------------------------------------------------------------
-    def save_draft(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
-        """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN"); ``blob``: the
-        photo's bytes, None for none, or :data:`KEEP` to leave the stored photo as it is."""
-        text = json.dumps(data, ensure_ascii=False)
-        size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
-        if size > MAX_DRAFT_BYTES:
-            raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
-        d = S.drafts.c
-        with self._tx(write=True) as conn:
-            if blob is KEEP:
-                done = conn.execute(S.drafts.update().where(d.key == key).values(data=text, updated=_now()))
-                if done.rowcount:
-                    return
-                blob = None
-            conn.execute(S.drafts.delete().where(d.key == key))
-            conn.execute(S.drafts.insert().values(key=key, data=text, blob=blob, updated=_now()))
-
-    def load_draft(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
-        """The draft under ``key`` as ``(data, blob)``, or None."""
-        with self._tx() as conn:
-            row = conn.execute(
-                sa.select(S.drafts.c.data, S.drafts.c.blob).where(S.drafts.c.key == key)
-            ).first()
-        return None if row is None else (json.loads(row.data), row.blob)
-
-    def delete_draft(self, key: str) -> None:
-        with self._tx(write=True) as conn:
-            conn.execute(S.drafts.delete().where(S.drafts.c.key == key))
 
 
 def _dump(hand: Hand) -> str:

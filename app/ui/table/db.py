@@ -17,7 +17,7 @@ from app.ui.render.html import num
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
 
-__all__ = ["error_text", "money_line", "remember", "shown", "showed", "store", "table_now", "write"]
+__all__ = ["error_text", "money_line", "remember", "showed", "shown", "store", "table_now", "write"]
 REPLAY = "tbl_replay"  # session state: ((url, code, revision), TableRecord, Ledger) of the table shown
 SHOWN = "tbl_shown"  # session state: {code: the revision the page showed at the end of its last run}
 

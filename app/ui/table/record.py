@@ -11,19 +11,19 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
+from app.ui import drafting
 from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
-from app.ui.render.html import num
 from app.ui.score import session
 from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
-from app.ui.table import drafting, reopen
+from app.ui.state.draft import TableChoices
+from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
-from app.ui.table.draft import TableChoices
 from app.ui.table.seats import sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
@@ -36,7 +36,7 @@ HERE = "actions"  # where the record / undo buttons leave their messages
 
 def record_section(rec, ledger) -> None:
     table, code = rec.table, rec.table.code
-    key = f"table:{code}"
+    key = drafting.table_key(code)  # this phone's own hand in progress
     ck = f"tbl_choices:{code}"
     if not session.started():
         choices = drafting.restore(key)

@@ -45,8 +45,11 @@ class TableChoices:
     @property
     def begun(self) -> bool:
         """Anything chosen besides the hand (a winner, 跟庄, kongs, a winner entered before)."""
-        return self.winner is not None or self.followed or bool(self.pending) or any(
-            any(v) for v in self.kongs.values()
+        return (
+            self.winner is not None
+            or self.followed
+            or bool(self.pending)
+            or any(any(v) for v in self.kongs.values())
         )
 
 

@@ -1,0 +1,71 @@
+"""Four phones, one table (issue 23): a hand is never recorded twice, each phone keeps its own
+hand in progress, the QR opens the table. Two AppTest sessions are two phones on one store."""
+
+from __future__ import annotations
+
+import html
+
+from app.ui import i18n
+from ledger.store import open_store
+from tests.app.test_table_page import HAND_A, _click, _codes, _enter, _table, _totals
+from tests.app.test_table_page import _open as _phone
+
+ZH = i18n.catalog("zh")
+
+
+def _warnings(at) -> list[str]:
+    return [html.unescape(w.value) for w in at.warning]  # as the browser shows the Markdown
+
+
+def test_two_phones_recording_the_same_hand_record_it_once():
+    code = _table()
+    a, b = _phone(code), _phone(code)
+    _enter(a, HAND_A, winner=1, discarder=2)
+    _enter(b, HAND_A, winner=1, discarder=2)
+    _click(a, "tb_record")
+    _click(b, "tb_record")  # B's page showed the table before A's hand: told, nothing recorded
+    assert len(open_store().get(code).hands) == 1
+    assert _totals(b) == ["0", "3", "-3", "0"]  # B now shows A's hand
+    said = " ".join(_warnings(b))
+    assert ZH["table.changed"].split("{")[0] in said and "李四 +3" in said
+    assert [t.code for t in b.session_state.hand.concealed] == _codes(HAND_A)  # B's hand is kept
+    _click(b, "tb_drop")  # ... to drop (or record again, as the next hand)
+    assert b.session_state.hand.is_empty
+    assert len(open_store().get(code).hands) == 1
+
+
+def test_an_out_of_date_page_is_told_the_table_changed():
+    code = _table()
+    a, b = _phone(code), _phone(code)
+    _click(a, "tb_drawn")
+    _click(b, "tb_drawn")  # B still showed the empty table
+    assert [h.kind for h in open_store().get(code).hands] == ["drawn"]
+    assert _warnings(b)
+    _click(b, "tb_drawn")  # now B has seen hand 1: this 黄庄 is hand 2, on purpose
+    assert len(open_store().get(code).hands) == 2
+
+
+def test_undo_and_edit_of_an_out_of_date_page_change_nothing():
+    code = _table()
+    a, b = _phone(code), _phone(code)
+    _click(a, "tb_drawn")
+    b.run()  # B sees hand 1
+    _click(a, "tb_drawn")  # A records hand 2
+    _click(b, "tb_undo")  # B would take back hand 2, which it never showed
+    assert len(open_store().get(code).hands) == 2
+    assert _warnings(b)
+
+
+def test_each_phone_keeps_its_own_hand_in_progress():
+    code = _table()
+    a, b = _phone(code), _phone(code)
+    assert a.query_params["d"] != b.query_params["d"]  # a token per phone, in its own address
+    _enter(a, HAND_A, winner=3, discarder=1)
+    _enter(b, "123m456p789s234mPP", winner=0, discarder=None)
+    a.run()  # A taps again: B's hand did not overwrite A's
+    assert [t.code for t in a.session_state.hand.concealed] == _codes(HAND_A)
+    again = _phone(code, a.query_params["d"])  # A reloads: A's own hand comes back
+    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+    assert again.segmented_control(key="tw_winner").value == 3
+    other = _phone(code, b.query_params["d"])
+    assert [t.code for t in other.session_state.hand.concealed] == _codes("123m456p789s234mPP")
