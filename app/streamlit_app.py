@@ -20,6 +20,8 @@ from app.ui.render.tiles import ASSETS
 from app.ui.score.page import render as score
 from app.ui.style import CSS, streamlit_words_css
 from app.ui.table.page import render as table
+from ledger import LedgerError
+from ledger.codes import normalize_code
 
 PAGES = {  # url path -> render(); the first is the default page
     "score": score,
@@ -67,11 +69,25 @@ def _streamlit_words() -> str:
     )
 
 
-def _join() -> None:
-    """The QR button: the address (and QR code) other phones at the table open."""
+def _table_code(current: str) -> str | None:
+    """The table the 牌局 page shows (its address's valid ``?table=``), else None."""
+    if current != "table":
+        return None
+    try:
+        return normalize_code(st.query_params.get("table", ""))
+    except LedgerError:
+        return None
+
+
+def _join(current: str) -> None:
+    """The QR button: the address (and QR code) other phones at the table open — on the 牌局 page
+    the table itself (``/table?table=CODE``, no draft token: each phone gets its own), else the app."""
     url = os.environ.get("JXMJ_JOIN_URL") or join_url(st.get_option("server.port"), _https())
+    code = _table_code(current)
+    if code:
+        url = f"{url.rstrip('/')}/table?table={code}"
     with st.popover("", icon=":material/qr_code_2:", help=t("join.help")):
-        st.markdown(f"**{t('join.title')}**")
+        st.markdown(f"**{t('join.title_table', code=code) if code else t('join.title')}**")
         st.markdown(f'<div class="jx-qr">{qr_svg(url)}</div>', unsafe_allow_html=True)
         st.code(url, language=None)
         if not url.startswith("https"):
@@ -99,7 +115,7 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
             label_visibility="collapsed",
         )
         st.space("stretch")
-        _join()
+        _join(current)
         st.segmented_control(
             t("nav.language"),
             list(i18n.LANGS),

@@ -4,20 +4,41 @@ hand in progress, the QR opens the table. Two AppTest sessions are two phones on
 from __future__ import annotations
 
 import html
+import os
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
 
 from app.ui import i18n
 from ledger.store import open_store
+from tests.app.conftest import APP
 from tests.app.test_table_page import HAND_A, _click, _codes, _enter, _table, _totals
 from tests.app.test_table_page import _open as _phone
+from tests.ledger.conftest import PG_ENV
 
 ZH = i18n.catalog("zh")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, monkeypatch):
+    """Both phones' server on SQLite (the test's own file), and on PostgreSQL when
+    ``JXMJ_TEST_PG`` is set (tables and tokens are fresh codes: nothing to empty)."""
+    if request.param == "postgresql":
+        url = os.environ.get(PG_ENV)
+        if not url:
+            pytest.skip(f"needs PostgreSQL: set {PG_ENV} to a database URL (.ci/run does)")
+        monkeypatch.setenv("JXMJ_DB", url)
+    st.cache_resource.clear()  # the stores opened again: another test may have emptied the database
+    yield
+    st.cache_resource.clear()
 
 
 def _warnings(at) -> list[str]:
     return [html.unescape(w.value) for w in at.warning]  # as the browser shows the Markdown
 
 
-def test_two_phones_recording_the_same_hand_record_it_once():
+def test_two_phones_recording_the_same_hand_record_it_once(db):
     code = _table()
     a, b = _phone(code), _phone(code)
     _enter(a, HAND_A, winner=1, discarder=2)
@@ -34,7 +55,7 @@ def test_two_phones_recording_the_same_hand_record_it_once():
     assert len(open_store().get(code).hands) == 1
 
 
-def test_an_out_of_date_page_is_told_the_table_changed():
+def test_an_out_of_date_page_is_told_the_table_changed(db):
     code = _table()
     a, b = _phone(code), _phone(code)
     _click(a, "tb_drawn")
@@ -56,7 +77,7 @@ def test_undo_and_edit_of_an_out_of_date_page_change_nothing():
     assert _warnings(b)
 
 
-def test_each_phone_keeps_its_own_hand_in_progress():
+def test_each_phone_keeps_its_own_hand_in_progress(db):
     code = _table()
     a, b = _phone(code), _phone(code)
     assert a.query_params["d"] != b.query_params["d"]  # a token per phone, in its own address
@@ -69,3 +90,18 @@ def test_each_phone_keeps_its_own_hand_in_progress():
     assert again.segmented_control(key="tw_winner").value == 3
     other = _phone(code, b.query_params["d"])
     assert [t.code for t in other.session_state.hand.concealed] == _codes("123m456p789s234mPP")
+
+
+def _join_url(at) -> str:
+    return at.code[0].value  # the QR popover's address, drawn in the header before any page
+
+
+def test_the_qr_on_the_table_page_opens_the_table_and_on_the_score_page_the_app(monkeypatch):
+    monkeypatch.setenv("JXMJ_JOIN_URL", "https://192.168.1.5:8501")
+    code = _table()
+    at = _phone(code)
+    assert _join_url(at) == f"https://192.168.1.5:8501/table?table={code}"  # no ?d=: each phone its own
+    assert ZH["join.title_table"].format(code=code) in [m.value.strip("*") for m in at.markdown]
+    score = AppTest.from_file(str(APP), default_timeout=60)
+    score.run()
+    assert _join_url(score) == "https://192.168.1.5:8501"
