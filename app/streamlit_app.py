@@ -127,16 +127,17 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
     st.markdown(f"# {t('app.title')}")
 
 
-def _url_state(target: str) -> dict[str, str] | None:
+def _url_state(target: str) -> dict[str, str]:
     """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
-    the phone's draft token (`?d=`, `app.ui.drafting.phone_token`)."""
+    the phone's draft token (`?d=`, `app.ui.drafting.phone_token`), the language (`?lang=`)."""
     token = st.query_params.get("d") or ss.get("draft_token")
     out = {"d": token} if token and target in ("score", "table") else {}
+    out["lang"] = ss.lang
     if target == "table":
         code = st.query_params.get("table") or ss.get("table_code")
         if code:
             out["table"] = code
-    return out or None
+    return out
 
 
 def main() -> None:
@@ -162,6 +163,8 @@ def main() -> None:
     st.markdown(CSS, unsafe_allow_html=True)
     _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
     i18n.set_lang(ss.lang)  # the switch above may just have changed it
+    if st.query_params.get("lang") != ss.lang:
+        st.query_params["lang"] = ss.lang  # a reload, or a link copied from the address, keeps it
     st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
 

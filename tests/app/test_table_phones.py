@@ -105,3 +105,18 @@ def test_the_qr_on_the_table_page_opens_the_table_and_on_the_score_page_the_app(
     score = AppTest.from_file(str(APP), default_timeout=60)
     score.run()
     assert _join_url(score) == "https://192.168.1.5:8501"
+
+
+def test_the_chosen_language_survives_a_reload_and_a_shared_link():
+    code = _table()
+    at = _phone(code)
+    at.segmented_control(key="lang").set_value("en")
+    at.run()
+    assert at.query_params["lang"] == "en"
+    again = AppTest.from_file(str(APP), default_timeout=60)  # a reload: the address as the browser keeps it
+    for k in ("table", "d", "lang"):
+        again.query_params[k] = at.query_params[k]
+    again.run()
+    assert again.session_state.lang == "en"
+    assert i18n.catalog("en")["table.record"] in [b.label for b in again.button]
+    assert again.query_params["table"] == code and again.query_params["lang"] == "en"
