@@ -120,3 +120,21 @@ def test_the_chosen_language_survives_a_reload_and_a_shared_link():
     assert again.session_state.lang == "en"
     assert i18n.catalog("en")["table.record"] in [b.label for b in again.button]
     assert again.query_params["table"] == code and again.query_params["lang"] == "en"
+
+
+def test_an_import_says_it_made_a_new_table_and_the_old_one_is_unchanged():
+    import json
+
+    from ledger.exchange import export_json
+
+    code = _table()
+    open_store().append(code, {"kind": "drawn"})
+    export = json.dumps(export_json(open_store().get(code).ledger()), ensure_ascii=False).encode()
+    at = _phone(code)
+    at.file_uploader(key="tb_import").set_value(("evening.json", export, "application/json"))
+    at.run()
+    new = at.query_params["table"]
+    assert new != code and len(open_store().get(code).hands) == 1  # the old table is as it was
+    assert [i.value for i in at.info] == [ZH["table.imported_new"].format(old=code, new=new)]
+    at.run()  # said once
+    assert ZH["table.imported_new"].format(old=code, new=new) not in [i.value for i in at.info]

@@ -21,7 +21,7 @@ from app.ui.score import session
 from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
-from app.ui.table.settle_view import exchange, settlement
+from app.ui.table.settle_view import exchange, imported_note, settlement
 from app.ui.table.start import start_view
 from ledger import LedgerError
 from ledger.codes import normalize_code
@@ -45,6 +45,7 @@ def render() -> None:
     session.use(f"table:{code}")
     top = st.container()  # messages whose own place is not on the page this run (e.g. locked meanwhile)
     header(rec, ledger)
+    imported_note(code)
     if not rec.table.locked:
         record_section(rec, ledger)
     else:

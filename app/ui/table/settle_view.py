@@ -41,6 +41,9 @@ def settlement(rec, ledger) -> None:
     show_posted("settle")  # the lock's outcome where it was tapped
 
 
+IMPORTED = "tbl_import_said"  # session state: (the export's code, the code it was stored under)
+
+
 def exchange(rec, ledger) -> None:
     st.subheader(t("table.export"))
     code = rec.table.code
@@ -61,11 +64,25 @@ def import_view() -> None:
         return
     ss.tb_imported = up.file_id
     try:
-        rec = store().create_table(*table_from_export(read_export(up.getvalue())))
+        table, hands = table_from_export(read_export(up.getvalue()))
+        rec = store().create_table(table, hands)
     except LedgerError as e:
         st.error(error_text(e))
         return
+    ss[IMPORTED] = (table.code, rec.table.code)  # said on the imported table's page
     go(rec.table.code)
+
+
+def imported_note(code: str) -> None:
+    """After an import, on the imported table: what it did — a new table under which code, the
+    old one unchanged, how the other phones open it (they still show the old code)."""
+    said = ss.get(IMPORTED)
+    if not said or said[1] != code:
+        return
+    del ss[IMPORTED]
+    old, new = said
+    key = "table.imported_same" if old == new else "table.imported_new"
+    st.info(t(key, old=old or "—", new=new))
 
 
 def read_export(raw: bytes) -> object:
