@@ -138,3 +138,68 @@ def test_an_import_says_it_made_a_new_table_and_the_old_one_is_unchanged():
     assert [i.value for i in at.info] == [ZH["table.imported_new"].format(old=code, new=new)]
     at.run()  # said once
     assert ZH["table.imported_new"].format(old=code, new=new) not in [i.value for i in at.info]
+
+
+# Machado et al. 2009, severity 1, on linear RGB
+CVD = {
+    "none": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protan": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deutan": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritan": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
+def _lab(hex_colour: str, m) -> tuple[float, float, float]:
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    c = [lin(int(hex_colour[i : i + 2], 16) / 255) for i in (1, 3, 5)]
+    r, g, b = (min(1.0, max(0.0, sum(m[i][j] * c[j] for j in range(3)))) for i in range(3))
+    x, y, z = (
+        0.4124 * r + 0.3576 * g + 0.1805 * b,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        0.0193 * r + 0.1192 * g + 0.9505 * b,
+    )
+
+    def f(v: float) -> float:
+        return v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116
+
+    fx, fy, fz = f(x / 0.9505), f(y), f(z / 1.089)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_the_chart_tells_four_players_apart_also_colour_blind():
+    import itertools
+    import json
+
+    from app.ui.table.history import SEAT_COLOURS, SEAT_DASHES
+
+    for m in CVD.values():  # every pair at least 15 CIELAB units apart, seen with each deficiency
+        labs = [_lab(c, m) for c in SEAT_COLOURS]
+        assert (
+            min(
+                sum((p - q) ** 2 for p, q in zip(a, b, strict=True)) ** 0.5
+                for a, b in itertools.combinations(labs, 2)
+            )
+            > 15
+        )
+    assert len({tuple(d) for d in SEAT_DASHES}) == 4  # and a dash each, whatever the colours
+    code = _table()
+    open_store().append(code, {"kind": "drawn"})
+    at = _phone(code)
+    [chart] = [e.proto for e in at.main if e.type == "vega_lite_chart"]
+    enc = json.loads(chart.spec)["encoding"]
+    assert enc["color"]["scale"]["range"] == list(SEAT_COLOURS)
+    assert enc["strokeDash"]["scale"]["range"] == [list(d) for d in SEAT_DASHES]

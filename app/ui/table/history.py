@@ -18,6 +18,10 @@ ss = st.session_state
 EDIT_KINDS = ("keep", "drawn")
 PAGE = 10  # hands drawn per page of the history
 CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
+#: the four seats' lines: Okabe-Ito colours that stay apart under every colour blindness (blue,
+#: orange, black, reddish purple; tests/app/test_table_phones.py simulates them), and a dash each
+SEAT_COLOURS = ("#0072B2", "#E69F00", "#000000", "#CC79A7")
+SEAT_DASHES = ([1, 0], [8, 4], [2, 3], [10, 3, 2, 3])
 
 
 def chart(ledger) -> None:
@@ -30,12 +34,15 @@ def chart(ledger) -> None:
     frame = _frame(ledger)
     hand, total = t("table.hand_axis"), t("table.total_axis")
     spec = {
-        "mark": {"type": "line", "tooltip": True},
+        "mark": {"type": "line", "tooltip": True, "strokeWidth": 2.5},
         "encoding": {
             "x": {"field": "hand", "type": "quantitative", "title": hand, "axis": {"tickMinStep": 1}},
             "y": {"field": "total", "type": "quantitative", "title": total},
             "color": {"field": "seat", "type": "nominal", "title": None, "sort": seats,
-                      "scale": {"domain": seats}, "legend": {"orient": "bottom"}},
+                      "scale": {"domain": seats, "range": list(SEAT_COLOURS)},
+                      "legend": {"orient": "bottom"}},
+            "strokeDash": {"field": "seat", "type": "nominal", "title": None, "sort": seats,
+                           "scale": {"domain": seats, "range": [list(d) for d in SEAT_DASHES]}},
             "tooltip": [{"field": "seat", "title": t("table.seat")}, {"field": "hand", "title": hand},
                         {"field": "total", "title": total}],
         },
