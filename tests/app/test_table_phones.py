@@ -203,3 +203,17 @@ def test_the_chart_tells_four_players_apart_also_colour_blind():
     enc = json.loads(chart.spec)["encoding"]
     assert enc["color"]["scale"]["range"] == list(SEAT_COLOURS)
     assert enc["strokeDash"]["scale"]["range"] == [list(d) for d in SEAT_DASHES]
+
+
+def test_payers_by_name_and_reasons_with_chinese_punctuation():
+    code = _table()
+    at = _phone(code)
+    at.checkbox(key="tw_followed").check()
+    at.run()
+    _click(at, "tb_drawn")  # 黄庄 + 跟庄: two reasons for the next hand's raise
+    nxt = next(m.value for m in at.markdown if 'id="jx-next"' in m.value)
+    assert "、" in nxt and ", " not in nxt
+    _enter(at, HAND_A, winner=1, discarder=0)  # 李四 wins on the dealer 张三's discard
+    pays = next(m.value for m in at.markdown if ZH["res.col_payer"] in m.value and "jx-badge" in m.value)
+    assert "张三 <span class='jx-badge'>" + ZH["res.dealer"] in pays  # the name, 庄 a mark of its own
+    assert not any(ZH[f"seat.{s}"] in pays for s in ("left", "right", "across"))

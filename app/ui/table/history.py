@@ -73,7 +73,7 @@ def hand_title(ledger, o) -> str:
     """The hand's expander label (Markdown: the seat names are made inert, `app.safe_text.md`)."""
     seats, h = tuple(md(n) for n in ledger.table.seats), o.hand
     if h.kind == "win":
-        who = ", ".join(seats[w.seat] for w in h.winners)
+        who = t("list.sep").join(seats[w.seat] for w in h.winners)
         how = (
             t("table.self_drawn_by", who=who)
             if h.discarder is None
@@ -107,7 +107,8 @@ def history(rec, ledger) -> None:
             if o.error:
                 st.warning(o.error)
             if o.reasons:
-                st.caption(", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons))
+                why = (t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons)
+                st.caption(t("list.sep").join(why))
             for w, r in zip(o.hand.winners, o.results, strict=False):
                 st.markdown(f"**{md(ledger.table.seats[w.seat])}**")
                 win = w.hand.winning_tile.code if w.hand is not None else None

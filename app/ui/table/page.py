@@ -88,7 +88,7 @@ def header(rec, ledger) -> None:
             delta = num(last[i]) if last is not None and last[i] else None
             st.metric(md(table.seats[i]) + dealer, num(ledger.totals[i]), delta)  # a label is Markdown
     raise_ = ledger.next_raise
-    why = ", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
+    why = t("list.sep").join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
     st.markdown(
         f'<div id="jx-next" data-dealer="{ledger.next_dealer}" data-raise="{raise_}">'
         + t("table.next", n=len(rec.hands) + 1, dealer=md(table.seats[ledger.next_dealer]))

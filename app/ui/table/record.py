@@ -24,7 +24,7 @@ from app.ui.state import Conditions, EditHand
 from app.ui.state.draft import TableChoices
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
-from app.ui.table.seats import sync_conditions, winner_entry
+from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
@@ -68,7 +68,8 @@ def record_section(rec, ledger) -> None:
         _facts(table, choices)
     with right:
         total_banner(outcome)
-        result_view(outcome, empty_hint=not rec.hands)  # after a recorded hand: no "还没有牌"
+        names = {relative(s, winner): table.seats[s] for s in range(4)}  # payers by their names
+        result_view(outcome, empty_hint=not rec.hands, names=names)  # after a recorded hand: no "还没有牌"
     _actions(rec, ledger, choices, outcome, key)
     if ss.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
         choices.seen = rec.revision
@@ -167,7 +168,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         except (LedgerError, HandError) as e:
             data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
-        st.caption(t("table.pending", names=", ".join(md(table.seats[w["seat"]]) for w in choices.pending)))
+        names = t("list.sep").join(md(table.seats[w["seat"]]) for w in choices.pending)
+        st.caption(t("table.pending", names=names))
     if problem:
         st.caption(problem)
 
