@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import sys
@@ -46,7 +47,9 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
     assert rc == 0 and out["nets"] == {"张三": -16, "李四": 54, "王五": -22, "赵六": -16}
     assert out["lines"] == ["王五 → 李四 22", "张三 → 李四 16", "赵六 → 李四 16"]
     rc, out = jx("export", code, "--format", "csv")
-    assert out.splitlines()[3] == "3,win,李四,2,4,李四,,,-16,48,-16,-16,-16,54,-22,-16"
+    assert out.splitlines()[3] == ",".join(
+        f'"{c}"' for c in "3,win,李四,2,4,李四,,,-16,48,-16,-16,-16,54,-22,-16".split(",")
+    )  # every cell quoted
     f = tmp_path / "t.json"
     assert jx("export", code, "-o", str(f))[0] == 0
     rc, out = jx("import", str(f))
@@ -147,9 +150,9 @@ def test_a_csv_export_never_holds_a_formula(jx):
     seats = ("=HYPERLINK(1)", "+1", "@a", "-b")
     code = jx("new", "--variant", "xingzi", "--seats", *seats[:3], " -b")[1]["code"]  # not an option
     jx("false-win", code, "0")
-    head, row = jx("export", code, "--format", "csv")[1].splitlines()
-    assert head.split(",")[8:12] == ["'=HYPERLINK(1) +/-", "'+1 +/-", "'@a +/-", "'-b +/-"]
-    assert row.split(",")[2] == "'=HYPERLINK(1)" and row.split(",")[8:12] == ["-30", "10", "10", "10"]
+    head, row = csv.reader(jx("export", code, "--format", "csv")[1].splitlines())
+    assert head[8:12] == ["'=HYPERLINK(1) +/-", "'+1 +/-", "'@a +/-", "'-b +/-"]
+    assert row[2] == "'=HYPERLINK(1)" and row[8:12] == ["-30", "10", "10", "10"]
     assert jx("show", code)[1]["table"]["seats"] == list(seats)  # the names themselves are kept
 
 

@@ -217,3 +217,27 @@ def test_payers_by_name_and_reasons_with_chinese_punctuation():
     pays = next(m.value for m in at.markdown if ZH["res.col_payer"] in m.value and "jx-badge" in m.value)
     assert "张三 <span class='jx-badge'>" + ZH["res.dealer"] in pays  # the name, 庄 a mark of its own
     assert not any(ZH[f"seat.{s}"] in pays for s in ("left", "right", "across"))
+
+
+def test_the_csv_download_is_in_the_page_language_with_a_bom_and_every_cell_quoted():
+    import csv
+    import io
+
+    from app.ui.table.settle_view import csv_bytes
+
+    code = _table()
+    open_store().append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+    open_store().append(code, {"kind": "drawn"})
+    ledger = open_store().get(code).ledger()
+    i18n.set_lang("zh")
+    raw = csv_bytes(ledger)
+    assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8
+    text = raw.decode("utf-8-sig")
+    assert all(line.startswith('"') and line.endswith('"') for line in text.splitlines())  # every cell quoted
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:3] == [ZH["csv.hand"], ZH["csv.kind"], ZH["csv.dealer"]]
+    assert rows[0][8] == ZH["csv.delta"].format(seat="张三")
+    assert [r[1] for r in rows[1:]] == [ZH["csv.win"], ZH["csv.drawn"]]
+    assert rows[1][5] == "李四" and rows[1][6] == "王五"  # the names intact
+    i18n.set_lang("en")
+    assert list(csv.reader(io.StringIO(csv_bytes(ledger).decode("utf-8-sig"))))[2][1] == "drawn"
