@@ -241,3 +241,47 @@ def test_the_csv_download_is_in_the_page_language_with_a_bom_and_every_cell_quot
     assert rows[1][5] == "李四" and rows[1][6] == "王五"  # the names intact
     i18n.set_lang("en")
     assert list(csv.reader(io.StringIO(csv_bytes(ledger).decode("utf-8-sig"))))[2][1] == "drawn"
+
+
+def _new_table_page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.segmented_control(key="page").set_value("table")
+    at.run()
+    return at
+
+
+def _create(at) -> None:
+    next(b for b in at.button if b.label == ZH["table.create"]).click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_house_rules_as_a_form_of_the_variants_options():
+    at = _new_table_page()
+    label = at.number_input(key="tr_jiujiang_drawn.window").label
+    assert ZH["rule.drawn.window"] in label and "4" in label  # its name and its default
+    assert at.number_input(key="tr_jiujiang_drawn.window").help == ZH["rule.ref"].format(ref="§1.6")
+    at.number_input(key="tr_jiujiang_drawn.window").set_value(3)
+    at.selectbox(key="tr_jiujiang_raises.combine").set_value("multiply")
+    _create(at)
+    rec = open_store().get(at.query_params["table"])
+    assert rec.table.house_rules == {"ledger": {"drawn.window": 3, "raises.combine": "multiply"}}
+    xinyu = _new_table_page()
+    xinyu.segmented_control(key="tn_variant").set_value("xinyu")
+    xinyu.run()
+    assert xinyu.checkbox(key="tr_xinyu_kong_money.enabled").value is True  # the variant's own defaults
+    _create(xinyu)
+    assert open_store().get(xinyu.query_params["table"]).table.house_rules == {}  # untouched: none
+
+
+def test_house_rules_json_errors_name_the_place_and_the_key():
+    at = _new_table_page()
+    at.text_area(key="tn_rules").input("{bad json")
+    _create(at)
+    assert [e.value for e in at.error] == [ZH["rule.bad_json_at"].format(line=1, col=2)]
+    at.text_area(key="tn_rules").input('{"ledger": {"drawn.window": "three"}}')
+    _create(at)
+    [said] = [e.value for e in at.error]
+    assert "drawn.window" in said and "three" in said and "0 到 1000" in said
+    assert "table" not in at.query_params
