@@ -285,3 +285,58 @@ def test_house_rules_json_errors_name_the_place_and_the_key():
     [said] = [e.value for e in at.error]
     assert "drawn.window" in said and "three" in said and "0 到 1000" in said
     assert "table" not in at.query_params
+
+
+SECOND_SERVER = """
+import os, sys, time
+from pathlib import Path
+from streamlit.testing.v1 import AppTest
+from tests.app.test_table_page import _enter, HAND_A
+code, go = sys.argv[1], Path(sys.argv[2])
+at = AppTest.from_file("app/streamlit_app.py", default_timeout=60)
+at.query_params["table"] = code
+at.run()
+_enter(at, HAND_A, winner=1, discarder=2)
+Path(str(go) + ".ready").write_text("ready")
+while not go.exists():
+    time.sleep(0.005)
+at.button(key="tb_record").click()
+at.run()
+print("TOLD" if at.warning else "RECORDED", flush=True)
+"""
+
+
+def test_two_servers_on_one_postgresql_record_a_raced_hand_once(tmp_path, monkeypatch):
+    """Two app processes on one PostgreSQL (a parlour's servers): a table made on one, the same
+    hand entered on a phone of each and tapped at once: one hand, the other phone told."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"needs PostgreSQL: set {PG_ENV} to a database URL (.ci/run does)")
+    monkeypatch.setenv("JXMJ_DB", url)
+    st.cache_resource.clear()
+    code = _table()
+    go = tmp_path / "go"
+    root = Path(__file__).resolve().parents[2]
+    other = subprocess.Popen(
+        [sys.executable, "-c", SECOND_SERVER, code, str(go)], cwd=root, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "JXMJ_DB": url, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    here = _phone(code)
+    _enter(here, HAND_A, winner=1, discarder=2)
+    deadline = time.monotonic() + 120
+    while not Path(str(go) + ".ready").exists():
+        assert other.poll() is None and time.monotonic() < deadline, "the second server did not start"
+        time.sleep(0.05)
+    go.write_text("go")  # both tap now
+    here.button(key="tb_record").click()
+    here.run()
+    out, _ = other.communicate(timeout=120)
+    results = sorted([("TOLD" if here.warning else "RECORDED"), out.strip().splitlines()[-1]])
+    assert results == ["RECORDED", "TOLD"]
+    assert len(open_store().get(code).hands) == 1
+    st.cache_resource.clear()
