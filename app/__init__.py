@@ -1,8 +1,16 @@
 """jxmj application layer: the `jxmj` command line and the Streamlit web app."""
 
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("jxmj")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0+src"
+def __getattr__(name: str) -> str:
+    """`app.__version__`, read from the installed metadata when first asked for
+    (`importlib.metadata` is tens of milliseconds a command that never prints it would pay)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'app' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        value = version("jxmj")
+    except PackageNotFoundError:  # running from a source tree that was not installed
+        value = "0.0.0+src"
+    globals()["__version__"] = value
+    return value

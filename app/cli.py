@@ -24,7 +24,6 @@ import argparse
 import importlib
 import sys
 
-from app import __version__
 from app.cliio import emit, emit_json, warn
 
 USAGE_CODE = "bad_usage"
@@ -106,25 +105,63 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
     return emit_json({"error": message, "code": USAGE_CODE}) or 2
 
 
+class _Version(argparse._VersionAction):
+    """`--version`: the installed version, looked up only when asked (`importlib.metadata`
+    costs a command that does not print it tens of milliseconds)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from app import __version__
+
+        self.version = f"jxmj {__version__}"
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _Commands(dict):
+    """The subcommand parsers by name, each filled (its module imported, `add_arguments`
+    called) the first time it is looked up: `jxmj score` imports neither the vision stack
+    nor the web app's, `jxmj --help` no command module at all. Keys, order and membership
+    are the plain dict's, so argparse's choice checks and messages are unchanged."""
+
+    def __init__(self, parsers: dict[str, argparse.ArgumentParser]) -> None:
+        super().__init__(parsers)
+        self._empty = set(parsers)
+
+    def _fill(self, name: str) -> argparse.ArgumentParser:
+        p = dict.__getitem__(self, name)
+        if name in self._empty:
+            self._empty.discard(name)
+            module_name, help_text = SUBCOMMANDS[name]
+            module = importlib.import_module(module_name)
+            p.description = getattr(module, "DESCRIPTION", help_text)
+            module.add_arguments(p)
+            p.set_defaults(_run=module.run, _error_format=getattr(module, "error_format", None))
+        return p
+
+    def __getitem__(self, name: str) -> argparse.ArgumentParser:
+        return self._fill(name)
+
+    def get(self, name, default=None):  # type: ignore[override]
+        return self._fill(name) if name in self else default
+
+    def values(self):  # type: ignore[override]
+        return [self._fill(name) for name in self]
+
+    def items(self):  # type: ignore[override]
+        return [(name, self._fill(name)) for name in self]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="jxmj",
         description="Scoring assistant for Jiangxi mahjong: 九江 jiujiang, 星子 xingzi, 新余 xinyu.",
     )
-    parser.add_argument("--version", action="version", version=f"jxmj {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    parser.commands = {}  # type: ignore[attr-defined]
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
-        module = importlib.import_module(module_name)
-        p = sub.add_parser(
-            name,
-            help=help_text,
-            description=getattr(module, "DESCRIPTION", help_text),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        module.add_arguments(p)
-        parser.commands[name] = p  # type: ignore[attr-defined]
-        p.set_defaults(_run=module.run, _error_format=getattr(module, "error_format", None))
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub.add_parser(name, help=help_text, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = _Commands(sub._name_parser_map)
+    sub._name_parser_map = sub.choices = commands  # argparse looks a command up here
+    parser.commands = commands  # type: ignore[attr-defined]
     return parser
 
 

@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def streamlit_command(options: list[str]) -> list[str]:
     """The `streamlit run` command line for the app, with jxmj's defaults before the user's options."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN_SCRIPT)]
+    cmd = [sys.executable, "-m", "app.serve", "run", str(MAIN_SCRIPT)]  # streamlit run, hardened
     given = {o.split("=", 1)[0] for o in options if o.startswith("--")}
     for key, value in SERVER_OPTIONS.items():
         if f"--{key}" not in given:
@@ -98,18 +98,34 @@ def https_options(options: list[str]) -> tuple[list[str], bool]:
     return options, True
 
 
-def _port(options: list[str]) -> str:
+def _option(options: list[str], name: str, default: str = "") -> str:
+    """The value of `--name=VALUE` or `--name VALUE` in `options` (the last one), else `default`."""
+    value = default
     for k, o in enumerate(options):
-        if o.startswith("--server.port"):
-            return o.split("=", 1)[1] if "=" in o else options[k + 1]
-    return DEFAULT_PORT
+        if o == f"--{name}" and k + 1 < len(options):
+            value = options[k + 1]
+        elif o.startswith(f"--{name}="):
+            value = o.split("=", 1)[1]
+    return value
+
+
+def _port(options: list[str]) -> str:
+    return _option(options, "server.port", DEFAULT_PORT)
+
+
+def _addresses(options: list[str]) -> list[str] | None:
+    """The address phones open when `--server.address` names one (not every interface)."""
+    address = _option(options, "server.address").strip("[]")
+    if not address or address in ("0.0.0.0", "::"):
+        return None
+    return [f"[{address}]" if ":" in address else address]
 
 
 def announce(options: list[str], https: bool) -> str:
     """The join URL for other phones, printed with its QR code; also returned."""
     from app.lan import join_url, qr_terminal
 
-    url = join_url(_port(options), https)
+    url = join_url(_port(options), https, _addresses(options))
     print(f"jxmj: other phones at the table open {url}", flush=True)
     if https:
         print("jxmj: the browser warns once about the self-signed certificate; accept it to go on.")

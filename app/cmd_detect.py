@@ -153,6 +153,36 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _is_standard_input(out: Path) -> bool:
+    """Whether `out` is the file standard input reads (`jxmj detect - --annotate p.jpg < p.jpg`)."""
+    try:
+        return os.path.samestat(os.fstat(0), out.stat())
+    except (OSError, ValueError):
+        return False
+
+
+class AnnotateOntoInput(Exception):
+    """`--annotate` names the photo read from standard input (a pipe: its bytes are the file's)."""
+
+    code = "annotate_onto_input"
+
+
+def check_annotate_content(path: str | None, source: bytes, force: bool = False) -> None:
+    """Raise `AnnotateOntoInput` when the photo came through a pipe and `path` holds those same
+    bytes (`cat p.jpg | jxmj detect - --annotate p.jpg`); checked after reading, before writing."""
+    if path is None or force:
+        return
+    out = Path(path)
+    try:
+        same = out.is_file() and out.stat().st_size == len(source) and out.read_bytes() == source
+    except OSError:
+        same = False
+    if same:
+        raise AnnotateOntoInput(
+            f"--annotate {path} is the input photo: choose another file name (or add --force)"
+        )
+
+
 def check_annotate_path(path: str | None, image: str = "-", force: bool = False) -> tuple[str, str] | None:
     """Why `--annotate PATH` cannot be written, as ``(sentence, code)``, or None when it can
     (checked before detecting).
@@ -175,6 +205,9 @@ def check_annotate_path(path: str | None, image: str = "-", force: bool = False)
         return f"--annotate {path}: the folder {out.parent} does not exist", "bad_annotate_path"
     if force:
         return None
+    if image == "-" and _is_standard_input(out):
+        why = f"--annotate {path} is the photo on standard input: choose another file name (or add --force)"
+        return why, "annotate_onto_input"
     if image != "-" and (out.exists() or out.is_symlink()) and _same_file(out, Path(image)):
         why = f"--annotate {path} is the input photo: choose another file name (or add --force)"
         return why, "annotate_onto_input"
@@ -206,6 +239,8 @@ def detect(args: argparse.Namespace):
     from vision.refs import load_refs
 
     source = read_input(args.image)  # a closed standard input is refused before the models load
+    if args.image == "-":
+        check_annotate_content(getattr(args, "annotate", None), source, getattr(args, "force", False))
     refs = load_refs(args.refs) if getattr(args, "refs", None) is not None else []
     reader = make_reader(args)
     refset = reader.embed_refs(refs) if refs else None  # an empty list reads as without
@@ -254,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
         return error(message, 2, code)
     try:
         result, loaded = detect(args)
-    except (ImageError, RefsError) as exc:
+    except (ImageError, RefsError, AnnotateOntoInput) as exc:
         return error(str(exc), 2, exc.code)
     except ModelError as exc:
         return error(str(exc), 1, "models_unavailable")

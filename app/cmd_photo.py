@@ -130,7 +130,7 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.cmd_detect import detect, write_annotation
+    from app.cmd_detect import AnnotateOntoInput, detect, write_annotation
     from vision import ImageError, ModelError
     from vision.refs import RefsError
 
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(problem[0], 2, as_json, problem[1])
     try:
         result, loaded = detect(args)
-    except (ImageError, RefsError) as exc:
+    except (ImageError, RefsError, AnnotateOntoInput) as exc:
         return _fail(str(exc), 2, as_json, exc.code)
     except ModelError as exc:
         return _fail(str(exc), 1, as_json, "models_unavailable")

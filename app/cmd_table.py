@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from app.cliio import emit, emit_json
+from scoring.rules import VARIANTS
 
 DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
 
@@ -24,8 +25,6 @@ A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --se
 '--', which ends the options: jxmj table false-win CODE -- -阿三
 Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...})."""
 
-MAX_INPUT = 32 * 2**20
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -33,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("new", help="open a table; prints its code")
-    p.add_argument("--variant", required=True, choices=("jiujiang", "xingzi", "xinyu"))
+    p.add_argument("--variant", required=True, choices=VARIANTS)
     seats = p.add_mutually_exclusive_group(required=True)
     seats.add_argument("--seats", nargs=4, metavar="NAME", help="the four names in turn order")
     seats.add_argument(
@@ -105,25 +104,59 @@ def _json_arg(text: str | None, what: str) -> Any:
         raise LedgerError("bad_input", f"{what}: {e}") from None
 
 
-def _read(path: str) -> Any:
-    from app import jsonin
-    from ledger import LedgerError
+def _read(path: str, export: bool = False) -> Any:
+    """A hand (or an `export`) from a file or `-`, within `app.ledgerin`'s limits."""
+    from app import ledgerin
 
-    try:  # bounded, strict UTF-8, no duplicate fields, no lone surrogates (app.jsonin)
-        text = jsonin.read_text(path or "-", MAX_INPUT)
-        return jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False)
-    except jsonin.InputError as e:
-        raise LedgerError("bad_input", str(e)) from None
+    return ledgerin.read(path, export)
 
 
-def _write(path: str, text: str) -> None:
+def _store_files(store) -> list[str]:
+    """The files of an SQLite store (the database, its WAL, shared memory and journal)."""
+    url = store.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return []
+    return [url.database + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+
+
+def _write(path: str, text: str, protect: list[str] = ()) -> None:
+    """Write `text` to `path` atomically: a temporary file beside it, renamed over it (a full disk
+    leaves the previous file whole); a path that exists and is no regular file (`/dev/stdout`, a
+    pipe) is written as it is. Refused: a file of `protect` (the ledger's own files)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
     from app.jsonin import short
     from ledger import LedgerError
 
+    out = Path(path)
+    for f in protect:
+        try:
+            same = out.resolve() == Path(f).resolve() or (out.exists() and os.path.samefile(out, f))
+        except OSError:
+            same = False
+        if same:
+            raise LedgerError(
+                "output_is_store",
+                f"{short(path)} is a file of the ledger database itself: export to another file",
+            )
+    tmp = None
     try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
+        if out.exists() and not out.is_file():  # a device or a pipe: nothing to replace
+            with open(out, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}-", suffix=".tmp", dir=out.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(tmp, out)
     except OSError as e:  # a folder, a missing folder, a full disk: named, never "internal"
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
         raise LedgerError("output_not_written", f"cannot write {short(path)}: {e.strerror or e}") from None
 
 
@@ -162,8 +195,9 @@ def _run(args: argparse.Namespace) -> int:
     from ledger.exchange import export_csv, export_json, table_from_export
     from ledger.store import open_store
 
-    store = open_store(args.db)
     a = args.action
+    reading = a in ("show", "export") or (a == "settle" and not args.lock)
+    store = open_store(args.db, write=not reading)  # a reader may open a read-only ledger
     if a == "new":
         rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none
         rules = {} if rules is None else rules
@@ -171,7 +205,7 @@ def _run(args: argparse.Namespace) -> int:
         rec = store.create_table(Table(args.variant, seats, args.base, rules, title=args.title))
         _print({"code": rec.table.code, "table": rec.table.to_json()})
     elif a == "import":
-        table, hands = table_from_export(_read(args.input))
+        table, hands = table_from_export(_read(args.input, export=True))
         rec = store.create_table(table, hands)
         _print({"code": rec.table.code, "hands": len(rec.hands)})
     elif a in ("record", "drawn", "false-win"):
@@ -207,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )
         if args.output:
-            _write(args.output, text)
+            _write(args.output, text, _store_files(store))
             _print({"code": ledger.table.code, "written": args.output})
         elif emit(text.removesuffix("\n")):
             raise _OutputFailed

@@ -9,6 +9,10 @@ raises `InputError` with one sentence naming the problem:
 - an integer of more than `MAX_INT_DIGITS` digits (refused before it is converted: Python's
   own limit may be switched off, and converting millions of digits takes minutes);
 - a string holding a lone surrogate (`"\\ud800"`: not text; it cannot be printed or stored);
+- `NaN`, `Infinity` or `-Infinity` (not JSON, RFC 8259: they could be stored but never read
+  back by a strict reader);
+- arrays and objects nested more than `MAX_DEPTH` deep (a hand is 4 deep; deeper input would
+  exhaust Python's recursion further on);
 - a tile string (`concealed`, `winning_tile`, a meld's `tiles`) longer than
   `MAX_TILE_CHARS`, any other string or field name longer than `MAX_TEXT_CHARS` — refused
   before any tile is parsed. Fields starting with `_` (annotations) may hold longer text.
@@ -19,6 +23,7 @@ Messages quote at most `ECHO_CHARS` characters of a user's value (`clip`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.cliio import StreamError, read_stdin
@@ -30,6 +35,7 @@ MAX_TEXT_CHARS = 80
 ECHO_CHARS = 80
 MAX_INT_DIGITS = 4300  # Python's default int_max_str_digits; a hand's numbers have a few digits
 TILE_FIELDS = ("concealed", "winning_tile", "tiles")
+MAX_DEPTH = 32  # arrays / objects inside each other: a ledger export is 7 deep
 
 
 class InputError(ValueError):
@@ -94,41 +100,80 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _check_string(text: str, path: str, limit: int | None) -> None:
-    path = short(path)
+def _check_string(text: str, path: str | Callable[[], str], limit: int | None) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # only a lone surrogate (U+D800-U+DFFF) cannot be encoded
+        where = short(path() if callable(path) else path)
         raise InputError(
             BAD_JSON,
-            f"{path} holds a lone surrogate (\\u{ord(text[exc.start]):04x}), which is not text: "
+            f"{where} holds a lone surrogate (\\u{ord(text[exc.start]):04x}), which is not text: "
             "check the program that wrote the JSON",
         ) from None
     if limit is not None and len(text) > limit:
         what = "a tile string" if limit == MAX_TILE_CHARS else "this text"
+        where = short(path() if callable(path) else path)
         raise InputError(
-            INPUT_TOO_LARGE, f"{path} is {len(text)} characters long: {what} may have at most {limit}"
+            INPUT_TOO_LARGE, f"{where} is {len(text)} characters long: {what} may have at most {limit}"
         )
 
 
-def check_strings(data: Any, lengths: bool = True) -> None:
-    """Refuse lone surrogates anywhere and (`lengths`) over-long strings outside `_` annotations."""
-    stack: list[tuple[Any, str, bool]] = [(data, "the input", False)]
+def _path(keys: list[str | int]) -> str:
+    """``winners[0].hand.concealed``: where a value sits (``the input`` for the whole value)."""
+    out = ""
+    for k in keys:
+        out = f"{out or 'the input'}[{k}]" if isinstance(k, int) else f"{out}.{k}" if out else k
+    return out or "the input"
+
+
+def _children(value: dict | list) -> Iterator[tuple[str | int, Any]]:
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
+
+
+def check_strings(
+    data: Any, lengths: bool = True, limits: dict[str, int] | None = None, skip: tuple[str, ...] = ()
+) -> None:
+    """Refuse lone surrogates anywhere, nesting deeper than `MAX_DEPTH` and (`lengths`)
+    over-long strings outside `_` annotations; `limits` gives fields (by name) limits of their
+    own; a field named in `skip` is not looked into (derived data the reader drops).
+
+    The walk holds one iterator per level (memory of the depth, not of the size); a value's
+    path is spelled out only for the message that names it."""
+    if not isinstance(data, (dict, list)):
+        if isinstance(data, str):
+            _check_string(data, "the input", MAX_TEXT_CHARS if lengths else None)
+        return
+    stack: list[tuple[Iterator[tuple[str | int, Any]], bool]] = [(_children(data), not lengths)]
+    keys: list[str | int] = []  # keys[i]: where the container of stack[i + 1] sits in stack[i]'s
     while stack:
-        value, path, annotation = stack.pop()
-        annotation = annotation or not lengths
+        children, annotation = stack[-1]
+        step = next(children, None)
+        if step is None:
+            stack.pop()
+            if keys:
+                keys.pop()
+            continue
+        key, value = step
+        if isinstance(key, str):
+            _check_string(
+                key, lambda: f"a field name in {_path(keys)}", None if annotation else MAX_TEXT_CHARS
+            )
+            if key in skip:
+                continue
+            annotation = annotation or key.startswith("_")
         if isinstance(value, str):
-            leaf = path.rsplit(".", 1)[-1]
-            limit = None if annotation else MAX_TILE_CHARS if leaf in TILE_FIELDS else MAX_TEXT_CHARS
-            _check_string(value, path, limit)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                where = key if path == "the input" else f"{path}.{key}"
-                _check_string(key, f"a field name in {path}", None if annotation else MAX_TEXT_CHARS)
-                stack.append((item, where, annotation or key.startswith("_")))
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                stack.append((item, f"{path}[{i}]", annotation))
+            limit = None
+            if not annotation:
+                limit = MAX_TILE_CHARS if key in TILE_FIELDS else MAX_TEXT_CHARS
+                limit = limits.get(key, limit) if limits and isinstance(key, str) else limit
+            _check_string(value, lambda k=key: _path([*keys, k]), limit)
+        elif isinstance(value, (dict, list)):
+            if len(stack) >= MAX_DEPTH:
+                raise InputError(
+                    BAD_JSON, f"the input is nested more than {MAX_DEPTH} levels deep: no hand is"
+                )
+            stack.append((_children(value), annotation))
+            keys.append(key)
 
 
 def _int(text: str) -> int:
@@ -138,14 +183,27 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def parse(text: str, lengths: bool = True) -> Any:
-    """Decode JSON text strictly (duplicate fields and over-long integers refused) and
-    `check_strings` it."""
+def _constant(name: str) -> Any:
+    """`json.loads` hook for `NaN`, `Infinity`, `-Infinity`: refused (not JSON)."""
+    raise InputError(BAD_JSON, f"the input holds {name}, which is not a JSON number: give a number")
+
+
+def parse(
+    text: str, lengths: bool = True, limits: dict[str, int] | None = None, skip: tuple[str, ...] = ()
+) -> Any:
+    """Decode JSON text strictly (duplicate fields, over-long integers, NaN and Infinity refused)
+    and `check_strings` it (`lengths`, `limits`, `skip` as there)."""
     try:
-        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int)
-    except (json.JSONDecodeError, RecursionError) as exc:  # a BOM is fine (stripped above)
+        data = json.loads(
+            text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int, parse_constant=_constant
+        )
+    except RecursionError:
+        raise InputError(
+            BAD_JSON, f"the input is nested more than {MAX_DEPTH} levels deep: no hand is"
+        ) from None
+    except json.JSONDecodeError as exc:  # a BOM is fine (stripped above)
         raise InputError(BAD_JSON, f"the input is not valid JSON: {exc}") from None
-    check_strings(data, lengths)
+    check_strings(data, lengths, limits, skip)
     return data
 
 

@@ -1,14 +1,16 @@
 """A server-wide limit on the photos read (decoded + detected) at the same time.
 
-One photo may cost up to `vision.image.DECODE_BUDGET` (384 MiB) plus its result, so N users
-uploading at once must not decode N photos at once. `photo_slot(cost=...)` admits a read when
-fewer than `SLOTS` reads run (default 4, `$JXMJ_PHOTO_SLOTS`: the CPUs are shared too) and
-their costs (`vision.image.decode_cost`, bytes) stay within `MEMORY` (768 MiB: two of the
-largest photos; a single read above it runs alone). So a phone JPEG (~20 MiB) is not kept
-waiting behind two 89-megapixel PNGs, and no mix of uploads decodes more than `MEMORY` at
-once. A read that is not admitted waits — with `waiting()` shown meanwhile, e.g. a spinner —
-for at most `WAIT_SECONDS`, then `PhotoBusy` is raised (the app says "busy, try again"; the
-hand is kept). One gate per server process: every Streamlit session is a thread of it.
+One photo read may hold up to `vision.image.DECODE_BUDGET` (256 MiB) for a decode plus the
+reduced picture it keeps meanwhile, so N users uploading at once must not decode N photos at
+once. `photo_slot(cost=...)` admits a read when fewer than `SLOTS` reads run (default 4,
+`$JXMJ_PHOTO_SLOTS`: the CPUs are shared too) and their costs (`vision.image.read_cost`:
+what the decoder really holds — JPEG coefficient buffers, WebP canvases — from the header)
+stay within `MEMORY` (640 MiB: two of the largest reads; a single read above it runs alone).
+So a phone JPEG (~20 MiB) is not kept waiting behind two 100-megapixel JPEGs, and no mix of
+uploads decodes more than `MEMORY` at once. A read that is not admitted waits — with
+`waiting()` shown meanwhile, e.g. a spinner — for at most `WAIT_SECONDS`, then `PhotoBusy`
+is raised (the app says "busy, try again"; the hand is kept). One gate per server process:
+every Streamlit session is a thread of it.
 
 >>> with photo_slot(cost=2**20):
 ...     free_slots() == SLOTS - 1
@@ -36,8 +38,8 @@ def _slots_from_env() -> int:
 SLOTS = _slots_from_env()
 """Photo reads that may run at once in one server process."""
 
-MEMORY = 768 * 2**20
-"""Bytes the reads running at once may cost together (2 x `vision.image.DECODE_BUDGET`)."""
+MEMORY = 640 * 2**20
+"""Bytes the reads running at once may cost together (two of the largest `vision.image.read_cost`)."""
 
 WAIT_SECONDS = 120.0
 """How long a read waits to be admitted before `PhotoBusy`."""
@@ -73,7 +75,7 @@ def photo_slot(
         waiting: called only when the read has to wait; the context manager it returns is
             entered while waiting (the app passes `lambda: st.spinner(...)`).
         timeout: seconds to wait at most (default `WAIT_SECONDS`).
-        cost: the bytes the read will hold (`vision.image.decode_cost`; 0 when unknown).
+        cost: the bytes the read will hold (`vision.image.read_cost`; 0 when unknown).
 
     Raises:
         PhotoBusy: not admitted within the timeout.

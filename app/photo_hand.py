@@ -37,7 +37,6 @@ from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
 from vision.detection import Detection, DetectResult, Group
 from vision.layout import group_tiles, guess_kind
-from vision.roles import meld_roles
 
 UNKNOWN = "?"
 """The code of a tile the photo could not name (a face-down tile outside a kong)."""
@@ -264,6 +263,8 @@ def _likeliest(
     total = sum(counted(g) for g in groups)
     if total <= MAX_HAND_TILES:
         return list(groups), total
+    from vision.roles import meld_roles  # numpy: only for a photo of more tiles than a hand
+
     standing = [g for g in groups if g.kind_guess == "hand"] or list(groups)
     main = max(standing, key=lambda g: (counted(g), g.row))
     keep = {k for k, g in enumerate(groups) if g.row == main.row}

@@ -14,6 +14,7 @@ import streamlit as st
 
 from app.lan import join_url, qr_svg
 from app.ui import i18n
+from app.ui.builtin import page_words
 from app.ui.i18n import t
 from app.ui.learn.page import render as learn
 from app.ui.render.tiles import ASSETS
@@ -61,11 +62,16 @@ def _guarded(render):
 def _streamlit_words() -> str:
     mb = st.get_option("server.maxUploadSize")
     return streamlit_words_css(
-        t("photo.upload_button"),
-        t("photo.limit", mb=mb),
-        t("photo.camera_hint"),
-        t("photo.take"),
-        t("table.import_button"),
+        {
+            "upload": t("photo.upload_button"),
+            "upload_file": t("table.import_button"),
+            "limit": t("photo.limit", mb=mb),
+            "camera_hint": t("photo.camera_hint"),
+            "take": t("photo.take"),
+            "clear": t("photo.clear"),
+            "skip": t("a11y.skip"),
+            "enter": t("a11y.enter_to_apply"),
+        }
     )
 
 
@@ -167,6 +173,7 @@ def main() -> None:
         st.query_params["lang"] = ss.lang  # a reload, or a link copied from the address, keeps it
     st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
+    page_words()  # Streamlit's own English controls named in the page language; uploads checked first
 
 
 if __name__ == "__main__":  # Streamlit runs the script as __main__; tests import PAGES

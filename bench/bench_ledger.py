@@ -25,6 +25,7 @@ from ledger import Table, edit_hand, replay
 from ledger import fold as fold_module
 from ledger.store import open_store
 
+HEAVY = ("numpy", "pandas", "pyarrow", "PIL", "cv2", "onnxruntime")  # reported after each page render
 IDLE_MS = 9.0  # sum(range(10**6)) on an idle modern core with CPython 3.11
 SEATS = ("张三", "李四", "王五", "赵六")
 HANDS = [  # (winners, discarder, concealed, winning tile, follow)
@@ -140,11 +141,14 @@ def _page(url: str, code: str) -> None:
     for label in ("first run (cold: imports, store, replay)", "second session (warm)"):
         at = AppTest.from_file(str(app), default_timeout=300)
         at.query_params["table"] = code
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         at.run()
-        ms = (time.perf_counter() - t0) * 1000
+        ms, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
         errors = len(at.exception)
-        print(f"page render, {label}: {ms:.0f} ms, exceptions: {errors}, hands shown: {_shown(at)}")
+        heavy = sorted({m.split(".")[0] for m in sys.modules} & set(HEAVY)) or ["none"]
+        shown = _shown(at)
+        print(f"page render, {label}: {ms:.0f} ms ({cpu:.0f} ms CPU), exceptions: {errors}, hands: {shown}")
+        print(f"  loaded after it: {', '.join(heavy)}")
 
 
 def _shown(at) -> str:

@@ -15,7 +15,12 @@ rerun that shows the result finished) as p50 / p95 over all sessions — failed 
 (HTTP errors, closed sockets, timeouts, an exception or error message in the page), and the
 server's peak RSS (`VmHWM` of its process). Target: peak RSS < 1.5 GB with 8
 sessions, no request failed. Photos (from bench/bench_memory.py, generated into bench/out/):
-`jpeg` = a 12 MP phone JPEG, `png89` = the 89 MP 16-bit RGBA PNG.
+`jpeg` = a 12 MP phone JPEG, `png89` = the 89 MP 16-bit RGBA PNG, and the hostile images of
+`bench/hostile_images.py` by name without extension (`cmyk_prog_100mp`, `webp_lossless_7000`,
+`webp_canvas`, `png_strip`, `png_strip_48mp`, `png_49mp`, `prog_35mp`; `--photos hostile`: all
+of them). With `--refusals-ok` an error message on the page (a photo refused as too large) is
+counted as a refusal, not a failure; an exception in the page is still a failure. Target
+(issue 24): < 1.5 GB with 8 sessions uploading hostile images.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
 
 TARGET_MB = 1500
+REFUSALS_OK = False  # --refusals-ok
 STEP_SECONDS = 180.0
 warnings.filterwarnings("ignore", "connect\\(\\) must be used as a context manager", DeprecationWarning)
 
@@ -118,6 +124,7 @@ class Session:
         self.uploader_id = ""
         self.problems: list[str] = []
         self.results_shown = 0
+        self.refused = 0
 
     def close(self) -> None:
         self.ws.close()
@@ -171,6 +178,8 @@ class Session:
                 self.uploader_id = self.uploader_id or element.file_uploader.id
             elif which == "exception":
                 self.problems.append(f"exception in the page: {element.exception.message[:120]}")
+            elif which == "alert" and element.alert.format == 1 and REFUSALS_OK:  # st.error
+                self.refused += 1
             elif which == "alert" and element.alert.format == 1:  # st.error
                 self.problems.append(f"error message in the page: {element.alert.body[:120]}")
             elif which == "markdown" and "jx-timing" in element.markdown.body:
@@ -226,6 +235,7 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
                 out["failed"].append(f"{photo.name}: {exc}")
                 session.problems.clear()
         out["shown"].append(session.results_shown)
+        out["refused"].append(session.refused)
         session.close()
     except Exception as exc:  # a failure to connect is a failed request too
         out["failed"].append(f"session: {type(exc).__name__}: {exc}")
@@ -245,13 +255,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", default="jpeg,png89,jpeg", help="per session, in order (jpeg, png89)")
     ap.add_argument("--repo", type=Path, default=REPO, help="checkout whose app runs (default: this one)")
     ap.add_argument("--timeout", type=float, default=600, help="the whole run's limit, seconds")
+    ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
     opts = ap.parse_args(argv)
+    global REFUSALS_OK
+    REFUSALS_OK = opts.refusals_ok
     OUT.mkdir(parents=True, exist_ok=True)
+    from hostile_images import NAMES, hostile
+
     files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}
-    photos = [files[name] for name in opts.photos.split(",") if name]
+    files.update({Path(p).stem: p for p in hostile(OUT)})
+    names = [Path(n).stem for n in NAMES] if opts.photos == "hostile" else opts.photos.split(",")
+    photos = [files[name] for name in names if name]
     port = free_port()
     server = start_server(opts.repo, port, OUT / "load-server.log")
-    results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": []}
+    results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
     try:
         base_rss = peak_rss_mb(server.pid)
         barrier = threading.Barrier(opts.sessions)
@@ -283,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         f"  requests {requests_made}, failed {len(failed)}; page runs showing a photo result: "
-        f"{sum(results['shown'])}"
+        f"{sum(results['shown'])}; photos refused with a message: {sum(results['refused'])}"
     )
     for f in failed[:10]:
         print(f"    - {f}")

@@ -22,6 +22,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets import styles
+from scoring.tiles import RANK_ZH
 from vision.annotate import FONT_DIR
 from vision.modelfiles import CLASS_CODES
 from vision.modelfiles import CLASSIFIER_CLASSES as VISION_CLASSIFIER_CLASSES
@@ -237,7 +238,7 @@ def glyph_variation(
     return out.crop(bb) if bb is not None else glyph
 
 
-_NUMERALS = "一二三四五六七八九"
+_NUMERALS = RANK_ZH  # the ranks printed on the 万 faces
 
 # dot layouts in a unit face (cx, cy), radius
 _DOTS = {

@@ -18,6 +18,7 @@ from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
 from ledger.model import Table, _num, by_index
+from ledger.names import check_text, visible
 from ledger.settle import settle
 
 __all__ = ["CSV_WORDS", "FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
@@ -78,6 +79,7 @@ def _cell(name: str) -> str:
     >>> _cell("=HYPERLINK(1)"), _cell("张三")
     ("'=HYPERLINK(1)", '张三')
     """
+    name = visible(name)  # a control character stored before ledger.names refused it: U+FFFD
     return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
 
 
@@ -148,6 +150,12 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
         if isinstance(e, LedgerError):
             raise bad(e.message) from None
         raise bad(f"its table is malformed ({e})") from None
+    try:  # an import is new input: no control or format character in its names (ledger.names)
+        for name in table.seats:
+            check_text(name, "the seat name", "bad_import")
+        check_text(table.title, "the title", "bad_import")
+    except LedgerError as e:
+        raise bad(e.message) from None
     if table.code:
         try:
             table = replace(table, code=normalize_code(table.code))

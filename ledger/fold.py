@@ -18,7 +18,7 @@ from ledger.model import SEAT_COUNT, Hand, Table
 from ledger.parse import payer_seats
 from ledger.recorded import NO_FACTS, Winner
 from ledger.rules import LedgerRules, scoring_rules
-from scoring import HandError, HandInput, Payer, RuleTable, ScoreResult, score_winners
+from scoring import HandError, HandInput, Payer, RuleTable, ScoreResult, kong_money, score_winners
 from scoring.frozen import FrozenMap
 
 __all__ = ["HandOutcome", "Ledger", "Raise", "extend", "replay", "score_input"]
@@ -278,10 +278,7 @@ def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
             )
         if hand.kind == "win" and not lr["kong_money.from_every_player"]:
             continue
-        each = Decimal(exposed * int(rules.option("kong_money_exposed", 1)))
-        each += concealed * int(rules.option("kong_money_concealed", 2))
-        if rules.option("kong_money_times_point_value", False):
-            each *= pv
+        each = Decimal(kong_money(rules.options, exposed, concealed, pv))
         for o in range(SEAT_COUNT):
             if o != s:
                 deltas[o] -= each

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ledger.errors import LedgerError, shown
+from ledger.names import check_text
 from ledger.recorded import Winner
 from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
@@ -84,6 +85,10 @@ class Table:
         if not isinstance(self.title, str) or len(self.title) > MAX_TITLE:
             n = len(self.title) if isinstance(self.title, str) else shown(self.title)
             raise LedgerError("bad_title", f"the title is at most {MAX_TITLE} characters, not {n}")
+        if not self.stored:  # new names and titles only: a stored table still opens (ledger.names)
+            for name in names:
+                check_text(name, "the seat name", "bad_seats")
+            check_text(self.title, "the title", "bad_title")
         object.__setattr__(self, "base", parse_money(self.base))
         hr = {} if self.house_rules is None else self.house_rules  # [] or 0 is named below
         if (

@@ -20,6 +20,7 @@ from typing import Any
 from ledger.errors import LedgerError, shown
 from scoring import HandError, RuleTable, load_rules
 from scoring.frozen import FrozenMap
+from scoring.rules import VARIANTS
 
 __all__ = [
     "CHOICES",
@@ -57,8 +58,9 @@ class LedgerRules:
 @functools.cache
 def _defaults(variant: str) -> dict[str, Any]:
     path = _HERE / f"{variant}.toml"
-    if not path.is_file():
-        raise LedgerError("unknown_variant", f"unknown variant {variant!r}: use jiujiang, xingzi or xinyu")
+    if variant not in VARIANTS or not path.is_file():
+        names = f"{', '.join(VARIANTS[:-1])} or {VARIANTS[-1]}"
+        raise LedgerError("unknown_variant", f"unknown variant {variant!r}: use {names}")
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
 

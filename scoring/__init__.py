@@ -17,6 +17,7 @@ Public API (stable)::
     format_text(result: ScoreResult, lang="en") -> str  # `jxmj score --format text --lang zh|en`
     load_rules(variant) -> RuleTable; load_rules_file(path) -> RuleTable
     RuleTable.with_overrides(dict) -> RuleTable; load_overrides(path) -> dict  # house rules per call
+    kong_money(rules.options, exposed, concealed, point_value)  # 新余 kong money (§2)
     HandError(code, message)                        # bad input; .code from scoring.errors.CODES
     VARIANTS, EVENTS, MELD_KINDS                    # the rule vocabulary (scoring.model)
     counts_of(tiles) -> list[int]                   # the tile notation is scoring.tiles
@@ -38,7 +39,7 @@ from scoring.model import (
     ScoreResult,
 )
 from scoring.multi import score_winners
-from scoring.rules import RuleTable, load_overrides, load_rules, load_rules_file
+from scoring.rules import RuleTable, kong_money, load_overrides, load_rules, load_rules_file
 from scoring.text import format_text
 from scoring.tiles import Tile, counts_of, format_tiles, parse_tile, parse_tiles
 from scoring.waits import Fix, is_complete, suggest_fixes, waits
@@ -68,6 +69,7 @@ __all__ = [
     "format_tiles",
     "hand_from_json",
     "is_complete",
+    "kong_money",
     "load_overrides",
     "load_rules",
     "load_rules_file",

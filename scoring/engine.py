@@ -17,7 +17,7 @@ from scoring.errors import HandError
 from scoring.items import EATEN_KEYS, Ctx, HandFacts, Reading, registry
 from scoring.model import HandInput, Item, Payer, Payment, ScoreResult, json_type
 from scoring.readings import blocks, readings, wait_set
-from scoring.rules import RuleTable
+from scoring.rules import RuleTable, kong_money
 from scoring.tiles import ALL_TILES, Tile, format_tiles
 from scoring.validate import CheckedHand, validate
 from scoring.waits import suggest_fixes
@@ -189,7 +189,7 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
     ctx.values = {"own": own}
     for why, m in reg["cap"].fn(ctx):
         lines.append(("cap", why, m))
-        own = rules.option("cap")
+        own = rules.options.cap
     return own, lines
 
 
@@ -203,8 +203,8 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
         )
         return why, SELF_DRAW_ONLY
     if rules.family == "pao" and not h.self_drawn:
-        need = int(rules.option("min_win", 0) or 0)
-        exceptions = set(rules.option("min_win_exceptions", []))
+        need = rules.options.min_win
+        exceptions = set(rules.options.min_win_exceptions)
         if own < need and not (exceptions & h.events):
             return (
                 f"below the minimum (二炮起胡): {own} 炮 on a discard, {need} needed; "
@@ -226,10 +226,10 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
     rules, pv = h.rules, h.point_value
     out: list[Payment] = []
     if rules.family == "pao":
-        doubles = bool(rules.option("dealer_doubles", False))
+        doubles = rules.options.dealer_doubles
         # xingzi (§1.5): the dealer's win and the dealer's discard are doubled; the dealer's share
         # of another player's self-draw too, unless dealer_doubles_on_self_draw is false
-        dealer_pays_double = not h.self_drawn or rules.option("dealer_doubles_on_self_draw", True)
+        dealer_pays_double = not h.self_drawn or rules.options.dealer_doubles_on_self_draw
         for p in h.payers:
             eaten = eaten_items(rules, p)
             e = sum(i.points or 0 for i in eaten)
@@ -237,14 +237,8 @@ def _payments(h: CheckedHand, own: float) -> list[Payment]:
             amount = _exact((own + e) * pv * (2 if doubled else 1))
             out.append(Payment(p.name, p.is_dealer, e, tuple(eaten), doubled, 0, amount, p.default_name))
         return out
-    km = 0
-    for m in h.melds:
-        if m.kind == "concealed_kong":
-            km += int(rules.option("kong_money_concealed", 2))
-        elif m.is_kong:
-            km += int(rules.option("kong_money_exposed", 1))
-    if rules.option("kong_money_times_point_value", False):
-        km = km * pv
+    concealed = sum(m.kind == "concealed_kong" for m in h.melds)
+    km = kong_money(rules.options, sum(m.is_kong for m in h.melds) - concealed, concealed, pv)
     amount = _exact(own * pv + km)
     return [Payment(p.name, p.is_dealer, 0, (), False, km, amount, p.default_name) for p in h.payers]
 

@@ -159,7 +159,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         lines.append(
             w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-")
         )
-    note = wait_note(result, lang, bool(rules.option("wait_bonus_needs_single_wait", True)) and not fan)
+    note = wait_note(result, lang, rules.options.wait_bonus_needs_single_wait and not fan)
     if note:
         lines.append(f"  {note}")
     lines.append(w["items"])

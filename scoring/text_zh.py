@@ -13,11 +13,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from scoring.result import ScoreResult
-from scoring.tiles import HONOURS, SUIT_ZH, SUITS, Tile, parse_tiles
+from scoring.tiles import HONOURS, RANK_ZH, SUIT_ZH, SUITS, Tile, parse_tiles
 
 __all__ = ["ERROR_ZH", "error_zh", "wait_note", "wait_zh", "zh_codes", "zh_tiles"]
-
-_NUM = "一二三四五六七八九"
 
 
 def zh_tiles(tiles: Iterable[int]) -> str:
@@ -33,7 +31,7 @@ def zh_tiles(tiles: Iterable[int]) -> str:
         if s is None:
             out.append(t.zh)
         else:
-            run.append(_NUM[t.rank - 1])
+            run.append(RANK_ZH[t.rank - 1])
         suit = s
     if run:
         out.append("".join(run) + SUIT_ZH[suit])

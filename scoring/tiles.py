@@ -23,6 +23,7 @@ __all__ = [
     "ALL_TILES",
     "HONOURS",
     "NUM_KINDS",
+    "RANK_ZH",
     "SUITS",
     "SUIT_ZH",
     "TILE_CODES",
@@ -31,6 +32,7 @@ __all__ = [
     "format_tiles",
     "parse_tile",
     "parse_tiles",
+    "tile_of",
     "tiles_of",
 ]
 
@@ -40,7 +42,10 @@ HONOURS = "ESWNCFP"
 #: Chinese name of each suit letter (``z`` = 字, the honours).
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 _HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白"}
-_NUM_ZH = "一二三四五六七八九"
+#: Chinese numerals of the ranks 1-9 (五 of 五万).
+RANK_ZH = "一二三四五六七八九"
+#: The characters a tile name writes otherwise in traditional script (萬 條 東; 發 is both).
+_TRADITIONAL = str.maketrans("万条东", "萬條東")
 
 
 class Tile(IntEnum):
@@ -106,7 +111,12 @@ class Tile(IntEnum):
         """The Chinese name: 五万, 东, 中."""
         if self >= 27:
             return _HONOUR_ZH[HONOURS[self - 27]]
-        return _NUM_ZH[self % 9] + SUIT_ZH[SUITS[self // 9]]
+        return RANK_ZH[self % 9] + SUIT_ZH[SUITS[self // 9]]
+
+    @property
+    def zh_traditional(self) -> str:
+        """:attr:`zh` in traditional characters (五萬, 東, 中), as printed on the tiles."""
+        return self.zh.translate(_TRADITIONAL)
 
     def __str__(self) -> str:
         return self.code
@@ -165,7 +175,7 @@ _ALIASES = (
     ("北风", "北"),
     ("北風", "北"),
 )
-_DIGITS = {str(d): d for d in range(10)} | {c: i + 1 for i, c in enumerate(_NUM_ZH)}
+_DIGITS = {str(d): d for d in range(10)} | {c: i + 1 for i, c in enumerate(RANK_ZH)}
 _SEPARATORS = set(" \t\n,，、;；|/")
 _Z_MESSAGE = (
     "honours in 'z' notation ({text}) are ambiguous: riichi tools read 5z/6z/7z as 白/發/中, "
@@ -277,6 +287,16 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
             UNKNOWN_TILE, f"ranks {_ranks(pending)} in {_clip(text)} have no suit letter (m, p or s)"
         )
     return tiles
+
+
+def tile_of(code: str) -> Tile | None:
+    """The tile of a project code (``"5m"``, ``"C"``), ``None`` for any other text (``"?"``,
+    ``"back"``): the non-raising lookup for a code that may be no tile.
+
+    >>> tile_of("5p").rank, tile_of("5p").suit, tile_of("back")
+    (5, 'p', None)
+    """
+    return _BY_CODE.get(code)
 
 
 def parse_tile(text: str | Tile) -> Tile:

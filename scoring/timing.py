@@ -20,7 +20,13 @@ from scoring import errors as E
 from scoring.errors import HandError
 from scoring.model import Payer
 
-__all__ = ["IMPOSSIBLE", "check_timing", "conditions"]
+__all__ = ["DISCARD_EVENTS", "IMPOSSIBLE", "SELF_DRAWN_EVENTS", "check_timing", "conditions"]
+
+#: Events of a self-drawn win (杠上开花, 天胡) and of a win on another player's tile (抢杠, 杠上流泪,
+#: 地胡); ``last_tile`` and ``ready_declared`` go with either. :mod:`scoring.validate` refuses an
+#: event of the other way of winning; the app offers the events by them.
+SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
+DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
 
 #: (first, second, why in English, why in Chinese): never both in one hand.
 IMPOSSIBLE: tuple[tuple[str, str, str, str], ...] = (

@@ -18,7 +18,7 @@ from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
-from scoring.timing import check_timing
+from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS, check_timing
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
@@ -263,8 +263,8 @@ def _check_payer_facts(payers: tuple[Payer, ...], rules: RuleTable, hand: HandIn
     if (
         hand.self_drawn
         and not hand.winner_is_dealer
-        and rules.option("dealer_doubles", False)
-        and rules.option("dealer_doubles_on_self_draw", True)
+        and rules.options.dealer_doubles
+        and rules.options.dealer_doubles_on_self_draw
         and not any(p.is_dealer for p in payers)
     ):
         raise HandError(
@@ -305,23 +305,24 @@ def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[
     def bad(message: str) -> HandError:
         return HandError(E.INCONSISTENT_EVENT, message)
 
+    wrong = ev & (DISCARD_EVENTS if self_drawn else SELF_DRAWN_EVENTS)  # won the other way
     if "kong_bloom" in ev:
-        if not self_drawn:
+        if "kong_bloom" in wrong:
             raise bad("kong_bloom (杠上开花) is a self-draw: set self_drawn to true")
         if not any(m.is_kong for m in melds):
             raise bad("kong_bloom (杠上开花) needs a kong among the winner's melds")
     for e, zh in (("robbing_kong", "抢杠"), ("kong_discard", "杠上流泪")):
-        if e in ev and self_drawn:
+        if e in wrong:
             raise bad(f"{e} ({zh}) is a win on another player's tile: set self_drawn to false")
     if {"robbing_kong", "kong_discard"} <= ev:
         raise bad("robbing_kong and kong_discard cannot both happen on one winning tile")
     if "heavenly" in ev:
-        if not (self_drawn and dealer):
+        if "heavenly" in wrong or not dealer:
             raise bad("heavenly (天胡) is the dealer's self-drawn win on the first 14 tiles")
         if melds:
             raise bad("heavenly (天胡) is won on the first 14 tiles: there can be no melds")
     if "earthly" in ev:
-        if self_drawn or dealer:
+        if "earthly" in wrong or dealer:
             raise bad("earthly (地胡) is a non-dealer's win on the dealer's first discard")
         if melds:
             raise bad("earthly (地胡) comes before any meld: there can be no melds")

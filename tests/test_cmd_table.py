@@ -47,9 +47,10 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
     assert rc == 0 and out["nets"] == {"张三": -16, "李四": 54, "王五": -22, "赵六": -16}
     assert out["lines"] == ["王五 → 李四 22", "张三 → 李四 16", "赵六 → 李四 16"]
     rc, out = jx("export", code, "--format", "csv")
-    assert out.splitlines()[3] == ",".join(
-        f'"{c}"' for c in "3,win,李四,2,4,李四,,,-16,48,-16,-16,-16,54,-22,-16".split(",")
-    )  # every cell quoted
+    assert (
+        out.splitlines()[3]
+        == '"3","win","李四","2","4","李四","","","-16","48","-16","-16","-16","54","-22","-16"'
+    )
     f = tmp_path / "t.json"
     assert jx("export", code, "-o", str(f))[0] == 0
     rc, out = jx("import", str(f))
@@ -150,9 +151,11 @@ def test_a_csv_export_never_holds_a_formula(jx):
     seats = ("=HYPERLINK(1)", "+1", "@a", "-b")
     code = jx("new", "--variant", "xingzi", "--seats", *seats[:3], " -b")[1]["code"]  # not an option
     jx("false-win", code, "0")
-    head, row = csv.reader(jx("export", code, "--format", "csv")[1].splitlines())
+    text = jx("export", code, "--format", "csv")[1]
+    head, row = csv.reader(io.StringIO(text))
     assert head[8:12] == ["'=HYPERLINK(1) +/-", "'+1 +/-", "'@a +/-", "'-b +/-"]
     assert row[2] == "'=HYPERLINK(1)" and row[8:12] == ["-30", "10", "10", "10"]
+    assert text.splitlines()[1].startswith('"1","false_win","\'=HYPERLINK(1)"')  # every cell quoted
     assert jx("show", code)[1]["table"]["seats"] == list(seats)  # the names themselves are kept
 
 
@@ -214,3 +217,91 @@ def test_a_bad_db_url_is_named_as_typed_by_db_not_blamed_on_jxmj_db(jx):
     assert (
         out["error"] == "'garbage' is not a database URL (--db, else JXMJ_DB; e.g. sqlite:///ledger.sqlite3)"
     )
+
+
+def test_an_export_onto_the_ledger_itself_is_refused(jx, tmp_path):
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    db = tmp_path / "l.sqlite3"
+    for target in (str(db), str(tmp_path / "." / "l.sqlite3")):
+        rc, out = jx("export", code, "--format", "csv", "-o", target)
+        assert rc == 2 and out == {
+            "error": f"{short(target)} is a file of the ledger database itself: export to another file",
+            "code": "output_is_store",
+        }
+    assert db.read_bytes().startswith(b"SQLite format 3\0") and jx("show", code)[1]["table"]["code"] == code
+
+
+def test_an_export_on_a_full_disk_leaves_the_previous_file_whole(jx, tmp_path, monkeypatch):
+    import builtins
+    import errno
+
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    target = tmp_path / "t.json"
+    target.write_text("the previous export")
+    real = io.open
+
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+    def full_open(file, mode="r", *args, **kwargs):
+        fh = real(file, mode, *args, **kwargs)
+        return Full(fh) if "w" in mode and str(file) != "/dev/null" else fh
+
+    monkeypatch.setattr(io, "open", full_open)
+    monkeypatch.setattr(builtins, "open", full_open)
+    rc, out = jx("export", code, "-o", str(target))
+    monkeypatch.undo()
+    assert rc == 2 and out == {
+        "error": f"cannot write {short(str(target))}: No space left on device",
+        "code": "output_not_written",
+    }
+    assert target.read_text() == "the previous export"
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite3")] == ["t.json"]
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("张三\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("a\rb", "U+000D CARRIAGE RETURN"),
+        ("\x1b[31mred", "U+001B CONTROL CHARACTER"),
+        ("zero\u200bwidth", "U+200B ZERO WIDTH SPACE"),
+    ],
+)
+def test_a_seat_name_or_title_with_a_control_character_is_refused(jx, name, said):
+    rc, out = jx("new", "--variant", "xingzi", "--seats", name, "b", "c", "d")
+    assert rc == 2 and out["code"] == "bad_seats" and said in out["error"]
+    assert out["error"].startswith("the seat name ")
+    rc, out = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--title", f"t{name}")
+    assert rc == 2 and out["code"] == "bad_title" and said in out["error"]
+
+
+def test_an_import_with_a_control_character_in_a_name_is_refused(jx, tmp_path):
+    code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
+    export = jx("export", code)[1]
+    export["table"]["seats"][0] = "a\u202e"
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(export))
+    rc, out = jx("import", str(path))
+    assert rc == 2 and out["code"] == "bad_import" and "U+202E RIGHT-TO-LEFT OVERRIDE" in out["error"]
+
+
+def test_a_stored_name_with_an_escape_is_never_written_raw_to_csv(jx, tmp_path):
+    import sqlite3
+
+    code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
+    with sqlite3.connect(tmp_path / "l.sqlite3") as c:  # stored before names were checked
+        c.execute("UPDATE jxmj_tables SET seats = ?", (json.dumps(["\x1b[2Ja", "b\rx", "c", "d"]),))
+    jx("false-win", code, "c")
+    text = jx("export", code, "--format", "csv")[1]
+    assert "\x1b" not in text and "\r" not in text and "\ufffd[2Ja +/-" in text

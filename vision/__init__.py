@@ -12,12 +12,61 @@ get_reader().read("next.jpg", refs)           # read with them (vision.refs)
 ```
 """
 
-from vision.detection import Detection, DetectResult, Group
-from vision.image import MAX_PIXELS, ImageError, LoadedImage, load_image, open_image
-from vision.layout import group_tiles
-from vision.modelfiles import CLASS_CODES, ModelError, models_dir
-from vision.reader import ReaderConfig, TileReader, get_reader
-from vision.refs import Ref, RefsError, RefSet, load_refs
+import importlib
+from typing import TYPE_CHECKING
+
+#: name -> the submodule that defines it; each is imported on first use (PEP 562), so a caller of
+#: the leaves (`vision.detection`, `vision.layout`: the 牌局 page, `jxmj score`) pays for neither
+#: numpy, OpenCV nor ONNX Runtime.
+_WHERE = {
+    "Detection": "vision.detection",
+    "DetectResult": "vision.detection",
+    "Group": "vision.detection",
+    "MAX_PIXELS": "vision.image",
+    "ImageError": "vision.image",
+    "LoadedImage": "vision.image",
+    "load_image": "vision.image",
+    "open_image": "vision.image",
+    "group_tiles": "vision.layout",
+    "CLASS_CODES": "vision.modelfiles",
+    "ModelError": "vision.modelfiles",
+    "models_dir": "vision.modelfiles",
+    "ReaderConfig": "vision.reader",
+    "TileReader": "vision.reader",
+    "get_reader": "vision.reader",
+    "Ref": "vision.refs",
+    "RefsError": "vision.refs",
+    "RefSet": "vision.refs",
+    "load_refs": "vision.refs",
+}
+
+if TYPE_CHECKING:
+    from vision.detection import Detection, DetectResult, Group
+    from vision.image import MAX_PIXELS, ImageError, LoadedImage, load_image, open_image
+    from vision.layout import group_tiles
+    from vision.modelfiles import CLASS_CODES, ModelError, models_dir
+    from vision.reader import ReaderConfig, TileReader, get_reader
+    from vision.refs import Ref, RefsError, RefSet, load_refs
+
+
+def __getattr__(name: str):
+    """`vision.X` for the names of `__all__` (and the submodules), imported when first asked for."""
+    where = _WHERE.get(name)
+    if where is None:
+        try:
+            return importlib.import_module(f"vision.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"vision.{name}":
+                raise
+            raise AttributeError(f"module 'vision' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "CLASS_CODES",

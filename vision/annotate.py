@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from scoring.tiles import tile_of
 from vision.detection import Detection, Group, Rejected
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -23,9 +24,6 @@ FONT_CANDIDATES = (
     Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
 )
 
-_NUMERALS = "一二三四五六七八九"
-_SUIT_NAMES = {"m": "萬", "p": "筒", "s": "條"}
-_HONOUR_NAMES = {"E": "東", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白"}
 _GROUP_COLOURS = {
     "hand": (40, 160, 255),
     "winning_tile": (255, 60, 60),
@@ -43,9 +41,10 @@ GREY = (150, 150, 150)
 
 def tile_name_zh(code: str) -> str:
     """Chinese name of a tile code: `5m` -> `五萬`, `C` -> `中`, `back` -> `背`, `flower` -> `花`."""
-    if len(code) == 2 and code[1] in _SUIT_NAMES and code[0].isdigit():
-        return _NUMERALS[int(code[0]) - 1] + _SUIT_NAMES[code[1]]
-    return _HONOUR_NAMES.get(code, {"back": "背", "flower": "花"}.get(code, code))
+    tile = tile_of(code)
+    if tile is not None:
+        return tile.zh_traditional  # the names of scoring.tiles, as the tiles print them
+    return {"back": "背", "flower": "花"}.get(code, code)
 
 
 @functools.lru_cache(maxsize=8)

@@ -13,16 +13,16 @@ Policy (all limits are module constants):
   side under `MIN_SIDE` px. This is the only pixel limit: importing this module sets Pillow's
   `MAX_IMAGE_PIXELS` (89.5 MP by default) to it and silences Pillow's warning, so the limit
   that applies and the message always agree.
-- **Memory budget.** Decoding holds the picture as the decoder stores it:
-  `width x height x bytes per pixel`, where Pillow keeps 4 bytes per pixel for RGB, RGBA and
-  CMYK (16-bit PNG samples are narrowed to 8 bits while decoding), 2 for 16-bit grey and 1
-  for grey, palette or 1-bit images, and the WebP, HEIF and AVIF libraries hold a 4-byte
-  copy of their own besides (`decoded_bytes`). This must fit `DECODE_BUDGET` (384 MiB): a
-  100 MP PNG fits, a 48 MP HEIC fits, a 60 MP WebP does not. A JPEG that would not fit is
-  decoded at 1/2, 1/4 or 1/8 scale instead (libjpeg scales while decoding). The RGB result
-  costs 3 more bytes per pixel *of the result*; the conversion runs in strips, so no other
-  full-size copy is made. Peak memory of `open_image` is therefore at most about
-  budget + result + the file itself (`MAX_BYTES`).
+- **Memory budget.** Everything one decode holds at its peak — the file, the picture as the
+  decoder stores it (JPEG coefficient buffers, WebP canvases, library copies: `vision.cost`),
+  the RGB result and one conversion chunk — is costed from the header before decoding
+  (`decode_cost`) and must fit `DECODE_BUDGET` (256 MiB): with the interpreter and the models
+  `jxmj detect` then stays under 450 MB for every image it accepts. A picture whose result
+  would not fit is reduced to 1/2, 1/4 or 1/8 (a JPEG by libjpeg while decoding, any other
+  format box-averaged chunk by chunk); one whose decoder alone would not fit is refused
+  (`too_much_memory`): e.g. a 100 MP PNG, a 60 MP HEIC, a 20 MP WebP, a 100 MP progressive
+  CMYK JPEG. The conversion runs in chunks of at most `vision.cost.CHUNK_PIXELS` pixels, so
+  no other full-size copy is made, whatever the image's shape.
 - **Reduced decoding.** `open_image(..., min_side=N)` returns the image no larger than the
   caller needs, as long as its long side stays >= N px: a JPEG is decoded at a reduced DCT
   scale (1/2, 1/4 or 1/8; *faster* than a full decode), any other format is decoded and then
@@ -48,7 +48,18 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
+from vision.cost import Plan, decoded_bytes, plan, webp_canvas
 from vision.pixels import orient, to_rgb
+
+__all__ = [
+    "DECODE_BUDGET",
+    "MAX_PIXELS",
+    "ImageError",
+    "LoadedImage",
+    "decode_cost",
+    "decoded_bytes",
+    "open_image",
+]
 
 MAX_PIXELS = 100_000_000
 """Images with more pixels than this (width x height, before any downscale) are refused."""
@@ -59,8 +70,8 @@ MAX_BYTES = 200 * 1024 * 1024
 MIN_SIDE = 16
 """Images with a side shorter than this many pixels are refused."""
 
-DECODE_BUDGET = 384 * 2**20
-"""The most bytes one decoded picture may occupy while it is decoded (see `decoded_bytes`)."""
+DECODE_BUDGET = 256 * 2**20
+"""The most bytes one decode may hold at its peak (`decode_cost`; `vision.cost`)."""
 
 ACCEPTED_FORMATS = ("JPEG", "MPO", "PNG", "WEBP", "HEIF", "AVIF")
 """Pillow format ids that are ever decoded (HEIF covers .heic; MPO is a multi-picture JPEG)."""
@@ -85,7 +96,6 @@ ERROR_CODES = (
 
 _EXIF_ORIENTATION = 0x0112
 _OPENERS: tuple[str, ...] = ()  # ACCEPTED_FORMATS this Pillow build has, once registered
-_LIBRARY_COPY = {"WEBP": 4, "HEIF": 4, "AVIF": 4}  # bytes/pixel the decoding library holds besides Pillow
 # Formats we refuse, told by their first bytes, so the message can name them.
 _OTHER_MAGIC = {
     b"II*\0": "TIFF",
@@ -158,21 +168,6 @@ class LoadedImage:
         return cls(pixels=pixels, width=w, height=h)
 
 
-def decoded_bytes(fmt: str, mode: str, width: int, height: int) -> int:
-    """Bytes a `width` x `height` picture of Pillow `mode` occupies while `fmt` decodes it.
-
-    >>> decoded_bytes("PNG", "RGBA", 1000, 1000), decoded_bytes("HEIF", "RGB", 1000, 1000)
-    (4000000, 8000000)
-    """
-    if mode in ("1", "L", "P"):
-        per_pixel = 1
-    elif mode.startswith("I;16"):
-        per_pixel = 2
-    else:
-        per_pixel = 4
-    return width * height * (per_pixel + _LIBRARY_COPY.get(fmt, 0))
-
-
 def _openers() -> tuple[str, ...]:
     """Register Pillow's plugins and pillow-heif once; the accepted formats that are available."""
     global _OPENERS
@@ -240,77 +235,87 @@ def _not_accepted(data: bytes) -> ImageError:
     return ImageError("not_image", f"not an image, or not one jxmj can read ({FORMAT_NAMES})")
 
 
-def _box_factor(w: int, h: int, min_side: int | None) -> int:
-    """1, 2, 4 or 8: the largest reduction that keeps the long side >= `min_side` (None: 1)."""
-    factor = 1
-    while factor < 8 and min_side and max(w, h) / (factor * 2) >= min_side:
-        factor *= 2
-    return factor
+def _too_much(w: int, h: int, fmt: str, need: int) -> ImageError:
+    mib, limit = -(-need // 2**20), DECODE_BUDGET // 2**20
+    return ImageError(
+        "too_much_memory",
+        f"image is too large to decode: this {w}x{h} {fmt} needs {mib} MiB of memory "
+        f"(the limit is {limit} MiB); save it smaller or as a JPEG",
+        width=w,
+        height=h,
+        need=mib,
+        limit=limit,
+    )
 
 
-def _jpeg_reduction(im: Image.Image, min_side: int | None) -> int:
-    """1, 2, 4 or 8: the DCT scale for a JPEG — as small as `min_side` allows, small enough to fit."""
-    w, h = im.size
-    reduce = _box_factor(w, h, min_side)
-    while reduce < 8 and decoded_bytes("JPEG", im.mode, w // reduce, h // reduce) > DECODE_BUDGET:
-        reduce *= 2
-    return reduce
+def _check_webp(data: bytes) -> None:
+    """Refuse a WebP whose canvas is over the limits before Pillow opens it (libwebp allocates
+    the canvas when the file is opened)."""
+    size = webp_canvas(data)
+    if size is not None:
+        _check_size(*size)
+        p = plan("WEBP", "RGBA", size, data, 8, DECODE_BUDGET)
+        if p.cost > DECODE_BUDGET:
+            raise _too_much(*size, "WEBP", p.cost)
+
+
+def _plan(im: Image.Image, data: bytes, min_side: int | None) -> Plan:
+    return plan(im.format or "", im.mode, im.size, data, min_side, DECODE_BUDGET)
 
 
 def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
     """`(pixels, width, height, orientation)`; raises ImageError or whatever the decoder raises."""
+    _check_webp(data)
     with Image.open(io.BytesIO(data), formats=_openers()) as im:
         w0, h0 = im.size
         _check_size(w0, h0)
+        p = _plan(im, data, min_side)
+        if p.cost > DECODE_BUDGET:  # before getexif: a PNG's getexif decodes the whole picture
+            raise _too_much(w0, h0, im.format or "", p.cost)
         try:
             orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1) or 1)
         except Exception:  # a broken EXIF block does not make the image unusable
             orientation = 1
         if getattr(im, "n_frames", 1) > 1:
             im.seek(0)  # first frame (animated WebP/AVIF, MPO with a depth map or preview)
-        factor = 1
-        if im.format in ("JPEG", "MPO"):
-            reduce = _jpeg_reduction(im, min_side)
-            if reduce > 1:
-                im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // reduce, h0 // reduce))
-        else:
-            factor = _box_factor(w0, h0, min_side)
-        need = decoded_bytes(im.format or "", im.mode, *im.size)
-        if need > DECODE_BUDGET:
-            mib, limit = -(-need // 2**20), DECODE_BUDGET // 2**20
-            raise ImageError(
-                "too_much_memory",
-                f"image is too large to decode: this {w0}x{h0} {im.format} needs {mib} MiB of memory "
-                f"(the limit is {limit} MiB); save it smaller or as a JPEG",
-                width=w0,
-                height=h0,
-                need=mib,
-                limit=limit,
-            )
+        if p.reduce > 1:
+            im.draft(im.mode if im.mode in ("RGB", "L") else "RGB", (w0 // p.reduce, h0 // p.reduce))
         im.load()
-        return to_rgb(im, factor), w0, h0, orientation
+        return to_rgb(im, p.factor), w0, h0, orientation
+
+
+def _plan_of(data: bytes, min_side: int | None) -> Plan:
+    size = webp_canvas(data)
+    if size is not None:
+        return plan("WEBP", "RGBA", size, data, min_side, DECODE_BUDGET)
+    with Image.open(io.BytesIO(data), formats=_openers()) as im:
+        return _plan(im, data, min_side)
 
 
 def decode_cost(data: bytes, min_side: int | None = None) -> int:
-    """Bytes `open_image(data, min_side=min_side)` will hold at its peak, from the header alone:
-    the decoded picture (`decoded_bytes`, after a JPEG's reduction) plus the RGB result.
-    0 when the header cannot be read (decoding it will say why).
+    """Bytes `open_image(data, min_side=min_side)` holds at its peak, from the header alone
+    (`vision.cost.Plan.cost`); 0 when the header cannot be read (decoding it will say why).
 
     >>> import io; from PIL import Image; buf = io.BytesIO(); Image.new("RGB", (400, 300)).save(buf, "PNG")
-    >>> decode_cost(buf.getvalue()), decode_cost(buf.getvalue(), min_side=200)
+    >>> from vision.cost import CHUNK_BYTES; png = buf.getvalue()
+    >>> decode_cost(png) - CHUNK_BYTES - len(png), decode_cost(png, min_side=200) - CHUNK_BYTES - len(png)
     (840000, 570000)
     """
     try:
-        with Image.open(io.BytesIO(data), formats=_openers()) as im:
-            w, h = im.size
-            if im.format in ("JPEG", "MPO"):
-                r = _jpeg_reduction(im, min_side)
-                mode = im.mode if im.mode in ("RGB", "L") or r == 1 else "RGB"
-                return decoded_bytes("JPEG", mode, w // r, h // r) + 3 * (w // r) * (h // r)
-            f = _box_factor(w, h, min_side)
-            return decoded_bytes(im.format or "", im.mode, w, h) + 3 * (w // f) * (h // f)
+        return _plan_of(data, min_side).cost
     except Exception:
         return 0
+
+
+def read_cost(data: bytes, min_side: int | None = None) -> int:
+    """Bytes reading a photo holds at its peak when the reader may decode it again at full
+    resolution (`vision.reader`): the reduced result, kept meanwhile, plus the full decode;
+    0 when the header cannot be read."""
+    try:
+        reduced, full = _plan_of(data, min_side), _plan_of(data, None)
+    except Exception:
+        return 0
+    return max(reduced.cost, full.cost + reduced.result)
 
 
 def open_image(

@@ -1,8 +1,9 @@
 """Pixels of a decoded picture: any Pillow mode to 8-bit RGB in strips, and EXIF orientation.
 
-Used by `vision.image.open_image` (the policy lives there). Converting strip by strip keeps the
-memory of a conversion to the result plus one strip, whatever the mode: no second full-size
-copy of the picture is made.
+Used by `vision.image.open_image` (the policy lives there). Converting chunk by chunk (a band
+of rows, cut into pieces across a very wide picture) keeps the memory of a conversion to the
+result plus one chunk of at most `vision.cost.CHUNK_PIXELS` pixels, whatever the mode and the
+shape: no second full-size copy of the picture is made.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-STRIP_PIXELS = 2_000_000
-"""Pixels converted to RGB per strip."""
+from vision.cost import CHUNK_PIXELS
 
 
 def strip_to_rgb(im: Image.Image) -> np.ndarray:
@@ -38,27 +38,34 @@ def strip_to_rgb(im: Image.Image) -> np.ndarray:
 
 
 def to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
-    """The loaded picture as `(h // factor, w // factor, 3)` uint8 RGB, converted in strips.
+    """The loaded picture as `(h // factor, w // factor, 3)` uint8 RGB, converted in chunks.
 
     `factor` > 1 box-averages `factor` x `factor` blocks (the last `w % factor` columns and
-    `h % factor` rows are dropped, so the scale is exactly `1 / factor`).
+    `h % factor` rows are dropped, so the scale is exactly `1 / factor`). Each chunk is a
+    whole number of blocks and at most `CHUNK_PIXELS` pixels (or one block row of `factor`
+    rows by `factor` columns, when a block is larger).
     """
-    if factor == 1 and im.mode == "RGB":
-        return np.asarray(im)  # one copy, the result itself (a decoded JPEG, most often)
     w, h = im.size
     out = np.empty((h // factor, w // factor, 3), np.uint8)
-    rows = max(factor, STRIP_PIXELS // max(w, 1) // factor * factor)
-    for y0 in range(0, out.shape[0] * factor, rows):
-        y1 = min(y0 + rows, out.shape[0] * factor)
-        strip = im.crop((0, y0, out.shape[1] * factor, y1))
-        if factor == 1:
-            part = strip_to_rgb(strip)
-        elif _reduce_first(strip):  # Pillow's box reduce (C), the mean of each block, rounded ...
-            part = strip_to_rgb(strip.reduce(factor))
-        else:  # ... after the conversion where converting does not commute with averaging
-            part = np.asarray(Image.fromarray(strip_to_rgb(strip)).reduce(factor))
-        out[y0 // factor : y1 // factor] = part
+    width, height = out.shape[1] * factor, out.shape[0] * factor
+    cols = min(width, max(factor, CHUNK_PIXELS // factor // factor * factor))
+    rows = max(factor, CHUNK_PIXELS // max(cols, 1) // factor * factor)
+    for y0 in range(0, height, rows):
+        y1 = min(y0 + rows, height)
+        for x0 in range(0, width, cols):
+            x1 = min(x0 + cols, width)
+            out[y0 // factor : y1 // factor, x0 // factor : x1 // factor] = _convert(
+                im.crop((x0, y0, x1, y1)), factor
+            )
     return out
+
+
+def _convert(chunk: Image.Image, factor: int) -> np.ndarray:
+    if factor == 1:
+        return strip_to_rgb(chunk)
+    if _reduce_first(chunk):  # Pillow's box reduce (C), the mean of each block, rounded ...
+        return strip_to_rgb(chunk.reduce(factor))
+    return np.asarray(Image.fromarray(strip_to_rgb(chunk)).reduce(factor))  # ... after converting
 
 
 def _reduce_first(strip: Image.Image) -> bool:

@@ -3,7 +3,9 @@
 One table, ``jxmj_app_drafts``, in the ledger's database but not in the ledger's schema: the
 ledger's tables hold what was played, this one what a phone is entering. A key names whose
 draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's token is its
-address's ``?d=``), ``token:TOKEN`` (the single-hand page). Opening the store creates the table
+address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
+the token). Only issued tokens open a draft, drafts expire, all of them are capped
+(:mod:`app.drafts.policy`). Opening the store creates the table
 once and moves the drafts older releases kept in the ledger's ``jxmj_drafts`` into it.
 """
 
@@ -12,31 +14,22 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 
-from ledger.errors import LedgerError
+from app.drafts import policy
+from app.drafts.table import drafts, metadata
+from ledger.errors import LedgerError, StoreError
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
 
-__all__ = ["KEEP", "MAX_DRAFT_BYTES", "DraftStore", "drafts", "open_drafts"]
+__all__ = ["KEEP", "MAX_DRAFT_BYTES", "DraftStore", "drafts", "metadata", "open_drafts"]
 
 MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
 KEEP = object()  # save: leave the stored photo as it is
 OLD = "jxmj_drafts"  # where releases before this one kept drafts (ledger schema v2)
 LOCK = 0x6A786D64  # pg_advisory_xact_lock key of the table's creation ("jxmd")
-
-metadata = sa.MetaData()
-drafts = sa.Table(
-    "jxmj_app_drafts",
-    metadata,
-    sa.Column("key", sa.String(64), primary_key=True),  # "table:CODE:TOKEN" or "token:TOKEN"
-    sa.Column("data", sa.Text, nullable=False),  # JSON: the hand, its conditions, the table's choices
-    sa.Column("blob", sa.LargeBinary, nullable=True),  # the photo, when there is one
-    sa.Column("updated", sa.String(32), nullable=False),  # ISO 8601, UTC
-)
 
 
 def open_drafts(url: str | None = None, engine: sa.Engine | None = None) -> DraftStore:
@@ -77,13 +70,16 @@ class DraftStore:
     def save(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
         """Keep the hand in progress under ``key``; ``blob``: the photo's bytes, None for none, or
         :data:`KEEP` to leave the stored photo as it is. Larger than :data:`MAX_DRAFT_BYTES`:
-        ``LedgerError("draft_too_large")``, nothing stored."""
+        ``LedgerError("draft_too_large")``, nothing stored. Expired drafts are deleted first, and
+        the oldest others while all would pass :data:`app.drafts.policy.MAX_DRAFTS_BYTES`."""
         text = json.dumps(data, ensure_ascii=False)
         size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
         if size > MAX_DRAFT_BYTES:
             raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
-        d, now = drafts.c, datetime.now(UTC).replace(microsecond=0).isoformat()
+        d, now = drafts.c, policy.now().isoformat()
         with self._tx(write=True) as conn:
+            policy.purge(conn)
+            policy.make_room(conn, key, size)
             if blob is KEEP:
                 if conn.execute(drafts.update().where(d.key == key).values(data=text, updated=now)).rowcount:
                     return
@@ -92,10 +88,27 @@ class DraftStore:
             conn.execute(drafts.insert().values(key=key, data=text, blob=blob, updated=now))
 
     def load(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
-        """The draft under ``key`` as ``(data, blob)``, or None."""
+        """The draft under ``key`` as ``(data, blob)``, or None (none, or expired). A stored value
+        that does not parse is damage: ``StoreError("corrupt_store")``."""
+        d = drafts.c
         with self._tx() as conn:
-            row = conn.execute(sa.select(drafts.c.data, drafts.c.blob).where(drafts.c.key == key)).first()
-        return None if row is None else (json.loads(row.data), row.blob)
+            row = conn.execute(sa.select(d.data, d.blob, d.updated).where(d.key == key)).first()
+        if row is None or policy.expired(row.updated):
+            return None
+        try:
+            return json.loads(row.data), row.blob
+        except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
+            raise StoreError("corrupt_store", f"the draft {key} is damaged in {self.where} ({e})") from None
+
+    def issue(self) -> str:
+        """A fresh phone token for ``?d=``, stored as issued (:func:`app.drafts.policy.issue`)."""
+        with self._tx(write=True) as conn:
+            return policy.issue(conn)
+
+    def known(self, token: str) -> bool:
+        """Whether the server issued ``token`` and a draft of it lives (:func:`app.drafts.policy.known`)."""
+        with self._tx() as conn:
+            return policy.known(conn, token)
 
     def take(self, old: str, key: str) -> bool:
         """Move the draft under ``old`` to ``key`` when ``key`` has none (a table's one shared draft

@@ -1,7 +1,8 @@
 """Drafts in the database (`app.drafts`): the hand in progress is saved after every change and
 read back on a new session, so a reload or a locked phone loses nothing.
 
-Each phone has a token, made by the server on its first visit and kept in its address as
+Each phone has a token, issued by the server on its first visit (only issued tokens open a
+draft; drafts expire, all are capped: `app.drafts.policy`) and kept in its address as
 ``?d=TOKEN`` (a reload keeps it; the QR and the shared table link carry none, so each phone that
 joins gets its own). Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another
 phone's taps never overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is
@@ -40,16 +41,26 @@ def store() -> DraftStore:
 
 
 def phone_token() -> str:
-    """This phone's token: its address's ``?d=``, or a new one put there (and kept in the session,
-    so a page switch carries it)."""
+    """This phone's token: its address's ``?d=`` when the server issued it and a draft of it
+    lives (`app.drafts.policy`), else a fresh one issued now and put there; kept in the session
+    (checked once per session and token), so a page switch carries it. A token nobody issued —
+    one chosen and sent round as a link — never opens another phone's draft."""
     token = st.query_params.get("d", "") or ss.get("draft_token", "")
-    try:
-        token = normalize_code(token)
-    except LedgerError:
-        token = new_code()
+    if ss.get("draft_token") != token:
+        try:
+            token = normalize_code(token)
+            known = store().known(token)
+        except LedgerError:
+            known = False
+        if not known:
+            try:
+                token = store().issue()
+            except LedgerError as e:  # no store: the page works without a draft
+                log.warning("no draft token issued: %s", e)
+                token = new_code()
+        ss["draft_token"] = token
     if st.query_params.get("d") != token:
         st.query_params["d"] = token
-    ss["draft_token"] = token
     return token
 
 
@@ -132,7 +143,8 @@ def restore(key: str) -> draft.TableChoices | None:
     photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
     if photo_bytes:
         try:
-            ss.photo = services.read_photo(photo_bytes)
+            refs = ss.get(services.PHOTO_REFS)  # the table's set (`app.ui.table.refs`)
+            ss.photo = services.read_photo(photo_bytes, **({"refs": refs} if refs is not None else {}))
             ss.photo_src = src
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)

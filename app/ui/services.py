@@ -2,7 +2,8 @@
 
 - `score(HandInput) -> ScoreResult | Refusal` — cached per input (the engine is pure).
 - `suggest(hand, conditions) -> list[Suggestion]` — single-tile fixes, unsure tiles first.
-- `read_photo(bytes) -> Photo` — decode + detect + layout; raises `PhotoError(key, detail)`.
+- `read_photo(bytes, refs=None) -> Photo` — decode + detect + layout, with the table's
+  references when given (`vision.refs.RefSet`, `app.ui.table.refs`); raises `PhotoError(key, detail)`.
 - `reader_status() -> str | None` — None when photos can be read (else: manual mode).
 
 A `Refusal` carries the engine's `HandError.code`, so the page translates by code
@@ -14,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -209,31 +211,73 @@ def _reader_cached():
     return get_reader()
 
 
+_READER_BUILT = False  # `_reader_cached` returned once in this process
+
+
 def _reader():
     """(reader, None), or (None, why) when there is no vision stack or no models: manual mode."""
+    global _READER_BUILT
     try:
-        return _reader_cached(), None
+        reader = _reader_cached()
     except Exception as exc:
         return None, f"{type(exc).__name__}: {exc}"
+    _READER_BUILT = True
+    return reader, None
+
+
+def _vision_missing() -> str | None:
+    """Why no reader could be built, read off the installation alone (no import, no model load:
+    the vision stack costs a page that shows no photo ~0.5-1 s): a package of the vision stack
+    not installed, a model file not there. A file that is there but broken is found by the
+    first read (`read_photo`: ``err.vision_missing``)."""
+    import importlib.util
+    import os
+
+    for name in ("numpy", "cv2", "onnxruntime", "PIL"):
+        if importlib.util.find_spec(name) is None:
+            return f"ModuleNotFoundError: No module named {name!r}"
+    env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
+    spec = None if env else importlib.util.find_spec("models")
+    if not env and (spec is None or not spec.origin):
+        return "ModelError: no models directory"
+    folder = Path(env).expanduser() if env else Path(spec.origin).parent  # type: ignore[union-attr]
+    for name in ("localizer.onnx", "classifier.onnx"):
+        if not (folder / name).is_file():
+            return f"ModelError: {folder / name} not found"
+    return None
 
 
 def reader_status() -> str | None:
-    """None when photos can be read, else the reason they cannot."""
+    """None when photos can be read, else the reason they cannot. Before the first photo of the
+    process the reader is not built for this answer (`_vision_missing`); after it, its own."""
+    if not _READER_BUILT:
+        why = _vision_missing()
+        if why is not None:
+            return why
+        if "vision.reader" not in sys.modules:
+            return None
     return _reader()[1]
 
 
-def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None) -> Photo:
-    """Decode, detect and group. Raises `PhotoError` with a catalog key on any failure.
+PHOTO_REFS = "photo_refs"
+"""Session key: the `RefSet` photos are read with while the 牌局 page takes them (`app.ui.table.refs`)."""
+
+
+def read_photo(
+    data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None, refs: object = None
+) -> Photo:
+    """Decode, detect and group (with `refs`, a `vision.refs.RefSet` of the table's set, when
+    given). Raises `PhotoError` with a catalog key on any failure.
 
     The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from
-    its header by `vision.image.decode_cost`); `waiting()` (a spinner) is shown while this
+    its header by `vision.image.read_cost`); `waiting()` (a spinner) is shown while this
     one waits for its turn.
     """
     if not data:
         raise PhotoError("err.photo_empty")
     try:
         from vision import ImageError, open_image
-        from vision.image import decode_cost
+        from vision.image import read_cost
     except Exception as exc:
         raise PhotoError("err.vision_missing", str(exc)) from exc
     reader, why = _reader()
@@ -241,7 +285,7 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
         raise PhotoError("err.vision_missing", why or "")
     min_side = reader.config.decode_min_side or None  # decoded no larger than the reader needs
     try:  # the decode and the reading, the memory-hungry part, as one admitted read
-        with photo_slot(waiting, cost=decode_cost(data, min_side)):
+        with photo_slot(waiting, cost=read_cost(data, min_side)):
             t0 = time.perf_counter()
             loaded = open_image(data, min_side=min_side)
             t1 = time.perf_counter()
@@ -249,7 +293,11 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
             if need:  # no reading at all beats the junk tiles a reader finds in a few dozen pixels
                 fields = {**IMAGE_FIELDS, "width": loaded.width, "height": loaded.height, "limit": need}
                 raise PhotoError("image.too_small", f"{loaded.width}x{loaded.height} < {need} px", **fields)
-            result = reader.detect(loaded)
+            result = reader.detect(loaded, refs)
+            t2 = time.perf_counter()
+            image = loaded.pixels
+            preview, scale = _preview(image)
+            scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     except PhotoError:
         raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
@@ -259,20 +307,18 @@ def read_photo(data: bytes, waiting: Callable[[], AbstractContextManager[object]
     except Exception as exc:  # the cause goes to the log only: no internal names on the page
         log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
-    t2 = time.perf_counter()
-    image = loaded.pixels
-    preview, scale = _preview(image)
-    scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
     return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
 
 
 def _preview(image) -> tuple[bytes, float]:
+    """The photo as a JPEG no longer than `PREVIEW_SIDE` on its long side (each side >= 1 px) and
+    its scale."""
     from PIL import Image
 
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((round(im.width * scale), round(im.height * scale)), Image.BILINEAR)
+        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale
@@ -291,6 +337,7 @@ def sample_truth() -> EditHand:
 
 
 __all__ = [
+    "PHOTO_REFS",
     "Photo",
     "PhotoError",
     "Refusal",

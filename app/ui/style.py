@@ -62,7 +62,21 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
 [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] style),
 [data-testid="stElementContainer"]:has(.jx-mini),
 [data-testid="stLayoutWrapper"]:has(> [class*="st-key-jx_show_"]) {position: absolute;}
+[data-testid="stElementContainer"]:has(.jx-script) {position: absolute;}
 .jx-timing {font-size: 0.85rem; color: #64748b;}
+/* Streamlit's own small controls: heading links (16 px, "Link to heading"; the anchors stay),
+   the photo's fullscreen toolbar (English; the photo is already as wide as the page), the
+   uploader's hidden file input (its button opens it); a toast's close x gets a finger's size */
+[data-testid="stHeaderActionElements"] {display: none !important;}
+[data-testid="stElementContainer"]:has([data-testid="stImage"]) [data-testid="stElementToolbar"] {
+  display: none !important;}
+[data-testid="stFileUploaderDropzoneInput"] {visibility: hidden;}
+[data-testid="stToast"] button[slot="close"] {min-width: 44px; min-height: 44px; display: flex;
+  align-items: center; justify-content: center;}
+/* why a file was not taken, under its uploader (app.ui.builtin) */
+.jx-refused {color: #b91c1c; background: #fef2f2; border: 1px solid #fecaca; border-radius: 8px;
+  padding: 8px 12px; font-size: 0.95rem;}
+[data-testid="stElementContainer"]:has(.jx-refused[hidden]) {display: none;}
 [data-testid="stAppDeployButton"] {display: none;}
 .jx-qr svg {width: 220px; height: 220px; image-rendering: pixelated;}
 @media (max-width: 640px) {
@@ -70,6 +84,8 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
     background: #0b7a4b; color: white; border-radius: 12px; padding: 8px 14px; font-size: 1rem;
     box-shadow: 0 4px 14px rgba(0, 0, 0, 0.25);}
   .block-container {padding-bottom: 5rem !important;}
+  /* the page scrolls above the total bar, never under it: nothing to tap is ever covered */
+  [data-testid="stMain"]:has(.jx-mini) {bottom: 62px !important; height: auto !important;}
   .jx-mini a {color: #d3f9d8;}
   .block-container {padding-left: 0.7rem; padding-right: 0.7rem; padding-top: 3.2rem;}
   div[class*="st-key-tile_"] button img {height: 50px;}
@@ -107,7 +123,8 @@ table.jx-whatif td.jx-cur {background: #e6fcf5; font-weight: 700;}
   [data-testid="stMain"] [data-testid="stNumberInputContainer"] {min-height: 44px;}
   [data-testid="stMain"] [data-testid="stCheckbox"] label {min-height: 44px; align-items: center;}
   .jx-mini a {display: inline-block; padding: 12px 6px; margin: -12px 0;}
-  table.jx-items .jx-ref a {display: inline-block; padding: 13px 4px; margin: -11px 0;}
+  table.jx-items .jx-ref a {display: inline-block; padding: 13px 4px; margin: -11px 0; min-width: 44px;
+    text-align: center;}
 }
 </style>
 """
@@ -117,21 +134,37 @@ def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def streamlit_words_css(upload: str, limit: str, camera_hint: str, take_photo: str, upload_file: str) -> str:
-    """Streamlit draws some words of its own, in English only (the upload button, the size
-    limit, the camera prompt and button): hide them and draw ours, in the page language. The
-    牌局 JSON import (`tb_import`) asks for a file, the other uploaders for a photo."""
+def streamlit_words_css(words: dict[str, str]) -> str:
+    """Streamlit draws some words of its own, in English only: hide them and draw ours, in the
+    page language. `words` holds, by the names below, the upload button's (`upload`; the 牌局
+    JSON import, `tb_import`, asks for a file: `upload_file`), the size limit's, the camera's
+    prompt, its take and clear buttons' (told apart by their place, the clear button standing
+    where the live picture was), the skip link's and a typed field's "Press Enter to apply"
+    (`enter`). A text with no name of its own
+    (the limit, the prompt) is also hidden from screen readers (`visibility`, ours kept
+    visible); a control is named by `app.ui.builtin`."""
     button = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+    camera = '[data-testid="stCameraInputButton"]'
     rules = (
-        (button, upload, "0.95rem"),
-        (f'[class*="st-key-tb_import"] {button}', upload_file, "0.95rem"),
-        ('[data-testid="stFileUploaderDropzoneInstructions"] span', limit, "0.8rem"),
-        ('[data-testid="stCameraInputWebcamComponent"] > div > p', camera_hint, "0.9rem"),
-        ('[data-testid="stCameraInputButton"]', take_photo, "1rem"),
+        (button, words["upload"], "0.95rem", False),
+        (f'[class*="st-key-tb_import"] {button}', words["upload_file"], "0.95rem", False),
+        ('[data-testid="stFileUploaderDropzoneInstructions"] span', words["limit"], "0.8rem", True),
+        ('[data-testid="stCameraInputWebcamComponent"] > div > p', words["camera_hint"], "0.9rem", True),
+        (f'[data-testid="stCameraInputWebcamComponent"] {camera}', words["take"], "1rem", False),
+        (f'[data-testid="stCameraInput"] > {camera}', words["clear"], "1rem", False),
+        ('[data-testid="stSkipToContent"]', words["skip"], "1rem", False),
+        ('[data-testid="InputInstructions"]', words["enter"], "0.75rem", True),
     )
-    css = [
-        f"{sel} {{font-size: 0 !important;}}\n{sel}::after {{content: {_css_string(t)}; font-size: {size};}}"
-        for sel, t, size in rules
-    ]
+    css = []
+    for sel, text, size, unread in rules:
+        hide = " visibility: hidden;" if unread else ""
+        show = " visibility: visible;" if unread else ""
+        css.append(
+            f"{sel} {{font-size: 0 !important;{hide}}}\n"
+            f"{sel}::after {{content: {_css_string(text)}; font-size: {size};{show}}}"
+        )
     css.append('[data-testid="stCameraInputWebcamComponent"] > div > p a {display: none;}')
+    css.append(
+        f'[data-testid="stCameraInput"] > {camera} svg {{width: 1rem; height: 1rem; margin-right: 4px;}}'
+    )
     return "<style>\n" + "\n".join(css) + "\n</style>"

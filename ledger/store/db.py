@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from ledger.errors import StoreError
 
-__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "make_engine"]
+__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "make_engine", "read_only_url"]
 
 ENV = "JXMJ_DB"
 BUSY_TIMEOUT_S = 15.0  # how long a writer waits for another's lock before "busy" (read per engine)
@@ -32,8 +33,20 @@ def default_url() -> str:
     return f"sqlite:///{path}"
 
 
-def make_engine(url: str) -> sa.Engine:
-    """An engine for ``url``; raises :class:`StoreError` for a bad URL or a missing driver."""
+def read_only_url(url: str, immutable: bool = False) -> str | None:
+    """``url`` of an SQLite file opened read-only (``mode=ro``; ``immutable``: without locks or
+    the WAL, for read-only media), or None for any other database."""
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    path = Path(parsed.database).expanduser().resolve()
+    query = "mode=ro" + ("&immutable=1" if immutable else "")
+    return f"sqlite:///file:{quote(str(path))}?{query}&uri=true"
+
+
+def make_engine(url: str, read_only: bool = False) -> sa.Engine:
+    """An engine for ``url`` (``read_only``: a URL of :func:`read_only_url`, opened without the WAL
+    switch); raises :class:`StoreError` for a bad URL or a missing driver."""
     try:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError:
@@ -43,7 +56,7 @@ def make_engine(url: str) -> sa.Engine:
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, not the legacy psycopg2
     sqlite = parsed.get_backend_name() == "sqlite"
-    if sqlite and parsed.database and parsed.database != ":memory:":
+    if sqlite and parsed.database and parsed.database != ":memory:" and not read_only:
         try:
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -56,7 +69,7 @@ def make_engine(url: str) -> sa.Engine:
         hint = " (pip install 'jxmj[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
         raise StoreError("missing_driver", f"no database driver for {parsed.drivername}{hint}: {e}") from None
     if sqlite:
-        _sqlite_events(engine, round(BUSY_TIMEOUT_S * 1000))
+        _sqlite_events(engine, round(BUSY_TIMEOUT_S * 1000), read_only)
     elif parsed.get_backend_name() == "postgresql" and "lock_timeout" not in str(parsed.query):
         _lock_timeout(engine, round(BUSY_TIMEOUT_S * 1000))
     return engine
@@ -74,7 +87,13 @@ def _lock_timeout(engine: sa.Engine, ms: int) -> None:
         dbapi_conn.commit()
 
 
-def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:
+def _utf8(raw: bytes) -> str:
+    """SQLite text as str, strictly: bytes that are not UTF-8 (a damaged file) raise
+    ``UnicodeDecodeError``, which ``ledger.store.dberror.db_errors`` reports as ``corrupt_store``."""
+    return raw.decode("utf-8")
+
+
+def _sqlite_events(engine: sa.Engine, busy_ms: int, read_only: bool = False) -> None:
     """WAL, foreign keys, and BEGIN IMMEDIATE for writes (a writer takes the lock before it reads,
     so two phones never both read hand count N and both write hand N + 1)."""
 
@@ -82,10 +101,12 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int) -> None:
     def _connect(dbapi_conn, _record) -> None:
         dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" below issues BEGIN itself
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
+        if not read_only:
+            cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.close()
+        dbapi_conn.text_factory = _utf8
 
     @event.listens_for(engine, "begin")
     def _begin(conn: sa.Connection) -> None:

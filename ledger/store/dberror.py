@@ -7,10 +7,12 @@ structurally, on the driver's exception (SQLAlchemy's wrapper keeps it as ``.ori
 - sqlite3 (Python >= 3.11): ``sqlite_errorcode``, whose low byte is the primary result code:
   ``SQLITE_NOTADB`` / ``SQLITE_CORRUPT`` are :data:`DAMAGED`, ``SQLITE_BUSY`` / ``SQLITE_LOCKED``
   :data:`BUSY` (the extended codes, e.g. ``SQLITE_BUSY_SNAPSHOT``, share their primary's byte);
-  the extended ``SQLITE_CONSTRAINT_UNIQUE`` / ``_PRIMARYKEY`` are :data:`DUPLICATE`.
+  the extended ``SQLITE_CONSTRAINT_UNIQUE`` / ``_PRIMARYKEY`` are :data:`DUPLICATE`;
+  ``SQLITE_READONLY`` :data:`READ_ONLY`, ``SQLITE_FULL`` :data:`FULL`, ``SQLITE_IOERR`` :data:`IO`.
 - psycopg (PostgreSQL): ``sqlstate`` (SQLSTATE, PostgreSQL appendix A): ``55P03``
   lock_not_available, ``40001`` serialization_failure and ``40P01`` deadlock_detected are
-  :data:`BUSY`; ``23505`` unique_violation is :data:`DUPLICATE`.
+  :data:`BUSY`; ``23505`` unique_violation is :data:`DUPLICATE`; ``53100`` disk_full is
+  :data:`FULL`, ``25006`` read_only_sql_transaction :data:`READ_ONLY`.
 
 Anything else (no code: a refused connection, a missing file) is :data:`OTHER`.
 
@@ -36,21 +38,32 @@ import sqlalchemy as sa
 
 from ledger.errors import ConflictError, LedgerError, StoreError
 
-__all__ = ["BUSY", "DAMAGED", "DUPLICATE", "OTHER", "db_errors", "kind"]
+__all__ = ["BUSY", "DAMAGED", "DUPLICATE", "FULL", "IO", "OTHER", "READ_ONLY", "db_errors", "kind"]
 
 DAMAGED, BUSY, DUPLICATE, OTHER = "damaged", "busy", "duplicate", "other"
+READ_ONLY, FULL, IO = "read_only", "full", "io"
 
 _SQLITE = {
     sqlite3.SQLITE_NOTADB: DAMAGED,
     sqlite3.SQLITE_CORRUPT: DAMAGED,
     sqlite3.SQLITE_BUSY: BUSY,
     sqlite3.SQLITE_LOCKED: BUSY,
+    sqlite3.SQLITE_READONLY: READ_ONLY,
+    sqlite3.SQLITE_FULL: FULL,
+    sqlite3.SQLITE_IOERR: IO,
 }
 _SQLITE_EXTENDED = {
     sqlite3.SQLITE_CONSTRAINT_UNIQUE: DUPLICATE,
     sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY: DUPLICATE,
 }
-_SQLSTATE = {"55P03": BUSY, "40001": BUSY, "40P01": BUSY, "23505": DUPLICATE}
+_SQLSTATE = {
+    "55P03": BUSY,
+    "40001": BUSY,
+    "40P01": BUSY,
+    "23505": DUPLICATE,
+    "53100": FULL,
+    "25006": READ_ONLY,
+}
 
 
 def kind(error: object) -> str:
@@ -68,13 +81,18 @@ def kind(error: object) -> str:
 def db_errors(where: str) -> Iterator[None]:
     """Driver errors under ``where`` (the database, as the message names it) as :class:`LedgerError`
     by their :func:`kind`: ``corrupt_store``, busy (``conflict``) or ``store_unreachable``; an
-    integrity error is a hand recorded first by another writer (``conflict``)."""
+    integrity error is a hand recorded first by another writer (``conflict``); text that is not
+    UTF-8 is ``corrupt_store``."""
     try:
         yield
     except LedgerError:
         raise
     except sa.exc.IntegrityError:
         raise ConflictError("another phone recorded the same hand first: reload the table") from None
+    except UnicodeDecodeError:  # SQLite text decoded strictly (ledger.store.db): damage, not a bug
+        raise StoreError(
+            "corrupt_store", f"{where} is damaged (text that is not UTF-8); nothing was changed"
+        ) from None
     except (sa.exc.DBAPIError, sqlite3.Error) as e:
         text, what = str(getattr(e, "orig", e)), kind(e)
         if what == DAMAGED:
@@ -83,4 +101,17 @@ def db_errors(where: str) -> Iterator[None]:
             ) from None
         if what == BUSY:
             raise ConflictError("the ledger is busy with another writer: try again") from None
+        if what == FULL:
+            raise StoreError(
+                "disk_full", f"the disk holding {where} is full: free some space and try again"
+            ) from None
+        if what == READ_ONLY:
+            raise StoreError(
+                "read_only_store",
+                f"{where} is read-only (read-only media or file): it can be shown, not changed",
+            ) from None
+        if what == IO:
+            raise StoreError(
+                "store_io_error", f"{where} cannot be read or written (disk I/O error): {text}"
+            ) from None
         raise StoreError("store_unreachable", f"{where}: {text}") from None

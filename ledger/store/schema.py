@@ -14,6 +14,9 @@ ledgers; a newer database (written by a later jxmj) is refused with a clear mess
 - v4: a winner's 吃炮 facts may hold sets by count (``dragon_pungs`` …, scoring.payer_sets);
   nothing is rewritten, but a jxmj before v4 cannot read those facts, so it refuses the database
   as newer instead of failing table by table.
+- v5: ``jxmj_refs``: the table's references, tiles of its own set a player confirmed by
+  recording a photo hand (``ledger.store.refs``): per tile its code, the hand's position, and the
+  classifier's embedding of its crop with the model that made it (no photo is kept).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import sqlalchemy as sa
 from ledger.errors import StoreError
 from ledger.model import by_index
 
-__all__ = ["LATEST", "drafts", "hands", "metadata", "migrate", "schema", "tables"]
+__all__ = ["LATEST", "drafts", "hands", "metadata", "migrate", "refs", "schema", "tables"]
 
 metadata = sa.MetaData()
 
@@ -65,6 +68,20 @@ drafts = sa.Table(
     sa.Column("updated", sa.String(32), nullable=False),
 )
 
+refs = sa.Table(
+    "jxmj_refs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # order of learning: oldest first
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("jxmj_tables.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("hand", sa.Integer, nullable=False),  # position of the recorded hand it came from
+    sa.Column("tile", sa.String(8), nullable=False),  # the true tile code (as the player left it)
+    sa.Column("model", sa.String(80), nullable=False),  # the classifier that made the embedding
+    sa.Column("dim", sa.Integer, nullable=False),  # D: floats per view
+    sa.Column("views", sa.LargeBinary, nullable=False),  # float32 little-endian, (views, D)
+    sa.Column("created", sa.String(32), nullable=False),
+    sa.Index("jxmj_refs_table", "table_id", "model", "id"),
+)
+
 
 def _v1(conn: sa.Connection) -> None:
     for t in (schema, tables, hands):
@@ -89,8 +106,12 @@ def _v4(conn: sa.Connection) -> None:
     """Nothing to rewrite: the version alone tells an older jxmj that facts by count may appear."""
 
 
+def _v5(conn: sa.Connection) -> None:
+    refs.create(conn)
+
+
 #: MIGRATIONS[v] brings a database from version v - 1 to v.
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
 LATEST = max(MIGRATIONS)
 
 
@@ -98,7 +119,7 @@ def version_of(conn: sa.Connection) -> int:
     """The schema version of the database behind ``conn`` (0 = empty database)."""
     names = set(sa.inspect(conn).get_table_names())
     if schema.name not in names:
-        if names & {tables.name, hands.name, drafts.name}:
+        if names & {tables.name, hands.name, drafts.name, refs.name}:
             raise StoreError(
                 "corrupt_store", "the database has jxmj tables but no schema version: it is damaged"
             )

@@ -26,10 +26,11 @@ from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
-from ledger.store import dberror, rows
+from ledger.store import dberror, readonly, rows
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
+from ledger.store.integrity import check_hands, quick_check
 
 __all__ = ["Store", "TableRecord", "open_store"]
 
@@ -47,34 +48,60 @@ class TableRecord:
         return replay(self.table, self.hands, strict=False)
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, write: bool = True) -> Store:
     """Open (and migrate) the store at ``url`` (default :func:`ledger.store.default_url`).
 
     Two processes opening a fresh database at once do not race: the migration takes the
-    database's write lock first (:func:`ledger.store.schema.migrate`).
+    database's write lock first (:func:`ledger.store.schema.migrate`). Opened for writing
+    (``write``), an SQLite file must pass ``PRAGMA quick_check``; opened for reading, an SQLite
+    file that cannot be written (read-only media, a full disk) is opened read-only instead
+    (:func:`ledger.store.readonly.open_read_only`): it can be shown, and any write is refused
+    with ``read_only_store``.
     Raises :class:`StoreError`: ``bad_url``, ``missing_driver``, ``corrupt_store``,
-    ``newer_schema``, ``store_unreachable``; :class:`ConflictError` when another writer holds
-    the database longer than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
+    ``newer_schema``, ``store_unreachable``, ``disk_full``, ``read_only_store``,
+    ``store_io_error``; :class:`ConflictError` when another writer holds the database longer
+    than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
     """
     url = url or default_url()
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
-    with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
-        S.migrate(conn)
+    try:
+        with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+            S.migrate(conn)
+            if write:
+                quick_check(conn, where)
+    except StoreError as e:
+        engine.dispose()
+        if write and e.code == "store_io_error":
+            raise readonly.full_disk(e, url, where) from None
+        if write and e.code in readonly.FALLBACK and readonly.unwritable(url):
+            raise readonly.refused(where) from None
+        if write or e.code not in readonly.FALLBACK:
+            raise
+        return readonly.open_read_only(url, where, e)
     return Store(engine, where)
 
 
 class Store:
     """Tables and their hands (see :func:`open_store`)."""
 
-    def __init__(self, engine: sa.Engine, where: str = "the ledger database") -> None:
-        self.engine, self.where = engine, where
+    def __init__(
+        self, engine: sa.Engine, where: str = "the ledger database", read_only: bool = False
+    ) -> None:
+        self.engine, self.where, self.read_only = engine, where, read_only
 
     @contextlib.contextmanager
     def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
-        with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
-            with conn.begin():
-                yield conn
+        if write and self.read_only:
+            raise readonly.refused(self.where)
+        try:
+            with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
+                with conn.begin():
+                    yield conn
+        except StoreError as e:
+            if e.code != "store_io_error":
+                raise
+            raise readonly.full_disk(e, self.engine.url, self.where) from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -138,18 +165,23 @@ class Store:
             raise NotFoundError(f"no table has the code {code}: check the code (it is case-insensitive)")
         return row
 
-    def _load(self, conn: sa.Connection, code: str) -> TableRecord:
+    def _load(self, conn: sa.Connection, code: str, pending: int = 0) -> TableRecord:
+        """The table and its hands, which must be its ``hand_count`` (less the ``pending`` change of
+        a write claimed in this transaction) at positions 1..n (else ``corrupt_store``)."""
         row = self._row(conn, code)
-        q = sa.select(S.hands.c.data).where(S.hands.c.table_id == row.id).order_by(S.hands.c.position)
-        texts = [d for (d,) in conn.execute(q)]
+        h = S.hands.c
+        q = sa.select(h.position, h.data).where(h.table_id == row.id).order_by(h.position)
         try:  # text columns written by jxmj; a value that does not parse is damage, not a bug
             seats, rules = tuple(json.loads(row.seats)), json.loads(row.house_rules)
+            stored = conn.execute(q).all()
+            texts = [d for _, d in stored]
             created, data = (
                 datetime.fromisoformat(row.created),
                 rows.decode(row.variant, tuple(map(str, seats)), texts),
             )
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RecursionError) as e:
             raise StoreError("corrupt_store", f"table {code} is damaged in {self.where} ({e})") from None
+        check_hands(code, row.hand_count - pending, [p for p, _ in stored], self.where)
         table = Table(
             row.variant, seats, row.base, rules, created, row.code, bool(row.locked), row.title, stored=True
         )  # stored: rule values outside bounds added since it was written still load
@@ -179,7 +211,7 @@ class Store:
                 f"table {code} changed since you loaded it (hands now: {row.hand_count}, you saw: "
                 f"{expected if expected is not None else row.hand_count}): reload and try again"
             )
-        return self._load(conn, code) if load else None
+        return self._load(conn, code, pending=delta) if load else None
 
     def append(
         self, code: str, data: Any, expected: int | None = None, revision: int | None = None,

@@ -64,7 +64,7 @@ def _wait(x: Ctx, key: str) -> list[tuple[tuple[str, str], int]]:
     (独听) unless ``wait_bonus_needs_single_wait`` is false."""
     if x.reading.wait != key.removesuffix("_wait"):
         return []
-    if not x.rules.option("wait_bonus_needs_single_wait", True):
+    if not x.rules.options.wait_bonus_needs_single_wait:
         return _one(x, key, _WAIT_TEXT[key])
     if x.n_waits != 1:
         return []

@@ -22,7 +22,7 @@ def basic(x: Ctx) -> list[tuple[tuple[str, str], float]]:
 def cap(x: Ctx) -> list[tuple[tuple[str, str], float]]:
     """封顶: the product is capped at the table's ``cap`` (0 = none, §2); the item's multiplier
     (cap / product) keeps the items' product equal to ``own``. ``x.values["own"]`` is the product."""
-    limit = x.rules.option("cap", 0) or 0
+    limit = x.rules.options.cap
     own = x.values["own"]
     if not limit or own <= limit:
         return []
@@ -35,7 +35,7 @@ def concealed(r: Reading) -> bool:
     table's ``concealed_with_seven_pairs`` is true (§2 judgement call)."""
     if r.facts.n_melds:
         return False
-    return r.shape != "seven_pairs" or bool(r.facts.rules.option("concealed_with_seven_pairs", False))
+    return r.shape != "seven_pairs" or r.facts.rules.options.concealed_with_seven_pairs
 
 
 @register(
@@ -45,7 +45,7 @@ def kong(r: Reading) -> int:
     """开杠: the winner has at least one kong — x2 once however many (§2), or once per kong where
     the table's ``kong_counts_once`` is false."""
     n = r.facts.kongs
-    return min(n, 1) if r.facts.rules.option("kong_counts_once", True) else n
+    return min(n, 1) if r.facts.rules.options.kong_counts_once else n
 
 
 @register(FAN, "seven_pairs", ("seven pairs", "七小对"))
@@ -61,7 +61,7 @@ def luxury_seven_pairs(r: Reading) -> int:
     if r.shape != "seven_pairs":
         return 0
     quads = 7 - len(set(r.pairs))
-    return min(quads, 1) if r.facts.rules.option("luxury_counts_once", True) else quads
+    return min(quads, 1) if r.facts.rules.options.luxury_counts_once else quads
 
 
 @register(
@@ -101,7 +101,7 @@ def all_melded(r: Reading) -> bool:
     f = r.facts
     if f.n_melds != 4 or not f.self_drawn:
         return False
-    if f.rules.option("all_melded_counts_concealed_kong", True):
+    if f.rules.options.all_melded_counts_concealed_kong:
         return True
     return all(m.is_exposed for m in f.melds)
 

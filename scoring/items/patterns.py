@@ -121,8 +121,8 @@ def red_flag(r: Reading) -> bool:
     rules = r.facts.rules
     if r.shape == "seven_pairs":
         c = r.facts.all_counts
-        return bool(rules.option("red_flag_in_seven_pairs")) and c[C] == 4 and c[P] == 4
-    if r.shape == "payer" and not rules.option("payer_red_flag_counts_concealed_kong", True):
+        return rules.options.red_flag_in_seven_pairs and c[C] == 4 and c[P] == 4
+    if r.shape == "payer" and not rules.options.payer_red_flag_counts_concealed_kong:
         trips = [m.tile for m in r.facts.melds if m.kind != "chow" and m.is_exposed]
     else:
         trips = r.triplet_tiles()

@@ -19,11 +19,21 @@ from scoring.errors import HandError
 from scoring.frozen import FrozenMap
 from scoring.items import ItemDef, registry
 from scoring.model import VARIANTS
+from scoring.rules.options import Options, kong_money
 from scoring.rules.overrides import ADDER_KEYS, apply_overrides, flatten, flatten_object
 from scoring.rules.schema import check_table, known_keys
 from scoring.tiles import HONOURS, Tile
 
-__all__ = ["VARIANTS", "PatternRule", "RuleTable", "load_overrides", "load_rules", "load_rules_file"]
+__all__ = [
+    "VARIANTS",
+    "Options",
+    "PatternRule",
+    "RuleTable",
+    "kong_money",
+    "load_overrides",
+    "load_rules",
+    "load_rules_file",
+]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -63,7 +73,7 @@ class RuleTable:
     events: tuple[str, ...]  # the variant's events, in table order (a subset of scoring.model.EVENTS)
     all_honours_free_shape: bool
     payer_ready_declared: bool
-    options: dict[str, Any]
+    options: Options  # the table's [options], typed (scoring/rules/options.py)
     basic: dict[str, Any]
     patterns: dict[str, PatternRule]
     adder_rules: dict[str, tuple[str, ...]]
@@ -130,9 +140,6 @@ class RuleTable:
         order = ("basic", "extra", "adder", "bonus", "cap")
         found = [d for d in registry(self.family).values() if d.kind != "pattern"]
         return tuple(sorted(found, key=lambda d: order.index(d.kind)))
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return self.options.get(name, default)
 
     def name(self, key: str) -> tuple[str, str, str]:
         """(name_zh, name_en, rule reference) of an item key."""
@@ -218,7 +225,7 @@ def _parse(doc: dict[str, Any]) -> RuleTable:
         events=tuple(play.get("events", [])),
         all_honours_free_shape=bool(play.get("all_honours_free_shape", False)),
         payer_ready_declared=bool(play.get("payer_ready_declared", False)),
-        options=dict(doc.get("options", {})),
+        options=Options.of(doc.get("options", {})),
         basic=dict(doc.get("basic", {"key": "basic", "name_zh": "平胡", "name_en": "Basic", "rule": ""})),
         patterns=patterns,
         adder_rules=adder_rules,
@@ -256,7 +263,31 @@ def _read_toml(path: str | Path) -> dict[str, Any]:
         data = fh.read(MAX_RULE_FILE + 1)
     if len(data) > MAX_RULE_FILE:
         raise ValueError("the file is larger than 1 MiB; a rule table is a few kB")
-    return tomllib.loads(data.decode("utf-8"))
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(f"arrays or tables nested more than {MAX_RULE_DEPTH} levels deep") from None
+    _check_depth(table)
+    return table
+
+
+MAX_RULE_DEPTH = 16
+"""Tables and arrays inside each other in a rule file (a rule table is 3 deep)."""
+
+
+def _check_depth(value: Any) -> None:
+    """Raise ValueError when ``value`` nests tables / arrays more than :data:`MAX_RULE_DEPTH` deep."""
+    level = [value]
+    for _ in range(MAX_RULE_DEPTH + 1):
+        level = [
+            c
+            for v in level
+            for c in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())
+        ]
+        level = [c for c in level if isinstance(c, (dict, list))]
+        if not level:
+            return
+    raise ValueError(f"arrays or tables nested more than {MAX_RULE_DEPTH} levels deep")
 
 
 def load_rules_file(path: str | Path) -> RuleTable:

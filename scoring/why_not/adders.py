@@ -57,7 +57,7 @@ def _wait(x: Facts, kind: str) -> Said:
     if r is None or r.winning_tile is None:
         return "no winning tile", "没有胡的那张牌"
     waits = r.waits
-    if x.rules.option("wait_bonus_needs_single_wait", True) and len(waits) > 1:
+    if x.rules.options.wait_bonus_needs_single_wait and len(waits) > 1:
         return (
             f"waiting on {len(waits)} kinds: {tiles_en(waits, 4)}",
             f"听{len(waits)}种牌：{tiles_zh(waits, 4)}",

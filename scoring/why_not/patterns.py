@@ -6,11 +6,11 @@ Each function names what this hand lacks for its pattern, in English and Chinese
 
 from __future__ import annotations
 
-from scoring.tiles import Tile
+from scoring.tiles import SUIT_ZH, SUITS, Tile
 from scoring.why_not.base import Facts, Said, because
 from scoring.why_not.words import count_en, count_zh, meld_en, meld_zh, tiles_en, tiles_zh
 
-_SUIT_ZH = ("万", "筒", "条")
+_SUIT_ZH = tuple(SUIT_ZH[s] for s in SUITS)  # 万 筒 条
 _SUIT_EN = ("Characters", "Dots", "Bamboo")
 C, P = int(Tile.C), int(Tile.P)
 
@@ -155,7 +155,7 @@ def all_melded(x: Facts) -> Said:
     family="fan",
 )
 def all_melded_fan(x: Facts) -> Said:
-    counted = [m for m in x.melds if m.is_exposed or x.rules.option("all_melded_counts_concealed_kong", True)]
+    counted = [m for m in x.melds if m.is_exposed or x.rules.options.all_melded_counts_concealed_kong]
     if len(counted) < 4:
         return f"{len(counted)} meld(s) down", f"只有{len(counted)}副落地"
     return None
@@ -166,7 +166,7 @@ def red_flag(x: Facts) -> Said:
     lacking = [t for t in (C, P) if x.held[t] < 3]
     if not lacking:
         if not x.melds and x.standing[C] == 4 and x.standing[P] == 4:
-            if not x.rules.option("red_flag_in_seven_pairs"):
+            if not x.rules.options.red_flag_in_seven_pairs:
                 return (
                     "four of each held as pairs: in seven pairs that is not red flags here",
                     "四张红中四张白板当对子：本玩法七对不算红旗飘飘",
@@ -191,7 +191,7 @@ def concealed_fan(x: Facts) -> Said:
     if (
         x.result is not None
         and x.result.shape == "seven_pairs"
-        and not x.rules.option("concealed_with_seven_pairs")
+        and not x.rules.options.concealed_with_seven_pairs
     ):
         return "seven pairs never count as concealed here", "七对不算门清"
     return None

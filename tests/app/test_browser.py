@@ -49,17 +49,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server():
+@contextlib.contextmanager
+def running_app(env: dict[str, str] | None = None):
+    """`jxmj app` on a free port for the block; yields its address."""
     port = _free_port()
     cmd = [sys.executable, "-m", "app", "app", "--server.port", str(port), "--server.headless", "true"]
     cmd += ["--server.fileWatcherType", "none"]
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "browser-server.log").open("w")
     # its own process group: `jxmj app` runs streamlit as a child, and both must stop afterwards
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(), start_new_session=True
-    )
+    env = env or os.environ.copy()
+    out = {"stdout": log, "stderr": subprocess.STDOUT}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True, **out)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -77,6 +78,12 @@ def server():
     finally:
         _stop_group(proc)
         log.close()
+
+
+@pytest.fixture
+def server():
+    with running_app() as url:
+        yield url
 
 
 def _stop_group(proc: subprocess.Popen) -> None:

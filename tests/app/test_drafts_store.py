@@ -8,7 +8,7 @@ import os
 import pytest
 import sqlalchemy as sa
 
-from app.drafts import KEEP, open_drafts
+from app.drafts import KEEP, open_drafts, policy
 from app.drafts import store as D
 from ledger import LedgerError
 from ledger.store import open_store, schema
@@ -59,7 +59,7 @@ def test_drafts_of_an_older_release_move_to_their_own_table(db_url):
     ledger = open_store(db_url)  # the ledger's schema still has v2's jxmj_drafts
     with ledger.engine.begin() as conn:
         conn.execute(schema.drafts.insert().values(key="table:K7QM9ACXTRE", data='{"v": 1}', blob=b"jpg",
-                                                   updated="2026-12-01T20:00:00+00:00"))  # fmt: skip
+                                                   updated=policy.now().isoformat()))  # fmt: skip
     store = open_drafts(db_url)
     assert store.load("table:K7QM9ACXTRE") == ({"v": 1}, b"jpg")
     with ledger.engine.begin() as conn:

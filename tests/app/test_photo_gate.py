@@ -13,7 +13,7 @@ from app import photo_gate
 from app.photo_gate import MEMORY, SLOTS, PhotoBusy, free_slots, photo_slot
 from tests.app.conftest import photo_gate_held
 
-BIG = 357 * 2**20  # an 89-megapixel RGBA PNG (vision.image.decode_cost)
+BIG = 300 * 2**20  # a 100 MP JPEG read at 1/4, decoded again at 1/2 (vision.image.read_cost)
 SMALL = 20 * 2**20  # a 12-megapixel JPEG read at half size
 
 

@@ -93,7 +93,7 @@ def test_decomposition_frames_the_winning_tile_once_and_draws_concealed_kongs_wi
     )
     out = R.decomposition_html(r.decomposition, "9s")
     assert out.count("jx-win") == 1
-    assert out.count('alt="back"') == 2 and "暗杠" in out
+    assert out.count(f'alt="{name("back")}"') == 2 and "暗杠" in out
 
 
 def test_whatif_marks_the_current_cell():
@@ -142,10 +142,24 @@ def test_patterns_html_marks_and_escapes():
 def test_streamlit_words_ask_the_json_import_for_a_file_not_a_photo():
     from app.ui.style import streamlit_words_css
 
-    css = streamlit_words_css("选照片", "每个文件最多 40 MB", "相机", "拍", "选文件")
+    words = {"upload": "选照片", "limit": "每个文件最多 40 MB", "camera_hint": "相机", "take": "拍"}
+    css = streamlit_words_css(
+        words | {"upload_file": "选文件", "clear": "清除照片", "skip": "跳到正文", "enter": "回车"}
+    )
     photo, json_import = (css.index(f'content: "{w}"') for w in ("选照片", "选文件"))
     assert photo < json_import  # the later, narrower rule wins inside the import uploader
     assert '[class*="st-key-tb_import"] [data-testid="stFileUploaderDropzone"] button' in css
+
+
+def test_the_camera_buttons_words_follow_its_state():
+    """After a capture the clear button read "✕ 拍照" (take photo): one rule named both states."""
+    from app.ui.style import streamlit_words_css
+
+    words = {"upload": "u", "upload_file": "f", "limit": "l", "camera_hint": "h", "skip": "s", "enter": "e"}
+    css = streamlit_words_css(words | {"take": "拍照", "clear": "清除照片"})
+    take = '[data-testid="stCameraInputWebcamComponent"] [data-testid="stCameraInputButton"]::after'
+    clear = '[data-testid="stCameraInput"] > [data-testid="stCameraInputButton"]::after'
+    assert f'{take} {{content: "拍照";' in css and f'{clear} {{content: "清除照片";' in css
 
 
 # -- issue 21: what the player sees of a flag; tiles left out greyed ---------------------------

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.ui import i18n
-from app.ui.rule_links import anchor, cited, href, links_html, sections
+from app.ui.rule_links import anchor, cited, href, links_html, number, sections
 from scoring.rules import VARIANTS, load_rules
 from tests.app.conftest import APP
 
@@ -56,7 +56,7 @@ def test_every_item_links_to_a_rule_section_shown_for_its_variant(variant, key):
     assert label == i18n.t(f"variant.{variant}")  # the link opens the item's variant
     for lang, word in (("zh", "规则 {n}"), ("en", "Rule {n}")):
         links = LINK.findall(links_html(ref, variant, lang, word))
-        assert [text for _, text in links] == [word.format(n=s) for s in cited(ref)]
+        assert [text for _, text in links] == [word.format(n=number(variant, s)) for s in cited(ref)]
         for url, _ in links:
             parts = urlsplit(url.replace("&amp;", "&"))
             assert parts.path == "learn"
@@ -97,7 +97,26 @@ def test_the_score_page_shows_rule_links_not_decisions(at):
     variant = at.session_state.cond.variant
     i18n.set_lang(at.session_state.lang)
     assert f'href="learn?variant={variant}&amp;lang={at.session_state.lang}#rule-{variant}-1-3"' in table
-    assert i18n.t("res.rule", n="1.3") in table
+    assert i18n.t("res.rule", n="2") in table  # §1.3 is the tab's second section
+    assert i18n.t("res.rule", n="1.3") not in table
+
+
+def test_the_learn_page_numbers_its_sections_without_gaps(at):
+    """The rule sections were headed with their DECISIONS numbers: 1.1 then 1.3 (no 1.2), and
+    新余's only section 2 (no 1); each tab now counts 1, 2, 3 …, and an item's link says the same."""
+    at.segmented_control(key="page").set_value("learn")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    i18n.set_lang(at.session_state.lang)
+    for tab, variant in zip(at.tabs, VARIANTS, strict=False):
+        numbers = [h.value.split(" ", 1)[0] for h in tab.subheader if h.proto.anchor.startswith("rule-")]
+        assert numbers == [str(k) for k in range(1, len(sections(variant)) + 1)], variant
+    heads = [h.value for h in at.tabs[0].subheader]
+    first = (("1", "1.1"), ("2", "1.3"), ("3", "1.3a"))
+    assert heads[:3] == [f"{n} {i18n.t(f'rules.sec.{s}')}" for n, s in first]
+    assert ">规则 2<" in links_html("DECISIONS §1.3", "jiujiang", "zh", "规则 {n}")
+    assert ">规则 3<" in links_html("DECISIONS §1.3 definitions, §1.3a", "jiujiang", "zh", "规则 {n}")
+    assert ">Rule 1<" in links_html("DECISIONS §2", "xinyu", "en", "Rule {n}")
 
 
 def test_a_link_opened_in_a_new_session_keeps_the_language():

@@ -1,4 +1,4 @@
-"""A rule link in a real browser (Chromium, playwright): tapping "Rule 1.3" under a scored item
+"""A rule link in a real browser (Chromium, playwright): tapping "Rule 2" (DECISIONS §1.3) under a scored item
 opens the Learn page in the same tab, on the item's variant, in the page's language, scrolled to
 that rule section. Skipped without /usr/bin/chromium, like tests/app/test_browser.py."""
 
@@ -20,7 +20,7 @@ def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="zh-CN")
             page.goto(f"{server}/?lang=en", wait_until="domcontentloaded")  # English on a Chinese browser
-            link = page.locator("table.jx-items .jx-ref a", has_text="Rule 1.3").first
+            link = page.locator("table.jx-items .jx-ref a", has_text="Rule 2").first
             link.wait_for(timeout=30_000)
             variant = re.search(r"variant=([a-z]+)", link.get_attribute("href")).group(1)
             pages_before = len(browser.contexts[0].pages)
@@ -33,7 +33,7 @@ def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
             assert len(browser.contexts[0].pages) == pages_before  # the same tab
             selected = page.locator("[role=tab][aria-selected=true]").first.inner_text()
             assert selected.strip() == TAB_LABEL[variant]
-            assert heading.inner_text().startswith("1.3 What a hand is worth")
+            assert heading.inner_text().startswith("2 What a hand is worth")
             page.wait_for_function(  # Streamlit scrolls to the anchor once the header is drawn
                 "id => { const r = document.getElementById(id).getBoundingClientRect();"
                 " return r.top >= 0 && r.bottom <= window.innerHeight; }",

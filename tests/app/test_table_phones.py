@@ -92,6 +92,20 @@ def test_each_phone_keeps_its_own_hand_in_progress(db):
     assert [t.code for t in other.session_state.hand.concealed] == _codes("123m456p789s234mPP")
 
 
+def test_a_token_the_server_never_issued_opens_no_phones_hand(db):
+    """A ``?d=`` chosen by someone (a well-formed code, sent round as a link) is replaced by an
+    issued one: it never opens a phone's hand on the table (`app.drafts.policy`)."""
+    code = _table()
+    a = _phone(code, "K7QM9ACXTRE")  # never issued
+    mine = a.query_params["d"]
+    assert mine != "K7QM9ACXTRE"
+    _enter(a, HAND_A, winner=3, discarder=1)
+    b = _phone(code, "K7QM9ACXTRE")
+    assert b.query_params["d"] not in ("K7QM9ACXTRE", mine) and b.session_state.hand.is_empty
+    again = _phone(code, mine)  # A's issued token opens A's hand
+    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+
+
 def _join_url(at) -> str:
     return at.code[0].value  # the QR popover's address, drawn in the header before any page
 

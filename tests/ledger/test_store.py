@@ -157,7 +157,7 @@ def test_newer_schema_is_refused_and_old_schema_is_migrated(db_url):
     assert schema.drafts.name in sa.inspect(store.engine).get_table_names()  # v2's (app.drafts moves it)
     store.close()
     with engine.begin() as conn:
-        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 4
+        assert conn.execute(sa.select(schema.schema.c.version)).scalar() == schema.LATEST == 5
         conn.execute(schema.schema.update().values(version=99))
     with pytest.raises(StoreError, match="schema version 99, newer than this jxmj reads") as e:
         open_store(db_url)

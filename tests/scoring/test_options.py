@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from scoring import HandError, HandInput, Payer, score, score_json, score_winners
+from scoring import VARIANTS, HandError, HandInput, Payer, load_rules, score, score_json, score_winners
 from tests.scoring.util import amounts, parse_case, points
 
 RED = "123m456mCCCPPP99s +9s self"  # 中 and 白 standing: 红旗飘飘 on a 平胡 shape
@@ -204,3 +204,26 @@ def test_several_winners_cannot_hold_a_fifth_copy_between_them():
     with pytest.raises(HandError) as e:
         score_winners([a, b])
     assert e.value.code == "fifth_copy"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_table_option_is_a_typed_field(variant):
+    """Each ``[options]`` key of a built-in table is a field of ``scoring.rules.Options`` (the
+    ``<pattern>_is_addon`` switches excepted: they are the rows' ``addon``), read with its value."""
+    rules = load_rules(variant)
+    for key, value in rules.raw["options"].items():
+        if key.endswith("_is_addon"):
+            assert rules.patterns[key.removesuffix("_is_addon")].addon is value
+            continue
+        got = getattr(rules.options, key)
+        assert got == (tuple(value) if isinstance(value, list) else value)
+    hash(rules.options)
+
+
+def test_an_unknown_option_is_refused_and_a_left_out_one_defaults():
+    from scoring.rules import Options
+
+    with pytest.raises(ValueError, match="no option 'dealer_double'"):
+        Options.of({"dealer_double": True})
+    assert Options.of({}) == Options() and Options().cap == 0 and Options().dealer_doubles is False
+    assert load_rules("xinyu").with_overrides({"cap": 16}).options.cap == 16

@@ -132,7 +132,9 @@ def test_minimum_exceptions_with_a_low_table(event):
 
 def test_wait_bonus_option_off_gives_single_wait_on_two_waits():
     rules = load_rules("jiujiang")
-    off = dataclasses.replace(rules, options={**rules.options, "wait_bonus_needs_single_wait": False})
+    off = dataclasses.replace(
+        rules, options=dataclasses.replace(rules.options, wait_bonus_needs_single_wait=False)
+    )
     r = score(parse_case("jj 45666m123p789pCCC +6m"), off)
     assert points(r) == {"basic": 1, "concealed": 1, "single_wait": 1, "dragon_set": 2}
     assert r.wait == "single"

@@ -1,7 +1,6 @@
-"""Issue 25 items 1-3: the chow rule for every hand scored (winner and payers), the event pairs the
+"""The chow rule for every hand scored (winner and payers), the event pairs the
 play's timing rules out, and unknown keys refused by name in a rules file, a ``--rules`` TOML and a
-``rules`` object (DECISIONS §1.1, §1.3a). Hands are one-line strings:
-``"<variant> <concealed> <win> [self|dealer|event=<e>...] [melds <kind> <tiles>, ...]"``."""
+``rules`` object (DECISIONS §1.1, §1.3a). Hands are `tests.scoring.util.parse_case` specs."""
 
 from __future__ import annotations
 
@@ -12,29 +11,12 @@ import pytest
 
 from scoring import HandError, HandInput, Meld, Payer, load_overrides, load_rules_file, score, score_json
 from scoring.timing import IMPOSSIBLE
-
-_SHORT = {"jj": "jiujiang", "xz": "xingzi", "xy": "xinyu"}
+from tests.scoring.util import parse_case
 
 
 def melds(text: str) -> tuple[Meld, ...]:
     """``"pung 777p, chow 678s"`` → melds."""
     return tuple(Meld.of(*part.split()) for part in text.split(",") if part.strip())
-
-
-def hand(line: str, payers: tuple[Payer, ...] | None = None, rules=None) -> HandInput:
-    head, _, meld_text = line.partition(" melds ")
-    variant, concealed, win, *flags = head.split()
-    return HandInput(
-        variant=_SHORT[variant],
-        concealed=concealed,
-        winning_tile=win,
-        self_drawn="self" in flags,
-        winner_is_dealer="dealer" in flags,
-        events=tuple(f.removeprefix("event=") for f in flags if f.startswith("event=")),
-        melds=melds(meld_text),
-        payers=payers,
-        rules=rules or {},
-    )
 
 
 def code_of(h: HandInput) -> str | None:
@@ -45,26 +27,26 @@ def code_of(h: HandInput) -> str | None:
     return None
 
 
-BASIC = "123m456p789s345s55p 2m"  # 卡 2m, 门清
+BASIC = "123m456p789s345s55p +2m"  # 卡 2m, 门清
 
 
 # ---- item 1: the chow rule (§1.1, §1.3a "碰或明杠"), the winner's melds and each payer's ----
 @pytest.mark.parametrize(
     ("line", "code"),
     [
-        ("jj 99s 9s self melds concealed_kong 1111m, pung 777p, pung 555s, chow 678s", "chow_not_allowed"),
+        ("jj 99s +9s self concealed_kong:1111m pung:777p pung:555s chow:678s", "chow_not_allowed"),
         (
-            "xz 99s 9s self dealer melds concealed_kong CCCC, pung 777p, kong 5555s, chow 678s",
+            "xz 99s +9s self dealer concealed_kong:CCCC pung:777p kong:5555s chow:678s",
             "chow_not_allowed",
         ),
-        ("jj 234m567p99s 9s melds chow 678s, pung 777p", "chow_not_allowed"),
-        ("jj 99s 9s self melds pung 111m, pung 777p, pung 555s, chow 678s", None),
-        ("jj 99s 9s self melds kong 1111m, added_kong 7777p, pung 555s, chow 678s", None),
-        ("jj 99s 9s self melds concealed_kong 1111m, pung 777p, pung 555s, pung 666s", None),
+        ("jj 234m567p99s +9s chow:678s pung:777p", "chow_not_allowed"),
+        ("jj 99s +9s self pung:111m pung:777p pung:555s chow:678s", None),
+        ("jj 99s +9s self kong:1111m added_kong:7777p pung:555s chow:678s", None),
+        ("jj 99s +9s self concealed_kong:1111m pung:777p pung:555s pung:666s", None),
     ],
 )
 def test_winner_chow_rule(line, code):
-    assert code_of(hand(line)) == code
+    assert code_of(parse_case(line)) == code
 
 
 @pytest.mark.parametrize(
@@ -79,7 +61,7 @@ def test_winner_chow_rule(line, code):
 )
 @pytest.mark.parametrize("variant", ["jj", "xz"])
 def test_payer_chow_rule(variant, payer_melds, code):
-    h = hand(f"{variant} {BASIC}", payers=(Payer("b", melds=melds(payer_melds)),))
+    h = parse_case(f"{variant} {BASIC}", payers=(Payer("b", melds=melds(payer_melds)),))
     assert code_of(h) == code
 
 
@@ -88,42 +70,44 @@ def test_payer_chow_rule_in_several_winners():
 
     bad = (Payer("d", melds=melds("concealed_kong 9999m, pung 111p, pung 222s, chow 678s")),)
     with pytest.raises(HandError) as e:
-        score_winners([hand(f"jj {BASIC}", payers=bad), hand("jj 123m456p789s345s22m 2m", payers=bad)])
+        score_winners(
+            [parse_case(f"jj {BASIC}", payers=bad), parse_case("jj 123m456p789s345s22m +2m", payers=bad)]
+        )
     assert e.value.code == "chow_not_allowed"
 
 
 # ---- item 2: pairs the timing rules out (§1.3a; docs/score-json.md lists IMPOSSIBLE) ----
 _DEALER_THREE = (Payer("a"), Payer("b"), Payer("c"))
 TIMING = [  # (first, second, hand line, payers): each row of IMPOSSIBLE, once
-    ("heavenly", "ready_declared", f"jj {BASIC} self dealer event=heavenly event=ready_declared", None),
+    ("heavenly", "ready_declared", f"jj {BASIC} self dealer heavenly ready_declared", None),
     (
         "robbing_kong",
         "last_tile",
-        f"xz {BASIC} event=robbing_kong event=last_tile",
+        f"xz {BASIC} robbing_kong last_tile",
         (Payer("b", melds=melds("pung 222m")),),
     ),
     (
         "heavenly",
         "payer_melds",
-        f"xz {BASIC} self dealer event=heavenly",
+        f"xz {BASIC} self dealer heavenly",
         (Payer("a", melds=melds("pung CCC")), Payer("b"), Payer("c")),
     ),
     (
         "heavenly",
         "payer_ready_declared",
-        f"jj {BASIC} self dealer event=heavenly",
+        f"jj {BASIC} self dealer heavenly",
         (Payer("a", ready_declared=True), Payer("b"), Payer("c")),
     ),
     (
         "earthly",
         "payer_exposed_melds",
-        f"jj {BASIC} event=earthly",
+        f"jj {BASIC} earthly",
         (Payer("d", is_dealer=True, melds=melds("pung 999s")),),
     ),
     (
         "earthly",
         "payer_ready_declared",
-        f"jj {BASIC} event=earthly",
+        f"jj {BASIC} earthly",
         (Payer("d", is_dealer=True, ready_declared=True),),
     ),
 ]
@@ -138,7 +122,7 @@ def test_every_impossible_pair_has_a_case():
 )
 def test_impossible_pairs_are_refused(first, second, line, payers):
     with pytest.raises(HandError) as e:
-        score(hand(line, payers=payers))
+        score(parse_case(line, payers=payers))
     assert e.value.code == "inconsistent_event"
     assert first in str(e.value) and "DECISIONS §1.3a" in str(e.value)
 
@@ -146,14 +130,14 @@ def test_impossible_pairs_are_refused(first, second, line, payers):
 @pytest.mark.parametrize(
     ("line", "payers", "own"),
     [  # pairs the timing allows: still scored
-        ("jj 123m456p345s55p 2m self event=kong_bloom event=last_tile melds concealed_kong 9999s", None, 32),
-        (f"jj {BASIC} event=earthly event=ready_declared", (Payer("d", is_dealer=True),), 25),
-        (f"xz {BASIC} event=earthly", (Payer("d", is_dealer=True, melds=melds("concealed_kong 8888m")),), 11),
-        (f"jj {BASIC} event=kong_discard event=last_tile", (Payer("d", melds=melds("kong 9999m")),), 30),
+        ("jj 123m456p345s55p +2m self kong_bloom last_tile concealed_kong:9999s", None, 32),
+        (f"jj {BASIC} earthly ready_declared", (Payer("d", is_dealer=True),), 25),
+        (f"xz {BASIC} earthly", (Payer("d", is_dealer=True, melds=melds("concealed_kong 8888m")),), 11),
+        (f"jj {BASIC} kong_discard last_tile", (Payer("d", melds=melds("kong 9999m")),), 30),
     ],
 )
 def test_pairs_the_timing_allows(line, payers, own):
-    assert score(hand(line, payers=payers)).own == own
+    assert score(parse_case(line, payers=payers)).own == own
 
 
 def test_impossible_pairs_are_documented():
@@ -177,18 +161,24 @@ def test_impossible_pairs_are_documented():
 )
 def test_rules_object_unknown_keys(rules, named):
     with pytest.raises(HandError) as e:
-        score(hand("jj 1199m4455p7799sCC C self", rules=rules))
+        score(parse_case("jj 1199m4455p7799sCC +C self", rules=rules))
     assert e.value.code == "unknown_rule_key" and repr(named) in str(e.value)
 
 
 def test_rules_object_nested_values_apply():
-    r = score_json({**_json("jj 1199m4455p7799sCC C"), "rules": {"patterns": {"seven_pairs": {"base": 30}}}})
+    r = score_json({**_json("jj 1199m4455p7799sCC +C"), "rules": {"patterns": {"seven_pairs": {"base": 30}}}})
     assert r["own"] == 35 and r["rules_applied"] == {"patterns.seven_pairs.base": 30}
 
 
 def _json(line: str) -> dict:
-    variant, concealed, win = line.split()
-    return {"variant": _SHORT[variant], "concealed": concealed, "winning_tile": win, "self_drawn": True}
+    """The score JSON of a `parse_case` spec's variant, standing tiles and winning tile, self-drawn."""
+    _, concealed, win = line.split()
+    return {
+        "variant": parse_case(line).variant,
+        "concealed": concealed,
+        "winning_tile": win[1:],
+        "self_drawn": True,
+    }
 
 
 @pytest.mark.parametrize(
@@ -231,7 +221,7 @@ def test_rules_toml_unknown_keys_named(tmp_path):
     path = tmp_path / "house.toml"
     path.write_text("[patterns.seven_pairs]\nbsae = 30\n", "utf-8")
     with pytest.raises(HandError) as e:
-        score(hand("jj 1199m4455p7799sCC C self", rules=load_overrides(path)))
+        score(parse_case("jj 1199m4455p7799sCC +C self", rules=load_overrides(path)))
     assert e.value.code == "unknown_rule_key" and "'patterns.seven_pairs.bsae'" in str(e.value)
 
 

@@ -60,7 +60,7 @@ def test_table_numbers_match_decisions():
         "concealed": 2, "kong": 2, "seven_pairs": 4, "luxury_seven_pairs": 8, "half_flush": 2,
         "full_flush": 4, "all_pungs": 2, "all_melded": 4, "all_honours": 8, "kong_bloom": 2,
     }  # fmt: skip
-    assert jj.option("wait_bonus_needs_single_wait") is True and xy.option("cap") == 0
+    assert jj.options.wait_bonus_needs_single_wait is True and xy.options.cap == 0
     assert jj.bonus == {
         "bonus_tile": 1, "four_bonus_tiles": 10, "dragon_pung": 1, "dragon_standing": 2,
         "dragon_kong": 3, "dragon_concealed_kong": 4, "kong": 1, "concealed_kong": 2,
@@ -95,11 +95,13 @@ def test_every_house_rule_key_is_documented(variant):
     doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "README.md").read_text("utf-8")
     section = doc.split("## House rules per call", 1)[1]
     rules = load_rules(variant)
-    keys = [*rules.options, *rules.extras, *rules.bonus, *rules.eaten, *rules.adder_rules]
+    keys = [*rules.raw["options"], *rules.extras, *rules.bonus, *rules.eaten, *rules.adder_rules]
     missing = [k for k in keys if f"`{k}`" not in section]
     assert not missing
     page = (Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{variant}.md").read_text("utf-8")
-    assert not [k for k in rules.options if f"`{k}`" not in page]  # each option on its variant page too
+    assert not [
+        k for k in rules.raw["options"] if f"`{k}`" not in page
+    ]  # each option on its variant page too
 
 
 @pytest.mark.parametrize("load", [load_rules_file, load_overrides])

@@ -82,3 +82,15 @@ def test_count_vectors_round_trip():
     c = counts_of(tiles)
     assert c[0] == 2 and c[Tile.C] == 2 and sum(c) == 6
     assert format_tiles(tiles_of(c)) == "1123mCC"
+
+
+def test_tile_of_and_the_one_table_of_chinese_names():
+    """`tile_of` is the non-raising code lookup the UI uses; the traditional names the photo
+    annotation draws are `Tile.zh` with 万 条 东 written 萬 條 東."""
+    from scoring.tiles import ALL_TILES, RANK_ZH, tile_of
+
+    assert [tile_of(t.code) for t in ALL_TILES] == list(ALL_TILES)
+    assert tile_of("?") is tile_of("back") is tile_of("") is tile_of("5z") is None
+    assert [Tile.M5.zh_traditional, Tile.S1.zh_traditional, Tile.E.zh_traditional] == ["五萬", "一條", "東"]
+    assert [Tile.P5.zh_traditional, Tile.F.zh_traditional, Tile.P.zh_traditional] == ["五筒", "發", "白"]
+    assert all(t.zh[0] == RANK_ZH[t.rank - 1] for t in ALL_TILES if not t.is_honour)

@@ -165,3 +165,19 @@ def test_robbed_kong_given_as_the_added_kong_it_was_becoming():
         "robbing_kong: x already has a kong (kong) of 2m (二万); only a pung being made an added kong "
         "can be robbed — give that meld as the pung it was"
     )
+
+
+@pytest.mark.parametrize("self_drawn", [True, False])
+def test_an_event_of_the_other_way_of_winning_is_refused(self_drawn):
+    """scoring.timing.SELF_DRAWN_EVENTS / DISCARD_EVENTS, the one classification (the app offers by
+    it too): an event of the other way of winning is ``inconsistent_event``."""
+    from scoring.model import EVENTS
+    from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS
+
+    assert not SELF_DRAWN_EVENTS & DISCARD_EVENTS and SELF_DRAWN_EVENTS | DISCARD_EVENTS < set(EVENTS)
+    melds = [Meld("concealed_kong", "9999s")]
+    for e in DISCARD_EVENTS if self_drawn else SELF_DRAWN_EVENTS:
+        hand = HandInput("jiujiang", "123m456p789pCC", "C", self_drawn=self_drawn, melds=melds, events=(e,))
+        with pytest.raises(HandError) as got:
+            score(hand)
+        assert got.value.code == "inconsistent_event" and e in str(got.value)

@@ -9,30 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from scoring import HandInput, Meld, load_rules
+from scoring import load_rules
 from scoring.model import VARIANTS
 from scoring.why_not import REASONS, explain, item_keys, one_tile_changes
 from scoring.why_not.base import reason_of
-
-_SHORT = {"jj": "jiujiang", "xz": "xingzi", "xy": "xinyu"}
-
-
-def hand(line: str) -> HandInput:
-    head, _, meld_text = line.partition(" melds ")
-    variant, concealed, win, *flags = head.split()
-    return HandInput(
-        variant=_SHORT[variant],
-        concealed=concealed,
-        winning_tile=win,
-        self_drawn="self" in flags or variant == "xy",
-        winner_is_dealer="dealer" in flags,
-        events=tuple(f.removeprefix("event=") for f in flags if f.startswith("event=")),
-        melds=tuple(Meld.of(*p.split()) for p in meld_text.split(",") if p.strip()),
-    )
+from tests.scoring.util import parse_case
 
 
 def lines(line: str) -> dict[str, tuple[str, str]]:
-    return {w.key: (w.zh, w.en) for w in explain(hand(line))}
+    return {w.key: (w.zh, w.en) for w in explain(parse_case(line))}
 
 
 #: the words of each pattern's own condition its why-not must name (zh, en) — one row per pattern
@@ -61,9 +46,9 @@ CONDITION_WORDS = {
 }
 #: a hand lacking most patterns, per variant (a 平胡 with a chow, a pung, two suits)
 PLAIN = {
-    "jiujiang": "jj 123m456p789s345s55p 2m self",
-    "xingzi": "xz 123m456p789s345s55p 2m self dealer",
-    "xinyu": "xy 123m456p789s55p 2m melds pung 777s",
+    "jiujiang": "jj 123m456p789s345s55p +2m self",
+    "xingzi": "xz 123m456p789s345s55p +2m self dealer",
+    "xinyu": "xy 123m456p789s55p +2m self pung:777s",
 }
 _LATIN = re.compile(r"[A-Za-z]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -93,15 +78,15 @@ def test_every_pattern_key_has_its_condition(variant, key):
 
 HANDS = [  # many shapes: every line of each must be language-pure
     *PLAIN.values(),
-    "xz 234m678s99sCCC C melds pung 777p",
-    "jj 11223344556677m 7m self",
-    "jj 1199m4455p7799sCC C self",
-    "xz 99s 9s melds pung CCC, pung PPP, pung 555s, pung 777p",
-    "jj 123m456p345s55p 2m self event=kong_bloom melds concealed_kong 9999s",
-    "xy EEESSSWWWNNNCC C",
-    "xy 11223344556677m 7m",
-    "jj 111m222m333m555m99m 5m",
-    "jj 123m456p789s345s55p 2m self event=ready_declared",
+    "xz 234m678s99sCCC +C pung:777p",
+    "jj 11223344556677m +7m self",
+    "jj 1199m4455p7799sCC +C self",
+    "xz 99s +9s pung:CCC pung:PPP pung:555s pung:777p",
+    "jj 123m456p345s55p +2m self kong_bloom concealed_kong:9999s",
+    "xy EEESSSWWWNNNCC +C self",
+    "xy 11223344556677m +7m self",
+    "jj 111m222m333m555m99m +5m",
+    "jj 123m456p789s345s55p +2m self ready_declared",
 ]
 
 
@@ -115,30 +100,30 @@ def test_lines_are_language_pure(line):
 @pytest.mark.parametrize(
     ("line", "key", "zh_part", "en_part"),
     [  # item 4: 红旗飘飘 needs 中 and 白 sets, not pairs
-        ("xz 234m678s99sCCC C melds pung 777p", "red_flag", "没有白板", "no White dragon"),
-        ("xz 123m456p789sCCCPP P", "red_flag", "白板只有2张", "only 2 White dragons"),
+        ("xz 234m678s99sCCC +C pung:777p", "red_flag", "没有白板", "no White dragon"),
+        ("xz 123m456p789sCCCPP +P", "red_flag", "白板只有2张", "only 2 White dragons"),
         # item 5: the adders say why they are missing
         (
-            "jj 123m456p789s345s55p 2m self event=ready_declared",
+            "jj 123m456p789s345s55p +2m self ready_declared",
             "concealed",
             "报听不算门清",
             "Declared ready",
         ),
         (
-            "jj 123m456p345s55p 2m self event=kong_bloom melds concealed_kong 9999s",
+            "jj 123m456p345s55p +2m self kong_bloom concealed_kong:9999s",
             "self_drawn",
             "杠上开花不算自摸",
             "never counts",
         ),
-        ("xy 123m456p345s55p 2m melds concealed_kong 9999s", "concealed", "暗杠", "concealed kong"),
-        ("jj 123m456p789s345s55p 2m", "self_drawn", "别人打的牌", "discard"),
-        ("jj 123m456p789s345s55p 2m melds", "kong", "没有杠", "no kong"),
-        ("jj 111m222m333m555m99m 5m", "edge_wait", "听2种牌", "waiting on 2 kinds"),
-        ("jj 123m456p789s345s55p 2m", "edge_wait", "中间一张", "middle"),
-        ("jj 99s 9s self melds pung 111m, pung 777p, pung 555s, pung 666s", "closed_wait", "配成将", "pair"),
-        ("jj 11223344556677m 7m", "concealed", "七对不算门清", "never counts"),
-        ("jj 11223344556677m 7m self", "basic", "有花牌", "flower pattern"),
-        ("xz 99s 9s melds pung CCC, pung PPP, pung 555s, pung 777p", "edge_wait", "配成将", "pair"),
+        ("xy 123m456p345s55p +2m self concealed_kong:9999s", "concealed", "暗杠", "concealed kong"),
+        ("jj 123m456p789s345s55p +2m", "self_drawn", "别人打的牌", "discard"),
+        ("jj 123m456p789s345s55p +2m", "kong", "没有杠", "no kong"),
+        ("jj 111m222m333m555m99m +5m", "edge_wait", "听2种牌", "waiting on 2 kinds"),
+        ("jj 123m456p789s345s55p +2m", "edge_wait", "中间一张", "middle"),
+        ("jj 99s +9s self pung:111m pung:777p pung:555s pung:666s", "closed_wait", "配成将", "pair"),
+        ("jj 11223344556677m +7m", "concealed", "七对不算门清", "never counts"),
+        ("jj 11223344556677m +7m self", "basic", "有花牌", "flower pattern"),
+        ("xz 99s +9s pung:CCC pung:PPP pung:555s pung:777p", "edge_wait", "配成将", "pair"),
     ],
 )
 def test_reasons_name_the_cause(line, key, zh_part, en_part):
@@ -147,20 +132,22 @@ def test_reasons_name_the_cause(line, key, zh_part, en_part):
 
 
 def test_kong_reason_differs_by_variant():
-    jj = lines("jj 123m456p789s345s55p 2m self")["kong"][0]
-    xy = lines("xy 123m456p789s345s55p 2m")["kong"][0]
+    jj = lines("jj 123m456p789s345s55p +2m self")["kong"][0]
+    xy = lines("xy 123m456p789s345s55p +2m self")["kong"][0]
     assert jj != xy and "红中" in jj and "红中" not in xy
 
 
 def test_zero_adder_names_the_pattern():
     # JJ 报听 gives 单钓 nothing (its adders: 自摸, 边卡)
-    zh, en = lines("jj 123m456p789s345mCC C event=ready_declared")["single_wait"]
+    zh, en = lines("jj 123m456p789s345mCC +C ready_declared")["single_wait"]
     assert "报听不加单钓" in zh and "give(s) it nothing" in en
 
 
-@pytest.mark.parametrize("line", [PLAIN["jiujiang"], "xz 123m456p789s345s55p 3m", "xy 123m456p789s345sEE E"])
+@pytest.mark.parametrize(
+    "line", [PLAIN["jiujiang"], "xz 123m456p789s345s55p +3m", "xy 123m456p789s345sEE +E self"]
+)
 def test_one_tile_changes_make_the_item_hold(line):
-    h = hand(line)
+    h = parse_case(line)
     changes = one_tile_changes(h)
     assert changes
     for key, c in changes.items():

@@ -36,7 +36,9 @@ def test_point_value_scales_the_hand_not_the_kong_money():
     r = score(parse_case("xy 123m456pEE +E kong:3333s concealed_kong:7777s self", point_value=2))
     assert amounts(r) == [7, 7, 7]
     rules = load_rules("xinyu")
-    both = dataclasses.replace(rules, options={**rules.options, "kong_money_times_point_value": True})
+    both = dataclasses.replace(
+        rules, options=dataclasses.replace(rules.options, kong_money_times_point_value=True)
+    )
     r = score(parse_case("xy 123m456pEE +E kong:3333s concealed_kong:7777s self", point_value=2), both)
     assert amounts(r) == [10, 10, 10]
 
@@ -44,7 +46,7 @@ def test_point_value_scales_the_hand_not_the_kong_money():
 @pytest.mark.parametrize(("cap", "own"), [(0, 64), (64, 64), (32, 32), (16, 16)])
 def test_cap_option(cap, own):
     rules = load_rules("xinyu")
-    table = dataclasses.replace(rules, options={**rules.options, "cap": cap})
+    table = dataclasses.replace(rules, options=dataclasses.replace(rules.options, cap=cap))
     # all honours x8, all pungs x2, all melded x4 = 64
     r = score(parse_case("xy PP +P pung:EEE pung:SSS pung:WWW pung:CCC self"), table)
     assert r.own == own
@@ -67,6 +69,21 @@ def test_all_melded_with_a_concealed_kong_option():
     r = score(parse_case(spec))
     assert mults(r) == {"kong": 2, "all_pungs": 2, "all_melded": 4}
     rules = load_rules("xinyu")
-    strict = dataclasses.replace(rules, options={**rules.options, "all_melded_counts_concealed_kong": False})
+    strict = dataclasses.replace(
+        rules, options=dataclasses.replace(rules.options, all_melded_counts_concealed_kong=False)
+    )
     r = score(parse_case(spec), strict)
     assert mults(r) == {"kong": 2, "all_pungs": 2}
+
+
+def test_kong_money_is_one_function_for_the_engine_and_the_ledger():
+    """scoring.kong_money: exposed x 1 + concealed x 2 (DECISIONS §2), scaled by the point value
+    only where the table says so; an int unless it is scaled."""
+    from decimal import Decimal
+
+    from scoring import kong_money
+
+    options = load_rules("xinyu").options
+    assert kong_money(options, 2, 1, Decimal("1.5")) == 4 and type(kong_money(options, 2, 1, 3)) is int
+    scaled = dataclasses.replace(options, kong_money_times_point_value=True)
+    assert kong_money(scaled, 2, 1, Decimal("1.5")) == Decimal("6.0")

@@ -287,8 +287,9 @@ def test_the_pixel_limit_and_its_message_agree():
 
 
 def test_decoded_size_over_the_budget_is_refused_or_reduced(monkeypatch):
-    from vision import image
+    from vision import cost, image
 
+    monkeypatch.setattr(cost, "CHUNK_BYTES", 0)
     monkeypatch.setattr(image, "DECODE_BUDGET", 96 * 64 * 4 - 1)  # one RGB(A) picture of 96x64, less a byte
     with pytest.raises(ImageError) as exc:
         open_image(encode(gradient(), "PNG"))
@@ -301,9 +302,10 @@ def test_decoded_size_over_the_budget_is_refused_or_reduced(monkeypatch):
 def test_decoded_bytes_counts_the_decoder_copy():
     from vision.image import DECODE_BUDGET, decoded_bytes
 
-    assert decoded_bytes("PNG", "RGBA", 9460, 9460) == 9460 * 9460 * 4 <= DECODE_BUDGET  # 89 MP RGBA16 PNG
-    assert decoded_bytes("HEIF", "RGB", 8064, 6048) <= DECODE_BUDGET  # a 48 MP iPhone HEIC
-    assert decoded_bytes("WEBP", "RGB", 10000, 6000) > DECODE_BUDGET
+    assert decoded_bytes("PNG", "RGBA", 9460, 9460) == 9460 * 9460 * 4 > DECODE_BUDGET  # 89 MP RGBA16 PNG
+    assert decoded_bytes("PNG", "RGBA", 7000, 7000) <= DECODE_BUDGET  # 49 MP
+    assert decoded_bytes("HEIF", "RGB", 5712, 4284) <= DECODE_BUDGET  # a 24 MP iPhone HEIC
+    assert decoded_bytes("WEBP", "RGB", 4000, 3000) == 12_000_000 * 16 <= DECODE_BUDGET
     assert decoded_bytes("PNG", "I;16", 100, 100) == 20000 and decoded_bytes("PNG", "P", 100, 100) == 10000
 
 

@@ -86,7 +86,7 @@ def practice() -> None:
         dealer = next((t(f"seat.{x.name}") for x in hand.payers if x.is_dealer), t("seat.me"))
         bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in hand.payers)
         st.caption(t("learn.table_line", dealer=dealer, bonus=bonus if rules.bonus_tile is not None else "—"))
-    elif hand.winner_is_dealer and rules.option("dealer_doubles", False):
+    elif hand.winner_is_dealer and rules.options.dealer_doubles:
         st.caption(t("learn.you_dealer"))
     unit = t("res.unit_fan") if rules.family == "fan" else t("res.unit_pao")
     if "practice_guess" not in ss:

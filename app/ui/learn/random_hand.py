@@ -6,7 +6,7 @@ import random
 
 from app.ui.state import Conditions, EditHand, sort_key, tile_kinds
 from scoring.rules import load_rules
-from scoring.tiles import SUITS
+from scoring.tiles import SUITS, parse_tile
 
 
 def random_hand(variant: str, rng: random.Random) -> tuple[EditHand, Conditions]:
@@ -17,10 +17,8 @@ def random_hand(variant: str, rng: random.Random) -> tuple[EditHand, Conditions]
     pool = kinds
     if rng.random() < 0.35:  # one suit (with honours now and then): the flush family
         suit = rng.choice(SUITS)
-        honours = [k for k in kinds if len(k) == 1]
-        pool = [k for k in kinds if k.endswith(suit) and len(k) == 2] + (
-            honours if rng.random() < 0.6 else []
-        )
+        honours = [k for k in kinds if parse_tile(k).is_honour]
+        pool = [k for k in kinds if parse_tile(k).suit == suit] + (honours if rng.random() < 0.6 else [])
     rules = load_rules(variant)
     melds: list[tuple[str, list[str]]] = []
     if rng.random() < 0.12 and len(pool) >= 7:
@@ -42,8 +40,9 @@ def _sets_and_pair(pool: list[str], rng: random.Random, melds: list[tuple[str, l
     for _ in range(4):
         for _attempt in range(20):
             code = rng.choice(pool)
-            run = len(code) == 2 and int(code[0]) <= 7 and rng.random() < 0.55
-            s = [f"{int(code[0]) + k}{code[1]}" for k in range(3)] if run else [code] * 3
+            tile = parse_tile(code)
+            run = not tile.is_honour and tile.rank <= 7 and rng.random() < 0.55
+            s = [f"{tile.rank + k}{tile.suit}" for k in range(3)] if run else [code] * 3
             if all(counts.get(c, 0) + s.count(c) <= 4 for c in set(s)):
                 for c in s:
                     counts[c] = counts.get(c, 0) + 1

@@ -1,6 +1,7 @@
 """A variant's rules on the Learn page: a lead paragraph, then one section per DECISIONS
-section (`app.ui.rule_links.sections`), each under a header with a stable anchor so that every
-scored item's rule reference links straight to it (`app.ui.rule_links.href`).
+section (`app.ui.rule_links.sections`), numbered 1, 2, 3 … on the tab (`rule_links.number`),
+each under a header with a stable anchor so that every scored item's rule reference links
+straight to it (`app.ui.rule_links.href`).
 
 Streamlit scrolls to the anchor of the address (``#rule-xingzi-1-3``) when that header is drawn;
 the page's own styles, applied a moment later, shift it off the screen. So `follow_anchor`
@@ -15,13 +16,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.i18n import t
-from app.ui.rule_links import anchor, sections
+from app.ui.rule_links import anchor, number, sections
 
 
 def rules_view(variant: str) -> None:
     st.markdown(t(f"rules.{variant}.lead"))
     for s in sections(variant):
-        st.subheader(f"{s} {t(f'rules.sec.{s}')}", anchor=anchor(variant, s))
+        st.subheader(f"{number(variant, s)} {t(f'rules.sec.{s}')}", anchor=anchor(variant, s))
         st.markdown(t(f"rules.{variant}.{s}"))
 
 

@@ -165,7 +165,7 @@ def payments_table(result: ScoreResult, names: Mapping[str, str] | None = None) 
         extra = escape(t("res.eaten", n=num(p.eaten))) if p.eaten else ""
         names = [item_name(i)[0] for i in p.eaten_items]
         if names:
-            extra += f"<br><span class='jx-ref'>{escape('、'.join(names))}</span>"
+            extra += f"<br><span class='jx-ref'>{escape(t('punct.list').join(names))}</span>"
         if p.kong_money:
             extra += escape(num(p.kong_money))
         rows.append(

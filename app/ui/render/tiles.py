@@ -7,6 +7,8 @@ face-down tile.
 >>> from app.ui.i18n import set_lang
 >>> set_lang("zh"); name("5p"), name("C")
 ('五筒', '红中')
+>>> spoken("3m", unsure=True, win=True)
+'三万（没把握、和牌张）'
 """
 
 from __future__ import annotations
@@ -17,19 +19,28 @@ from functools import cache
 from pathlib import Path
 
 from app.ui.i18n import t
-from scoring.tiles import ALL_TILES, HONOURS, SUITS
+from scoring.tiles import ALL_TILES, HONOURS, RANK_ZH, tile_of
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CODES = tuple(tile.code for tile in ALL_TILES)
-_ZH_RANK = "一二三四五六七八九"
 
 
 def name(code: str) -> str:
-    """`五筒` / `5 Dots`, `红中` / `Red dragon`; an unknown code is "unknown tile"."""
-    if len(code) == 2 and code[1] in SUITS and code[0].isdigit():
-        rank = int(code[0])
-        return t(f"tile.suit.{code[1]}", rank=rank, zh_rank=_ZH_RANK[rank - 1])
-    return t(f"tile.{code}" if code in HONOURS else "tile.unknown")
+    """`五筒` / `5 Dots`, `红中` / `Red dragon`, `back` a face-down tile; another code is "unknown tile"."""
+    tile = tile_of(code)
+    if tile is not None and not tile.is_honour:
+        return t(f"tile.suit.{tile.suit}", rank=tile.rank, zh_rank=RANK_ZH[tile.rank - 1])
+    return t(f"tile.{code}" if code in HONOURS or code == "back" else "tile.unknown")
+
+
+def spoken(code: str, *, unsure=False, win=False, selected=False, out=False) -> str:
+    """What a screen reader says for a tile picture: its name and its marks, in the page
+    language ("三万（没把握）", "9 Dots (winning tile)")."""
+    on = {"unsure": unsure, "win": win, "selected": selected, "out": out}
+    marks = [key for key, v in on.items() if v]
+    if not marks:
+        return name(code)
+    return t("tile.spoken", name=name(code), marks=t("punct.list").join(t(f"tile.mark.{m}") for m in marks))
 
 
 def short(code: str) -> str:
@@ -47,9 +58,14 @@ def data_uri(code: str) -> str:
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
-def label(code: str) -> str:
-    """A Markdown image usable as a button label (the CSS makes it tile-sized)."""
-    return f"![{code}]({data_uri(code)})"
+def label(code: str, alt: str | None = None) -> str:
+    """A Markdown image usable as a button label (the CSS makes it tile-sized); its alt text,
+    the button's accessible name, is `alt` (`spoken`), else the tile's name."""
+    text = (alt if alt is not None else name(code)).translate(_MD_ALT)
+    return f"![{text}]({data_uri(code)})"
+
+
+_MD_ALT = str.maketrans({"[": "(", "]": ")", "\\": "/"})  # nothing that ends a Markdown alt text
 
 
 def tile_flags(unsure: bool, *, win: bool = False, selected: bool = False) -> str:
@@ -68,9 +84,8 @@ def row_html(codes: list[str], *, win: int | None = None, size: str = "md", grey
     parts = []
     for i, c in enumerate(codes):
         cls = "jx-tile" + (" jx-win" if i == win else "")
-        parts.append(
-            f'<img class="{cls}" src="{data_uri(c)}" alt="{html.escape(c)}" title="{html.escape(name(c))}">'
-        )
+        said = html.escape(spoken(c, win=i == win))
+        parts.append(f'<img class="{cls}" src="{data_uri(c)}" alt="{said}" title="{said}">')
     grey_cls = " jx-grey" if grey else ""
     return f'<span class="jx-row jx-{size}{grey_cls}">{"".join(parts)}</span>'
 
@@ -93,4 +108,15 @@ def groups_html(
     return f'<div class="jx-groups">{"".join(out)}</div>' if wrap else "".join(out)
 
 
-__all__ = ["ASSETS", "CODES", "data_uri", "groups_html", "label", "name", "row_html", "short", "tile_flags"]
+__all__ = [
+    "ASSETS",
+    "CODES",
+    "data_uri",
+    "groups_html",
+    "label",
+    "name",
+    "row_html",
+    "short",
+    "spoken",
+    "tile_flags",
+]

@@ -73,28 +73,43 @@ def _how() -> None:
         )
     if not cond.self_drawn:
         _choice("discarder", t("cond.discarder"), OTHER_SEATS, lambda s: f"seat.{s}")
-    _dealer(rules.option("dealer_doubles", False))
+    _dealer(rules.options.dealer_doubles)
 
 
 def _dealer(doubles: bool) -> None:
     """Who is the dealer (庄家). Not chosen until the player says so: where the dealer's
-    payments double (星子), the page asks, and nothing is doubled meanwhile."""
+    payments double (星子), the page asks, and nothing is doubled meanwhile. Where the dealer
+    changes nothing in a hand's score (九江, 新余: `dealer_doubles` off), no selector: one line
+    says why, and no dealer is set."""
     cond = ss.cond
+    if not doubles:
+        st.caption(t("cond.dealer_same", variant=t(f"variant.{cond.variant}")))
+        cond.dealer = None
+        return
     value = _choice("dealer", t("cond.dealer"), [ME, *OTHER_SEATS], lambda s: f"seat.{s}", required=False)
-    if value is None and doubles:
+    if value is None:
         st.warning(t("cond.dealer_needed"))
     cond.dealer = value
 
 
+PANEL_OPEN = "payers_was_open"
+"""Whether the player left the 吃炮 panel open (kept apart from the widget, whose identity
+changes with its title, i.e. with the language)."""
+
+
 def _payer_inputs(ready_declared: bool) -> None:
+    """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
+    it: its open state (`PANEL_OPEN`, across a language switch too) and the chosen payer's tab
+    are kept in the session, and the count of entries is said below it, never above (an
+    element drawn above would move the panel and close it)."""
     cond = ss.cond
     seats = cond.payers
-    entered = sum(cond.seats[s].entries for s in seats)
-    if entered:
-        st.caption(t("cond.payers_some", n=entered))
-    with st.expander(t("cond.payers") if ready_declared else t("cond.payers_no_ready")):  # 星子: no 报听
+    if ss.get("payers_open") is not None:  # the panel as the player left it last run
+        ss[PANEL_OPEN] = bool(ss["payers_open"])
+    title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
+    with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        tabs = st.tabs([t(f"seat.{s}") for s in seats])
+        tabs = st.tabs([t(f"seat.{s}") for s in seats], key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
             with tab:
                 cols = st.columns(2)
@@ -103,3 +118,6 @@ def _payer_inputs(ready_declared: bool) -> None:
                         number_field(t(f"payer.{f}"), f"w_{s}_{f}", cond.seats[s].count(f), *COUNT)
                 if ready_declared:
                     bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))
+    entered = sum(cond.seats[s].entries for s in seats)
+    if entered:
+        st.caption(t("cond.payers_some", n=entered))

@@ -13,7 +13,7 @@ import streamlit as st
 
 from app.ui.flash import Flash, show
 from app.ui.i18n import labels, lang, t
-from app.ui.render.tiles import label, name, row_html, tile_flags
+from app.ui.render.tiles import label, name, row_html, spoken, tile_flags
 from app.ui.score import session
 from app.ui.score.left_out import over_full, too_many_hint
 from app.ui.score.onscreen import show_panel
@@ -21,7 +21,7 @@ from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import SUITS
+from scoring.tiles import SUITS, parse_tile
 
 ss = st.session_state
 
@@ -37,10 +37,10 @@ def hand_editor() -> None:
     st.markdown(f"**{t('hand.standing')}** · {t('hand.tap_hint')}")
     with st.container(horizontal=True, key="handrow", gap=None):
         for i, x in enumerate(h.concealed):
-            win = h.winning_index == i
-            flags = tile_flags(x.needs_check, win=win, selected=ss.sel == Selection(i))
+            win, chosen = h.winning_index == i, ss.sel == Selection(i)
+            flags = tile_flags(x.needs_check, win=win, selected=chosen)
             st.button(
-                label(x.code),
+                label(x.code, spoken(x.code, unsure=x.needs_check, win=win, selected=chosen)),
                 key=f"tile_c{i}{flags}",
                 on_click=_on_select,
                 args=(Selection(i),),
@@ -52,9 +52,10 @@ def hand_editor() -> None:
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    flags = tile_flags(x.needs_check, selected=ss.sel == Selection(i, j))
+                    chosen = ss.sel == Selection(i, j)
+                    flags = tile_flags(x.needs_check, selected=chosen)
                     st.button(
-                        label(x.code),
+                        label(x.code, spoken(x.code, unsure=x.needs_check, selected=chosen)),
                         key=f"tile_m{j}_{i}{flags}",
                         on_click=_on_select,
                         args=(Selection(i, j),),
@@ -184,8 +185,7 @@ def _selected_panel() -> None:
 def _picker(mode: str) -> None:
     st.caption(t("hand.pick_change") if mode == "change" else t("hand.pick_add"))
     kinds = tile_kinds(ss.cond.variant)
-    rows = [[k for k in kinds if k.endswith(s) and len(k) == 2] for s in SUITS]
-    rows.append([k for k in kinds if len(k) == 1])
+    rows = [[k for k in kinds if parse_tile(k).suit == s] for s in (*SUITS, "z")]  # z: the honours
     with st.container(key=f"picker_{mode}"):
         for row in rows:
             with st.container(horizontal=True, gap=None):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.i18n import t
-from app.ui.render.tiles import label, name
+from app.ui.render.tiles import label, name, spoken
 from app.ui.score import session
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
 from app.ui.state.too_many import MOST_TILES, likeliest, physical, too_many
@@ -47,7 +47,7 @@ def left_out_view() -> None:
         with st.container(horizontal=True, gap=None, key="leftout"):
             for k in out:
                 st.button(
-                    label(photo_tile(dets[k], k).code),
+                    label(photo_tile(dets[k], k).code, spoken(photo_tile(dets[k], k).code, out=True)),
                     key=f"tile_out{k}",
                     on_click=_on_put_back,
                     args=((k,),),

@@ -10,6 +10,7 @@ import streamlit as st
 
 from app.photo_hand import hand_from_photo
 from app.ui import services
+from app.ui.builtin import refusal_slot
 from app.ui.flash import Flash, post
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes, unsure_count
@@ -52,7 +53,9 @@ def ingest_photo(data: bytes, source: str) -> bool:
     """Read a photo into the hand. On failure: a message, and the hand is left as it was."""
     t0 = time.perf_counter()
     try:
-        photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")))
+        refs = ss.get(services.PHOTO_REFS)  # at a table: its set's references (`app.ui.table.refs`)
+        more = {"refs": refs} if refs is not None else {}
+        photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")), **more)
     except services.PhotoError as exc:
         _photo_failed(exc)
         return False
@@ -105,7 +108,9 @@ KEPT_SOURCES = ("upload", "camera")
 
 def photo_inputs() -> None:
     """Upload, camera, sample, manual entry."""
-    st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader", help=t("photo.upload_help"))
+    st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader")
+    refusal_slot("uploader", t("upload.hand_kept"))  # a file of another type, or too large: why, here
+    st.caption(t("photo.upload_help"))
     if ss.get("uploader") is None and ss.get("photo") is not None and ss.get("photo_src") in KEPT_SOURCES:
         # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
         st.caption(t("photo.kept", source=t(f"photo.source.{ss.photo_src}")))

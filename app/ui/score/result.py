@@ -96,7 +96,7 @@ def what_ifs() -> None:
         return
     st.markdown(f"**{t('res.whatif')}**")
     other = cond.dealer if cond.dealer not in (None, ME) else OTHER_SEATS[-1]
-    dealers = [ME, other] if load_rules(cond.variant).option("dealer_doubles", False) else [cond.dealer]
+    dealers = [ME, other] if load_rules(cond.variant).options.dealer_doubles else [cond.dealer]
     columns = [t("res.wi_dealer"), t("res.wi_not_dealer")] if len(dealers) == 2 else [t("res.total")]
     rows = []
     for self_drawn in (True, False):

@@ -22,7 +22,7 @@ def why_not(hand: EditHand, cond: Conditions, result: ScoreResult, key: str) -> 
         if s.holds:
             rows.append((s.name, True, t("teach.holds", value=s.value), ""))
             continue
-        text = t("teach.not", name=s.name) + (f"：{s.why_not}" if s.why_not else "")
+        text = t("teach.not", name=s.name) + (t("punct.colon") + s.why_not if s.why_not else "")
         change = ""
         if s.change is not None:
             c = s.change

@@ -16,15 +16,11 @@ from scoring import HandInput, Meld, Payer
 from scoring.model import EVENTS, SET_KEYS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
+from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS
 
 ME = "me"
 OTHER_SEATS = ("right", "across", "left")
 """The three other players: 下家, 对家, 上家."""
-
-SELF_DRAWN_EVENTS = frozenset({"kong_bloom", "heavenly"})
-"""Events of a self-drawn win (杠上开花, 天胡); the others of `DISCARD_EVENTS` are discard wins."""
-DISCARD_EVENTS = frozenset({"robbing_kong", "kong_discard", "earthly"})
-
 
 COUNTERS = ("bonus_tiles", *SET_KEYS)
 """The counts a seat can enter (each 0..4), in the order the page shows them (`scoring.Payer` fields)."""
@@ -86,7 +82,7 @@ class Conditions:
     @property
     def dealer_matters(self) -> bool:
         """The variant doubles the dealer's payments (星子, DECISIONS §1.5)."""
-        return bool(load_rules(self.variant).option("dealer_doubles", False))
+        return load_rules(self.variant).options.dealer_doubles
 
     def events_offered(self) -> tuple[str, ...]:
         """The variant's events that fit the way it was won, in `EVENTS` order."""

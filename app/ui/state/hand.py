@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from app.photo_hand import UNKNOWN, HandGuess
 from app.ui.state.tiles import DISSOLVE, SURE_CONF, EditMeld, EditRefused, EditTile, Selection, sort_key
 from scoring.model import KONG_KINDS, MELD_KINDS
+from scoring.tiles import parse_tile, tile_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,7 @@ class EditHand:
             chosen = self._take(index, need)
             if chosen is not None:
                 return self._lay_apart(chosen, kind)
-        if kind == "chow" and code[-1:] not in "mps":
+        if kind == "chow" and _honour_or_unknown(code):
             raise EditRefused("msg.chow_needs_suit")
         raise EditRefused("msg.meld_needs_tiles", kind=kind)
 
@@ -257,12 +258,19 @@ class EditHand:
         return self
 
 
+def _honour_or_unknown(code: str) -> bool:
+    """No suited tile (an honour or `?`): it makes no chow."""
+    tile = tile_of(code)
+    return tile is None or tile.is_honour
+
+
 def _meld_shapes(code: str, kind: str) -> list[list[str]]:
     """The tile lists a `kind` holding `code` can be (a chow: the three runs through it)."""
     if kind == "chow":
-        if code[-1:] not in "mps":
+        if _honour_or_unknown(code):
             return []
-        r, s = int(code[0]), code[1]
+        tile = parse_tile(code)
+        r, s = tile.rank, tile.suit
         return [[f"{k}{s}" for k in range(a, a + 3)] for a in (r - 2, r - 1, r) if 1 <= a <= 7]
     return [[code] * (4 if kind in KONG_KINDS else 3)]
 

@@ -57,16 +57,42 @@ def _frame(ledger):
     seen = ss.get(CHART)
     if seen is not None and seen[0] is ledger:
         return seen[1]
-    import pandas as pd
-
-    seats = list(ledger.table.seats)
-    rows = [(0, name, 0.0) for name in seats]
-    rows += [
-        (o.number, name, float(x)) for o in ledger.outcomes for name, x in zip(seats, o.totals, strict=True)
-    ]
-    frame = pd.DataFrame(rows, columns=["hand", "seat", "total"])  # the names are data, never field names
+    frame = _arrow_rows(list(ledger.table.seats), ledger.outcomes)
     ss[CHART] = (ledger, frame)
     return frame
+
+
+def _arrow_rows(seats: list[str], outcomes):
+    """The rows as an Arrow table (int64 hand, string seat, float64 total), built from buffers:
+    Streamlit sends a chart's data as Arrow, and a pandas frame — or `pa.array` / `pa.table`,
+    which look for pandas — costs the page's first run in a process ~0.4-1 s importing pandas."""
+    from array import array
+
+    import pyarrow as pa
+
+    n = len(seats)
+    hand = array("q", [0] * n)
+    total = array("d", [0.0] * n)
+    for o in outcomes:
+        hand.extend([o.number] * n)
+        total.extend([float(x) for x in o.totals])
+    blocks = len(hand) // n
+    names = [name.encode("utf-8") for name in seats]
+    starts = [0]
+    for b in names:
+        starts.append(starts[-1] + len(b))
+    width = starts.pop()
+    offsets = array("i", [k * width + c for k in range(blocks) for c in starts])
+    offsets.append(blocks * width)
+    rows = len(hand)
+    columns = [
+        pa.Array.from_buffers(pa.int64(), rows, [None, pa.py_buffer(hand)]),
+        pa.Array.from_buffers(
+            pa.string(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(names) * blocks)]
+        ),
+        pa.Array.from_buffers(pa.float64(), rows, [None, pa.py_buffer(total)]),
+    ]
+    return pa.Table.from_arrays(columns, names=["hand", "seat", "total"])  # the names are data, never fields
 
 
 def hand_title(ledger, o) -> str:

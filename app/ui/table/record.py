@@ -22,6 +22,7 @@ from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
 from app.ui.state.draft import TableChoices
+from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
 from app.ui.table.seats import relative, sync_conditions, winner_entry
@@ -39,7 +40,8 @@ def record_section(rec, ledger) -> None:
     key = drafting.table_key(code)  # this phone's own hand in progress
     ck = f"tbl_choices:{code}"
     if not session.started():
-        choices = drafting.restore(key)
+        with table_refs.reading(code):  # the draft's photo, read with the table's set
+            choices = drafting.restore(key)
         if not session.started():
             session.start(EditHand(), Conditions(variant=table.variant))
         ss[ck] = choices or TableChoices()
@@ -49,7 +51,8 @@ def record_section(rec, ledger) -> None:
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
     _who(table, ledger, choices)
     drafting.before_photos()
-    take_new_photos()
+    with table_refs.reading(code):  # a new photo: read with the tiles this table has learned
+        take_new_photos()
     drafting.after_photos()
     session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
@@ -59,6 +62,7 @@ def record_section(rec, ledger) -> None:
     with left:
         show_posted("top")  # a photo that could not be read says so here, above its inputs
         photo_inputs()
+        table_refs.learned_line(code)
         detection_view()
     with right:
         hand_editor()
@@ -188,6 +192,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             choices.seen = None  # the next run shows the table as it is now: the hand begins there
             raise
         remember(rec, (*rec.hands, hand), after)
+        table_refs.learn(code, n + 1, photo=hand_data.get("kind") == "win")  # the set, from its photo
         reset()
 
     cols = st.columns(5)
@@ -199,6 +204,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.pending = [
             w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
         ]  # JSON: drafts
+        table_refs.hold(code)  # this winner's photo tiles, learned when the hand is recorded
         session.start(EditHand(), Conditions(variant=table.variant))
         ss.pop("tw_winner", None)
         choices.winner = None
@@ -242,6 +248,7 @@ def _undo(rec) -> None:
     # the hand this phone showed: another phone's write since is a conflict
     after = store().undo(table.code, expected=len(rec.hands), revision=shown(rec))
     remember(rec, rec.hands[:-1], after)
+    table_refs.forget(table.code, len(rec.hands))
     if state is None:
         return
     before = ss.hand if session.started() else None

@@ -7,8 +7,10 @@ import json
 
 import streamlit as st
 
-from app import jsonin
+from app import ledgerin
+from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
+from app.ui.builtin import refusal_slot
 from app.ui.flash import show_posted
 from app.ui.i18n import catalog, lang, t
 from app.ui.render.html import num
@@ -18,7 +20,6 @@ from ledger import LedgerError, settle
 from ledger.exchange import CSV_WORDS, export_csv, export_json, table_from_export
 
 ss = st.session_state
-MAX_IMPORT = 32 * 2**20
 
 
 def settlement(rec, ledger) -> None:
@@ -67,14 +68,20 @@ def csv_bytes(ledger) -> bytes:
 
 def import_view() -> None:
     up = st.file_uploader(t("table.import"), type=["json"], key="tb_import")
+    refusal_slot("tb_import")  # a file that is not .json, or too large: why, here
     if up is None or ss.get("tb_imported") == up.file_id:
         return
     ss.tb_imported = up.file_id
-    try:
-        table, hands = table_from_export(read_export(up.getvalue()))
-        rec = store().create_table(table, hands)
+    raw = up.getvalue()
+    try:  # admitted like a photo: reading a large export holds memory too (ledgerin.import_cost)
+        with photo_slot(lambda: st.spinner(t("table.import_waiting")), cost=ledgerin.import_cost(raw)):
+            table, hands = table_from_export(read_export(raw))
+            rec = store().create_table(table, hands)
     except LedgerError as e:
         st.error(error_text(e))
+        return
+    except PhotoBusy:
+        st.error(t("table.import_busy"))
         return
     ss[IMPORTED] = (table.code, rec.table.code)  # said on the imported table's page
     go(rec.table.code)
@@ -93,12 +100,7 @@ def imported_note(code: str) -> None:
 
 
 def read_export(raw: bytes) -> object:
-    """The JSON value of an uploaded export, read as strictly as `jxmj table import` reads one
-    (`app.jsonin`: UTF-8, a BOM allowed, no duplicate fields, no lone surrogates, no 5000-digit
-    numbers); raises :class:`LedgerError` ``bad_import`` naming the problem."""
-    if len(raw) > MAX_IMPORT:
-        raise LedgerError("bad_import", f"the file is larger than {MAX_IMPORT // 2**20} MiB")
-    try:
-        return jsonin.parse(raw.decode("utf-8"), lengths=False)
-    except (UnicodeDecodeError, jsonin.InputError) as e:
-        raise LedgerError("bad_import", f"not a jxmj table export: {e}") from None
+    """The JSON value of an uploaded export, read as `jxmj table import` reads one
+    (`app.ledgerin.parse_export`: its size, hands and fields bounded, strict JSON); raises
+    :class:`LedgerError` naming the problem."""
+    return ledgerin.parse_export(raw)

@@ -1,0 +1,224 @@
+"""The reader learns the table's set: the tiles of every photo hand recorded at a table become
+references of that set (`ledger.store.refs`), and the table's later photos are read with them
+(`vision.refs`). The score page without a table reads as without.
+
+- **What is learned.** When a win read from a photo (upload or camera; not the bundled sample,
+  which is not this table's set) is recorded, every tile of the recorded hand that came from a
+  photo box — standing or in a meld, face up — is a reference with the code the hand holds: the
+  reader's, or the name the player gave a tile he renamed (`photo_boxes`). Its crop is cut from
+  the photo as the reader cuts it, and the classifier's embedding of each view is kept with the
+  model that made it (`embed`), never the photo; an embedding of another model is not used.
+  Winners entered before on the same discard (一炮多响) are learned with the hand (`hold`).
+- **Reading with them.** `reading(code)` puts the table's `RefSet` under
+  `services.PHOTO_REFS` while the page takes photos; it is read from the store once per change
+  of the table's references (`ref_state`: one indexed read per run).
+- Learning never fails a record: a reference that cannot be made or kept is logged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import logging
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.i18n import t
+from app.ui.table.db import store
+from ledger import LedgerError
+from ledger.store import default_url
+from ledger.store import refs as R
+
+ss = st.session_state
+log = logging.getLogger("jxmj.app")
+CACHE = "tbl_refset"  # session: ((url, code, model, state), RefSet | None, count)
+LEARNED_SOURCES = ("upload", "camera")  # a photo of the table's own set
+
+__all__ = [
+    "current",
+    "embed",
+    "forget",
+    "hold",
+    "learn",
+    "learned_line",
+    "model_key",
+    "photo_boxes",
+    "reading",
+    "to_refset",
+]
+
+Box = tuple[tuple[float, float, float, float], str]
+
+
+@functools.lru_cache(maxsize=8)
+def _file_key(path: str, size: int, mtime_ns: int, version: str) -> str:
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return f"{version}/{digest}"[: R.MAX_MODEL]
+
+
+def model_key(reader) -> str:
+    """The classifier's identity, `version/sha256[:16]` of its file: embeddings made by one
+    classifier are compared only with embeddings made by the same one."""
+    p = Path(reader.classifier.path)
+    st_ = p.stat()
+    return _file_key(str(p), st_.st_size, st_.st_mtime_ns, reader.classifier.version)
+
+
+def photo_boxes(hand, result) -> list[Box]:
+    """`(xyxy, code)` of every tile of `hand` (an `EditHand`) that came from a box of `result`
+    (a `DetectResult`): once per box, face-down boxes left out (a concealed kong's backs name
+    the kong's tile, not what they show), a box the hand gives two codes left out."""
+    codes: dict[int, set[str]] = {}
+    for tile in hand.tiles:
+        k = tile.detection
+        if isinstance(k, int) and 0 <= k < len(result.detections):
+            codes.setdefault(k, set()).add(tile.code)
+    out = []
+    for k, seen in sorted(codes.items()):
+        d = result.detections[k]
+        if len(seen) == 1 and not d.face_down and d.tile != "back":
+            out.append((tuple(float(v) for v in d.xyxy), next(iter(seen))))
+    return out
+
+
+def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
+    """The references of `boxes` of the photo `data`: each box cut as the reader cuts it, the
+    classifier's embedding of every view, L2-normalised (`vision.refembed.embed_boxes`). Codes
+    the classifier does not know (`?`) are left out. Raises `ImageError`, `PhotoBusy`."""
+    import numpy as np
+
+    from app.photo_gate import photo_slot
+    from vision import open_image
+    from vision.image import decode_cost
+    from vision.refembed import embed_boxes
+    from vision.refs import normalise
+
+    classes = reader.classifier.classes
+    boxes = [b for b in boxes if b[1] in classes and b[1] != "none"]
+    if not boxes or not reader.embeds:
+        return []
+    min_side = reader.config.decode_min_side or None
+    with photo_slot(None, cost=decode_cost(data, min_side)):
+        loaded = open_image(data, min_side=min_side)
+        xyxy = np.array([b[0] for b in boxes], np.float32)
+        xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
+        xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
+        emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
+    emb = normalise(np.asarray(emb, np.float32)).astype("<f4")
+    model, dim = model_key(reader), int(emb.shape[1])
+    rows: dict[int, list] = {}
+    for b, k in enumerate(owner):
+        rows.setdefault(k, []).append(emb[b])
+    return [R.TableRef(boxes[k][1], model, dim, np.stack(v).tobytes()) for k, v in sorted(rows.items())]
+
+
+def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str]):
+    """The `vision.refs.RefSet` of `stored` for a classifier of `classes` (None: nothing usable);
+    a reference of a code it does not know, or of another width than the first, is left out."""
+    import numpy as np
+
+    from vision.refs import RefSet, normalise
+
+    rows, labels, count, dim = [], [], 0, None
+    for r in stored:
+        dim = r.dim if dim is None else dim
+        if r.tile not in classes or r.dim != dim:
+            continue
+        views = np.frombuffer(r.views, "<f4").reshape(-1, r.dim)
+        rows.append(views)
+        labels.extend([classes.index(r.tile)] * len(views))
+        count += 1
+    if not rows:
+        return None
+    emb = normalise(np.concatenate(rows).astype(np.float32))
+    return RefSet(emb, np.asarray(labels, np.int64), len(classes), count)
+
+
+def _reader():
+    reader, _why = services._reader()
+    return reader if reader is not None and getattr(reader, "embeds", False) else None
+
+
+def current(code: str):
+    """`(RefSet | None, count)`: table `code`'s references for the reader in use, read from the
+    store only when they changed. `(None, 0)` without a reader that embeds, or on a store error."""
+    reader = _reader()
+    if reader is None:
+        return None, 0
+    try:
+        model = model_key(reader)
+        state = R.ref_state(store(), code, model)
+        key = (default_url(), code, model, state)
+        seen = ss.get(CACHE)
+        if seen is not None and seen[0] == key:
+            return seen[1], seen[2]
+        refset = to_refset(R.table_refs(store(), code, model), reader.classifier.classes)
+    except (LedgerError, OSError) as e:
+        log.warning("references of table %s not read: %s", code, e)
+        return None, 0
+    ss[CACHE] = (key, refset, state[0])
+    return refset, state[0]
+
+
+@contextlib.contextmanager
+def reading(code: str) -> Iterator[None]:
+    """Inside: photos are read with table `code`'s references (`services.PHOTO_REFS`)."""
+    ss[services.PHOTO_REFS] = current(code)[0]
+    try:
+        yield
+    finally:
+        ss.pop(services.PHOTO_REFS, None)
+
+
+def learned_line(code: str) -> None:
+    """One line: how many tiles of this table's set the reader has learned (none without a reader)."""
+    if _reader() is not None:
+        st.caption(t("table.refs_learned", n=current(code)[1]))
+
+
+def _held_key(code: str) -> str:
+    return f"tbl_refs_held:{code}"
+
+
+def of_this_hand() -> list[R.TableRef]:
+    """The references the hand in progress makes (none unless it was read from a photo of the
+    table taken here, and its photo is at hand)."""
+    photo, data = ss.get("photo"), ss.get("_photo_blob")
+    reader = _reader()
+    if reader is None or photo is None or not data or ss.get("photo_src") not in LEARNED_SOURCES:
+        return []
+    try:
+        return embed(reader, bytes(data), photo_boxes(ss.hand, photo.result))
+    except Exception:  # the hand is recorded all the same; the references are derived
+        log.warning("references of the hand not made", exc_info=True)
+        return []
+
+
+def hold(code: str) -> None:
+    """Keep this hand's references until the hand with every winner is recorded (一炮多响)."""
+    ss[_held_key(code)] = [*ss.get(_held_key(code), []), *of_this_hand()]
+
+
+def learn(code: str, position: int, photo: bool = True) -> None:
+    """After hand `position` was recorded: keep the references of its winners (`photo`: the hand
+    in progress is its last winner; False for a drawn hand or a false win) with the table; what
+    an undone hand at that position left is dropped."""
+    held = ss.pop(_held_key(code), [])
+    refs = [*held, *of_this_hand()] if photo else []  # a drawn hand: the winners entered were not
+    try:
+        R.add_refs(store(), code, position, refs[: R.MAX_REFS_PER_HAND])
+    except LedgerError as e:
+        log.warning("references of table %s hand %s not kept: %s", code, position, e)
+
+
+def forget(code: str, position: int) -> None:
+    """Hand `position` was undone: its references go with it."""
+    ss.pop(_held_key(code), None)
+    try:
+        R.drop_refs(store(), code, position)
+    except LedgerError as e:
+        log.warning("references of table %s hand %s not dropped: %s", code, position, e)

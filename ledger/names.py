@@ -1,0 +1,50 @@
+"""Text a table shows everywhere — seat names and titles — holds no control or format character.
+
+A right-to-left override (U+202E, category Cf) reverses what the settlement says on screen; a
+carriage return (Cc) breaks a CSV row; an escape (Cc) drives the terminal a CSV is printed to.
+So new seat names and titles refuse Unicode categories Cc and Cf (:func:`check_text`), naming
+the character, and text already stored shows them as U+FFFD (:func:`visible`).
+
+>>> unprintable("张三\\u202e")
+'U+202E RIGHT-TO-LEFT OVERRIDE'
+>>> visible("a\\x1b[31mb")
+'a\\ufffd[31mb'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ledger.errors import LedgerError
+
+__all__ = ["check_text", "unprintable", "visible"]
+
+_REFUSED = ("Cc", "Cf")
+
+
+def unprintable(text: str) -> str | None:
+    """The first character of ``text`` in category Cc or Cf, as ``U+XXXX NAME``, or None."""
+    for ch in text:
+        if unicodedata.category(ch) in _REFUSED:
+            name = unicodedata.name(ch, "") or {"\r": "CARRIAGE RETURN", "\n": "LINE FEED", "\t": "TAB"}.get(
+                ch, "CONTROL CHARACTER"
+            )
+            return f"U+{ord(ch):04X} {name}"
+    return None
+
+
+def check_text(text: str, what: str, code: str) -> None:
+    """Raise :class:`LedgerError` ``code`` when ``text`` (``what``, e.g. "the seat name") holds a
+    control or format character."""
+    bad = unprintable(text)
+    if bad:
+        raise LedgerError(
+            code,
+            f"{what} {text.encode('unicode_escape').decode('ascii')!r} holds {bad}, a control or "
+            "format character: type the name without it",
+        )
+
+
+def visible(text: str) -> str:
+    """``text`` with every Cc / Cf character replaced by U+FFFD (for text stored before)."""
+    return "".join("\ufffd" if unicodedata.category(ch) in _REFUSED else ch for ch in text)

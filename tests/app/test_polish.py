@@ -1,0 +1,166 @@
+"""The score page's finish, in AppTest: each language its own punctuation, tiles
+named for a screen reader, the 九江 dealer selector says it changes nothing, the 吃炮 panel
+keeps its place."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.ui import i18n
+from app.ui.render.tiles import label, row_html, spoken
+from tests.app.conftest import button_by_prefix
+from tests.app.test_at_the_table import type_hand
+
+ZH_PUNCT = re.compile(r"[、：，；（）]")
+
+
+def _lang(at, lang: str) -> None:
+    at.segmented_control(key="lang").set_value(lang)
+    at.run()
+    i18n.set_lang(lang)
+
+
+def _why_not_table(at) -> str:
+    at.toggle(key="whynot_score").set_value(True)
+    at.run()
+    return next(m.value for m in at.markdown if "jx-teach" in m.value)
+
+
+def test_why_not_lines_use_each_languages_punctuation(at):
+    """EN read "not Seven pairs 七小对：2 Characters、3 Characters…"; now ": " and ", "."""
+    type_hand(at, "123m456m678m111p99p")
+    _lang(at, "en")
+    table = _why_not_table(at)
+    why = re.findall(r"jx-why'>([^<]*)", table)
+    assert any(w.startswith("not Full flush") for w in why), why
+    assert ZH_PUNCT.findall(table) == []
+    _lang(at, "zh")
+    table = next(m.value for m in at.markdown if "jx-teach" in m.value)
+    why = re.findall(r"jx-why'>([^<]*)", table)
+    assert any("清一色" in w for w in why) and not any(re.search(r"[,:;] ", w) for w in why), why
+
+
+def _eaten_list(at) -> str:
+    """The names of the items a payer's entries add, under "+2 吃炮" in the payments table."""
+    found = (EATEN.search(m.value) for m in at.markdown)
+    return next(m.group(1) for m in found if m)
+
+
+EATEN = re.compile(r"<td class='jx-why'>[^<]+<br><span class='jx-ref'>([^<]+)</span>")
+
+
+def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
+    """A payer's two 發 listed "Bonus tile (發)、Bonus tile (發)" in English."""
+    _lang(at, "en")
+    payer = at.session_state.cond.payers[0]
+    at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
+    at.run()
+    assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
+    _lang(at, "zh")
+    assert _eaten_list(at).count("、") == 1
+
+
+def _has_widget(at, key: str) -> bool:
+    return any(w.key == key for w in at.segmented_control)
+
+
+@pytest.mark.parametrize("variant", ["jiujiang", "xinyu"])
+def test_where_the_dealer_changes_nothing_the_page_says_so_instead_of_asking(at, variant):
+    """九江's dealer selector changed nothing and the page did not say so: now one line says why,
+    where the selector was, and the engine agrees (the same money whoever deals)."""
+    from dataclasses import replace
+
+    from app.ui import services
+    from app.ui.state import ME, OTHER_SEATS
+
+    type_hand(at, "234m567p678s777p99s")
+    at.segmented_control(key="w_variant").set_value(variant)
+    at.run()
+    i18n.set_lang("zh")
+    assert not _has_widget(at, "w_dealer")
+    line = i18n.t("cond.dealer_same", variant=i18n.t(f"variant.{variant}"))
+    assert line in [c.value for c in at.caption]
+    cond = at.session_state.cond
+    money = {
+        d: [p.amount for p in services.score_hand(at.session_state.hand, replace(cond, dealer=d)).payments]
+        for d in (None, ME, *OTHER_SEATS)
+    }
+    assert len({tuple(m) for m in money.values()}) == 1, money
+    at.segmented_control(key="w_variant").set_value("xingzi")  # 星子 doubles: the page asks again
+    at.run()
+    assert _has_widget(at, "w_dealer") and line not in [c.value for c in at.caption]
+
+
+ALT = re.compile(r"^!\[([^\]]*)\]\(data:image/png;base64,")
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "win"),
+    [("zh", "二万", "九条（和牌张）"), ("en", "2 Characters", "9 Bamboo (winning tile)")],
+)
+def test_every_tile_button_is_named_in_the_pages_language(at, lang, first, win):
+    """The hand row's buttons were pictures with the code as alt text ("2m"): a screen reader
+    read nothing useful. Each button's picture now says the tile's name and its marks."""
+    _lang(at, lang)
+    type_hand(at, "234m567p678s777p99s")
+    alts = [ALT.match(b.label).group(1) for b in at.button if b.key and b.key.startswith("tile_c")]
+    assert alts[0] == first and alts[-1] == win, alts
+    assert not any(re.fullmatch(r"[1-9][mps]|[ESWNCFP]", a) for a in alts)
+    button_by_prefix(at, "tile_c0").click()
+    at.run()
+    chosen = next(b for b in at.button if b.key and b.key.startswith("tile_c0"))
+    assert ALT.match(chosen.label).group(1) == spoken("2m", selected=True)
+
+
+def test_unsure_and_left_out_tiles_say_so():
+    i18n.set_lang("en")
+    assert spoken("9p", unsure=True) == "9 Dots (unsure)"
+    assert spoken("C", unsure=True, win=True) == "Red dragon 中 (unsure, winning tile)"
+    assert spoken("5s", out=True) == "5 Bamboo (left out of the hand)"
+    i18n.set_lang("zh")
+    assert spoken("C") == "红中" and spoken("back") == "扣着的牌"
+    assert label("9p", spoken("9p", unsure=True)).startswith("![九筒（没把握）](data:")
+    assert 'alt="九筒（和牌张）"' in row_html(["1p", "9p"], win=1) and 'alt="一筒"' in row_html(["1p"])
+
+
+def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
+    """The 吃炮 panel closed on its first entry (the count appeared above it and moved it): it
+    now keeps its open state and its payer tab in the session, and the count is said below."""
+    first, second = at.session_state.cond.payers[:2]
+    at.session_state["payers_open"] = True  # the player opens the panel
+    at.run()
+    for seat in (first, second):
+        at.number_input(key=f"w_{seat}_bonus_tiles").set_value(1)
+        at.run()
+        [panel] = [e for e in at.expander if e.label.startswith("吃炮")]
+        assert panel.proto.expanded, seat
+    i18n.set_lang("zh")
+    assert i18n.t("cond.payers_some", n=2) in [c.value for c in at.caption]
+    _lang(at, "en")  # a language switch keeps it open (new tab labels, the same panel)
+    assert not at.exception, [e.value for e in at.exception]
+    assert next(e for e in at.expander if e.label == i18n.t("cond.payers")).proto.expanded
+    _lang(at, "zh")
+    at.session_state["payers_open"] = False  # the player closes it: it stays closed
+    at.run()
+    assert not next(e for e in at.expander if e.label.startswith("吃炮")).proto.expanded
+
+
+def test_the_page_script_names_streamlits_controls_from_the_catalog_by_place():
+    """Streamlit's English-only controls are found by their place (`data-testid`), never by their
+    English words, and named from the catalog in the run's language."""
+    import json
+
+    from app.ui.builtin import LABELS, words_script
+
+    i18n.set_lang("zh")
+    cfg = json.loads(re.search(r"const cfg = (.*);\n", words_script(40)).group(1))
+    assert ['[data-testid="stNumberInputStepUp"]', "加一"] in cfg["labels"]
+    assert cfg["too_big"] == "“{file}”没有读入：文件有 {size} MB，最多 {limit} MB。" and cfg["limit_mb"] == 40
+    english = ("aria-label", "Decrement", "Increment", "Close", "Take Photo", "Clear photo", "Skip to")
+    assert not any(word in sel for sel, _ in LABELS for word in english)
+    i18n.set_lang("en")
+    assert ['[data-testid="stNumberInputStepUp"]', "One more"] in json.loads(
+        re.search(r"const cfg = (.*);\n", words_script(40)).group(1)
+    )["labels"]
