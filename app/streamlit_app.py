@@ -21,6 +21,8 @@ from app.ui.render.tiles import ASSETS
 from app.ui.score.page import render as score
 from app.ui.style import CSS, streamlit_words_css
 from app.ui.table.page import render as table
+from ledger import LedgerError
+from ledger.codes import normalize_code
 
 PAGES = {  # url path -> render(); the first is the default page
     "score": score,
@@ -73,11 +75,25 @@ def _streamlit_words() -> str:
     )
 
 
-def _join() -> None:
-    """The QR button: the address (and QR code) other phones at the table open."""
+def _table_code(current: str) -> str | None:
+    """The table the 牌局 page shows (its address's valid ``?table=``), else None."""
+    if current != "table":
+        return None
+    try:
+        return normalize_code(st.query_params.get("table", ""))
+    except LedgerError:
+        return None
+
+
+def _join(current: str) -> None:
+    """The QR button: the address (and QR code) other phones at the table open — on the 牌局 page
+    the table itself (``/table?table=CODE``, no draft token: each phone gets its own), else the app."""
     url = os.environ.get("JXMJ_JOIN_URL") or join_url(st.get_option("server.port"), _https())
+    code = _table_code(current)
+    if code:
+        url = f"{url.rstrip('/')}/table?table={code}"
     with st.popover("", icon=":material/qr_code_2:", help=t("join.help")):
-        st.markdown(f"**{t('join.title')}**")
+        st.markdown(f"**{t('join.title_table', code=code) if code else t('join.title')}**")
         st.markdown(f'<div class="jx-qr">{qr_svg(url)}</div>', unsafe_allow_html=True)
         st.code(url, language=None)
         if not url.startswith("https"):
@@ -105,7 +121,7 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
             label_visibility="collapsed",
         )
         st.space("stretch")
-        _join()
+        _join(current)
         st.segmented_control(
             t("nav.language"),
             list(i18n.LANGS),
@@ -117,14 +133,17 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
     st.markdown(f"# {t('app.title')}")
 
 
-def _url_state(target: str) -> dict[str, str] | None:
+def _url_state(target: str) -> dict[str, str]:
     """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
-    the single-hand page's draft token (`?d=`)."""
+    the phone's draft token (`?d=`, `app.ui.drafting.phone_token`), the language (`?lang=`)."""
+    token = st.query_params.get("d") or ss.get("draft_token")
+    out = {"d": token} if token and target in ("score", "table") else {}
+    out["lang"] = ss.lang
     if target == "table":
         code = st.query_params.get("table") or ss.get("table_code")
-        return {"table": code} if code else None
-    token = ss.get("draft_token") if target == "score" else None
-    return {"d": token} if token else None
+        if code:
+            out["table"] = code
+    return out
 
 
 def main() -> None:
@@ -150,6 +169,8 @@ def main() -> None:
     st.markdown(CSS, unsafe_allow_html=True)
     _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
     i18n.set_lang(ss.lang)  # the switch above may just have changed it
+    if st.query_params.get("lang") != ss.lang:
+        st.query_params["lang"] = ss.lang  # a reload, or a link copied from the address, keeps it
     st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
     page_words()  # Streamlit's own English controls named in the page language; uploads checked first

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -20,7 +21,7 @@ from ledger.model import Table, _num, by_index
 from ledger.names import check_text, visible
 from ledger.settle import settle
 
-__all__ = ["FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
+__all__ = ["CSV_WORDS", "FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
 
 FORMAT = "jxmj-table"
 VERSION = 2
@@ -82,18 +83,30 @@ def _cell(name: str) -> str:
     return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
 
 
-def export_csv(ledger: Ledger) -> str:
+#: the CSV's words (headers, the kinds of hand) by key; ``delta`` / ``total`` name a seat's columns
+CSV_WORDS = {
+    "hand": "hand", "kind": "kind", "dealer": "dealer", "raise": "raise", "point_value": "point_value",
+    "winners": "winners", "discarder": "discarder", "declarer": "declarer", "delta": "{seat} +/-",
+    "total": "{seat} total", "win": "win", "drawn": "drawn", "false_win": "false_win",
+}  # fmt: skip
+
+
+def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
     """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat
-    (seat names as text, :func:`_cell`; the JSON export keeps them as they are)."""
+    (seat names as text, :func:`_cell`; the JSON export keeps them as they are), every cell quoted.
+    ``words``: the headers and kinds in another language (the keys of :data:`CSV_WORDS`; the app
+    passes its catalog's), else English."""
+    w_ = {**CSV_WORDS, **(words or {})}
     seats = tuple(_cell(s) for s in ledger.table.seats)
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)  # every cell quoted
-    w.writerow(["hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer",
-                *(f"{s} +/-" for s in seats), *(f"{s} total" for s in seats)])  # fmt: skip
+    w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    head = ("hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer")
+    w.writerow([*(w_[k] for k in head), *(w_["delta"].format(seat=s) for s in seats),
+                *(w_["total"].format(seat=s) for s in seats)])  # fmt: skip
     for o in ledger.outcomes:
         h = o.hand
         w.writerow([
-            o.number, h.kind, seats[o.dealer], o.raise_, _num(o.point_value),
+            o.number, w_[h.kind], seats[o.dealer], o.raise_, _num(o.point_value),
             " ".join(seats[x.seat] for x in h.winners),
             "" if h.discarder is None else seats[h.discarder],
             "" if h.declarer is None else seats[h.declarer],

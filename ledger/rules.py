@@ -22,7 +22,15 @@ from scoring import HandError, RuleTable, load_rules
 from scoring.frozen import FrozenMap
 from scoring.rules import VARIANTS
 
-__all__ = ["CHOICES", "LedgerRules", "largest_raise", "load_ledger_rules"]
+__all__ = [
+    "CHOICES",
+    "INT_RANGE",
+    "INT_RANGES",
+    "LedgerRules",
+    "largest_raise",
+    "load_ledger_rules",
+    "rule_sections",
+]
 
 _HERE = Path(__file__).resolve().parent / "rules"
 
@@ -55,6 +63,21 @@ def _defaults(variant: str) -> dict[str, Any]:
         raise LedgerError("unknown_variant", f"unknown variant {variant!r}: use {names}")
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     return {f"{sec}.{k}": v for sec, rows in doc.items() if isinstance(rows, dict) for k, v in rows.items()}
+
+
+@functools.cache
+def rule_sections(variant: str) -> dict[str, str]:
+    """Each section of ``variant``'s ledger table and the DECISIONS section its header names
+    (``{"dealer": "§1.6", ...}``; a section whose header names none is left out).
+
+    >>> rule_sections("xinyu")["kong_money"]
+    '§2'
+    """
+    import re
+
+    _defaults(variant)  # an unknown variant: LedgerError
+    text = (_HERE / f"{variant}.toml").read_text(encoding="utf-8")
+    return dict(re.findall(r"^\[(\w+)\][^\n]*?DECISIONS (§[\d.]+)", text, flags=re.M))
 
 
 #: The whole numbers a number option may take (`INT_RANGE` unless named): a raise multiplies the

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, LockedError, NotFoundError
 from ledger.store import schema as S
-from ledger.store.store import _now
 
 __all__ = [
     "MAX_DIM",
@@ -71,6 +71,10 @@ class TableRef:
         )  # fmt: skip
         if not ok:
             raise LedgerError("bad_ref", f"a reference of tile {str(self.tile)[:MAX_TILE]!r} is malformed")
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
 def _table(conn: sa.Connection, code: str) -> sa.Row:

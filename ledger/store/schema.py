@@ -6,7 +6,8 @@ ledgers; a newer database (written by a later jxmj) is refused with a clear mess
 
 - v1: ``jxmj_tables`` (one row per table: code, seats, base, house rules, hand count,
   revision, locked) and ``jxmj_hands`` (one row per recorded hand, JSON, keyed by position).
-- v2: ``jxmj_drafts``: the hand in progress per table, or per URL token for the single-hand page.
+- v2: ``jxmj_drafts``: the hand in progress per table, or per URL token for the single-hand page
+  (the app now keeps drafts in a table of its own, `app.drafts`, and moves these into it).
 - v3: a stored hand's 新余 ``kongs`` and its winners' 吃炮 facts (``eaten``) become
   ``[{"seat": index, ...}]``; v1-v2 keyed them by the index as text (``{"2": {...}}``), which a
   seat named "2" read as another seat (:func:`ledger.model.by_index`).

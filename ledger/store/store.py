@@ -1,4 +1,4 @@
-"""The ledger store: tables, their hands and drafts in one database, every write checked.
+"""The ledger store: tables and their hands, every write checked (the app's drafts: `app.drafts`).
 
 Writes are optimistic: a writer says how many hands it saw (``expected``); the table row's
 ``hand_count`` is compared and bumped in the same statement, so of two phones that both saw N
@@ -16,7 +16,7 @@ import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -26,16 +26,13 @@ from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
-from ledger.store import dberror, drafts, readonly, rows
+from ledger.store import dberror, readonly, rows
 from ledger.store import schema as S
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
 from ledger.store.integrity import check_hands, quick_check
 
-__all__ = ["KEEP", "MAX_DRAFT_BYTES", "Store", "TableRecord", "open_store"]
-
-MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
-KEEP = object()  # save_draft: leave the stored photo as it is
+__all__ = ["Store", "TableRecord", "open_store"]
 
 
 @dataclass(frozen=True)
@@ -85,12 +82,8 @@ def open_store(url: str | None = None, write: bool = True) -> Store:
     return Store(engine, where)
 
 
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat()
-
-
 class Store:
-    """Tables, hands and drafts in one database (see :func:`open_store`)."""
+    """Tables and their hands (see :func:`open_store`)."""
 
     def __init__(
         self, engine: sa.Engine, where: str = "the ledger database", read_only: bool = False
@@ -274,57 +267,13 @@ class Store:
             conn.execute(S.hands.delete().where(h.table_id == tid, h.position == len(rec.hands)))
             return replay(rec.table, rec.hands[:-1], strict=False)
 
-    def lock(self, code: str) -> TableRecord:
-        """Lock a settled table read-only (for good)."""
+    def lock(self, code: str, revision: int | None = None) -> TableRecord:
+        """Lock a settled table read-only (for good); ``revision``: the one the settlement was read at."""
         code = normalize_code(code)
         with self._tx(write=True) as conn:
-            self._write(conn, code, None, 0, None)
+            self._write(conn, code, None, 0, revision)
             conn.execute(S.tables.update().where(S.tables.c.code == code).values(locked=True))
             return self._load(conn, code)
-
-    # -- drafts -------------------------------------------------------------------------------
-    def save_draft(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
-        """Keep the hand in progress under ``key`` ("table:CODE" or "token:TOKEN"); ``blob``: the
-        photo's bytes, None for none, or :data:`KEEP` to leave the stored photo as it is. Expired
-        drafts are deleted first, and the oldest others while all would pass
-        ``ledger.store.drafts.MAX_DRAFTS_BYTES``."""
-        text = json.dumps(data, ensure_ascii=False)
-        size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
-        if size > MAX_DRAFT_BYTES:
-            raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
-        d = S.drafts.c
-        with self._tx(write=True) as conn:
-            drafts.purge(conn)
-            drafts.make_room(conn, key, size)
-            if blob is KEEP:
-                done = conn.execute(S.drafts.update().where(d.key == key).values(data=text, updated=_now()))
-                if done.rowcount:
-                    return
-                blob = None
-            conn.execute(S.drafts.delete().where(d.key == key))
-            conn.execute(S.drafts.insert().values(key=key, data=text, blob=blob, updated=_now()))
-
-    def load_draft(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
-        """The draft under ``key`` as ``(data, blob)``, or None (none, or expired)."""
-        with self._tx() as conn:
-            row = conn.execute(
-                sa.select(S.drafts.c.data, S.drafts.c.blob, S.drafts.c.updated).where(S.drafts.c.key == key)
-            ).first()
-        if row is None or drafts.expired(row.updated):
-            return None
-        try:
-            return json.loads(row.data), row.blob
-        except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
-            raise StoreError("corrupt_store", f"the draft {key} is damaged in {self.where} ({e})") from None
-
-    def issue_draft_token(self) -> str:
-        """A fresh token for the single-hand page's ``?d=``, stored as issued (``drafts.issue``)."""
-        with self._tx(write=True) as conn:
-            return drafts.issue(conn)
-
-    def delete_draft(self, key: str) -> None:
-        with self._tx(write=True) as conn:
-            conn.execute(S.drafts.delete().where(S.drafts.c.key == key))
 
 
 def _dump(hand: Hand) -> str:

@@ -1,4 +1,4 @@
-"""Drafts nobody else can open, that expire, in a store of bounded size (ledger.store.drafts)."""
+"""Drafts nobody else can open, that expire, in a store of bounded size (app.drafts.policy)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
-from ledger.store import drafts, open_store
+from app.drafts import open_drafts
+from app.drafts import policy as drafts
 from tests.app.conftest import APP
 
 CHOSEN = "33333333333"  # a token someone picked and sent round as a link
@@ -23,11 +24,11 @@ def test_a_token_the_server_did_not_issue_opens_nothing():
     victim.query_params["d"] = "K7QM9ACXTRE"  # a well-formed code, never issued
     victim.run()
     issued = victim.query_params["d"]
-    assert issued != "K7QM9ACXTRE" and open_store().load_draft(f"token:{issued}") is not None
+    assert issued != "K7QM9ACXTRE" and open_drafts().load(f"token:{issued}") is not None
     _typed(victim, "111m234p567s789s55m")
     mine = [t.code for t in victim.session_state.hand.concealed]
     assert mine == ["1m", "1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7s", "8s", "9s", "5m", "5m"]
-    assert open_store().load_draft("token:K7QM9ACXTRE") is None  # the victim's hand is not under it
+    assert open_drafts().load("token:K7QM9ACXTRE") is None  # the victim's hand is not under it
     other = AppTest.from_file(str(APP), default_timeout=60)
     other.query_params["d"] = "K7QM9ACXTRE"
     other.run()
@@ -36,26 +37,42 @@ def test_a_token_the_server_did_not_issue_opens_nothing():
     assert theirs != mine
 
 
+def test_a_token_not_issued_opens_no_phones_draft_on_a_table():
+    """A table's ``?d=`` too: a token the server never issued (nor any phone's live draft) gets a
+    fresh one; an issued token with a live table draft is known even after its own row expired."""
+    store = open_drafts()
+    store.save("table:K7QM9ACXTRE:VICTIM4TOKN", {"hand": 1})  # not issued: a bare key
+    token = store.issue()
+    assert store.known(token) and not store.known("K7QM9ACXTRF")
+    store.save(f"table:K7QM9ACXTRE:{token}", {"hand": 2})
+    with store.engine.begin() as conn:  # the issued token's own row saved long ago
+        conn.execute(
+            sa.text("UPDATE jxmj_app_drafts SET updated = '2000-01-01T00:00:00+00:00' WHERE key = :k"),
+            {"k": f"token:{token}"},
+        )
+    assert store.known(token)  # its table draft lives
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE jxmj_app_drafts SET updated = '2000-01-01T00:00:00+00:00'"))
+    assert not store.known(token)  # all of it expired: a fresh token next time
+
+
 def test_a_malformed_token_is_replaced_by_an_issued_one():
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["d"] = CHOSEN  # "3" is no code letter
     at.run()
-    assert (
-        at.query_params["d"] != CHOSEN
-        and open_store().load_draft(f"token:{at.query_params['d']}") is not None
-    )
+    assert at.query_params["d"] != CHOSEN and open_drafts().load(f"token:{at.query_params['d']}") is not None
 
 
 def test_drafts_expire_with_their_photos(monkeypatch):
-    store = open_store()
-    store.save_draft("table:K7QM9ACXTRE", {"hand": 1}, b"photo bytes")
-    assert store.load_draft("table:K7QM9ACXTRE") == ({"hand": 1}, b"photo bytes")
+    store = open_drafts()
+    store.save("table:K7QM9ACXTRE", {"hand": 1}, b"photo bytes")
+    assert store.load("table:K7QM9ACXTRE") == ({"hand": 1}, b"photo bytes")
     with store.engine.begin() as conn:  # saved long ago
-        conn.execute(sa.text("UPDATE jxmj_drafts SET updated = '2000-01-01T00:00:00+00:00'"))
-    assert store.load_draft("table:K7QM9ACXTRE") is None
-    store.save_draft("table:K7QM9ACXTRF", {"other": 1})  # the next save deletes it
+        conn.execute(sa.text("UPDATE jxmj_app_drafts SET updated = '2000-01-01T00:00:00+00:00'"))
+    assert store.load("table:K7QM9ACXTRE") is None
+    store.save("table:K7QM9ACXTRF", {"other": 1})  # the next save deletes it
     with store.engine.connect() as conn:
-        keys = [r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_drafts"))]
+        keys = [r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_app_drafts"))]
     assert "table:K7QM9ACXTRE" not in keys
     monkeypatch.setenv(drafts.ENV_HOURS, "0.5")
     assert drafts.ttl_seconds() == 1800.0
@@ -65,18 +82,18 @@ def test_drafts_expire_with_their_photos(monkeypatch):
 
 def test_the_drafts_store_is_capped_oldest_first(monkeypatch):
     monkeypatch.setattr(drafts, "MAX_DRAFTS_BYTES", 3100)
-    store = open_store()
+    store = open_drafts()
     for i in range(4):
-        store.save_draft(f"table:T{i}", {"i": i}, b"x" * 1000)
+        store.save(f"table:T{i}", {"i": i}, b"x" * 1000)
         with store.engine.begin() as conn:  # each saved a minute after the one before
             conn.execute(
-                sa.text("UPDATE jxmj_drafts SET updated = :t WHERE key = :k"),
+                sa.text("UPDATE jxmj_app_drafts SET updated = :t WHERE key = :k"),
                 {"t": f"2099-01-01T00:0{i}:00+00:00", "k": f"table:T{i}"},
             )
     with store.engine.connect() as conn:
-        keys = sorted(r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_drafts")))
+        keys = sorted(r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_app_drafts")))
         total = conn.execute(
-            sa.text("SELECT sum(length(data) + coalesce(length(blob), 0)) FROM jxmj_drafts")
+            sa.text("SELECT sum(length(data) + coalesce(length(blob), 0)) FROM jxmj_app_drafts")
         ).scalar()
     assert keys == ["table:T1", "table:T2", "table:T3"] and total <= 3100
 
@@ -84,10 +101,10 @@ def test_the_drafts_store_is_capped_oldest_first(monkeypatch):
 def test_a_damaged_draft_is_corrupt_store_not_a_crash():
     from ledger import StoreError
 
-    store = open_store()
-    store.save_draft("table:K7QM9ACXTRE", {"hand": 1})
+    store = open_drafts()
+    store.save("table:K7QM9ACXTRE", {"hand": 1})
     with store.engine.begin() as conn:
-        conn.execute(sa.text("UPDATE jxmj_drafts SET data = :d"), {"d": "[" * 100_000 + "]" * 100_000})
+        conn.execute(sa.text("UPDATE jxmj_app_drafts SET data = :d"), {"d": "[" * 100_000 + "]" * 100_000})
     with pytest.raises(StoreError) as e:
-        store.load_draft("table:K7QM9ACXTRE")
+        store.load("table:K7QM9ACXTRE")
     assert e.value.code == "corrupt_store"

@@ -125,7 +125,5 @@ def test_the_english_table_page_says_a_conflict_in_english(monkeypatch):
 
     monkeypatch.setattr(Store, "append", meanwhile)
     _click(at, "tb_drawn")
-    assert [e.value for e in at.error] == [
-        "table X changed since you loaded it &#40;hands now&#58; 1, you saw&#58; 0&#41; "
-        + EN["ledger.reloaded"]
-    ]
+    # what the table holds now, in English (the ledger's own sentence is for the CLI)
+    assert [w.value for w in at.warning] == [EN["table.changed"].format(n=0, money="0")]

@@ -139,3 +139,43 @@ def test_a_table_on_a_phone_shows_the_totals_two_a_row_and_no_gap_above_a_sectio
         finally:
             browser.close()
     print(measured)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_two_phones_tapping_record_on_the_same_hand_record_it_once(server, first):  # noqa: F811
+    """Both phones enter the same win and tap 记这一手 within a few milliseconds, in both orders:
+    one hand is recorded, the other phone is told the table changed and keeps its hand."""
+    from playwright.sync_api import sync_playwright
+
+    from app.ui import i18n
+
+    code = open_store().create_table(Table("jiujiang", SEATS)).table.code
+    url = f"{server}/table?table={code}"
+    changed = i18n.catalog("zh")["table.changed"].split("{")[0]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phones = [
+                browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+                for _ in range(2)
+            ]
+            for p in phones:
+                p.goto(url, wait_until="domcontentloaded")
+                _enter_hand(p, "123m456p789s234mCC", "李四", "王五", "李四 +3 · 王五 -3")
+            buttons = [p.locator("[class*='st-key-tb_record'] button").first for p in phones]
+            for b in buttons:
+                b.wait_for(timeout=WAIT)
+            order = [buttons[first], buttons[1 - first]]
+            order[0].click(no_wait_after=True)  # back to back, a few milliseconds apart
+            order[1].click(no_wait_after=True)
+            for p in phones:
+                p.locator('#jx-table[data-hands="1"]').wait_for(timeout=WAIT)
+            told = [p for p in phones if p.get_by_text(changed).count()]
+            if not told:  # the message is drawn on the run after the refused write
+                phones[1 - first].get_by_text(changed).first.wait_for(timeout=WAIT)
+                told = [phones[1 - first]]
+            assert len(told) == 1
+            told[0].get_by_text("李四 +3 · 王五 -3").first.wait_for(timeout=WAIT)  # its hand is kept
+        finally:
+            browser.close()
+    assert [h.kind for h in open_store().get(code).hands] == ["win"]

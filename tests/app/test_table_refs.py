@@ -57,9 +57,12 @@ def models(tmp_path, monkeypatch):
     services._reader_cached.clear()
 
 
-def _open(code: str) -> AppTest:
+def _open(code: str, token: str | None = None) -> AppTest:
+    """The table's page on a phone; ``token``: that phone's ``?d=`` (a reload), else a new phone."""
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"] = code
+    if token:
+        at.query_params["d"] = token
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -115,7 +118,7 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert sorted(t.code for t in at.session_state.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
                                                                        "7s", "8s"]  # fmt: skip
 
-    again = _open(code)  # a reload: the draft's photo is read again, with the table's set
+    again = _open(code, at.query_params["d"])  # a reload: the draft's photo read again, with the set
     assert _odd(again).code == "8s" and _odd(again).detection == _odd(at).detection
     dets = again.session_state.photo.result.detections
     assert dets[_odd(again).detection].tile == "8s"

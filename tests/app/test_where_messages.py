@@ -101,8 +101,7 @@ def test_the_eaten_expander_names_baoting_only_where_payers_declare_it(at):
 def test_a_reload_keeps_the_tiles_the_reader_was_unsure_of():
     """The draft dropped `uncertain`: after a reload the red frames (and the hint to check
     them) were gone, the tiles the player still had to check no longer marked."""
-    from app.ui.state import Conditions, EditHand, EditTile
-    from app.ui.table import draft
+    from app.ui.state import Conditions, EditHand, EditTile, draft
 
     hand = EditHand(concealed=(EditTile("2p", 0.41, 3, uncertain=True), EditTile("6p", 0.99, 4)))
     back, _, _ = draft.from_json(draft.to_json(hand, Conditions()))

@@ -7,7 +7,7 @@ player or the engine supplied is escaped. Tested in tests/app/test_render.py.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from app.ui.i18n import has, lang, t
@@ -139,20 +139,24 @@ def items_table(result: ScoreResult) -> str:
     return table(head, rows)
 
 
-def payer_label(p: Payment) -> str:
-    """A payer's name on the page: the seat's label (下家), a name the engine gave a payer left
-    unnamed in the page language (from its code, `Payment.default_name`: 放炮者, 玩家1), any other
-    name as it is."""
+def payer_label(p: Payment, names: Mapping[str, str] | None = None) -> str:
+    """A payer's name on the page: the player's name where the page knows the seats (`names`:
+    the 牌局 page's seat names by the editor's seat codes), else the seat's label (下家), a name
+    the engine gave a payer left unnamed in the page language (from its code,
+    `Payment.default_name`: 放炮者, 玩家1), any other name as it is."""
+    if names and p.payer in names:
+        return names[p.payer]
     if has(f"seat.{p.payer}"):
         return t(f"seat.{p.payer}")
     return p.payer_zh if lang() == "zh" else p.payer
 
 
-def payments_table(result: ScoreResult) -> str:
-    """Who pays what: 吃炮 per payer (with what was eaten), dealer doubling, kong money."""
+def payments_table(result: ScoreResult, names: Mapping[str, str] | None = None) -> str:
+    """Who pays what: 吃炮 per payer (with what was eaten), dealer doubling, kong money; payers
+    by `names` when given (:func:`payer_label`), 庄 / doubled as marks of their own."""
     rows = []
     for p in result.payments:
-        seat = payer_label(p)
+        seat = payer_label(p, names)
         badge = ""
         if p.is_dealer:
             badge += f"<span class='jx-badge'>{escape(t('res.dealer'))}</span>"
@@ -165,7 +169,7 @@ def payments_table(result: ScoreResult) -> str:
         if p.kong_money:
             extra += escape(num(p.kong_money))
         rows.append(
-            f"<tr><td>{escape(seat)}{badge}</td><td class='jx-why'>{extra}</td>"
+            f"<tr><td>{escape(seat)}{' ' if badge else ''}{badge}</td><td class='jx-why'>{extra}</td>"
             f"<td class='jx-pts'>{escape(num(p.amount))}</td></tr>"
         )
     rows.append(sum_row(t("res.total"), num(result.total), 2))

@@ -13,6 +13,7 @@ import time
 
 import streamlit as st
 
+from app.ui import drafting
 from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.score import session
@@ -20,7 +21,6 @@ from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
 from app.ui.score.result import mini_summary, result_view, total_banner, what_ifs
-from app.ui.table import drafting
 from scoring import ScoreResult
 
 ss = st.session_state

@@ -46,7 +46,7 @@ def total_banner(outcome: Outcome) -> None:
     st.markdown(html_, unsafe_allow_html=True)
 
 
-def result_view(outcome: Outcome, empty_hint: bool = True) -> None:
+def result_view(outcome: Outcome, empty_hint: bool = True, names: dict[str, str] | None = None) -> None:
     """The result under the total; `empty_hint=False` says nothing for a hand with no tiles yet
     (the 牌局 page after a hand is recorded: "还没有牌" there reads as "no hands yet")."""
     if isinstance(outcome, services.Refusal):
@@ -65,7 +65,7 @@ def result_view(outcome: Outcome, empty_hint: bool = True) -> None:
     why_not(ss.hand, ss.cond, r, "score")
     if r.can_win and r.payments:
         st.markdown(f"**{t('res.payments')}**")
-        st.markdown(payments_table(r), unsafe_allow_html=True)
+        st.markdown(payments_table(r, names), unsafe_allow_html=True)  # names: the 牌局 page's seats
 
 
 def _refusal(refusal: services.Refusal) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.flash import Flash, ledger_flash, post
-from ledger import Ledger, LedgerError
+from app.ui.render.html import num
+from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
 
-__all__ = ["error_text", "remember", "store", "table_now", "write"]
+__all__ = ["error_text", "money_line", "remember", "showed", "shown", "store", "table_now", "write"]
 REPLAY = "tbl_replay"  # session state: ((url, code, revision), TableRecord, Ledger) of the table shown
+SHOWN = "tbl_shown"  # session state: {code: the revision the page showed at the end of its last run}
 
 
 @st.cache_resource(show_spinner=False)
@@ -54,6 +57,31 @@ def _keep(rec: TableRecord, ledger: Ledger) -> None:
     st.session_state[REPLAY] = ((default_url(), rec.table.code, rec.revision), rec, ledger)
 
 
+def showed(rec: TableRecord) -> None:
+    """At the end of a run: the page showed the table at ``rec.revision``."""
+    st.session_state.setdefault(SHOWN, {})[rec.table.code] = rec.revision
+
+
+def shown(rec: TableRecord) -> int:
+    """The revision this phone showed before the tap that reran the page (a write checks it:
+    another phone's write in between is a conflict, not a write on top of a table never seen)."""
+    return st.session_state.get(SHOWN, {}).get(rec.table.code, rec.revision)
+
+
+def money_line(seats, deltas, name=md) -> str:
+    """One hand's money by seat name: "李四 +3 · 王五 -3" (names inert Markdown, unless `name`
+    is ``str``: a :class:`Flash` field makes the whole line inert itself)."""
+    return " · ".join(f"{name(seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d)
+
+
+def _changed(code: str, where: str) -> Flash:
+    """The table changed under this phone: what it holds now (its last hand's money), read again."""
+    rec, ledger = table_now(code)
+    n = len(rec.hands)
+    money = money_line(rec.table.seats, ledger.outcomes[-1].deltas, str) if ledger.outcomes else ""
+    return Flash("warning", "table.changed", {"n": n, "money": money or "0"}, where=where)
+
+
 def error_text(e: LedgerError) -> str:
     """One sentence for a ledger error, in the page language (`app.ui.flash.ledger_flash`): on
     the English page the ledger's own sentence (inert Markdown: it may quote a seat name or typed
@@ -61,11 +89,16 @@ def error_text(e: LedgerError) -> str:
     return ledger_flash(e).text()
 
 
-def write(action, where: str, ok: str | None = None, **fields) -> bool:
+def write(action, where: str, ok: str | None = None, code: str | None = None, **fields) -> bool:
     """Run a store write; on success post the catalog message `ok` (with `fields`) and rerun, on a
-    ledger error post why — both for `where`, beside the button that made them (`app.ui.flash`)."""
+    ledger error post why — both for `where`, beside the button that made them (`app.ui.flash`).
+    A conflict on table `code` (another phone wrote since this one showed the table) says what
+    the table holds now; the hand in progress is kept."""
     try:
         action()
+    except ConflictError as e:
+        post(_changed(code, where) if code else ledger_flash(e, where))
+        st.rerun()
     except LedgerError as e:
         post(ledger_flash(e, where))
         st.rerun()

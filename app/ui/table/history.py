@@ -11,13 +11,17 @@ from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.score.session import started
-from app.ui.table.db import remember, store, write
+from app.ui.table.db import remember, shown, store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
 EDIT_KINDS = ("keep", "drawn")
 PAGE = 10  # hands drawn per page of the history
 CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
+#: the four seats' lines: Okabe-Ito colours that stay apart under every colour blindness (blue,
+#: orange, black, reddish purple; tests/app/test_table_phones.py simulates them), and a dash each
+SEAT_COLOURS = ("#0072B2", "#E69F00", "#000000", "#CC79A7")
+SEAT_DASHES = ([1, 0], [8, 4], [2, 3], [10, 3, 2, 3])
 
 
 def chart(ledger) -> None:
@@ -30,12 +34,15 @@ def chart(ledger) -> None:
     frame = _frame(ledger)
     hand, total = t("table.hand_axis"), t("table.total_axis")
     spec = {
-        "mark": {"type": "line", "tooltip": True},
+        "mark": {"type": "line", "tooltip": True, "strokeWidth": 2.5},
         "encoding": {
             "x": {"field": "hand", "type": "quantitative", "title": hand, "axis": {"tickMinStep": 1}},
             "y": {"field": "total", "type": "quantitative", "title": total},
             "color": {"field": "seat", "type": "nominal", "title": None, "sort": seats,
-                      "scale": {"domain": seats}, "legend": {"orient": "bottom"}},
+                      "scale": {"domain": seats, "range": list(SEAT_COLOURS)},
+                      "legend": {"orient": "bottom"}},
+            "strokeDash": {"field": "seat", "type": "nominal", "title": None, "sort": seats,
+                           "scale": {"domain": seats, "range": [list(d) for d in SEAT_DASHES]}},
             "tooltip": [{"field": "seat", "title": t("table.seat")}, {"field": "hand", "title": hand},
                         {"field": "total", "title": total}],
         },
@@ -92,7 +99,7 @@ def hand_title(ledger, o) -> str:
     """The hand's expander label (Markdown: the seat names are made inert, `app.safe_text.md`)."""
     seats, h = tuple(md(n) for n in ledger.table.seats), o.hand
     if h.kind == "win":
-        who = ", ".join(seats[w.seat] for w in h.winners)
+        who = t("list.sep").join(seats[w.seat] for w in h.winners)
         how = (
             t("table.self_drawn_by", who=who)
             if h.discarder is None
@@ -126,7 +133,8 @@ def history(rec, ledger) -> None:
             if o.error:
                 st.warning(o.error)
             if o.reasons:
-                st.caption(", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons))
+                why = (t(f"raise.{r.code}", n=r.source, x=r.factor) for r in o.reasons)
+                st.caption(t("list.sep").join(why))
             for w, r in zip(o.hand.winners, o.results, strict=False):
                 st.markdown(f"**{md(ledger.table.seats[w.seat])}**")
                 win = w.hand.winning_tile.code if w.hand is not None else None
@@ -189,7 +197,7 @@ def _edit_form(rec, o) -> None:
         data.update(winners=[entry], discarder=discarder)
 
     def save() -> None:  # against the hand the form showed: another phone's write is a conflict
-        hand, after = store().edit(table.code, n, data, expected=len(rec.hands), revision=rec.revision)
+        hand, after = store().edit(table.code, n, data, expected=len(rec.hands), revision=shown(rec))
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
 
-    write(save, "edit", "table.edited", n=n)
+    write(save, "edit", "table.edited", code=table.code, n=n)

@@ -18,10 +18,10 @@ from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.render.html import num
 from app.ui.score import session
-from app.ui.table.db import error_text, table_now
+from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
-from app.ui.table.settle_view import exchange, settlement
+from app.ui.table.settle_view import exchange, imported_note, settlement
 from app.ui.table.start import start_view
 from ledger import LedgerError
 from ledger.codes import normalize_code
@@ -45,6 +45,7 @@ def render() -> None:
     session.use(f"table:{code}")
     top = st.container()  # messages whose own place is not on the page this run (e.g. locked meanwhile)
     header(rec, ledger)
+    imported_note(code)
     if not rec.table.locked:
         record_section(rec, ledger)
     else:
@@ -55,6 +56,7 @@ def render() -> None:
     exchange(rec, ledger)
     with top:
         show_posted()
+    showed(rec)  # the next tap's writes check this revision
     _leave()
 
 
@@ -86,7 +88,7 @@ def header(rec, ledger) -> None:
             delta = num(last[i]) if last is not None and last[i] else None
             st.metric(md(table.seats[i]) + dealer, num(ledger.totals[i]), delta)  # a label is Markdown
     raise_ = ledger.next_raise
-    why = ", ".join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
+    why = t("list.sep").join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
     st.markdown(
         f'<div id="jx-next" data-dealer="{ledger.next_dealer}" data-raise="{raise_}">'
         + t("table.next", n=len(rec.hands) + 1, dealer=md(table.seats[ledger.next_dealer]))

@@ -11,21 +11,21 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
+from app.ui import drafting
 from app.ui.flash import show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
-from app.ui.render.html import num
 from app.ui.score import session
 from app.ui.score.conditions import conditions
 from app.ui.score.editor import hand_editor
 from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
-from app.ui.table import drafting, reopen
+from app.ui.state.draft import TableChoices
 from app.ui.table import refs as table_refs
-from app.ui.table.db import error_text, remember, store, write
-from app.ui.table.draft import TableChoices
-from app.ui.table.seats import sync_conditions, winner_entry
+from app.ui.table import reopen
+from app.ui.table.db import error_text, money_line, remember, shown, store, write
+from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
@@ -37,7 +37,7 @@ HERE = "actions"  # where the record / undo buttons leave their messages
 
 def record_section(rec, ledger) -> None:
     table, code = rec.table, rec.table.code
-    key = f"table:{code}"
+    key = drafting.table_key(code)  # this phone's own hand in progress
     ck = f"tbl_choices:{code}"
     if not session.started():
         with table_refs.reading(code):  # the draft's photo, read with the table's set
@@ -46,6 +46,8 @@ def record_section(rec, ledger) -> None:
             session.start(EditHand(), Conditions(variant=table.variant))
         ss[ck] = choices or TableChoices()
     choices: TableChoices = ss.setdefault(ck, TableChoices())
+    if choices.seen is None:  # a hand begun now: on the table as this run shows it
+        choices.seen = rec.revision
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
     _who(table, ledger, choices)
     drafting.before_photos()
@@ -70,8 +72,11 @@ def record_section(rec, ledger) -> None:
         _facts(table, choices)
     with right:
         total_banner(outcome)
-        result_view(outcome, empty_hint=not rec.hands)  # after a recorded hand: no "还没有牌"
+        names = {relative(s, winner): table.seats[s] for s in range(4)}  # payers by their names
+        result_view(outcome, empty_hint=not rec.hands, names=names)  # after a recorded hand: no "还没有牌"
     _actions(rec, ledger, choices, outcome, key)
+    if ss.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
+        choices.seen = rec.revision
     drafting.save(key, choices)
 
 
@@ -163,13 +168,12 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             data = _win_data(table, choices)
             _, after = add_hand(table, rec.hands, data, before=ledger)  # one hand folded, not the table
             deltas = after.outcomes[-1].deltas
-            st.markdown(t("table.preview") + " " + " · ".join(
-                f"{md(table.seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d
-            ))  # fmt: skip
+            st.markdown(t("table.preview") + " " + money_line(table.seats, deltas))
         except (LedgerError, HandError) as e:
             data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
-        st.caption(t("table.pending", names=", ".join(md(table.seats[w["seat"]]) for w in choices.pending)))
+        names = t("list.sep").join(md(table.seats[w["seat"]]) for w in choices.pending)
+        st.caption(t("table.pending", names=names))
     if problem:
         st.caption(problem)
 
@@ -180,15 +184,20 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         drafting.clear(key)
 
     def append(hand_data) -> None:
-        # checked against the revision this page replayed (another phone's write: a conflict)
-        hand, after = store().append(code, hand_data, expected=n, revision=rec.revision, before=ledger)
+        # checked against the revision this phone showed when the hand was begun: another
+        # phone's write since (the same hand, or any other) is a conflict, never a double
+        try:
+            hand, after = store().append(code, hand_data, expected=n, revision=choices.seen, before=ledger)
+        except LedgerError:
+            choices.seen = None  # the next run shows the table as it is now: the hand begins there
+            raise
         remember(rec, (*rec.hands, hand), after)
         table_refs.learn(code, n + 1, photo=hand_data.get("kind") == "win")  # the set, from its photo
         reset()
 
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), HERE, "table.recorded", n=n + 1)
+        write(lambda: append(data), HERE, "table.recorded", code=code, n=n + 1)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
@@ -201,16 +210,21 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        write(lambda: append({"kind": "drawn", **_common(table, choices)}), HERE, "table.recorded", n=n + 1)
+        drawn = {"kind": "drawn", **_common(table, choices)}
+        write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
             t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
         )
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            write(lambda: append({"kind": "false_win", "declarer": who}), HERE, "table.recorded", n=n + 1)
+            false_win = {"kind": "false_win", "declarer": who}
+            write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: _undo(rec), HERE, "table.undone", n=n)
+        write(lambda: _undo(rec), HERE, "table.undone", code=code, n=n)
+    if (not ss.hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
+        reset()  # this phone's hand in progress, dropped on purpose
+        st.rerun()
     show_posted(HERE)  # beside the buttons that made them
 
 
@@ -231,7 +245,8 @@ def _undo(rec) -> None:
     except (HandError, KeyError, TypeError, ValueError):  # a stored hand that no longer reads:
         # undo still, the editor as it is
         state = None
-    after = store().undo(table.code, expected=len(rec.hands), revision=rec.revision)  # the hand read above
+    # the hand this phone showed: another phone's write since is a conflict
+    after = store().undo(table.code, expected=len(rec.hands), revision=shown(rec))
     remember(rec, rec.hands[:-1], after)
     table_refs.forget(table.code, len(rec.hands))
     if state is None:
@@ -241,6 +256,7 @@ def _undo(rec) -> None:
     session.start(hand, cond)
     if before is not None and not before.is_empty:
         ss.undo = [before]
+    choices.seen = None  # begun again on the table without it
     ss[f"tbl_choices:{table.code}"] = choices
     _forget_widgets()
     if last.kind == "false_win":

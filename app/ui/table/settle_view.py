@@ -12,12 +12,12 @@ from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
 from app.ui.builtin import refusal_slot
 from app.ui.flash import show_posted
-from app.ui.i18n import t
+from app.ui.i18n import catalog, lang, t
 from app.ui.render.html import num
-from app.ui.table.db import error_text, store, write
+from app.ui.table.db import error_text, shown, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
-from ledger.exchange import export_csv, export_json, table_from_export
+from ledger.exchange import CSV_WORDS, export_csv, export_json, table_from_export
 
 ss = st.session_state
 
@@ -36,8 +36,13 @@ def settlement(rec, ledger) -> None:
     if not rec.table.locked:
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            write(lambda: store().lock(rec.table.code), "settle", "table.locked")
+            # the settlement this phone showed: another phone's write since is a conflict
+            lock = lambda: store().lock(rec.table.code, revision=shown(rec))  # noqa: E731
+            write(lock, "settle", "table.locked", code=rec.table.code)
     show_posted("settle")  # the lock's outcome where it was tapped
+
+
+IMPORTED = "tbl_import_said"  # session state: (the export's code, the code it was stored under)
 
 
 def exchange(rec, ledger) -> None:
@@ -45,13 +50,20 @@ def exchange(rec, ledger) -> None:
     code = rec.table.code
     cols = st.columns(2)
     # callables: the files are built when a button is pressed, not on every run of the page
-    csv_file = lambda: export_csv(ledger)  # noqa: E731
+    csv_file = lambda: csv_bytes(ledger)  # noqa: E731
     json_file = lambda: json.dumps(export_json(ledger), ensure_ascii=False, indent=1)  # noqa: E731
     cols[0].download_button(t("table.export_csv"), csv_file, f"jxmj-{code}.csv", "text/csv", key="tb_csv")
     cols[1].download_button(
         t("table.export_json"), json_file, f"jxmj-{code}.json", "application/json", key="tb_json"
     )
     import_view()
+
+
+def csv_bytes(ledger) -> bytes:
+    """The CSV download in the page's language (headers, kinds of hand), as a spreadsheet opens
+    it: UTF-8 with a BOM (Excel reads Chinese names right), every cell quoted."""
+    words = {k: catalog(lang())[f"csv.{k}"] for k in CSV_WORDS}
+    return ("\ufeff" + export_csv(ledger, words)).encode("utf-8")
 
 
 def import_view() -> None:
@@ -63,14 +75,28 @@ def import_view() -> None:
     raw = up.getvalue()
     try:  # admitted like a photo: reading a large export holds memory too (ledgerin.import_cost)
         with photo_slot(lambda: st.spinner(t("table.import_waiting")), cost=ledgerin.import_cost(raw)):
-            rec = store().create_table(*table_from_export(read_export(raw)))
+            table, hands = table_from_export(read_export(raw))
+            rec = store().create_table(table, hands)
     except LedgerError as e:
         st.error(error_text(e))
         return
     except PhotoBusy:
         st.error(t("table.import_busy"))
         return
+    ss[IMPORTED] = (table.code, rec.table.code)  # said on the imported table's page
     go(rec.table.code)
+
+
+def imported_note(code: str) -> None:
+    """After an import, on the imported table: what it did — a new table under which code, the
+    old one unchanged, how the other phones open it (they still show the old code)."""
+    said = ss.get(IMPORTED)
+    if not said or said[1] != code:
+        return
+    del ss[IMPORTED]
+    old, new = said
+    key = "table.imported_same" if old == new else "table.imported_new"
+    st.info(t(key, old=old or "—", new=new))
 
 
 def read_export(raw: bytes) -> object:

@@ -5,21 +5,27 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import jsonin
 from app.ui.i18n import t
 from app.ui.table.db import error_text, store
+from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typed_rules
 from ledger import LedgerError, Table
 from ledger.codes import normalize_code
 from scoring.model import VARIANTS
 
 ss = st.session_state
 DEFAULT_NAMES = ("东", "南", "西", "北")
-RULES_EXAMPLE = '{"ledger": {"drawn.window": 3}, "scoring": {"full_flush.base": 15}}'
-MAX_RULES = 4000
 
 
 def start_view() -> None:
     st.subheader(t("table.new"))
+    variant = st.segmented_control(
+        t("cond.variant"),
+        VARIANTS,
+        format_func=lambda v: t(f"variant.{v}"),
+        key="tn_variant",
+        default="jiujiang",
+        required=True,
+    )  # fmt: skip  (outside the form: the house rules below are the variant's)
     with st.form("table_new"):
         st.text_input(t("table.title"), key="tn_title", max_chars=80)
         cols = st.columns(4)
@@ -28,14 +34,12 @@ def start_view() -> None:
                 st.text_input(
                     t("table.seat_n", n=i + 1), value=DEFAULT_NAMES[i], key=f"tn_seat{i}", max_chars=24
                 )
-        st.segmented_control(
-            t("cond.variant"), VARIANTS, format_func=lambda v: t(f"variant.{v}"), key="tn_variant",
-            default="jiujiang", required=True,
-        )  # fmt: skip
         st.number_input(
             t("table.base"), min_value=0.01, max_value=10000.0, value=1.0, step=0.5, key="tn_base"
         )
-        st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
+        with st.expander(t("table.rules_form")):
+            ss["tn_chosen"] = rules_form(variant or "jiujiang")
+            st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
         st.caption(t("table.seats_help"))
         created = st.form_submit_button(t("table.create"), type="primary")
     if created:
@@ -53,29 +57,19 @@ def start_view() -> None:
 
 def _create() -> None:
     seats = tuple(ss.get(f"tn_seat{i}", "") for i in range(4))
+    variant = ss.tn_variant or "jiujiang"
     try:
-        rules = _house_rules(ss.get("tn_rules") or "")
-        table = Table(
-            ss.tn_variant or "jiujiang", seats, str(round(ss.tn_base, 4)), rules, title=ss.tn_title or ""
-        )
+        rules = typed_rules(variant, ss.get("tn_rules") or "", ss.get("tn_chosen") or {})
+    except RuleProblem as e:
+        st.error(e.text)  # names the key, in the page's language
+        return
+    try:
+        table = Table(variant, seats, str(round(ss.tn_base, 4)), rules, title=ss.tn_title or "")
         rec = store().create_table(table)
     except LedgerError as e:
         st.error(error_text(e))
         return
     go(rec.table.code)
-
-
-def _house_rules(text: str) -> dict:
-    """House rules typed as JSON (docs/rules/between-hands.md, docs/rules/README.md keys)."""
-    if not text.strip():
-        return {}
-    if len(text) > MAX_RULES:
-        raise LedgerError("bad_rule", f"house rules are at most {MAX_RULES} characters")
-    try:  # as strict as `jxmj table new --rules`: no duplicate fields, no 5000-digit numbers
-        rules = jsonin.parse(text, lengths=False)
-    except jsonin.InputError as e:
-        raise LedgerError("bad_rule", f"house rules are not valid JSON: {e}") from None
-    return {} if rules is None else rules  # Table names a wrong shape
 
 
 def go(code: str) -> None:

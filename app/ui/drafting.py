@@ -1,9 +1,13 @@
-"""Drafts in the database: the hand in progress is saved after every change and read back on a
-new session, so a reload, a locked phone or a second phone on the same URL loses nothing.
+"""Drafts in the database (`app.drafts`): the hand in progress is saved after every change and
+read back on a new session, so a reload or a locked phone loses nothing.
 
-Keys: ``table:CODE`` for a table's hand in progress, ``token:TOKEN`` for the single-hand page
-(the token lives in its URL as ``?d=TOKEN``). The photo is kept as its original bytes and read
-again on restore (detection is deterministic, so the boxes and every fix line up).
+Each phone has a token, issued by the server on its first visit (only issued tokens open a
+draft; drafts expire, all are capped: `app.drafts.policy`) and kept in its address as
+``?d=TOKEN`` (a reload keeps it; the QR and the shared table link carry none, so each phone that
+joins gets its own). Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another
+phone's taps never overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is
+kept as its original bytes and read again on restore (detection is deterministic, so the boxes
+and every fix line up).
 """
 
 from __future__ import annotations
@@ -12,40 +16,70 @@ import logging
 
 import streamlit as st
 
+from app.drafts import KEEP, DraftStore, open_drafts
 from app.ui import services
 from app.ui.score import session
-from app.ui.table import draft
-from app.ui.table.db import store
+from app.ui.state import draft
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code
-from ledger.store.store import KEEP
+from ledger.store import default_url
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
-__all__ = ["after_photos", "before_photos", "restore", "save", "single_hand_key"]
+__all__ = ["after_photos", "before_photos", "phone_token", "restore", "save", "single_hand_key", "table_key"]
 
 
-def single_hand_key() -> str:
-    """The draft key of the single-hand page: its URL token when the server issued it and its
-    draft lives (`ledger.store.drafts`), else a fresh token issued now (put in the URL)."""
-    token = st.query_params.get("d", "")
-    if ss.get("draft_token") != token:  # checked once per session and token
+@st.cache_resource(show_spinner=False)
+def _open(url: str) -> DraftStore:
+    return open_drafts(url)
+
+
+def store() -> DraftStore:
+    """The process's draft store for the current ``JXMJ_DB``; raises :class:`LedgerError`."""
+    return _open(default_url())
+
+
+def phone_token() -> str:
+    """This phone's token: its address's ``?d=`` when the server issued it and a draft of it
+    lives (`app.drafts.policy`), else a fresh one issued now and put there; kept in the session
+    (checked once per session and token), so a page switch carries it. A token nobody issued —
+    one chosen and sent round as a link — never opens another phone's draft."""
+    token = st.query_params.get("d", "") or ss.get("draft_token", "")
+    if ss.get("draft_token") != token:
         try:
-            known = store().load_draft(f"token:{normalize_code(token)}") is not None
+            token = normalize_code(token)
+            known = store().known(token)
         except LedgerError:
             known = False
-        if known:
-            token = normalize_code(token)
-        else:
+        if not known:
             try:
-                token = store().issue_draft_token()
+                token = store().issue()
             except LedgerError as e:  # no store: the page works without a draft
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
-            st.query_params["d"] = token
         ss["draft_token"] = token
-    return f"token:{token}"
+    if st.query_params.get("d") != token:
+        st.query_params["d"] = token
+    return token
+
+
+def single_hand_key() -> str:
+    """The draft key of the single-hand page."""
+    return f"token:{phone_token()}"
+
+
+def table_key(code: str) -> str:
+    """This phone's draft key on table `code`. The one draft a table had before phones had their
+    own (``table:CODE``) becomes the first phone's that opens the table."""
+    key = f"table:{code}:{phone_token()}"
+    if not ss.get(f"_took:{key}"):
+        ss[f"_took:{key}"] = True
+        try:
+            store().take(f"table:{code}", key)
+        except LedgerError as e:
+            log.warning("draft table:%s not moved: %s", code, e)
+    return key
 
 
 def before_photos() -> None:
@@ -77,7 +111,7 @@ def save(key: str, choices: draft.TableChoices | None = None) -> None:
     if ss.get(f"_draft:{key}") == data and not dirty:  # the draft as last written or read
         return
     try:
-        store().save_draft(key, data, ss.get("_photo_blob") if dirty else KEEP)
+        store().save(key, data, ss.get("_photo_blob") if dirty else KEEP)
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
         return
@@ -95,7 +129,7 @@ def _draft(choices: draft.TableChoices | None) -> dict:
 def restore(key: str) -> draft.TableChoices | None:
     """Start the session from the stored draft; its table choices, or None when there is none."""
     try:
-        got = store().load_draft(key)
+        got = store().load(key)
     except LedgerError as e:
         log.warning("draft %s not read: %s", key, e)
         return None
@@ -122,7 +156,7 @@ def restore(key: str) -> draft.TableChoices | None:
 def clear(key: str) -> None:
     """Forget the draft (the hand was recorded)."""
     try:
-        store().delete_draft(key)
+        store().delete(key)
     except LedgerError as e:
         log.warning("draft %s not deleted: %s", key, e)
     ss.pop(f"_draft:{key}", None)

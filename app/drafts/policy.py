@@ -1,9 +1,10 @@
-"""The drafts' policy (the hand in progress, ``jxmj_drafts``): issued tokens only, an expiry, a cap.
+"""The drafts' policy (``jxmj_app_drafts``): issued tokens only, an expiry, a cap.
 
-- **Issued tokens.** The single-hand page's ``?d=TOKEN`` opens a draft only when the server
-  issued that token (:func:`issue`: a fresh random code, stored at once as an empty draft); any
-  other token — one chosen by someone else and sent round as a link — opens nothing, and the
-  page issues a fresh one.
+- **Issued tokens.** A phone's ``?d=TOKEN`` (its single-hand page and its hands on tables)
+  opens a draft only when the server issued that token (:func:`issue`: a fresh random code,
+  stored at once as an empty ``token:TOKEN`` draft) and a draft of it still lives
+  (:func:`known`); any other token — one chosen by someone else and sent round as a link —
+  opens nothing, and the page issues a fresh one.
 - **Expiry.** A draft (with its photo) not saved for :func:`ttl_seconds` (``$JXMJ_DRAFT_HOURS``,
   default 24 hours) is gone: never read again, and deleted by the next save.
 - **Cap.** All drafts together hold at most :data:`MAX_DRAFTS_BYTES`; a save that would pass it
@@ -17,10 +18,10 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
+from app.drafts.table import drafts
 from ledger.codes import new_code
-from ledger.store import schema as S
 
-__all__ = ["ENV_HOURS", "MAX_DRAFTS_BYTES", "expired", "issue", "make_room", "purge", "ttl_seconds"]
+__all__ = ["ENV_HOURS", "MAX_DRAFTS_BYTES", "expired", "issue", "known", "make_room", "purge", "ttl_seconds"]
 
 ENV_HOURS = "JXMJ_DRAFT_HOURS"
 DEFAULT_HOURS = 24.0
@@ -51,12 +52,12 @@ def expired(updated: str, at: datetime | None = None) -> bool:
 
 def purge(conn: sa.Connection) -> None:
     """Delete every expired draft."""
-    conn.execute(S.drafts.delete().where(S.drafts.c.updated < _cutoff()))
+    conn.execute(drafts.delete().where(drafts.c.updated < _cutoff()))
 
 
 def make_room(conn: sa.Connection, key: str, size: int) -> None:
     """Delete the drafts saved longest ago (not ``key``'s) until ``size`` more bytes fit."""
-    d = S.drafts.c
+    d = drafts.c
     length = sa.func.length(d.data) + sa.func.coalesce(sa.func.length(d.blob), 0)
     rows = conn.execute(
         sa.select(d.key, length.label("n")).where(d.key != key).order_by(d.updated.desc())
@@ -65,16 +66,24 @@ def make_room(conn: sa.Connection, key: str, size: int) -> None:
     for r in reversed(rows):  # oldest first
         if total + size <= MAX_DRAFTS_BYTES:
             break
-        conn.execute(S.drafts.delete().where(d.key == r.key))
+        conn.execute(drafts.delete().where(d.key == r.key))
         total -= r.n
 
 
+def known(conn: sa.Connection, token: str) -> bool:
+    """Whether ``token`` (a normalized code) was issued and a draft of it has not expired: its
+    ``token:TOKEN`` or one of its tables' ``table:CODE:TOKEN``."""
+    d = drafts.c
+    mine = sa.or_(d.key == f"token:{token}", sa.and_(d.key.like("table:%"), d.key.like(f"%:{token}")))
+    return conn.execute(sa.select(d.key).where(mine, d.updated >= _cutoff()).limit(1)).first() is not None
+
+
 def issue(conn: sa.Connection) -> str:
-    """A fresh single-hand token, stored as an empty draft (so it is known as issued)."""
+    """A fresh phone token, stored as an empty draft (so it is known as issued)."""
     for _ in range(8):
         token = new_code()
         key = f"token:{token}"
-        if conn.execute(sa.select(S.drafts.c.key).where(S.drafts.c.key == key)).first() is None:
-            conn.execute(S.drafts.insert().values(key=key, data="{}", blob=None, updated=now().isoformat()))
+        if conn.execute(sa.select(drafts.c.key).where(drafts.c.key == key)).first() is None:
+            conn.execute(drafts.insert().values(key=key, data="{}", blob=None, updated=now().isoformat()))
             return token
     raise RuntimeError("no free draft token in 8 draws")  # 51 random bits: never

@@ -30,7 +30,8 @@ class TableChoices:
     """What the table page asks besides the hand: ``winner`` seat (0-3, None: not chosen),
     ``discarder`` seat (None: 自摸), 跟庄 facts, 新余 ``kongs`` of the other seats
     (``{seat: [exposed, concealed]}``), and ``pending``: hand JSON of winners already entered on
-    this discard (一炮多响)."""
+    this discard (一炮多响); ``seen``: the table's revision this phone showed when the hand was
+    begun — a record checks it, so a table changed meanwhile is a conflict, never a double."""
 
     winner: int | None = None
     discarder: int | None = None
@@ -39,6 +40,17 @@ class TableChoices:
     second: bool = False
     kongs: dict[str, list[int]] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
+    seen: int | None = None
+
+    @property
+    def begun(self) -> bool:
+        """Anything chosen besides the hand (a winner, 跟庄, kongs, a winner entered before)."""
+        return (
+            self.winner is not None
+            or self.followed
+            or bool(self.pending)
+            or any(any(v) for v in self.kongs.values())
+        )
 
 
 def to_json(hand: EditHand, cond: Conditions, choices: TableChoices | None = None) -> dict[str, Any]:

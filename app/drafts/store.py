@@ -1,0 +1,127 @@
+"""Drafts: each phone's hand in progress, so a reload or a locked phone loses nothing.
+
+One table, ``jxmj_app_drafts``, in the ledger's database but not in the ledger's schema: the
+ledger's tables hold what was played, this one what a phone is entering. A key names whose
+draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's token is its
+address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
+the token). Only issued tokens open a draft, drafts expire, all of them are capped
+(:mod:`app.drafts.policy`). Opening the store creates the table
+once and moves the drafts older releases kept in the ledger's ``jxmj_drafts`` into it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import sqlalchemy as sa
+
+from app.drafts import policy
+from app.drafts.table import drafts, metadata
+from ledger.errors import LedgerError, StoreError
+from ledger.store.db import default_url, make_engine
+from ledger.store.dberror import db_errors
+
+__all__ = ["KEEP", "MAX_DRAFT_BYTES", "DraftStore", "drafts", "metadata", "open_drafts"]
+
+MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
+KEEP = object()  # save: leave the stored photo as it is
+OLD = "jxmj_drafts"  # where releases before this one kept drafts (ledger schema v2)
+LOCK = 0x6A786D64  # pg_advisory_xact_lock key of the table's creation ("jxmd")
+
+
+def open_drafts(url: str | None = None, engine: sa.Engine | None = None) -> DraftStore:
+    """The draft store of the database at ``url`` (default: the ledger's), or on ``engine``;
+    creates its table on first use (two processes at once do not race: SQLite's write lock,
+    PostgreSQL's advisory lock) and moves the ledger's old drafts into it. Raises
+    :class:`ledger.StoreError` as :func:`ledger.store.open_store` does."""
+    url = url or default_url()
+    engine = engine or make_engine(url)
+    where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
+    store = DraftStore(engine, where)
+    with store._tx(write=True) as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(LOCK)))
+        names = set(sa.inspect(conn).get_table_names())
+        if drafts.name not in names:
+            drafts.create(conn)
+            if OLD in names:  # drafts kept by an older release: moved, not lost
+                cols = ["key", "data", "blob", "updated"]
+                old = sa.table(OLD, *map(sa.column, cols))
+                conn.execute(drafts.insert().from_select(cols, sa.select(*(old.c[c] for c in cols))))
+                conn.execute(old.delete())
+    return store
+
+
+class DraftStore:
+    """Drafts by key (see the module docstring)."""
+
+    def __init__(self, engine: sa.Engine, where: str = "the ledger database") -> None:
+        self.engine, self.where = engine, where
+
+    @contextlib.contextmanager
+    def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
+        with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
+            with conn.begin():
+                yield conn
+
+    def save(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
+        """Keep the hand in progress under ``key``; ``blob``: the photo's bytes, None for none, or
+        :data:`KEEP` to leave the stored photo as it is. Larger than :data:`MAX_DRAFT_BYTES`:
+        ``LedgerError("draft_too_large")``, nothing stored. Expired drafts are deleted first, and
+        the oldest others while all would pass :data:`app.drafts.policy.MAX_DRAFTS_BYTES`."""
+        text = json.dumps(data, ensure_ascii=False)
+        size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
+        if size > MAX_DRAFT_BYTES:
+            raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
+        d, now = drafts.c, policy.now().isoformat()
+        with self._tx(write=True) as conn:
+            policy.purge(conn)
+            policy.make_room(conn, key, size)
+            if blob is KEEP:
+                if conn.execute(drafts.update().where(d.key == key).values(data=text, updated=now)).rowcount:
+                    return
+                blob = None
+            conn.execute(drafts.delete().where(d.key == key))
+            conn.execute(drafts.insert().values(key=key, data=text, blob=blob, updated=now))
+
+    def load(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
+        """The draft under ``key`` as ``(data, blob)``, or None (none, or expired). A stored value
+        that does not parse is damage: ``StoreError("corrupt_store")``."""
+        d = drafts.c
+        with self._tx() as conn:
+            row = conn.execute(sa.select(d.data, d.blob, d.updated).where(d.key == key)).first()
+        if row is None or policy.expired(row.updated):
+            return None
+        try:
+            return json.loads(row.data), row.blob
+        except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
+            raise StoreError("corrupt_store", f"the draft {key} is damaged in {self.where} ({e})") from None
+
+    def issue(self) -> str:
+        """A fresh phone token for ``?d=``, stored as issued (:func:`app.drafts.policy.issue`)."""
+        with self._tx(write=True) as conn:
+            return policy.issue(conn)
+
+    def known(self, token: str) -> bool:
+        """Whether the server issued ``token`` and a draft of it lives (:func:`app.drafts.policy.known`)."""
+        with self._tx() as conn:
+            return policy.known(conn, token)
+
+    def take(self, old: str, key: str) -> bool:
+        """Move the draft under ``old`` to ``key`` when ``key`` has none (a table's one shared draft
+        of earlier releases becomes the first phone's own); True when it moved."""
+        d = drafts.c
+        with self._tx(write=True) as conn:
+            if conn.execute(sa.select(d.key).where(d.key == key)).first() is not None:
+                return False
+            return bool(conn.execute(drafts.update().where(d.key == old).values(key=key)).rowcount)
+
+    def delete(self, key: str) -> None:
+        with self._tx(write=True) as conn:
+            conn.execute(drafts.delete().where(drafts.c.key == key))
+
+    def close(self) -> None:
+        self.engine.dispose()

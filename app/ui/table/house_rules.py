@@ -1,0 +1,118 @@
+"""House rules when a table opens: each between-hand rule of the variant (its ledger rule table)
+as a widget with its default and its DECISIONS section, the JSON box kept as "advanced"; an
+error names the key and what it may be, in the page's language.
+
+Only values that differ from the variant's default become house rules, so a table opened with
+the form untouched has none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import streamlit as st
+
+from app import jsonin
+from app.ui.i18n import t
+from ledger import LedgerError
+from ledger.rules import CHOICES, INT_RANGE, INT_RANGES, load_ledger_rules, rule_sections, scoring_rules
+
+ss = st.session_state
+MAX_RULES = 4000
+RULES_EXAMPLE = '{"ledger": {"drawn.window": 3}, "scoring": {"full_flush.base": 15}}'
+
+__all__ = ["RuleProblem", "rules_form", "typed_rules"]
+
+
+class RuleProblem(Exception):
+    """A house rule that cannot be: ``text`` says which key and why, in the page's language."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _value_text(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t("rule.yes") if value else t("rule.no")
+    if isinstance(value, str) and key in CHOICES:
+        return t(f"rule.choice.{value}")
+    return str(value)
+
+
+def rules_form(variant: str) -> dict[str, Any]:
+    """A widget per ledger rule of `variant` (widget keys ``tr_<variant>_<key>``); returns the
+    values that differ from the defaults, ``{"section.key": value}``."""
+    defaults = load_ledger_rules(variant).values
+    refs = rule_sections(variant)
+    out: dict[str, Any] = {}
+    for key, default in defaults.items():
+        ref = refs.get(key.split(".")[0])
+        label = t("rule.label", name=t(f"rule.{key}"), default=_value_text(key, default))
+        help_ = t("rule.ref", ref=ref) if ref else None
+        wkey = f"tr_{variant}_{key}"
+        if isinstance(default, bool):
+            value = st.checkbox(label, value=default, key=wkey, help=help_)
+        elif isinstance(default, int):
+            lo, hi = INT_RANGES.get(key, INT_RANGE)
+            value = int(st.number_input(label, lo, hi, default, step=1, key=wkey, help=help_))
+        else:
+            options = CHOICES.get(key, (default,))
+            value = st.selectbox(
+                label, options, index=options.index(default), key=wkey, help=help_,
+                format_func=lambda v, k=key: _value_text(k, v),
+            )  # fmt: skip
+        if value != default:
+            out[key] = value
+    return out
+
+
+def typed_rules(variant: str, text: str, chosen: dict[str, Any]) -> dict:
+    """The table's house rules: the form's `chosen` values, then the advanced JSON `text` (its
+    ledger keys win). Raises :class:`RuleProblem` naming the key (or the place in the JSON)."""
+    rules: Any = {}
+    if text.strip():
+        if len(text) > MAX_RULES:
+            raise RuleProblem(t("rule.too_long", n=MAX_RULES))
+        try:  # as strict as `jxmj table new --rules`: no duplicate fields, no 5000-digit numbers
+            rules = jsonin.parse(text, lengths=False)
+        except jsonin.InputError as e:
+            where = re.search(r"line (\d+) column (\d+)", str(e))
+            raise RuleProblem(
+                t("rule.bad_json_at", line=where[1], col=where[2]) if where else t("rule.bad_json")
+            ) from None
+        rules = {} if rules is None else rules
+        if not isinstance(rules, dict) or set(rules) - {"ledger", "scoring"}:
+            raise RuleProblem(t("rule.bad_shape"))
+        for part in ("ledger", "scoring"):
+            if not isinstance(rules.get(part, {}), dict):
+                raise RuleProblem(t("rule.bad_shape"))
+    ledger = {**chosen, **rules.get("ledger", {})}
+    defaults = load_ledger_rules(variant).values
+    for key, value in ledger.items():
+        if key not in defaults:
+            raise RuleProblem(t("rule.unknown", key=key, keys=", ".join(defaults)))
+        try:
+            load_ledger_rules(variant, {key: value})
+        except (LedgerError, TypeError):
+            want = _want(key, defaults[key])
+            raise RuleProblem(t("rule.bad_value", key=key, value=str(value)[:24], want=want)) from None
+    for key, value in rules.get("scoring", {}).items():
+        try:
+            scoring_rules(variant, {key: value})
+        except (LedgerError, TypeError) as e:  # TypeError: a value no rule can hold (a list)
+            raise RuleProblem(t("rule.bad_scoring", key=key, why=str(e))) from None
+    out = dict(rules)
+    if ledger:
+        out["ledger"] = ledger
+    return out
+
+
+def _want(key: str, default: Any) -> str:
+    if isinstance(default, bool):
+        return t("rule.want_bool")
+    if isinstance(default, int):
+        lo, hi = INT_RANGES.get(key, INT_RANGE)
+        return t("rule.want_int", lo=lo, hi=hi)
+    return t("list.sep").join(_value_text(key, v) for v in CHOICES.get(key, (default,)))
