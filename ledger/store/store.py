@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -66,10 +67,7 @@ def open_store(url: str | None = None, write: bool = True) -> Store:
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
     try:
-        with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
-            S.migrate(conn)
-            if write:
-                quick_check(conn, where)
+        _migrate(engine, where, write)
     except StoreError as e:
         engine.dispose()
         if write and e.code == "store_io_error":
@@ -80,6 +78,28 @@ def open_store(url: str | None = None, write: bool = True) -> Store:
             raise
         return readonly.open_read_only(url, where, e)
     return Store(engine, where)
+
+
+OPEN_RETRIES = 5
+"""Opening is tried this often when SQLite answers "busy" at once (connections opening a fresh file
+together: one switching it to WAL while another begins) before the busy timeout could apply."""
+
+
+def _migrate(engine: sa.Engine, where: str, write: bool) -> None:
+    """Migrate (and with ``write`` check) the store in one write transaction; an immediate
+    ``conflict`` (busy, no wait) is tried again up to :data:`OPEN_RETRIES` times, 50 ms apart."""
+    for attempt in range(OPEN_RETRIES):
+        started = time.monotonic()
+        try:
+            with db_errors(where), engine.connect().execution_options(jxmj_write=True) as conn, conn.begin():
+                S.migrate(conn)
+                if write:
+                    quick_check(conn, where)
+            return
+        except ConflictError:
+            if attempt == OPEN_RETRIES - 1 or time.monotonic() - started > 1.0:
+                raise  # a writer held the lock for the whole busy timeout: say so
+            time.sleep(0.05 * (attempt + 1))
 
 
 class Store:
