@@ -82,6 +82,8 @@ def test_hostile_seat_names_read_as_typed_in_a_real_browser(server):  # noqa: F8
             page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
             page.locator('#jx-table[data-hands="1"]').wait_for(timeout=30_000)
             page.locator("#jx-transfers").wait_for(timeout=30_000)
+            # the four totals (a rerun that puts the phone's ?d= token in the address draws them again)
+            page.locator("[data-testid='stMetricLabel']").nth(3).wait_for(timeout=30_000)
             labels = page.locator("[data-testid='stMetricLabel']").all_inner_texts()
             labels = [label.replace("\u2060", "") for label in labels]  # the invisible WORD JOINER
             transfers = page.locator("#jx-transfers").inner_text().replace("\u2060", "")
