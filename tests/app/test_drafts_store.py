@@ -3,8 +3,6 @@ a table of its own beside the ledger's, drafts moved from the ledger's old table
 
 from __future__ import annotations
 
-import os
-
 import pytest
 import sqlalchemy as sa
 
@@ -12,28 +10,13 @@ from app.drafts import KEEP, open_drafts, policy
 from app.drafts import store as D
 from ledger import LedgerError
 from ledger.store import open_store, schema
-from ledger.store.db import make_engine
-from tests.ledger.conftest import PG_ENV
-
-
-def _drop(url: str) -> None:
-    engine = make_engine(url)
-    D.metadata.drop_all(engine)
-    schema.metadata.drop_all(engine)
-    engine.dispose()
+from tests.ledger.conftest import fresh_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-        return
-    url = os.environ.get(PG_ENV)
-    if not url:
-        pytest.skip(f"needs PostgreSQL: set {PG_ENV} to a database URL (.ci/run does)")
-    _drop(url)
-    yield url
-    _drop(url)
+    """A fresh, empty database URL of each kind, the drafts' table dropped too."""
+    yield from fresh_url(request, tmp_path, (D.metadata,))
 
 
 def test_drafts_round_trip(db_url):
