@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -15,14 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numpy", "cv2", "onnxruntime", "PIL", "pillow_heif", "streamlit", "pandas", "vision")
-HAND = {
-    "variant": "xingzi",
-    "concealed": "234m567p678s99s",
-    "winning_tile": "6s",
-    "melds": [{"kind": "pung", "tiles": "777p"}],
-    "self_drawn": True,
-    "payers": [{"name": "a", "is_dealer": True}, {"name": "b"}, {"name": "c"}],
-}
+HAND = runpy.run_path(str(ROOT / "bench" / "bench_cli.py"))["HAND"]  # the hand the bench times
 
 
 def imported(args: list[str], stdin: str = "") -> tuple[subprocess.CompletedProcess, set[str]]:
