@@ -1,7 +1,7 @@
 """The architecture check (docs/ARCHITECTURE.md, "Dependencies"): no import cycle among the modules of
 `scoring vision app ledger datasets bench`, no module over 400 lines, dependencies that flow
 `app → ledger / vision → scoring`, JSON only at the edges of `app/` and `ledger/`, and no block of
-code written twice in the runtime packages. The files are read as text and parsed with `ast`; nothing
+code written twice. The files are read as text and parsed with `ast`; nothing
 is imported or run, so the check is fast and needs neither the network nor ``../shared``.
 
 How an import counts:
@@ -36,8 +36,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("scoring", "vision", "app", "ledger", "datasets", "bench")
 """Checked for cycles, size and direction (`bench/`: its scripts import the runtime like any caller)."""
-RUNTIME = ("scoring", "vision", "app", "ledger")
-"""What a user runs: checked for duplicated blocks too (`datasets/` and `bench/` are tools)."""
 MAX_LINES = 400
 
 JSON_EDGES = {
@@ -57,7 +55,9 @@ JSON_EDGES = {
 is an edge (a file, HTTP, the database column); everywhere else values stay typed."""
 
 DUP_LINES = 8
-"""A run of this many non-trivial lines (normalised) in two runtime modules is a duplicated block."""
+"""A run of this many non-trivial lines (normalised) in two modules is a duplicated block. (The
+7-line list of `--refs` codes that `app/cmd_detect.py` keeps beside `vision.refs.ERROR_CODES`, so
+that `jxmj score` loads no vision, stays under it; tests/test_cmd_detect.py checks they agree.)"""
 
 
 def _module_name(path: Path) -> str:
@@ -122,12 +122,15 @@ def _reexports(package: str) -> dict[str, str]:
     top level, and under ``TYPE_CHECKING`` where a PEP 562 ``__getattr__`` imports them on first use."""
     tree = _tree(package)
     lazy = any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
+    run = {id(n) for n, _tc in _imports(tree.body, run_at_import=True)}
     out = {}
     for node, in_tc in _imports(tree.body, run_at_import=False):
-        in_init = in_tc or not any(node is n for n, _ in _imports(tree.body, run_at_import=True))
-        if isinstance(node, ast.ImportFrom) and not node.level and node.module in _modules():
-            if not in_init or (in_tc and lazy):
-                out.update((a.asname or a.name, node.module) for a in node.names)
+        if not (isinstance(node, ast.ImportFrom) and not node.level and node.module in _modules()):
+            continue
+        if id(node) in run or (in_tc and lazy):
+            for a in node.names:
+                sub = f"{node.module}.{a.name}"
+                out[a.asname or a.name] = sub if sub in _modules() else node.module
     return out
 
 
@@ -293,6 +296,32 @@ def test_dependencies_flow_one_way(package):
     assert not bad, "\n".join(bad)
 
 
+VISION_FROM_SCORING = ("scoring.tiles", "scoring.model", "scoring.rules")
+"""What `vision` may import of `scoring`: the stdlib leaves of tile notation and rule vocabulary
+(and what lies below them), never the engine (`from scoring import ...` runs all of it)."""
+
+
+def test_vision_imports_only_the_scoring_vocabulary():
+    bad = []
+    for name in _modules():
+        if name.split(".")[0] != "vision":
+            continue
+        for node in ast.walk(_tree(name)):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [_base(name, node)]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            for target in names:
+                if target.split(".")[0] == "scoring" and not any(
+                    target == leaf or target.startswith(f"{leaf}.") for leaf in VISION_FROM_SCORING
+                ):
+                    bad.append(f"{_modules()[name].relative_to(REPO)}:{node.lineno} imports {target}")
+    assert not bad, "\n".join(bad)
+
+
 def test_scoring_imports_only_the_standard_library():
     bad = [
         f"{_modules()[name].relative_to(REPO)}:{line} imports {target}"
@@ -361,15 +390,15 @@ def _normalised(path: Path) -> list[tuple[int, str]]:
 
 def test_no_duplicated_block():
     seen: dict[bytes, tuple[str, int]] = {}
-    dups = []
-    for name, path in _modules().items():
-        if name.split(".")[0] not in RUNTIME:
-            continue
+    pairs: dict[tuple[str, str], list[str]] = {}
+    for path in _modules().values():
         lines = _normalised(path)
         rel = str(path.relative_to(REPO))
         for k in range(len(lines) - DUP_LINES + 1):
             key = hashlib.blake2b("\n".join(t for _n, t in lines[k : k + DUP_LINES]).encode()).digest()
             first = seen.setdefault(key, (rel, lines[k][0]))
             if first[0] != rel:
-                dups.append(f"{rel}:{lines[k][0]} repeats {first[0]}:{first[1]} ({DUP_LINES}+ lines)")
-    assert not dups, "\n".join(dict.fromkeys(d.split(" (")[0] for d in dups))
+                place = f"{rel}:{lines[k][0]} repeats {first[0]}:{first[1]}"
+                pairs.setdefault((rel, first[0]), []).append(place)
+    dups = [f"{places[0]} ({len(places)} runs of {DUP_LINES} lines)" for places in pairs.values()]
+    assert not dups, "\n".join(dups)
