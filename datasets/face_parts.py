@@ -28,6 +28,8 @@ DOTS = {
 
 
 def dot_colours(n, rng):
+    """The ``n`` RGB colours of an ``n``-dot face, in `DOTS` order: a one-colour set a quarter of
+    the time, else the usual blue / green / red pattern of that face."""
     g, r, b = pick(rng, GREEN), pick(rng, RED), pick(rng, BLUE)
     if rng.random() < 0.35:  # dark inks
         g, b = pick(rng, DARK_GREEN), pick(rng, DARK_GREEN + BLACK)
@@ -55,6 +57,8 @@ def dot_colours(n, rng):
 
 
 def draw_dot(d: ImageDraw.ImageDraw, cx, cy, r, colour, rng, style):
+    """One dot of radius ``r`` px at (``cx``, ``cy``); ``style`` 0..3: rings, a disc with a cross
+    (Taiwanese), a ring with petals, a disc with a white ring."""
     if style == 0:  # concentric rings
         d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=colour, width=max(2, int(r * 0.18)))
         r2 = r * 0.55
@@ -105,7 +109,8 @@ def draw_stick(d: ImageDraw.ImageDraw, x0, y0, x1, y1, colour, rng, width, chain
 
 
 def bamboo_layout(n):
-    """Return list of (cx, cy, h) for sticks in unit coordinates, or 'eight'."""
+    """The sticks of an ``n``-bamboo face as ``(cx, cy, h)`` in unit coordinates; ``[]`` for 1 and 8
+    (the bird and the crossed eight are drawn apart)."""
     if n == 2:
         return [(0.5, 0.27, 0.38), (0.5, 0.73, 0.38)]
     if n == 3:
@@ -130,6 +135,7 @@ def bamboo_layout(n):
 
 
 def draw_bird(img: Image.Image, rng):
+    """The 1-bamboo bird (幺鸡), in place on the face canvas ``img``."""
     d = ImageDraw.Draw(img)
     g, r = pick(rng, GREEN), pick(rng, RED)
     w, h = img.size
@@ -152,6 +158,8 @@ def draw_bird(img: Image.Image, rng):
 
 
 def draw_flower(img: Image.Image, rng, font_path):
+    """A flower tile (花): stems and blossoms, a number 1-4 and one of 梅蘭竹菊春夏秋冬 in the top
+    corners, in place on ``img``."""
     d = ImageDraw.Draw(img)
     w, h = img.size
     g = pick(rng, GREEN)
