@@ -246,8 +246,8 @@ def test_the_graph_sees_known_edges():
     assert "datasets.render_options" in graph["datasets.tiles"]  # `from datasets import render_options`
     assert "vision.detection" not in graph["vision"]  # under TYPE_CHECKING: not run at import
     assert "vision.detection" not in _graph(lazy=True)["vision"]  # nor with lazy: type checkers only
-    assert "vision.roles" in _graph(lazy=True)["vision.layout"]  # imported inside a function
-    assert "vision.roles" not in graph["vision.layout"]
+    assert "vision.detection" in _graph(lazy=True)["vision.testing_table"]  # inside table_detections
+    assert "vision.detection" not in graph["vision.testing_table"]
     assert _components({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}) == [["a", "b", "c"]]
 
 
