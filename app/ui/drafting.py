@@ -18,7 +18,7 @@ import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.ui import services
-from app.ui.score import session
+from app.ui.hand import session
 from app.ui.state import draft
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code

@@ -5,7 +5,7 @@
 Where it goes:
 
 - :func:`post` queues it in the hand in progress (``ss.flash``, one queue per page / table,
-  `app.ui.score.session.use`) for a place (``where``); :func:`show_posted` draws and forgets
+  `app.ui.hand.session.use`) for a place (``where``); :func:`show_posted` draws and forgets
   the messages of one place, or all that are left. Used for a photo that could not be read
   (``top``: above the photo) and the 牌局 page's writes (beside the button that made them).
 - A message that stays while its cause does (the tile panel's refused edit ``ss.panel_msg``,

@@ -9,7 +9,7 @@ import pytest
 
 from app.streamlit_app import PAGES
 from app.ui import i18n
-from app.ui.score.typing import parse_typed
+from app.ui.hand.typing import parse_typed
 from app.ui.state import Selection
 from tests.app.conftest import button_by_prefix, total_of
 

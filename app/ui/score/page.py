@@ -1,8 +1,8 @@
 """The score page (计分): ① photo -> ② hand -> ③ how it was won -> ④ itemised result.
 
-Every section is its own module in `app/ui/score/`; this one only lays them out. The result
-is computed once per run, up front (`session.outcome`), after this run's widget values
-and photo are taken in.
+Every section is its own module in `app/ui/hand/` (the 牌局 page draws them too); this one
+only lays them out. The result is computed once per run, up front (`session.outcome`), after
+this run's widget values and photo are taken in.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import streamlit as st
 
 from app.ui import drafting
 from app.ui.flash import show_posted
+from app.ui.hand import session
+from app.ui.hand.conditions import conditions
+from app.ui.hand.editor import hand_editor
+from app.ui.hand.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
+from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
 from app.ui.i18n import t
-from app.ui.score import session
-from app.ui.score.conditions import conditions
-from app.ui.score.editor import hand_editor
-from app.ui.score.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
-from app.ui.score.result import mini_summary, result_view, total_banner, what_ifs
 from scoring import ScoreResult
 
 ss = st.session_state

@@ -13,13 +13,13 @@ import streamlit as st
 from app.safe_text import md
 from app.ui import drafting
 from app.ui.flash import show_posted
+from app.ui.hand import session
+from app.ui.hand.conditions import conditions
+from app.ui.hand.editor import hand_editor
+from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
+from app.ui.hand.result import result_view, total_banner
 from app.ui.i18n import t
 from app.ui.messages import code_text
-from app.ui.score import session
-from app.ui.score.conditions import conditions
-from app.ui.score.editor import hand_editor
-from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
-from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
 from app.ui.state.draft import TableChoices
 from app.ui.table import refs as table_refs

@@ -12,12 +12,12 @@ import html
 import streamlit as st
 
 from app.ui.flash import Flash, show
+from app.ui.hand import session
+from app.ui.hand.left_out import over_full, too_many_hint
+from app.ui.hand.onscreen import show_panel
+from app.ui.hand.typing import typed_entry
 from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html, spoken, tile_flags
-from app.ui.score import session
-from app.ui.score.left_out import over_full, too_many_hint
-from app.ui.score.onscreen import show_panel
-from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules

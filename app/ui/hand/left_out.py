@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.render.tiles import label, name, spoken
-from app.ui.score import session
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
 from app.ui.state.too_many import MOST_TILES, likeliest, physical, too_many
 

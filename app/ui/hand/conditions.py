@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.ui.hand.numbers import COUNT, POINT_VALUE, number_field
+from app.ui.hand.session import bind, bind_seat
 from app.ui.i18n import labels, t
-from app.ui.score.numbers import COUNT, POINT_VALUE, number_field
-from app.ui.score.session import bind, bind_seat
 from app.ui.state import ME, OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS

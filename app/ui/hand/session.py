@@ -134,7 +134,7 @@ def outcome() -> ScoreResult | services.Refusal:
 
 def sync_from_widgets() -> None:
     """Copy this run's widget values into `ss.cond` first, so the result is computed once, up front."""
-    from app.ui.score import numbers
+    from app.ui.hand import numbers
 
     cond: Conditions = ss.cond
     numbers.sync(cond)  # point value and counts: whole numbers in range, else noted as bad

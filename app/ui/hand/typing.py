@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.flash import Flash, code_flash, show
+from app.ui.hand import session
 from app.ui.i18n import t
-from app.ui.score import session
 from app.ui.state import EditHand
 from scoring import HandError, parse_tiles
 from scoring.rules import load_rules

@@ -8,6 +8,8 @@ import html
 import streamlit as st
 
 from app.ui import services
+from app.ui.hand import session
+from app.ui.hand.why_not import why_not
 from app.ui.i18n import t
 from app.ui.messages import cannot_win_text, code_text
 from app.ui.render.html import (
@@ -22,8 +24,6 @@ from app.ui.render.html import (
     whatif_html,
 )
 from app.ui.render.tiles import name, row_html
-from app.ui.score import session
-from app.ui.score.why_not import why_not
 from app.ui.state import ME, OTHER_SEATS
 from scoring import ScoreResult
 from scoring.rules import load_rules
