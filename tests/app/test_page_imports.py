@@ -1,0 +1,69 @@
+"""The page folders import shared packages, never each other: a section both pages draw lives
+in `app/ui/hand/` (or another shared package), not in one page's folder."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+UI = Path(__file__).resolve().parents[2] / "app" / "ui"
+PAGES = ("score", "table", "learn")
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module `path` imports (at its top, in a function, or under TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.level:  # a relative import: resolved from the file's own package
+                base = path.relative_to(UI.parents[1]).with_suffix("").parts[: -node.level]
+                out.add(".".join((*base, node.module)))
+            else:
+                out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+    return out
+
+
+def _page_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] == ["app", "ui"] and len(parts) > 2 and parts[2] in PAGES:
+        return parts[2]
+    return None
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_folder_imports_no_other_page_folder(page):
+    files = sorted((UI / page).rglob("*.py"))
+    assert files, f"app/ui/{page}/ has no modules"
+    crossing = sorted(
+        f"{f.relative_to(UI)} imports {m}"
+        for f in files
+        for m in _imported(f)
+        if _page_of(m) not in (None, page)
+    )
+    assert crossing == []
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("from app.ui.score.editor import hand_editor", {"app.ui.score.editor"}),
+        ("import app.ui.table.record", {"app.ui.table.record"}),
+        ("def f():\n    from app.ui.learn import page", {"app.ui.learn"}),
+    ],
+)
+def test_the_walk_sees_every_kind_of_import(tmp_path, source, found):
+    f = tmp_path / "m.py"
+    f.write_text(source, encoding="utf-8")
+    assert found <= _imported(f)
+
+
+def test_shared_modules_import_no_page_folder():
+    """The shared packages sit below the pages: `app/ui/hand`, `app/ui/state`, `app/ui/render`
+    and the modules directly in `app/ui` import no page folder either."""
+    files = [*UI.glob("*.py"), *(f for d in ("hand", "state", "render") for f in (UI / d).rglob("*.py"))]
+    crossing = sorted(f"{f.relative_to(UI)} imports {m}" for f in files for m in _imported(f) if _page_of(m))
+    assert crossing == []
