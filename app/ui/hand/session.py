@@ -1,21 +1,26 @@
-"""The score page's session state: what the player entered, kept across reruns and pages.
+"""The one owner of the hand in progress in the session: a `HandInProgress`
+(`app.ui.state.progress`) under one key, ``st.session_state["hip"]`` (:func:`hip`); the hands of
+the other pages and tables wait under ``"hip_parked"`` (by `HandInProgress.ns`) until
+:func:`use` brings them back. Every section reads and edits the hand through :func:`hip` and
+its methods; a draft is that object as a whole (`app.ui.drafting`).
 
-| key | type | what |
+Widget keys Streamlit itself needs stay widget keys; their values flow into the object here, in
+:func:`sync_from_widgets` (up front, every run) and :func:`bind` / :func:`bind_seat` (as each is
+drawn), or in the widget's own callback:
+
+| keys | widget | flows into |
 |---|---|---|
-| `hand` | `EditHand` | the hand being edited |
-| `cond` | `Conditions` | how it was won, who pays |
-| `sel` | `Selection \\| None` | the tapped tile |
-| `picker` | `"add" \\| None` | the add-a-tile picker is open |
-| `undo` | `list[EditHand]` | earlier hands, newest last |
-| `panel_msg` | `Flash \\| None` | a refused edit, said inside the tile panel |
-| `flash` | `list[Flash]` | messages posted for a place on the page, shown once (`app.ui.flash`) |
-| `typed_msg` | `Flash \\| None` | a tile string that could not be read, said under its box |
-| `photo` | `Photo \\| None` | the photo read last (its boxes are drawn) |
-| `photo_src` | `str` | `sample`, `upload`, `camera`, `manual`, `sample_manual`, `typed` |
-| `photo_seen` | `set[str]` | uploads already read (a rerun does not read them again) |
-| `bad_numbers` | `set[str]` | number widgets whose entry is not a whole number in range (`numbers`) |
+| `w_variant`, `w_self_drawn`, `w_discarder`, `w_dealer`, `w_events` | ③ the conditions | `cond` |
+| `w_point_value`, `w_{seat}_{count}` | number fields (`numbers`) | `cond`, or `bad_numbers` |
+| `w_{seat}_ready_declared` | checkbox (报听) | `cond.seats[seat]` |
+| `meldkind_*`, `bonus_*` | ② a meld's kind, the 發 set aside | `hand` (callbacks) |
+| `typed` | ② the tile string | `hand` (its button's callback) |
+| `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
+| `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
+| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs | `table` (`app.ui.table.record`) |
 
-Widgets bind to the typed values with `bind()`, so widget keys may come and go.
+`pending_photo` is the tests' way in (AppTest cannot upload): bytes read as an upload. The `w_*`
+keys are dropped when another hand becomes current, so every widget reads its own hand again.
 """
 
 from __future__ import annotations
@@ -24,89 +29,88 @@ import streamlit as st
 
 from app.ui import services
 from app.ui.state import Conditions, EditHand
+from app.ui.state.progress import HandInProgress
 from scoring import ScoreResult
 from scoring.rules import load_rules
 
 ss = st.session_state
-UNDO_DEPTH = 30
+KEY = "hip"
+PARKED = "hip_parked"
+
+__all__ = [
+    "KEY",
+    "bind",
+    "bind_seat",
+    "deselect",
+    "hip",
+    "outcome",
+    "set_hand",
+    "start",
+    "started",
+    "undo",
+    "use",
+]
 
 
-STATE_KEYS = ("hand", "cond", "sel", "picker", "undo", "flash", "panel_msg", "typed_msg", "photo",
-              "photo_src", "photo_seen", "timing", "_photo_obj", "_photo_blob", "_photo_dirty")  # fmt: skip
-"""The keys of one hand in progress (the score page's, or one table's on the 牌局 page)."""
+def hip() -> HandInProgress:
+    """The hand in progress of the page shown (an empty one, not started, before any page used one)."""
+    got = ss.get(KEY)
+    if got is None:
+        got = ss[KEY] = HandInProgress()
+    return got
 
 
 def use(ns: str) -> None:
     """Make the hand in progress of `ns` (`"score"`, `"table:CODE"`) the current one: the score
     page and each table keep their own, and moving between pages keeps both."""
-    current = ss.get("hand_ns")
-    if current == ns:
+    current = ss.get(KEY)
+    if current is not None and current.ns == ns:
         return
-    if current is not None:
-        ss[f"ns:{current}"] = {k: ss[k] for k in STATE_KEYS if k in ss}
-    for k in [k for k in ss if isinstance(k, str) and (k in STATE_KEYS or k.startswith("w_"))]:
+    parked: dict[str, HandInProgress] = ss.setdefault(PARKED, {})
+    if current is not None and current.ns is not None:
+        parked[current.ns] = current
+    for k in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
         del ss[k]
-    for k, v in ss.pop(f"ns:{ns}", {}).items():
-        ss[k] = v
-    ss.hand_ns = ns
+    ss[KEY] = parked.pop(ns, None) or HandInProgress(ns=ns)
 
 
 def started() -> bool:
-    return "hand" in ss
+    return hip().started
 
 
 def start(hand: EditHand, cond: Conditions) -> None:
-    """First run of a session."""
-    ss.cond = cond
-    ss.hand = hand
-    ss.sel = None
-    ss.picker = None
-    ss.undo = []
-    ss.flash = []
-    ss.panel_msg = None
-    ss.photo = None
-    ss.photo_src = "manual"
-    ss.photo_seen = set()
-    ss.bad_numbers = set()
-    ss.timing = None
+    """Begin the hand in progress (`HandInProgress.start`)."""
+    hip().start(hand, cond)
 
 
 def set_hand(hand: EditHand, undoable: bool = True) -> None:
     """Make `hand` current; the one before goes on the undo stack."""
-    if undoable:
-        ss.undo = [*ss.undo[-UNDO_DEPTH:], ss.hand]
-    ss.hand = hand
-    ss.panel_msg = None
-    ss.typed_msg = None
+    hip().set_hand(hand, undoable)
 
 
 def undo() -> None:
-    if ss.undo:
-        ss.hand = ss.undo.pop()
-    ss.sel = None
-    ss.panel_msg = None
+    hip().undo_edit()
 
 
 def deselect() -> None:
-    ss.sel = None
-    ss.picker = None
-    ss.panel_msg = None
+    hip().deselect()
 
 
 def bind(name: str, widget, *args, **kwargs):
-    """Render `widget` bound to `ss.cond.<name>` and write its value back."""
+    """Render `widget` bound to `hip().cond.<name>` and write its value back."""
+    cond = hip().cond
     key = f"w_{name}"
     if key not in ss:
-        ss[key] = getattr(ss.cond, name)
+        ss[key] = getattr(cond, name)
     value = widget(*args, key=key, **kwargs)
     if value is not None:
-        setattr(ss.cond, name, value)
-    return getattr(ss.cond, name)
+        setattr(cond, name, value)
+    return getattr(cond, name)
 
 
 def bind_seat(seat: str, name: str, widget, *args, **kwargs) -> None:
     """Render `widget` bound to one count (`COUNTERS`) or `ready_declared` of a paying seat."""
-    info = ss.cond.seats[seat]
+    info = hip().cond.seats[seat]
     key = f"w_{seat}_{name}"
     if key not in ss:
         ss[key] = info.ready_declared if name == "ready_declared" else info.count(name)
@@ -127,17 +131,19 @@ def outcome() -> ScoreResult | services.Refusal:
     """This run's result of the hand on the page (after :func:`sync_from_widgets`): a
     ``bad_number`` refusal while a number entry is bad — never a total, a preview or a recorded
     hand computed from a number the player did not enter — else `services.score_hand`."""
-    if ss.get("bad_numbers"):
+    h = hip()
+    if h.bad_numbers:
         return services.Refusal("bad_number")
-    return services.score_hand(ss.hand, ss.cond)
+    return services.score_hand(h.hand, h.cond)
 
 
 def sync_from_widgets() -> None:
-    """Copy this run's widget values into `ss.cond` first, so the result is computed once, up front."""
+    """Copy this run's widget values into `hip().cond` first, so the result is computed once, up front."""
     from app.ui.hand import numbers
 
-    cond: Conditions = ss.cond
-    numbers.sync(cond)  # point value and counts: whole numbers in range, else noted as bad
+    h = hip()
+    cond: Conditions = h.cond
+    h.bad_numbers = numbers.sync(cond)  # point value and counts: whole numbers in range, else bad
     for name in ("variant", "self_drawn", "discarder"):
         v = ss.get(f"w_{name}")
         if v is not None:

@@ -30,11 +30,9 @@ log = logging.getLogger("jxmj.app")
 def render() -> None:
     session.use("score")
     draft_key = drafting.single_hand_key()  # the hand in progress lives behind ?d=TOKEN
-    if not session.started() and drafting.restore(draft_key) is None:
+    if not session.started() and not drafting.restore(draft_key):
         open_on_sample()
-    drafting.before_photos()
     take_new_photos()
-    drafting.after_photos()
     session.sync_from_widgets()
     messages = st.container()
     outcome = session.outcome()
@@ -55,7 +53,7 @@ def render() -> None:
     with wide[1]:
         st.subheader(t("sec.hand"))
         hand_editor()
-        unsure = [x for x in ss.hand.tiles if x.needs_check]
+        unsure = [x for x in session.hip().hand.tiles if x.needs_check]
         if unsure and isinstance(outcome, ScoreResult):
             st.caption(t("msg.low_check", n=len(unsure)))
     with bottom[0]:
@@ -68,10 +66,11 @@ def render() -> None:
 
 
 def _timing(slot) -> None:
-    timing = ss.timing
+    hip = session.hip()
+    timing = hip.timing
     if timing and timing.get("total") is None:
         timing["total"] = time.perf_counter() - timing["start"]
         log.info("photo -> scored result in %.3f s", timing["total"])
-    if timing and ss.photo is not None:
+    if timing and hip.photo is not None:
         text = html.escape(t("photo.timing", s=f"{timing['total']:.2f}"))
         slot.markdown(f'<span class="jx-timing">{text}</span>', unsafe_allow_html=True)
