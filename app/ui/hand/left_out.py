@@ -19,8 +19,6 @@ from app.ui.render.tiles import label, name, spoken
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
 from app.ui.state.too_many import MOST_TILES, likeliest, physical, too_many
 
-ss = st.session_state
-
 __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
 

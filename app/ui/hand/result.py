@@ -28,7 +28,6 @@ from app.ui.state import ME, OTHER_SEATS
 from scoring import ScoreResult
 from scoring.rules import load_rules
 
-ss = st.session_state
 Outcome = ScoreResult | services.Refusal
 APP_REFUSALS = {"empty", "no_winning_tile", "unknown_tiles", "payer_tiles"}
 

@@ -23,7 +23,6 @@ from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
 from app.ui.i18n import t
 from scoring import ScoreResult
 
-ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
 

@@ -21,7 +21,7 @@ from app.ui.hand.result import result_view, total_banner
 from app.ui.i18n import t
 from app.ui.messages import code_text
 from app.ui.state import Conditions, EditHand
-from app.ui.state.draft import TableChoices
+from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
