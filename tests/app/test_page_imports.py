@@ -12,18 +12,24 @@ PAGES = ("score", "table", "learn")
 
 def _imported(path: Path) -> set[str]:
     """Every module `path` imports (at its top, in a function, or under TYPE_CHECKING)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _imports_of(path.read_text(encoding="utf-8"), path)
+
+
+def _imports_of(source: str, path: Path) -> set[str]:
+    """The modules `source` imports, relative imports resolved as from `path`'s package; a name
+    imported from a module counts as the submodule it may be (``from app.ui import hand``)."""
+    tree = ast.parse(source)
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
             if node.level:  # a relative import: resolved from the file's own package
                 base = path.relative_to(UI.parents[1]).with_suffix("").parts[: -node.level]
-                out.add(".".join((*base, node.module)))
-            else:
-                out.add(node.module)
-            out.update(f"{node.module}.{a.name}" for a in node.names)
+                module = ".".join((*base, *([module] if module else [])))
+            out.add(module)
+            out.update(f"{module}.{a.name}" for a in node.names)
     return out
 
 
@@ -52,13 +58,14 @@ def test_a_page_folder_imports_no_other_page_folder(page):
     [
         ("from app.ui.score.editor import hand_editor", {"app.ui.score.editor"}),
         ("import app.ui.table.record", {"app.ui.table.record"}),
-        ("def f():\n    from app.ui.learn import page", {"app.ui.learn"}),
+        ("def f():\n    from app.ui.learn import page", {"app.ui.learn.page"}),
+        ("from ..table import record", {"app.ui.table.record"}),
+        ("from ..table.record import record_section", {"app.ui.table.record"}),
     ],
 )
-def test_the_walk_sees_every_kind_of_import(tmp_path, source, found):
-    f = tmp_path / "m.py"
-    f.write_text(source, encoding="utf-8")
-    assert found <= _imported(f)
+def test_the_walk_sees_every_kind_of_import(source, found):
+    f = UI / "score" / "_walked.py"  # where a page's module lies (never written: parsed from `source`)
+    assert found <= _imports_of(source, f)
 
 
 def test_shared_modules_import_no_page_folder():
