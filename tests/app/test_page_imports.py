@@ -2,6 +2,7 @@
 in `app/ui/hand/` (or another shared package), not in one page's folder."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,22 @@ def test_shared_modules_import_no_page_folder():
     files = [*UI.glob("*.py"), *(f for d in ("hand", "state", "render") for f in (UI / d).rglob("*.py"))]
     crossing = sorted(f"{f.relative_to(UI)} imports {m}" for f in files for m in _imported(f) if _page_of(m))
     assert crossing == []
+
+
+FIELDS = "hand|cond|sel|picker|undo|panel_msg|typed_msg|flash|photo|photo_src|photo_seen|timing|bad_numbers"
+LOOSE = re.compile(
+    rf"\b(?:ss|st\.session_state)(?:\.(?:{FIELDS})\b|(?:\.get\(|\.pop\(|\[)\s*[\"'](?:{FIELDS}|tbl_choices[^\"']*|_photo_\w+|_draft:[^\"']*)[\"'])"
+)
+
+
+def test_the_hand_in_progress_has_no_session_keys_besides_its_own():
+    """Everything of the hand in progress is a field of the one object (`session.hip()`), never a
+    session key of its own: code that reads ``ss.hand`` (or ``ss["photo"]``) finds nothing there."""
+    files = [p for p in (UI.parent).rglob("*.py")]
+    loose = [
+        f"{p.relative_to(UI.parent)}:{n}: {line.strip()}"
+        for p in files
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if LOOSE.search(line)
+    ]
+    assert loose == []
