@@ -54,7 +54,7 @@ EATEN = re.compile(r"<td class='jx-why'>[^<]+<br><span class='jx-ref'>([^<]+)</s
 def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
     """A payer's two 發 listed "Bonus tile (發)、Bonus tile (發)" in English."""
     _lang(at, "en")
-    payer = at.session_state.cond.payers[0]
+    payer = at.session_state.hip.cond.payers[0]
     at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
     at.run()
     assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
@@ -82,9 +82,9 @@ def test_where_the_dealer_changes_nothing_the_page_says_so_instead_of_asking(at,
     assert not _has_widget(at, "w_dealer")
     line = i18n.t("cond.dealer_same", variant=i18n.t(f"variant.{variant}"))
     assert line in [c.value for c in at.caption]
-    cond = at.session_state.cond
+    hand, cond = at.session_state.hip.hand, at.session_state.hip.cond
     money = {
-        d: [p.amount for p in services.score_hand(at.session_state.hand, replace(cond, dealer=d)).payments]
+        d: [p.amount for p in services.score_hand(hand, replace(cond, dealer=d)).payments]
         for d in (None, ME, *OTHER_SEATS)
     }
     assert len({tuple(m) for m in money.values()}) == 1, money
@@ -128,7 +128,7 @@ def test_unsure_and_left_out_tiles_say_so():
 def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
     """The 吃炮 panel closed on its first entry (the count appeared above it and moved it): it
     now keeps its open state and its payer tab in the session, and the count is said below."""
-    first, second = at.session_state.cond.payers[:2]
+    first, second = at.session_state.hip.cond.payers[:2]
     at.session_state["payers_open"] = True  # the player opens the panel
     at.run()
     for seat in (first, second):

@@ -14,9 +14,9 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui.flash import show_posted
+from app.ui.hand import session
 from app.ui.i18n import has, t
 from app.ui.render.html import num
-from app.ui.score import session
 from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
