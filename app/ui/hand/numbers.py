@@ -19,7 +19,6 @@ import math
 
 import streamlit as st
 
-from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.state.conditions import COUNTERS
 
@@ -72,5 +71,5 @@ def number_field(label: str, key: str, current: int, lo: int, hi: int, **kwargs)
     if key not in ss:
         ss[key] = float(current)
     st.number_input(label, key=key, step=1.0, format="%g", **kwargs)
-    if key in session.hip().bad_numbers:
+    if accept(ss[key], lo, hi) is None:  # the check `sync` made up front, on the same entry
         st.error(t("num.bad", lo=lo, hi=hi))
