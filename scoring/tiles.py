@@ -25,6 +25,7 @@ __all__ = [
     "NUM_KINDS",
     "RANK_ZH",
     "SUITS",
+    "SUIT_EN",
     "SUIT_ZH",
     "TILE_CODES",
     "Tile",
@@ -42,6 +43,17 @@ HONOURS = "ESWNCFP"
 #: Chinese name of each suit letter (``z`` = 字, the honours).
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 _HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白"}
+_HONOUR_EN = {
+    "E": "East wind",
+    "S": "South wind",
+    "W": "West wind",
+    "N": "North wind",
+    "C": "Red dragon",
+    "F": "Green dragon",
+    "P": "White dragon",
+}
+#: English name of each suit letter, as a tile's name says it (``5 Dots``).
+SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 #: Chinese numerals of the ranks 1-9 (五 of 五万).
 RANK_ZH = "一二三四五六七八九"
 #: The characters a tile name writes otherwise in traditional script (萬 條 東; 發 is both).
@@ -112,6 +124,14 @@ class Tile(IntEnum):
         if self >= 27:
             return _HONOUR_ZH[HONOURS[self - 27]]
         return RANK_ZH[self % 9] + SUIT_ZH[SUITS[self // 9]]
+
+    @property
+    def en(self) -> str:
+        """The English name: ``5 Dots``, ``East wind``, ``Green dragon`` (the English page writes
+        an honour's Chinese beside it: ``Green dragon 發``)."""
+        if self >= 27:
+            return _HONOUR_EN[HONOURS[self - 27]]
+        return f"{self % 9 + 1} {SUIT_EN[SUITS[self // 9]]}"
 
     @property
     def zh_traditional(self) -> str:
