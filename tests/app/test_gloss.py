@@ -15,6 +15,7 @@ from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.rules import catalog_keys
 from app.ui.state import OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
+from app.ui.table.history import EDIT_KINDS
 from scoring import REASON_CODES
 from scoring.errors import CODES
 from scoring.model import EVENTS, MELD_KINDS
@@ -130,6 +131,7 @@ def test_every_catalog_key_is_used():
     used |= {f"variant.{v}" for v in VARIANTS} | {k for keys in RULE_KEYS.values() for k in keys}
     used |= {k for v in EXAMPLES.values() for k, _ in v}
     used |= {f"lang.{c}" for c in i18n.LANGS} | {f"nav.{p}" for p in PAGES}
+    used |= {f"table.edit_{k}" for k in EDIT_KINDS}
     assert [b for b in BUILT.values() if b not in src] == []
     unused = [k for k in ZH if k not in used and not k.startswith(tuple(BUILT))]
     assert unused == []

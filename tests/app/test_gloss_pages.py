@@ -112,6 +112,20 @@ def _table_open(at):
     at.run()
 
 
+def _table_hands(at):
+    """A drawn hand after a follow (the raise lines), then a win on a discard (history, totals)."""
+    _table_open(at)
+    at.checkbox(key="tw_followed").check()
+    at.run()
+    at.button(key="tb_drawn").click()
+    at.run()
+    _typed(at, "234m567p678s777p99s")
+    _set(at, "tw_winner", 1)
+    _set(at, "tw_how", 2)
+    at.button(key="tb_record").click()
+    at.run()
+
+
 STATES = {
     "sample": lambda at: None,
     "typed": lambda at: _typed(at, "234m567p678s777p99s"),
@@ -125,6 +139,7 @@ STATES = {
     "practice": _practice,
     "table": _table,
     "table_open": _table_open,
+    "table_hands": _table_hands,
 }
 
 

@@ -207,7 +207,7 @@ def test_table_page_words_exist_in_both_languages(lang):
     keys = set(re.findall(r'"((?:table|ledger|raise)\.[a-z_]+)"', src))
     raises = ("follow", "follow_dragon", "follow_second", "follow_hold", "drawn", "drawn_consecutive")
     keys |= {f"raise.{c}" for c in raises}
-    keys |= {"nav.table"}
+    keys |= {"table.edit_keep", "table.edit_drawn", "nav.table"}
     ledger_src = "".join(
         p.read_text(encoding="utf-8") for p in (Path(APP).parents[1] / "ledger").rglob("*.py")
     )
