@@ -4,6 +4,7 @@ used by the code and held by both languages."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -12,7 +13,9 @@ from app.photo_hand import NOTE_CODES
 from app.streamlit_app import PAGES
 from app.ui import i18n
 from app.ui.learn.examples import EXAMPLES
+from app.ui.learn.practice import LEVELS, new_practice
 from app.ui.learn.rules import catalog_keys
+from app.ui.render.html import items_table
 from app.ui.state import OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from app.ui.table.history import EDIT_KINDS
@@ -97,6 +100,21 @@ def test_english_tile_names_are_the_engines(code):
     finally:
         i18n.set_lang("zh")
     assert Tile.F.en == "Green dragon" and SUITS == "mps"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_engines_english_items_gloss_their_chinese(variant, level):
+    """The items table of 20 practice hands per variant and level, each read alone (a table
+    glosses its own Chinese: the Learn page's practice tab tells nothing but the unit)."""
+    i18n.set_lang("en")
+    try:
+        for seed in range(20):
+            got = new_practice(variant, random.Random(seed), level)
+            assert got is not None
+            assert (seed, en_problems(items_table(got[1]), {"炮"})) == (seed, [])
+    finally:
+        i18n.set_lang("zh")
 
 
 # Families of keys the code builds from a code at run time, by the f-string that builds them

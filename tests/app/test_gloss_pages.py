@@ -102,8 +102,16 @@ def _table(at):
     _set(at, "page", "table")
 
 
-def _table_open(at):
+def _practice_table(at):
+    """Practice at the level with 吃炮 and the dealer, revealed."""
+    _set(at, "page", "learn")
+    _set(at, "practice_level", "table")
+    _practice(at)
+
+
+def _table_open(at, variant: str = "jiujiang"):
     _set(at, "page", "table")
+    _set(at, "tn_variant", variant)
     names = ("张三", "李四", "王五", "赵六") if i18n.lang() == "zh" else ("Ann", "Bo", "Cy", "Di")
     for i, name in enumerate(names):
         at.text_input(key=f"tn_seat{i}").input(name)
@@ -126,6 +134,18 @@ def _table_hands(at):
     at.run()
 
 
+def _false_win(at):
+    """A Xingzi table (dealer doubling, no follow raise): a win by self-draw, then a false win."""
+    _table_open(at, "xingzi")
+    _typed(at, "234m567p678s777p99s")
+    _set(at, "tw_winner", 0)
+    at.button(key="tb_record").click()
+    at.run()
+    at.selectbox(key="tw_fw").set_value(2)
+    at.button(key="tb_false_win").click()
+    at.run()
+
+
 STATES = {
     "sample": lambda at: None,
     "typed": lambda at: _typed(at, "234m567p678s777p99s"),
@@ -137,9 +157,11 @@ STATES = {
     "xinyu": _xinyu,
     "learn": _learn,
     "practice": _practice,
+    "practice_table": _practice_table,
     "table": _table,
     "table_open": _table_open,
     "table_hands": _table_hands,
+    "false_win": _false_win,
 }
 
 

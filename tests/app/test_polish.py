@@ -57,7 +57,7 @@ def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
     payer = at.session_state.cond.payers[0]
     at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
     at.run()
-    assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
+    assert _eaten_list(at) == "Bonus tile (Green dragon 發), Bonus tile (Green dragon 發)"
     _lang(at, "zh")
     assert _eaten_list(at).count("、") == 1
 
