@@ -68,7 +68,7 @@ def _conditions(at):
     _set(at, "w_variant", "xingzi")
     _set(at, "w_self_drawn", False)
     _set(at, "w_dealer", "me")
-    at.pills(key="w_events").set_value(["robbing_kong"])
+    at.pills(key="w_events").set_value(["last_tile"])
     at.run()
     at.session_state["payers_open"] = True
     at.run()
