@@ -199,8 +199,8 @@ _DIGITS = {str(d): d for d in range(10)} | {c: i + 1 for i, c in enumerate(RANK_
 _SEPARATORS = set(" \t\n,，、;；|/")
 _Z_MESSAGE = (
     "honours in 'z' notation ({text}) are ambiguous: riichi tools read 5z/6z/7z as 白/發/中, "
-    "Chinese (Guobiao) tools as 中/發/白; write honours as letters E S W N C F P "
-    "(东 南 西 北 中 發 白) or in Chinese"
+    "Chinese (Guobiao) tools as 中/發/白; write honours as the letters E S W N (the winds "
+    "东南西北) and C F P (the dragons 中發白), or in Chinese"
 )
 
 
@@ -277,7 +277,8 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
         elif ch in _SUIT_CHARS:
             if not pending:
                 raise HandError(
-                    UNKNOWN_TILE, f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m or 一万"
+                    UNKNOWN_TILE,
+                    f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m, or in Chinese 一万",
                 )
             base = SUITS.index(_SUIT_CHARS[ch]) * 9
             tiles.extend(ALL_TILES[base + r - 1] for r in pending)
