@@ -3,8 +3,8 @@
 **Chinese text** (``zh_problems``): no English word. A *word* is a run of two or more Latin
 letters (single letters are tile notation: ``m p s E S W N C F P``); the only words allowed are
 `ZH_ASCII` — file formats, units, the brand, the command line and the JSON keys a user types.
-``{field}`` placeholders, URLs, file paths, HTML markup and ``"quoted"`` ASCII (the JSON of a
-placeholder's example) are not text.
+``{field}`` placeholders, URLs, file paths, HTML markup, ``"quoted"`` ASCII (the JSON of a
+placeholder's example) and dotted rule keys (``drawn.window``) are not text.
 
 **English text** (``en_problems``): every *Chinese run* — Han characters, with ``/`` between two
 of them kept in the run (``中/白``) — is *glossed* where it stands, or was glossed earlier in the
@@ -30,12 +30,15 @@ from __future__ import annotations
 import html
 import re
 
+from google.protobuf.message import Message
+
 HAN = r"[\u3400-\u9fff\uf900-\ufaff]"
 RUN = re.compile(rf"{HAN}+(?:/{HAN}+)*")
 WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z_]+(?![A-Za-z0-9_])")
 
 ZH_ASCII = {
     *("JPEG", "PNG", "WebP", "HEIC", "AVIF", "CSV", "JSON", "MB", "MiB"),  # formats and units
+    *("GIF", "BMP", "TIFF", "PDF"),  # a refused upload's format, named
     *("jxmj", "app", "https", "http", "JXMJ_DB", "QR"),  # the brand and its command line
     *("ledger", "scoring", "true", "false"),  # the house rules' JSON keys and values
     "EN",  # the language switch names English in English
@@ -77,6 +80,7 @@ def _plain(text: str) -> str:
 def zh_problems(text: str) -> list[str]:
     """The English words in Chinese text (see the module docstring)."""
     code = re.sub(r'"[ -~]*?"', " ", _plain(text))  # JSON a user types (a placeholder's example)
+    code = re.sub(r"\b[a-z_]+(?:\.[a-z_]+)+\b", " ", code)  # a house rule's key: drawn.window
     return [w for w in WORD.findall(code) if w not in ZH_ASCII]
 
 
@@ -108,4 +112,46 @@ def en_problems(text: str, told: set[str] | None = None) -> list[str]:
             told.update({run, *run.split("/")})
         elif not (run in told or run in SELF_NAMES or all(p in told for p in run.split("/"))):
             bad.append(run)
+    return bad
+
+
+TEXT_FIELDS = {"label", "help", "body", "content", "placeholder"}
+SKIPPED = {"Code"}  # the join address, not words
+
+
+def _texts(msg: Message) -> list[str]:
+    out = []
+    for field, value in msg.ListFields():
+        values = value if isinstance(value, (list, tuple)) or hasattr(value, "extend") else [value]
+        for v in values:
+            if isinstance(v, Message):
+                out += _texts(v)
+            elif isinstance(v, str) and field.name in TEXT_FIELDS and v.strip():
+                out.append(v)
+    return out
+
+
+def page_problems(at, lang: str) -> list[tuple[str, str]]:
+    """(text, the word or run at fault) for each fault of an AppTest page, in drawing order.
+
+    The walk reads every text a user sees or hears of the element tree — labels, help,
+    captions, options, placeholders, Markdown and HTML (without its style and script, with its
+    ``alt``, ``title`` and ``aria-label``) — in the order the page draws it. A tab is a scope of
+    its own: a term glossed on one tab is not glossed for the reader of another (what precedes
+    the tabs is). What the user typed is not page text, and neither is the join address's code
+    block."""
+    bad: list[tuple[str, str]] = []
+
+    def walk(node, told: set[str]) -> None:
+        if type(node).__name__ == "Tab":
+            told = set(told)
+        proto = getattr(node, "proto", None)
+        if isinstance(proto, Message) and type(node).__name__ not in SKIPPED:
+            for text in _texts(proto):
+                faults = zh_problems(text) if lang == "zh" else en_problems(text, told)
+                bad.extend((text[:160], f) for f in faults)
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child, told)
+
+    walk(at._tree, set())
     return bad

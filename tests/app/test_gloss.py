@@ -80,6 +80,8 @@ def test_the_gloss_rule(text, faults):
         ("JXMJ_DB 不是数据库地址。", []),
         ("牌局码 U86TDK3D8QF", []),
         ("计分桌规 {key} 不行（见 docs/rules/README.md）。", []),
+        ("这是 GIF 文件：只能识别 JPEG、PNG 照片。", []),
+        ("桌规 drawn.window 不能是 {value}：要 0 到 1000 的整数。", []),
         ("这手牌 is not complete", ["is", "not", "complete"]),
     ],
 )

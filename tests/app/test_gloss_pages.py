@@ -1,55 +1,16 @@
-"""Every page state the AppTests reach, in zh and in en, read whole: the Chinese page shows no
-English word and the English page no unglossed Chinese (the rules: `tests.app.gloss_rules`).
-
-The walk reads every text a user sees or hears of the element tree — labels, help, captions,
-options, placeholders, Markdown and HTML (without its style and script, with its ``alt``,
-``title`` and ``aria-label``) — in the order the page draws it. A tab is a scope of its own: a
-term glossed on one tab is not glossed for the reader of another. What the user typed is not
-page text, and neither is the join address's code block; the players are named in the page's
-language (a name is the user's, not the page's).
+"""Every page state the app's AppTests reach, in zh and in en, read whole: the Chinese page
+shows no English word and the English page no unglossed Chinese (the rules and the walk:
+`tests.app.gloss_rules`). The players are named in the page's language (a name is the user's,
+not the page's). ``JXMJ_PAGE_WALK=1`` walks every run of every other AppTest too
+(`tests.app.conftest.page_walk`).
 """
 
 from __future__ import annotations
 
 import pytest
-from google.protobuf.message import Message
 
 from app.ui import i18n
-from tests.app.gloss_rules import en_problems, zh_problems
-
-TEXT_FIELDS = {"label", "help", "body", "content", "placeholder"}
-SKIPPED = {"Code", "TextInput.default"}
-
-
-def _texts(msg: Message) -> list[str]:
-    out = []
-    for field, value in msg.ListFields():
-        values = value if isinstance(value, (list, tuple)) or hasattr(value, "extend") else [value]
-        for v in values:
-            if isinstance(v, Message):
-                out += _texts(v)
-            elif isinstance(v, str) and field.name in TEXT_FIELDS and v.strip():
-                out.append(v)
-    return out
-
-
-def page_problems(at, lang: str) -> list[tuple[str, str]]:
-    """(text, the word or run at fault) for each fault of the page, in drawing order."""
-    bad: list[tuple[str, str]] = []
-
-    def walk(node, told: set[str]) -> None:
-        if type(node).__name__ == "Tab":
-            told = set(told)
-        proto = getattr(node, "proto", None)
-        if isinstance(proto, Message) and type(node).__name__ not in SKIPPED:
-            for text in _texts(proto):
-                faults = zh_problems(text) if lang == "zh" else en_problems(text, told)
-                bad.extend((text[:160], f) for f in faults)
-        for child in (getattr(node, "children", None) or {}).values():
-            walk(child, told)
-
-    walk(at._tree, set())
-    return bad
+from tests.app.gloss_rules import page_problems
 
 
 def _typed(at, tiles: str):
