@@ -155,3 +155,18 @@ def page_problems(at, lang: str) -> list[tuple[str, str]]:
 
     walk(at._tree, set())
     return bad
+
+
+def page_texts(at) -> list[str]:
+    """Every text of an AppTest page as `page_problems` reads it, plain, in drawing order."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        proto = getattr(node, "proto", None)
+        if isinstance(proto, Message) and type(node).__name__ not in SKIPPED:
+            out.extend(" ".join(_plain(text).split()) for text in _texts(proto))
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return out

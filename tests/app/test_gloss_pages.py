@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from app.ui import i18n
-from tests.app.gloss_rules import page_problems
+from tests.app.gloss_rules import RUN, page_problems, page_texts
 
 
 def _typed(at, tiles: str):
@@ -142,3 +142,20 @@ def test_a_page_speaks_its_language(at, state, lang):
         i18n.set_lang("zh")
     assert not at.exception, [e.value for e in at.exception]
     assert page_problems(at, lang) == []
+
+
+UNIT = "炮 (pào, points"
+
+
+@pytest.mark.parametrize("state", ["sample", "conditions", "learn", "table", "table_open", "table_hands"])
+def test_the_first_unit_on_an_english_page_says_pao_points(at, state):
+    """The scoring unit is glossed one way: the first bare 炮 a page shows reads 炮 (pào, points)."""
+    _set(at, "lang", "en")
+    i18n.set_lang("en")
+    try:
+        STATES[state](at)
+    finally:
+        i18n.set_lang("zh")
+    text = " ".join(page_texts(at))
+    first = next(m for m in RUN.finditer(text) if m.group() == "炮")
+    assert text[first.start() :].startswith(UNIT), text[first.start() - 40 : first.end() + 40]
