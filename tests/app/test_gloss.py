@@ -25,7 +25,7 @@ from scoring.model import EVENTS, MELD_KINDS
 from scoring.rules import VARIANTS
 from scoring.tiles import HONOURS, SUITS, Tile, tile_of
 from tests.app.conftest import ROOT
-from tests.app.gloss_rules import PAGE_TERMS, en_problems, zh_problems
+from tests.app.gloss_rules import PAGE_TERMS, en_problems, en_runs, zh_problems
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 RULE_KEYS = {v: catalog_keys(v) for v in VARIANTS}
@@ -53,6 +53,12 @@ def test_the_english_catalog_glosses_its_chinese():
             if faults := en_problems(EN[key], told):
                 bad[key] = faults
     assert bad == {}
+
+
+def test_every_page_term_is_glossed_somewhere():
+    """A term a page may use bare after its first time (`PAGE_TERMS`) has a gloss to give."""
+    glossed = {run for text in EN.values() for run, ok in en_runs(text) if ok}
+    assert sorted(t for t in PAGE_TERMS if not set(t.split("/")) <= glossed and t not in glossed) == []
 
 
 @pytest.mark.parametrize(
