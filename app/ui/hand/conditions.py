@@ -8,7 +8,7 @@ import streamlit as st
 from app.ui.hand import session
 from app.ui.hand.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.hand.session import bind, bind_seat
-from app.ui.i18n import labels, t
+from app.ui.i18n import LANGS, catalog, labels, t
 from app.ui.state import ME, OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS
@@ -98,6 +98,20 @@ PANEL_OPEN = "payers_was_open"
 changes with its title, i.e. with the language)."""
 
 
+PAYER_TAB = "payers_seat"
+"""The seat whose tab the player chose in the 吃炮 panel (kept apart from the tabs, whose
+labels, and so their identity, change with the language)."""
+
+
+def _chosen_payer(seats: list[str]) -> str:
+    """The seat of the tab the player chose last (its label in either language), else the first."""
+    label = ss.get("payers_tab")
+    for s in seats:
+        if label in {catalog(lang)[f"seat.{s}"] for lang in LANGS}:
+            ss[PAYER_TAB] = s
+    return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
+
+
 def _payer_inputs(ready_declared: bool) -> None:
     """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
     it: its open state (`PANEL_OPEN`, across a language switch too) and the chosen payer's tab
@@ -110,7 +124,8 @@ def _payer_inputs(ready_declared: bool) -> None:
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
     with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        tabs = st.tabs([t(f"seat.{s}") for s in seats], key="payers_tab", on_change="rerun")
+        chosen = t(f"seat.{_chosen_payer(seats)}")
+        tabs = st.tabs([t(f"seat.{s}") for s in seats], default=chosen, key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
             with tab:
                 cols = st.columns(2)
