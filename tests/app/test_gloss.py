@@ -134,7 +134,7 @@ BUILT = {
     "raise.": "raise.{r.code}",  # ledger.raises: why a hand was raised
     "rule.": "rule.{key}",  # the house rules' labels, one per rule key
     "msg.": "msg.{refusal.code}",  # app.ui.services.Refusal codes
-    "photo.source.": "photo.source.{ss.photo_src}",  # camera or upload
+    "photo.source.": "photo.source.{h.photo_src}",  # camera or upload
     "tile.": "tile.{code}",  # app.ui.render.tiles: honours, marks, suits
     "wait.": "wait",  # app.ui.render.html: label("wait", result.wait)
     "block.": "block",  # app.ui.render.html: label("block", block.kind)

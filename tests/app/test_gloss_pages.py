@@ -33,7 +33,7 @@ def _conditions(at):
     at.run()
     at.session_state["payers_open"] = True
     at.run()
-    at.number_input(key=f"w_{at.session_state.cond.payers[0]}_bonus_tiles").set_value(2)
+    at.number_input(key=f"w_{at.session_state.hip.cond.payers[0]}_bonus_tiles").set_value(2)
     at.run()
 
 
