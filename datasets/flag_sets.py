@@ -99,6 +99,10 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
             tl, _e, towner = reader._views(loaded, tta_boxes(boxes), timing)
             n = len(idx)
             tta = margin_toward(tl, [o % n for o in towner], r.cls[idx], t)
+            tview = [
+                margin_toward(tl[b : b + 1], [0], r.cls[idx[o % n] : idx[o % n] + 1], t)[0]
+                for b, o in enumerate(towner)
+            ]
             for m, (i, j) in enumerate(pairs):
                 d = dets[i]
                 out.append(
@@ -113,6 +117,9 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
                         "logit_margin": float(r.logit_margin[idx[m]]),
                         "agree": bool(r.agree[idx[m]]),
                         "tta": float(tta[m]),
+                        "tta_views": [float(v) for v, o in zip(tview, towner, strict=True) if o % n == m],
+                        "p": float(r.p[idx[m]]),
+                        "conf": float(d.conf),
                         "back": d.tile == "back",
                         "old": bool(d.uncertain),
                         "fifth": bool(fifth.get(i, False)),

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.reading import HAND_MAX_TILES, SET_COPIES
+
 FLAG_FILE = "flag.npz"
 FEATURES = ("logit_margin", "disagree", "proto_sim", "tta_margin")
 CLIP = 12.0
@@ -148,14 +150,20 @@ def feature_matrix(
     return np.stack([lm, 1.0 - np.asarray(agree, np.float64), np.asarray(sim, np.float64), t], 1)
 
 
-def fifth_copies(tiles, scores, copies: int = 4) -> list[bool]:
+def fifth_copies(tiles, scores, copies: int = SET_COPIES) -> list[bool]:
     """Per tile: one hand cannot hold more than `copies` of a tile; of `n > copies` readings
-    of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain.
+    of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain. Like
+    `vision.reading.beyond_the_set`, nothing where the tiles are more than one hand holds
+    (`HAND_MAX_TILES`, flowers aside: several hands, a whole table, where five can be right).
 
     >>> fifth_copies(["2p"] * 5 + ["1m"], [5, 1, 9, 8, 7, 0])
     [False, True, False, False, False, False]
+    >>> any(fifth_copies(["2p"] * 5 + ["1m"] * 14, [0] * 19))  # 19 tiles: more than one hand
+    False
     """
     out = [False] * len(tiles)
+    if sum(t != "flower" for t in tiles) > HAND_MAX_TILES:
+        return out
     by: dict[str, list[int]] = {}
     for i, t in enumerate(tiles):
         if t not in ("flower", "back"):

@@ -102,6 +102,29 @@ def test_a_fifth_copy_flags_the_copies_with_the_lowest_margins():
     assert not any(fifth_copies(["2p"] * 4, [0.0] * 4))
 
 
+def codes(line: str) -> list[str]:
+    from scoring.tiles import parse_tiles
+
+    return [t.code for t in parse_tiles(line)]
+
+
+@pytest.mark.parametrize(
+    "hand, flagged",
+    [
+        ("22222p 1m", ["2p"]),  # five 2p in one hand: the one with the lowest margin
+        ("222222p 123m", ["2p", "2p"]),
+        ("2222p 123m 456s", []),  # four: a set holds them
+        ("22222p 123456789m 12345s", []),  # 19 tiles, more than one hand: five 2p can be right
+        ("22222p 123456789m 1234s", ["2p"]),  # 18 tiles: still one hand (four kongs)
+    ],
+)
+def test_a_fifth_copy_counts_only_within_one_hand(hand, flagged):
+    tiles = codes(hand)
+    margins = [float(i % 7) for i in range(len(tiles))]
+    got = [t for t, f in zip(tiles, fifth_copies(tiles, margins), strict=True) if f]
+    assert got == flagged
+
+
 @pytest.mark.parametrize("short", [-1, -7])
 def test_an_image_too_small_for_a_readable_tile_is_too_small(models, short):
     reader = TileReader(models)
