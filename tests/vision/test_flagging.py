@@ -155,3 +155,22 @@ def test_jxmj_detect_on_a_60x24_photo_answers_too_small_with_the_shipped_models(
     status = cli.main(["detect", str(photo)])
     j = json.loads(capsys.readouterr().out)
     assert status == 2 and j["code"] == "too_small" and "60x24" in j["error"]
+
+
+def test_the_shipped_models_flag_with_flag_2():
+    """`models/flag.npz` ships: the reader of the shipped models loads it, one prototype per
+    classifier class, a margin weight < 0, a disagreement weight > 0, a TTA weight <= 0 (TTA only
+    adds flags) and the TTA band of `datasets.flag_sets` (4.0)."""
+    from vision.modelfiles import models_dir
+
+    d = models_dir()
+    if not (d / "classifier.onnx").exists():
+        pytest.skip("no shipped models")
+    fm = load_flag_model(d)
+    assert fm is not None and (d / "flag.npz").stat().st_size < 32_000
+    reader = TileReader(d)
+    assert reader.flag_model is not None
+    assert fm.prototypes.shape[0] == len(reader.classifier.classes)
+    w = dict(zip(FEATURES, fm.weights[1:], strict=True))
+    assert w["logit_margin"] < 0 < w["disagree"] and w["tta_margin"] <= 0 and w["proto_sim"] <= 0
+    assert fm.tta_band == 4.0
