@@ -7,7 +7,8 @@ The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped b
 `datasets.eval_refs` grouped it (`datasets/reports/refs-0.6.3.json` "grouping": IMG_* one set,
 *_family one set, the rest clusters of look, 32 photos alone), plus the same photos with red and
 blue swapped (`--swapped`, a copy laid out as real_photos_rf, made with OpenCV, not committed) as
-one more set, unlike any in training. Each photo is read by the runtime reader; per matched box
+one more set, unlike any in training; `--swapped DIR` makes it there when DIR has no images yet
+(`swapped_copy`). Each photo is read by the runtime reader; per matched box
 (IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA views cut for every box here, the
 runtime cuts them only below `tta_band`) and the view embeddings are kept.
 
@@ -131,6 +132,34 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
     return out
 
 
+def swapped_copy(src: Path, dst: Path) -> int:
+    """`dst` laid out as `src` (a `real_photos_rf` copy): the validation photos (seed 1, 0.2)
+    written with red and blue swapped (JPEG quality 95), the training ones, `labels/` and
+    `classes.txt` linked. Returns the number of photos written."""
+    import os
+
+    import cv2
+
+    from datasets.real import photos, split_by_source
+
+    (dst / "images").mkdir(parents=True, exist_ok=True)
+    for name in ("labels", "classes.txt"):
+        if not (dst / name).exists():
+            os.symlink((src / name).resolve(), dst / name)
+    stems = photos(src)
+    split, n = split_by_source(stems, 1, 0.2), 0
+    for stem in stems:
+        out, photo = dst / "images" / f"{stem}.jpg", src / "images" / f"{stem}.jpg"
+        if out.exists():
+            continue
+        if split[stem] == "val":
+            cv2.imwrite(str(out), cv2.imread(str(photo))[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+            n += 1
+        else:
+            os.symlink(photo.resolve(), out)
+    return n
+
+
 def _protos(recs: list[dict], n_cls: int) -> np.ndarray:
     e = [v for r in recs if r["label_id"] >= 0 for v in r["emb"]]
     lab = [r["label_id"] for r in recs if r["label_id"] >= 0 for _ in r["emb"]]
@@ -237,6 +266,8 @@ def main(argv=None) -> int:
         grouping = json.loads(GROUPING.read_text())["grouping"]
         recs = collect(reader, SHARED / "data" / "real_photos_rf", "plain", grouping)
         if a.swapped:
+            if not (Path(a.swapped) / "images").is_dir():
+                swapped_copy(SHARED / "data" / "real_photos_rf", Path(a.swapped))
             recs += collect(reader, Path(a.swapped), "swapped", grouping)
         if a.cache:
             Path(a.cache).write_bytes(pickle.dumps(recs))

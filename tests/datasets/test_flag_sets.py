@@ -52,3 +52,31 @@ def test_the_threshold_is_set_on_the_plain_sets_right_tiles():
 
     plain = [r for r in recs if r["tag"] == "plain"]
     assert shares(plain, apply(model, plain))["right_flagged"] <= 0.035
+
+
+def test_the_swapped_copy_swaps_red_and_blue_of_the_validation_photos_only(tmp_path):
+    import cv2
+
+    from datasets.flag_sets import swapped_copy
+    from datasets.real import split_by_source
+
+    src = tmp_path / "src"
+    (src / "images").mkdir(parents=True)
+    (src / "labels").mkdir()
+    (src / "classes.txt").write_text("0 one 1m\n")
+    stems = [f"p{k}_jpg.rf.{k}" for k in range(12)]
+    red = np.zeros((40, 30, 3), np.uint8)
+    red[..., 2] = 220  # BGR: red
+    for s in stems:
+        cv2.imwrite(str(src / "images" / f"{s}.jpg"), red)
+        (src / "labels" / f"{s}.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    split = split_by_source(stems, 1, 0.2)
+    val = [s for s in stems if split[s] == "val"]
+    assert 0 < len(val) < len(stems)
+    assert swapped_copy(src, tmp_path / "dst") == len(val)
+    for s in stems:
+        out = tmp_path / "dst" / "images" / f"{s}.jpg"
+        b, _g, r = cv2.imread(str(out)).reshape(-1, 3).mean(0)
+        assert (b > 200 and r < 20) if s in val else (out.is_symlink() and r > 200 and b < 20)
+    assert (tmp_path / "dst" / "labels" / f"{stems[0]}.txt").read_text().startswith("0 0.5")
+    assert swapped_copy(src, tmp_path / "dst") == 0  # what is there stays
