@@ -8,7 +8,7 @@ The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped b
 *_family one set, the rest clusters of look, 32 photos alone), plus the same photos with red and
 blue swapped (`--swapped`, a copy laid out as real_photos_rf, made with OpenCV, not committed) as
 one more set, unlike any in training; `--swapped DIR` makes it there when DIR has no images yet
-(`swapped_copy`). Each photo is read by the runtime reader; per matched box
+(`datasets.stand_ins`). Each photo is read by the runtime reader; per matched box
 (IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA views cut for every box here, the
 runtime cuts them only below `tta_band`) and the view embeddings are kept.
 
@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.flag_model import fit_logistic, threshold_for
+from datasets.stand_ins import stand_in_copy
 from datasets.tiles import SHARED
 from vision.flagging import (
     FEATURES,
@@ -132,34 +133,6 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
     return out
 
 
-def swapped_copy(src: Path, dst: Path) -> int:
-    """`dst` laid out as `src` (a `real_photos_rf` copy): the validation photos (seed 1, 0.2)
-    written with red and blue swapped (JPEG quality 95), the training ones, `labels/` and
-    `classes.txt` linked. Returns the number of photos written."""
-    import os
-
-    import cv2
-
-    from datasets.real import photos, split_by_source
-
-    (dst / "images").mkdir(parents=True, exist_ok=True)
-    for name in ("labels", "classes.txt"):
-        if not (dst / name).exists():
-            os.symlink((src / name).resolve(), dst / name)
-    stems = photos(src)
-    split, n = split_by_source(stems, 1, 0.2), 0
-    for stem in stems:
-        out, photo = dst / "images" / f"{stem}.jpg", src / "images" / f"{stem}.jpg"
-        if out.exists():
-            continue
-        if split[stem] == "val":
-            cv2.imwrite(str(out), cv2.imread(str(photo))[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 95])
-            n += 1
-        else:
-            os.symlink(photo.resolve(), out)
-    return n
-
-
 def _protos(recs: list[dict], n_cls: int) -> np.ndarray:
     e = [v for r in recs if r["label_id"] >= 0 for v in r["emb"]]
     lab = [r["label_id"] for r in recs if r["label_id"] >= 0 for _ in r["emb"]]
@@ -252,6 +225,9 @@ def main(argv=None) -> int:
         default=0.025,
         help="the threshold flags this share of the fitting sets' right tiles",
     )
+    ap.add_argument(
+        "--hue", help="the hue stand-in (datasets.stand_ins, made when missing): reported on, never fitted on"
+    )
     ap.add_argument("--cache", help="records (pickle): read when present, else written")
     ap.add_argument("--json")
     ap.add_argument("--write", help="write the model fitted on everything here (models/flag.npz)")
@@ -267,11 +243,16 @@ def main(argv=None) -> int:
         recs = collect(reader, SHARED / "data" / "real_photos_rf", "plain", grouping)
         if a.swapped:
             if not (Path(a.swapped) / "images").is_dir():
-                swapped_copy(SHARED / "data" / "real_photos_rf", Path(a.swapped))
+                stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.swapped), "swap")
             recs += collect(reader, Path(a.swapped), "swapped", grouping)
+        if a.hue:
+            if not (Path(a.hue) / "images").is_dir():
+                stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.hue), "hue")
+            recs += [{**r, "set": "hue"} for r in collect(reader, Path(a.hue), "report", grouping)]
         if a.cache:
             Path(a.cache).write_bytes(pickle.dumps(recs))
-    n_cls = 1 + max(r["cls"] for r in recs)
+    reported = [r for r in recs if r["tag"] == "report"]
+    recs = [r for r in recs if r["tag"] != "report"]
     from vision.modelfiles import open_model
 
     n_cls = len(open_model(Path(a.models) / "classifier.onnx", "classify", 1).classes)
@@ -288,6 +269,9 @@ def main(argv=None) -> int:
         "weights": [round(float(v), 4) for v in model.weights],
         "threshold": round(model.threshold, 4),
     }
+    if reported:  # the model fitted on everything, on a stand-in it never saw
+        old = np.array([r["old"] for r in reported])
+        report["hue"] = {"before": shares(reported, old), "after": shares(reported, apply(model, reported))}
     print(json.dumps(report, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1) + "\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from datasets.flag_sets import fit, leave_sets_out, shares
 
@@ -57,8 +58,8 @@ def test_the_threshold_is_set_on_the_plain_sets_right_tiles():
 def test_the_swapped_copy_swaps_red_and_blue_of_the_validation_photos_only(tmp_path):
     import cv2
 
-    from datasets.flag_sets import swapped_copy
     from datasets.real import split_by_source
+    from datasets.stand_ins import stand_in_copy
 
     src = tmp_path / "src"
     (src / "images").mkdir(parents=True)
@@ -73,10 +74,26 @@ def test_the_swapped_copy_swaps_red_and_blue_of_the_validation_photos_only(tmp_p
     split = split_by_source(stems, 1, 0.2)
     val = [s for s in stems if split[s] == "val"]
     assert 0 < len(val) < len(stems)
-    assert swapped_copy(src, tmp_path / "dst") == len(val)
+    assert stand_in_copy(src, tmp_path / "dst", "swap") == len(val)
     for s in stems:
         out = tmp_path / "dst" / "images" / f"{s}.jpg"
         b, _g, r = cv2.imread(str(out)).reshape(-1, 3).mean(0)
         assert (b > 200 and r < 20) if s in val else (out.is_symlink() and r > 200 and b < 20)
     assert (tmp_path / "dst" / "labels" / f"{stems[0]}.txt").read_text().startswith("0 0.5")
-    assert swapped_copy(src, tmp_path / "dst") == 0  # what is there stays
+    assert stand_in_copy(src, tmp_path / "dst", "swap") == 0  # what is there stays
+
+
+@pytest.mark.parametrize(
+    "kind, bgr, want",
+    [
+        ("swap", (10, 20, 200), (200, 20, 10)),  # red and blue swapped
+        ("hue", (0, 0, 200), (0, 195, 195)),  # red turned 60 degrees: yellow, then gamma and gain
+    ],
+)
+def test_a_stand_in_recolours_as_its_kind_says(kind, bgr, want, tmp_path):
+    from datasets.stand_ins import recolour, stand_in_copy
+
+    px = np.full((2, 2, 3), bgr, np.uint8)
+    assert recolour(px, kind)[0, 0].tolist() == list(want)
+    with pytest.raises(ValueError, match="unknown stand-in kind 'grey'"):
+        stand_in_copy(tmp_path, tmp_path / "out", "grey")
