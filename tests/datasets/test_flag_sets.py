@@ -30,6 +30,7 @@ def records(seed: int = 0) -> list[dict]:
                     "label_id": 0, "read": "1m", "cls": 0, "agree": not (wrong and k % 20 == 0),
                     "logit_margin": float(rng.normal(1.0 if wrong else 5.0) + shift),
                     "tta": float(rng.normal(0.0 if wrong else 4.0) + shift),
+                    "grey": float(rng.normal(-1.0 if wrong else 4.0)),
                     "back": False, "old": False, "fifth": False, "emb": list(emb),
                 }
             )  # fmt: skip
@@ -42,6 +43,24 @@ def test_the_rule_fitted_on_other_sets_catches_the_held_out_sets_wrong_tiles():
     plain = held["plain_sets"]["after"]
     assert plain["wrong_flagged"] >= 0.9 and plain["right_flagged"] <= 0.08
     assert set(held["per_set"]) == {"a", "b", "c", "swapped"}
+
+
+@pytest.mark.parametrize(
+    "margin, tta, grey, want",
+    [
+        (3.0, 2.0, -1.0, {False: 2.0, True: -1.0}),  # a grey view names another class
+        (3.0, -2.0, 1.0, {False: -2.0, True: -2.0}),  # a shifted view does
+        (3.0, 5.0, 4.0, {False: 3.0, True: 3.0}),  # neither: its own margin
+        (6.0, 2.0, -1.0, {False: 6.0, True: 6.0}),  # above the band: no views cut, its own margin
+    ],
+)
+def test_grey_views_join_the_tta_margin(margin, tta, grey, want):
+    from datasets.flag_sets import feats
+
+    rec = {"logit_margin": margin, "tta": tta, "grey": grey, "agree": True, "cls": 0, "emb": [np.ones(4)] * 2}
+    protos = np.zeros((3, 4), np.float32)
+    assert {g: float(feats([rec], protos, 4.0, g)[0, -1]) for g in (False, True)} == want
+    assert fit(records(), protos, 4.0, 0.05, grey=True).grey is True
 
 
 def test_the_threshold_is_set_on_the_plain_sets_right_tiles():
