@@ -1,15 +1,18 @@
 """Flag 2: the `uncertain` flag fitted with whole sets held out (`vision.flagging`).
 
-    python -m datasets.flag_sets --swapped /tmp/refs-swap \
+    python -m datasets.flag_sets --swapped /tmp/refs-swap --hue /tmp/refs-hue \
         --json datasets/reports/flag-sets-0.6.4.json --write models/flag.npz
 
 The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped by physical set as
 `datasets.eval_refs` grouped it (`datasets/reports/refs-0.6.3.json` "grouping": IMG_* one set,
 *_family one set, the rest clusters of look, 32 photos alone), plus the same photos with red and
 blue swapped (`--swapped`, a copy laid out as real_photos_rf, made with OpenCV, not committed) as
-one more set, unlike any in training. Each photo is read by the runtime reader; per matched box
-(IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA views cut for every box here, the
-runtime cuts them only below `tta_band`) and the view embeddings are kept.
+one more set, unlike any in training; `--swapped DIR` makes it there when DIR has no images yet
+(`datasets.stand_ins`). Each photo is read by the runtime reader; per matched box
+(IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA and grey views cut for every box
+here, the runtime cuts them only below `tta_band`) and the view embeddings are kept. `--hue DIR`:
+the hue stand-in (`datasets.stand_ins`), read the same way and only reported on (the model fitted
+on everything, on a set it never saw).
 
 Leave one set out: for each set, the prototypes are the class means of the other plain sets'
 labelled views, the logistic model is fitted on the other sets (plain and swapped, the held-out
@@ -29,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.flag_model import fit_logistic, threshold_for
+from datasets.stand_ins import stand_in_copy
 from datasets.tiles import SHARED
 from vision.flagging import (
     FEATURES,
@@ -42,7 +46,7 @@ from vision.flagging import (
 )
 
 GROUPING = Path(__file__).parent / "reports" / "refs-0.6.3.json"
-TARGETS = (0.02, 0.03, 0.05, 0.07)
+TARGETS = (0.02, 0.025, 0.03, 0.05, 0.07)
 
 
 def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
@@ -99,6 +103,12 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
             tl, _e, towner = reader._views(loaded, tta_boxes(boxes), timing)
             n = len(idx)
             tta = margin_toward(tl, [o % n for o in towner], r.cls[idx], t)
+            gl, _e, gowner = reader._views(loaded, boxes, timing, grey=True)
+            grey = margin_toward(gl, gowner, r.cls[idx], t)
+            tview = [
+                margin_toward(tl[b : b + 1], [0], r.cls[idx[o % n] : idx[o % n] + 1], t)[0]
+                for b, o in enumerate(towner)
+            ]
             for m, (i, j) in enumerate(pairs):
                 d = dets[i]
                 out.append(
@@ -113,6 +123,10 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
                         "logit_margin": float(r.logit_margin[idx[m]]),
                         "agree": bool(r.agree[idx[m]]),
                         "tta": float(tta[m]),
+                        "tta_views": [float(v) for v, o in zip(tview, towner, strict=True) if o % n == m],
+                        "p": float(r.p[idx[m]]),
+                        "grey": float(grey[m]),
+                        "conf": float(d.conf),
                         "back": d.tile == "back",
                         "old": bool(d.uncertain),
                         "fifth": bool(fifth.get(i, False)),
@@ -130,18 +144,18 @@ def _protos(recs: list[dict], n_cls: int) -> np.ndarray:
     return prototypes(np.array(e), np.array(lab), n_cls)
 
 
-def feats(recs: list[dict], protos: np.ndarray, band: float) -> np.ndarray:
+def feats(recs: list[dict], protos: np.ndarray, band: float, grey: bool = False) -> np.ndarray:
     sims = np.array(
         [proto_sim(np.array(r["emb"]), [0] * len(r["emb"]), np.array([r["cls"]]), protos)[0] for r in recs]
     )
     lm = np.array([r["logit_margin"] for r in recs])
-    tta = np.array([r["tta"] for r in recs])
+    tta = np.array([min(r["tta"], r["grey"]) if grey else r["tta"] for r in recs])
     tta = np.where(lm < band, tta, np.nan)
     return feature_matrix(lm, [r["agree"] for r in recs], sims, tta)
 
 
-def fit(recs: list[dict], protos: np.ndarray, band: float, target: float) -> FlagModel:
-    x = feats(recs, protos, band)
+def fit(recs: list[dict], protos: np.ndarray, band: float, target: float, grey: bool = False) -> FlagModel:
+    x = feats(recs, protos, band, grey)
     y = np.array([r["label"] != r["read"] for r in recs])
     mu, sd = x.mean(0), x.std(0) + 1e-6
     w = fit_logistic((x - mu) / sd, y.astype(float), l2=1.0)
@@ -151,7 +165,7 @@ def fit(recs: list[dict], protos: np.ndarray, band: float, target: float) -> Fla
     plain = np.array([r["tag"] == "plain" for r in recs])  # the threshold: on the training-like sets
     s, y, fifth = s[plain], y[plain], fifth[plain]
     thr = threshold_for(np.where(fifth, -np.inf, s), y, max(target - fifth[~y].mean(), 0.0))
-    return FlagModel(protos, w, thr, band)
+    return FlagModel(protos, w, thr, band, grey)
 
 
 def shares(recs: list[dict], flags: np.ndarray) -> dict:
@@ -166,12 +180,12 @@ def shares(recs: list[dict], flags: np.ndarray) -> dict:
 
 
 def apply(model: FlagModel, recs: list[dict]) -> np.ndarray:
-    return model.flags(feats(recs, model.prototypes, model.tta_band)) | np.array(
+    return model.flags(feats(recs, model.prototypes, model.tta_band, model.grey)) | np.array(
         [r["fifth"] for r in recs], bool
     )
 
 
-def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float) -> dict:
+def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float, grey: bool = False) -> dict:
     units = sorted({r["set"] for r in recs})
     per, pool_r, pool_f = {}, [], []
     for u in units:
@@ -184,7 +198,7 @@ def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float) -> 
                 for r in recs
                 if r["set"] != u and not (r["tag"] == "swapped" and r["stem"] in {t["stem"] for t in test})
             ]
-        model = fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target)
+        model = fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target, grey)
         fl = apply(model, test)
         per[u] = {"before": shares(test, np.array([r["old"] for r in test])), "after": shares(test, fl)}
         pool_r += test
@@ -210,7 +224,21 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default="models")
     ap.add_argument("--swapped", help="the red/blue-swapped copy of real_photos_rf")
     ap.add_argument("--band", type=float, default=4.0, help="TTA below this logit margin")
-    ap.add_argument("--target-right", type=float, default=0.03)
+    ap.add_argument(
+        "--grey",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the box's views made grey join the TTA views (vision.flagging.grey_views)",
+    )
+    ap.add_argument(
+        "--target-right",
+        type=float,
+        default=0.025,
+        help="the threshold flags this share of the fitting sets' right tiles",
+    )
+    ap.add_argument(
+        "--hue", help="the hue stand-in (datasets.stand_ins, made when missing): reported on, never fitted on"
+    )
     ap.add_argument("--cache", help="records (pickle): read when present, else written")
     ap.add_argument("--json")
     ap.add_argument("--write", help="write the model fitted on everything here (models/flag.npz)")
@@ -225,26 +253,37 @@ def main(argv=None) -> int:
         grouping = json.loads(GROUPING.read_text())["grouping"]
         recs = collect(reader, SHARED / "data" / "real_photos_rf", "plain", grouping)
         if a.swapped:
+            if not (Path(a.swapped) / "images").is_dir():
+                stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.swapped), "swap")
             recs += collect(reader, Path(a.swapped), "swapped", grouping)
+        if a.hue:
+            if not (Path(a.hue) / "images").is_dir():
+                stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.hue), "hue")
+            recs += [{**r, "set": "hue"} for r in collect(reader, Path(a.hue), "report", grouping)]
         if a.cache:
             Path(a.cache).write_bytes(pickle.dumps(recs))
-    n_cls = 1 + max(r["cls"] for r in recs)
+    reported = [r for r in recs if r["tag"] == "report"]
+    recs = [r for r in recs if r["tag"] != "report"]
     from vision.modelfiles import open_model
 
     n_cls = len(open_model(Path(a.models) / "classifier.onnx", "classify", 1).classes)
-    report = {"features": list(FEATURES), "band": a.band, "target_right": a.target_right}
+    report = {"features": list(FEATURES), "band": a.band, "grey": a.grey, "target_right": a.target_right}
     report["curve"] = {}
     for t in TARGETS:
-        h = leave_sets_out(recs, n_cls, a.band, t)
-        report["curve"][f"{t:.2f}"] = {k: h[k]["after"] for k in ("plain_sets", "swapped", "pooled")}
-    report["held_out"] = leave_sets_out(recs, n_cls, a.band, a.target_right)
+        h = leave_sets_out(recs, n_cls, a.band, t, a.grey)
+        report["curve"][f"{t:g}"] = {k: h[k]["after"] for k in ("plain_sets", "swapped", "pooled")}
+    report["held_out"] = leave_sets_out(recs, n_cls, a.band, a.target_right, a.grey)
     lm = np.array([r["logit_margin"] for r in recs])
     report["tta_share"] = round(float((lm < a.band).mean()), 3)
-    model = fit(recs, _protos([r for r in recs if r["tag"] == "plain"], n_cls), a.band, a.target_right)
+    plain = [r for r in recs if r["tag"] == "plain"]
+    model = fit(recs, _protos(plain, n_cls), a.band, a.target_right, a.grey)
     report["shipped"] = {
         "weights": [round(float(v), 4) for v in model.weights],
         "threshold": round(model.threshold, 4),
     }
+    if reported:  # the model fitted on everything, on a stand-in it never saw
+        old = np.array([r["old"] for r in reported])
+        report["hue"] = {"before": shares(reported, old), "after": shares(reported, apply(model, reported))}
     print(json.dumps(report, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1) + "\n")

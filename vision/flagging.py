@@ -11,11 +11,14 @@ in training):
   tile of its class seen before is suspect, whatever the margin;
 - `tta_margin`: the smallest logit margin toward the class read over the box's views cut again
   slightly shifted and scaled (`tta_boxes`, `TTA_VIEWS` more views), negative when such a view
-  names another class. Only for boxes whose `logit_margin` is below the model's `tta_band`
-  (the others keep their own margin: the cost is bounded to the boxes near the threshold).
+  names another class; with the model's `grey`, the box's own views made grey (`grey_views`:
+  one that names another class once the colours are gone) count among them. Only for boxes whose
+  `logit_margin` is below the model's `tta_band` (the others keep their own margin: the cost is
+  bounded to the boxes near the threshold).
 
-A box is uncertain when the model's score is above `threshold`. The set rule
-(`vision.reading.beyond_the_set`) and the references' flag are added as before.
+A box is uncertain when the model's score is above `threshold`; the hand's fifth copy
+(`fifth_copies`) and, read with references, the references' flag (`vision.reading.unlike_refs`)
+are added.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from vision.reading import HAND_MAX_TILES, SET_COPIES
 
 FLAG_FILE = "flag.npz"
 FEATURES = ("logit_margin", "disagree", "proto_sim", "tta_margin")
@@ -39,12 +44,14 @@ scale of its sides about the centre."""
 @dataclass(frozen=True)
 class FlagModel:
     """`prototypes` float32 (C, D), L2-normalised (zero rows: a class without one),
-    `weights` float64 (1 + len(FEATURES),) bias first, `threshold`, `tta_band`."""
+    `weights` float64 (1 + len(FEATURES),) bias first, `threshold`, `tta_band`, `grey` (the
+    grey views join the TTA views; a file without the key: False)."""
 
     prototypes: np.ndarray
     weights: np.ndarray
     threshold: float
     tta_band: float
+    grey: bool = False
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
@@ -59,6 +66,7 @@ class FlagModel:
             weights=self.weights,
             threshold=np.float64(self.threshold),
             tta_band=np.float64(self.tta_band),
+            grey=np.bool_(self.grey),
         )
 
 
@@ -73,6 +81,7 @@ def load_flag_model(directory: Path) -> FlagModel | None:
             z["weights"].astype(np.float64),
             float(z["threshold"]),
             float(z["tta_band"]),
+            bool(z["grey"]) if "grey" in z.files else False,
         )
 
 
@@ -105,6 +114,18 @@ def proto_sim(emb: np.ndarray, owner, cls: np.ndarray, protos: np.ndarray) -> np
         out[k] = max(out[k], float(e[b] @ protos[cls[k]]))
     has = np.linalg.norm(protos[cls], axis=1) > 0 if len(cls) else np.zeros(0, bool)
     return np.where(has & np.isfinite(out), out, 1.0).astype(np.float32)
+
+
+def grey_views(batch: np.ndarray) -> np.ndarray:
+    """The crops `[B, 3, H, W]` (0..1) made grey: each pixel's mean of the three channels in all
+    three (the same for any order of the channels).
+
+    >>> g = grey_views(np.array([[[[0.9]], [[0.3]], [[0.0]]]], np.float32))
+    >>> g.ravel().astype(float).round(2).tolist()
+    [0.4, 0.4, 0.4]
+    """
+    b = np.asarray(batch, np.float32)
+    return np.ascontiguousarray(np.repeat(b.mean(1, keepdims=True), 3, 1))
 
 
 def tta_boxes(xyxy: np.ndarray) -> np.ndarray:
@@ -148,14 +169,20 @@ def feature_matrix(
     return np.stack([lm, 1.0 - np.asarray(agree, np.float64), np.asarray(sim, np.float64), t], 1)
 
 
-def fifth_copies(tiles, scores, copies: int = 4) -> list[bool]:
+def fifth_copies(tiles, scores, copies: int = SET_COPIES) -> list[bool]:
     """Per tile: one hand cannot hold more than `copies` of a tile; of `n > copies` readings
-    of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain.
+    of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain. Like
+    `vision.reading.beyond_the_set`, nothing where the tiles are more than one hand holds
+    (`HAND_MAX_TILES`, flowers aside: several hands, a whole table, where five can be right).
 
     >>> fifth_copies(["2p"] * 5 + ["1m"], [5, 1, 9, 8, 7, 0])
     [False, True, False, False, False, False]
+    >>> any(fifth_copies(["2p"] * 5 + ["1m"] * 14, [0] * 19))  # 19 tiles: more than one hand
+    False
     """
     out = [False] * len(tiles)
+    if sum(t != "flower" for t in tiles) > HAND_MAX_TILES:
+        return out
     by: dict[str, list[int]] = {}
     for i, t in enumerate(tiles):
         if t not in ("flower", "back"):

@@ -37,7 +37,15 @@ import numpy as np
 
 from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
 from vision.detection import Detection, DetectResult, Group, Rejected
-from vision.flagging import feature_matrix, fifth_copies, load_flag_model, margin_toward, proto_sim, tta_boxes
+from vision.flagging import (
+    feature_matrix,
+    fifth_copies,
+    grey_views,
+    load_flag_model,
+    margin_toward,
+    proto_sim,
+    tta_boxes,
+)
 from vision.image import ImageError, LoadedImage, open_image
 from vision.layout import group_tiles
 from vision.modelfiles import (
@@ -259,7 +267,8 @@ class TileReader:
         source: tuple[np.ndarray, float] | None = None,
     ) -> np.ndarray:
         """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
-        already cut again shifted and scaled (`tta_boxes`), then the logistic rule (the TTA
+        already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
+        are, made grey), then the logistic rule (the TTA
         margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
         fm = self.flag_model
         tta = np.full(len(xyxy), np.nan, np.float32)
@@ -270,6 +279,9 @@ class TileReader:
             logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
             t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
             tta[near] = margin_toward(logits, [o % len(near) for o in owner], readings.cls[near], t)
+            if fm.grey:  # the boxes' own views made grey join the TTA views
+                gl, _e, gowner = self._views(loaded, xyxy[near], timing, source, grey=True)
+                tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
         return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
 
     def _calibration(self, refs: RefSet | None) -> dict:
@@ -378,14 +390,18 @@ class TileReader:
         timing: dict[str, float],
         source: tuple[np.ndarray, float] | None = None,
         embed: bool = False,
+        grey: bool = False,
     ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
-        """`(logits (B, C), embedding (B, D) or None, owner)` of every view of the boxes."""
+        """`(logits (B, C), embedding (B, D) or None, owner)` of every view of the boxes (with
+        `grey`, of the views made grey: `vision.flagging.grey_views`)."""
         crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
         boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
         both = bool(self.classifier.meta.get("upside_down", False))
         batch, _rotated, owner = cut_crops(
             crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
         )
+        if grey:
+            batch = grey_views(batch)
         logits, emb = run_classifier(self.classifier, batch, embed=embed)
         logits = np.asarray(logits, dtype=np.float32)
         if logits.shape != (len(batch), len(self.classifier.classes)):
