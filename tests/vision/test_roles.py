@@ -222,3 +222,37 @@ def test_a_short_row_two_tiles_from_the_hand_joins_only_as_sets_laid_down(codes,
         x += 62
     out, _groups = arrange([*hand, *row], (1200, 800))
     assert [d.role for d in out if d.xyxy[1] == 360] == want
+
+
+def _behind(codes: str, w: float, h: float, gap: float) -> list[Detection]:
+    """Tiles `codes` (one line, spaces between; `|` a gap of 40 px), boxes `w` x `h` side by side
+    2 px apart from x 300, their bottoms `gap` px above the hand row `_HAND` (its tops at y 600)."""
+    out, x = [], 300.0
+    for code in codes.split():
+        if code == "|":
+            x += 40
+            continue
+        out.append(Detection((x, 600 - gap - h, x + w, 600 - gap), code, 0.9))
+        x += w + 2
+    return out
+
+
+_HAND = [Detection((100 + 62 * k, 600, 160 + 62 * k, 680), f"{k % 9 + 1}p", 0.9) for k in range(13)]
+
+
+@pytest.mark.parametrize(
+    ("codes", "w", "h", "gap", "want"),
+    [
+        # a pung and a pair laid flat right behind the hand: 0.84 of its tiles' length
+        ("P P P | 8m 8m", 50, 67, 3, ["meld"] * 3 + ["hand"] * 2),
+        ("P P P | 8m 8m", 50, 67, 200, ["discard"] * 5),  # the same 2.5 lengths away
+        # a pair standing right behind the hand, seen more from above (aspect 0.87 against 0.75)
+        ("1m 1m", 70, 80, 11, ["hand"] * 2),
+        ("1m 1m", 70, 80, 40, ["discard"] * 2),  # half a length away: discards beside a turned hand
+        ("1m 1m", 75, 80, 11, ["discard"] * 2),  # two discards turned 30 degrees (aspect 0.94)
+        ("1m", 70, 80, 11, ["discard"]),  # one tile so shaped is a discard turned 15 degrees
+    ],
+)
+def test_a_set_or_a_pair_right_behind_the_hand_joins_it(codes, w, h, gap, want):
+    out, _groups = arrange([*_HAND, *_behind(codes, w, h, gap)], (1200, 800))
+    assert [d.role for d in out if d.xyxy[3] == 600 - gap] == want
