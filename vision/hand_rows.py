@@ -238,7 +238,7 @@ def _joins(
     if gap <= NEAR * h_size:  # right behind or before the hand row: a second row, a grid
         return count >= ROW_LONG or abs(log(aspect / upright)) <= ROW_TILT
     # further: a full row (a sheet of rows, a hand in two rows), or a row of sets laid down
-    return count >= max(ROW_LONG, FULL_ROW * h_count) or _all_sets(ds)
+    return count >= max(ROW_LONG, FULL_ROW * h_count) or all_sets(ds)
 
 
 def _standing_together(ds: Sequence[Detection], upright: float) -> bool:
@@ -257,12 +257,12 @@ def _standing_together(ds: Sequence[Detection], upright: float) -> bool:
     return together and abs(log(aspect / upright)) <= PAIR_TILT
 
 
-def _all_sets(ds: Sequence[Detection]) -> bool:
+def all_sets(ds: Sequence[Detection]) -> bool:
     """The run (left to right) is sets laid down only: each part split off by a gap
     (`vision.layout.split_by_gaps`) is a pung, kong, concealed kong, claimed chow, 發 or flowers.
 
     >>> kong = [Detection((62 * k, 0, 62 * k + 60, 80), "5s", 0.9) for k in range(4)]
-    >>> _all_sets(kong), _all_sets(kong[:2])
+    >>> all_sets(kong), all_sets(kong[:2])
     (True, False)
     """
     unit = median(short_side(d) for d in ds)
@@ -308,6 +308,7 @@ __all__ = [
     "TOUCH_MIN",
     "TOUCH_SHARE",
     "HandRows",
+    "all_sets",
     "find_hand_rows",
     "long_side",
     "runs_of",

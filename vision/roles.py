@@ -24,7 +24,9 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
 4. **The rest.** A tile inside the hand rows whose long side is outside `OFF_ROW_SIZE` of its
    run's median is `other` (a logo, a box on a rack); elsewhere, a tile outside
    `DISCARD_SIZE` of the anchor's size, or with no other tile within `ISOLATED` sizes, is
-   `other`; everything else is a `discard`.
+   `other`, and so is a run of sets laid down that did not join the hand (another player's
+   melds, `_others_sets`); everything else is a `discard`. Another player's melds along the
+   photo's sides (their tiles running down it) stay `discard`: both are left out alike.
 
 Rules 2-3 are `vision.hand_rows`. Rules 2-4 are also read with x and y swapped (`TURNED`: a
 hand running down the photo). Without a candidate row (a hand laid steeply diagonal, a single
@@ -53,11 +55,15 @@ from vision.hand_rows import (
     RUN_GAP,
     TILT,
     TOUCH,
+    TOUCH_MIN,
+    HandRows,
+    all_sets,
     find_hand_rows,
     long_side,
     side_by_side,
+    standing,
 )
-from vision.layout import OFF_ROW_SIZE
+from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE
 from vision.walls import wall_tiles
 
 ISOLATED = 4.0
@@ -126,13 +132,30 @@ def _hand_of(
                 in_hand.discard(i)
     nearest = _nearest_gaps(detections)
     small, big = DISCARD_SIZE
+    theirs = _others_sets(detections, found)
     for i in free:
         if i in in_hand or roles[i] == "other":
             continue
         alone = nearest[i] > ISOLATED * a_size
         size = long_side(detections[i])
-        roles[i] = "other" if alone or not small * a_size <= size <= big * a_size else "discard"
+        unlike = not small * a_size <= size <= big * a_size
+        roles[i] = "other" if alone or unlike or i in theirs else "discard"
     return roles, found.score
+
+
+def _others_sets(detections: Sequence[Detection], found: HandRows) -> set[int]:
+    """The tiles of runs off the hand that are sets laid down (`OFF_ROW_MIN` or more tiles side by
+    side, as many pairs as `TOUCH_MIN`, every part a set: `vision.hand_rows.all_sets`): another
+    player's melds, `other`. Discards lie one by one or in rows of unrelated tiles."""
+    out: set[int] = set()
+    for k, run in enumerate(found.runs):
+        ds = [detections[i] for i in run]
+        if k in found.hand or len(ds) < OFF_ROW_MIN:
+            continue
+        count, share = standing(ds)
+        if count >= OFF_ROW_MIN and share >= TOUCH_MIN and all_sets(ds):
+            out.update(run)
+    return out
 
 
 def _nearest_gaps(detections: Sequence[Detection]) -> np.ndarray:

@@ -256,3 +256,24 @@ _HAND = [Detection((100 + 62 * k, 600, 160 + 62 * k, 680), f"{k % 9 + 1}p", 0.9)
 def test_a_set_or_a_pair_right_behind_the_hand_joins_it(codes, w, h, gap, want):
     out, _groups = arrange([*_HAND, *_behind(codes, w, h, gap)], (1200, 800))
     assert [d.role for d in out if d.xyxy[3] == 600 - gap] == want
+
+
+@pytest.mark.parametrize(
+    ("codes", "want"),
+    [
+        ("7p 7p 7p | 5s 5s 5s 5s", ["other"] * 7),  # another player's pung and kong, across the table
+        ("1s E 3m 9p 2s C", ["discard"] * 6),  # a neat row of discards
+        ("2m 3m 4m", ["discard"] * 3),  # a chow standing upright is three discards (claimed: sideways)
+    ],
+)
+def test_sets_laid_down_across_the_table_are_another_players(codes, want):
+    far = []
+    x = 300.0
+    for code in codes.split():
+        if code == "|":
+            x += 40
+            continue
+        far.append(Detection((x, 150, x + 48, 214), code, 0.9))
+        x += 50
+    out, _groups = arrange([*_HAND, *far], (1200, 800))
+    assert [d.role for d in out if d.xyxy[1] == 150] == want
