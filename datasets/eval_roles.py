@@ -3,7 +3,7 @@
     python -m datasets.eval_roles              # synthetic table scenes (boxes only, no model)
     python -m datasets.eval_roles --rf-val     # also real_photos_rf validation photos, through the models
 
-- Synthetic: `vision.testing.table_scene` at 2 tilts x 4 turns x 2 scales x 0-2 melds x 8 or 20
+- Synthetic: `vision.testing_table.table_scene` at 2 tilts x 4 turns x 2 scales x 0-2 melds x 8 or 20
   discards (96 scenes, seeds 1001-1096: not those the constants were chosen on, turns of +-12
   degrees beyond the +-8 chosen on). Per scene: tiles wrongly taken into the hand (in `groups`
   but truly a discard, wall or other) and hand tiles wrongly left out; the roles' confusion.
@@ -21,7 +21,7 @@ from collections import Counter
 
 import numpy as np
 
-from vision import testing
+from vision import testing_table
 from vision.reader import arrange
 
 SIZE = (1600, 1200)
@@ -33,9 +33,11 @@ def synthetic() -> dict:
     confusion: Counter = Counter()
     grid = list(itertools.product((0.05, 0.25), (-12.0, -4.0, 4.0, 12.0), (0.7, 0.95), (0, 1, 2), (8, 20)))
     for k, (tilt, angle, scale, melds, discards) in enumerate(grid, 1001):
-        scene = testing.table_scene(k, tilt=tilt, angle=angle, scale=scale, melds=melds, discards=discards)
+        scene = testing_table.table_scene(
+            k, tilt=tilt, angle=angle, scale=scale, melds=melds, discards=discards
+        )
         truth = {xyxy: role for xyxy, _code, role in scene}
-        out, groups = arrange(testing.table_detections(scene), SIZE)
+        out, groups = arrange(testing_table.table_detections(scene), SIZE)
         grouped = {i for g in groups for i in g.tiles}
         mine = [truth[d.xyxy] in ("hand", "meld") for d in out]
         t = sum(1 for i, m in enumerate(mine) if i in grouped and not m)

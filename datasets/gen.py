@@ -19,8 +19,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.scenes import crop_for_classifier, make_scene
-from datasets.tiles import BACK, set_render_options
+from datasets.crops import crop_for_classifier
+from datasets.render_options import set_render_options
+from datasets.scenes import make_scene
+from datasets.tiles import BACK
 
 CROP_HW = (64, 48)
 
@@ -117,7 +119,7 @@ def main(argv=None):
         nargs="*",
         default=[],
         metavar="KEY=VALUE",
-        help="renderer switches, `datasets.tiles.RenderOptions` (e.g. brush_fonts=true glyph_variation=0.7)",
+        help="renderer switches, `RenderOptions` (brush_fonts=true glyph_variation=0.7)",
     )
     a = ap.parse_args(argv)
     try:

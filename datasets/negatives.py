@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.scenes import cut
+from datasets.crops import cut
 
 
 def _neighbour_straddles(tiles: np.ndarray, rng: np.random.Generator, n: int) -> list[tuple]:

@@ -2,7 +2,7 @@
 
 `python -m datasets.readme_table`: the bundled sample (`app/assets/sample_hand.jpg`, CC0 faces) laid at
 the bottom of a table with ten of its own tiles cut out, turned and scattered as discards
-(`vision.testing.table_photo`), read by the shipped models and drawn by `vision.annotate`: the hand's
+(`vision.testing_table.table_photo`), read by the shipped models and drawn by `vision.annotate`: the hand's
 sets in colour, the discards grey and thin with their role under the box. The crop keeps the discards
 and the hand row.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.annotate import annotate
 from vision.reader import get_reader
-from vision.testing import table_photo
+from vision.testing_table import table_photo
 
 REPO = Path(__file__).resolve().parents[1]
 CROP = (400, 200, 1240, 1020)

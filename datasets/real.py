@@ -25,8 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.crops import cut
 from datasets.negatives import negative_boxes
-from datasets.scenes import cut
 from datasets.tiles import CLASSIFIER_CLASSES, SHARED
 
 NONE = CLASSIFIER_CLASSES.index("none")

@@ -1,4 +1,4 @@
-"""Renderer switches of recipe 0.6.0 (`datasets.tiles.RenderOptions`): the sets and tables Jiangxi
+"""Renderer switches of recipe 0.6.0 (`datasets.render_options.RenderOptions`): the sets and tables Jiangxi
 players use. Each is drawn only when its switch is on, so older recipes redraw identically.
 
 - `mainland_faces`: 萬 tiles with black numerals over a red 萬, black-ink 中 / 發, and HK faces

@@ -18,7 +18,7 @@ from torch.nn import functional as F
 from datasets.nets import TileClassifier
 from datasets.onnx_init import freeze_bn, load_onnx
 from datasets.tiles import CLASSES, CLASSIFIER_CLASSES
-from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
+from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr, setup_run
 
 
 def load_split(data, split):
@@ -105,10 +105,7 @@ def main(argv=None):
     ap.add_argument("--rot180", type=float, default=0.08, help="share of crops turned upside down")
     ap.add_argument("--warmup", type=int, default=100)
     a = ap.parse_args(argv)
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = setup_run(a)
     classes = CLASSIFIER_CLASSES if a.none else CLASSES
     nc = len(classes)
     x, y = load_split(a.data, "train")

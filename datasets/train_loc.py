@@ -17,7 +17,7 @@ from torch.nn import functional as F
 
 from datasets.nets import Localizer
 from datasets.onnx_init import freeze_bn, load_onnx
-from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr
+from datasets.trainloop import add_common_args, resume, save_checkpoint, set_lr, setup_run
 
 
 def read_labels(p: Path) -> np.ndarray:
@@ -154,10 +154,7 @@ def main(argv=None):
     ap.add_argument("--extra-frac", type=float, default=0.5, help="share of each batch from --extra-data")
     ap.add_argument("--warmup", type=int, default=50)
     a = ap.parse_args(argv)
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = setup_run(a)
     data = Data(Path(a.data) / "loc" / "train", a.size, a.seed, a.zoom_p)
     extra = Data(Path(a.extra_data) / "loc" / "train", a.size, a.seed, a.zoom_p) if a.extra_data else None
     print(f"train scenes {len(data.imgs)} + extra {len(extra.imgs) if extra else 0}", flush=True)

@@ -24,6 +24,15 @@ def add_common_args(
     ap.add_argument("--ckpt-every", type=int, default=ckpt_every)
 
 
+def setup_run(a: argparse.Namespace) -> Path:
+    """Apply the common options ``--threads`` and ``--seed`` to torch; the ``--out`` folder, made."""
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 def resume(ck: Path, model: torch.nn.Module, opt: torch.optim.Optimizer) -> int:
     """Load model and optimiser state from checkpoint `ck` if it exists; the iteration to start at."""
     if not ck.exists():

@@ -25,6 +25,7 @@ __all__ = [
     "NUM_KINDS",
     "RANK_ZH",
     "SUITS",
+    "SUIT_EN",
     "SUIT_ZH",
     "TILE_CODES",
     "Tile",
@@ -42,6 +43,17 @@ HONOURS = "ESWNCFP"
 #: Chinese name of each suit letter (``z`` = 字, the honours).
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条", "z": "字"}
 _HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白"}
+_HONOUR_EN = {
+    "E": "East wind",
+    "S": "South wind",
+    "W": "West wind",
+    "N": "North wind",
+    "C": "Red dragon",
+    "F": "Green dragon",
+    "P": "White dragon",
+}
+#: English name of each suit letter, as a tile's name says it (``5 Dots``).
+SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 #: Chinese numerals of the ranks 1-9 (五 of 五万).
 RANK_ZH = "一二三四五六七八九"
 #: The characters a tile name writes otherwise in traditional script (萬 條 東; 發 is both).
@@ -114,6 +126,14 @@ class Tile(IntEnum):
         return RANK_ZH[self % 9] + SUIT_ZH[SUITS[self // 9]]
 
     @property
+    def en(self) -> str:
+        """The English name: ``5 Dots``, ``East wind``, ``Green dragon`` (the English page writes
+        an honour's Chinese beside it: ``Green dragon 發``)."""
+        if self >= 27:
+            return _HONOUR_EN[HONOURS[self - 27]]
+        return f"{self % 9 + 1} {SUIT_EN[SUITS[self // 9]]}"
+
+    @property
     def zh_traditional(self) -> str:
         """:attr:`zh` in traditional characters (五萬, 東, 中), as printed on the tiles."""
         return self.zh.translate(_TRADITIONAL)
@@ -179,8 +199,8 @@ _DIGITS = {str(d): d for d in range(10)} | {c: i + 1 for i, c in enumerate(RANK_
 _SEPARATORS = set(" \t\n,，、;；|/")
 _Z_MESSAGE = (
     "honours in 'z' notation ({text}) are ambiguous: riichi tools read 5z/6z/7z as 白/發/中, "
-    "Chinese (Guobiao) tools as 中/發/白; write honours as letters E S W N C F P "
-    "(东 南 西 北 中 發 白) or in Chinese"
+    "Chinese (Guobiao) tools as 中/發/白; write honours as the letters E S W N (the winds "
+    "东南西北) and C F P (the dragons 中發白), or in Chinese"
 )
 
 
@@ -257,7 +277,8 @@ def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
         elif ch in _SUIT_CHARS:
             if not pending:
                 raise HandError(
-                    UNKNOWN_TILE, f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m or 一万"
+                    UNKNOWN_TILE,
+                    f"suit {ch!r} without ranks in {_clip(text)}: write e.g. 123m, or in Chinese 一万",
                 )
             base = SUITS.index(_SUIT_CHARS[ch]) * 9
             tiles.extend(ALL_TILES[base + r - 1] for r in pending)

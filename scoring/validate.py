@@ -70,8 +70,8 @@ def check_tiles(tiles: Sequence[int], rules: RuleTable, where: str, *, standing:
             place = "stand in a hand" if standing else "form a meld"
             raise HandError(
                 E.BONUS_TILE_IN_HAND,
-                f"發 (F){_where(where)}: in {rules.name_en} 發 is a bonus tile, set aside when drawn; "
-                f"it never may {place} — count it in bonus_tiles (DECISIONS §1.1)",
+                f"Green dragon 發 (F){_where(where)}: in {rules.name_en} it is a bonus tile, set aside "
+                f"when drawn; it never may {place} — count it in bonus_tiles (DECISIONS §1.1)",
             )
 
 
@@ -151,7 +151,8 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
     bonus = hand.bonus_tiles
     if bonus and rules.bonus_tile is None:
         raise HandError(
-            E.NO_BONUS_TILES, f"bonus_tiles = {bonus}: {v} has no bonus tiles (發 is an ordinary tile there)"
+            E.NO_BONUS_TILES,
+            f"bonus_tiles = {bonus}: {v} has no bonus tiles (the Green dragon 發 is an ordinary tile there)",
         )
 
     expected = 14 - 3 * len(melds)

@@ -113,10 +113,10 @@ def test_photo_point_value_must_be_positive(value, capsys):
 def test_photo_at_the_table_leaves_discards_and_the_logo_out(tmp_path, monkeypatch, capsys):
     """A painted table scene (hand row, a pung beside it, 8 discards turned, a logo) through the
     stand-in models: the hand guess holds the hand row and the pung; the CLI names what it left out."""
-    from vision import testing
+    from vision import testing, testing_table
 
     codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1p", "1p"]
-    scene = testing.table_scene(21, melds=1, discards=8, walls=False, hand=codes)
+    scene = testing_table.table_scene(21, melds=1, discards=8, walls=False, hand=codes)
     tiles = [(xyxy, code) for xyxy, code, _role in scene]
     testing.build_models(tmp_path / "models", tiles, (1600, 1200))
     monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path / "models"))

@@ -38,7 +38,7 @@ def test_scores_from_stdin(monkeypatch, capsys):
         "points": 10,
         "name_zh": "混一色",
         "name_en": "Half flush",
-        "reason": "one suit (筒 p) plus 中/白",
+        "reason": "one suit (dots 筒) plus the dragons 中/白",
         "reason_zh": "一门筒子加中/白",
         "rule": "DECISIONS §1.3",
     }

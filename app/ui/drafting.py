@@ -18,7 +18,7 @@ import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.ui import services
-from app.ui.score import session
+from app.ui.hand import session
 from app.ui.state import draft
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code
@@ -27,7 +27,7 @@ from ledger.store import default_url
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
-__all__ = ["after_photos", "before_photos", "phone_token", "restore", "save", "single_hand_key", "table_key"]
+__all__ = ["clear", "phone_token", "restore", "save", "single_hand_key", "table_key"]
 
 
 @st.cache_resource(show_spinner=False)
@@ -82,75 +82,50 @@ def table_key(code: str) -> str:
     return key
 
 
-def before_photos() -> None:
-    """Call before `take_new_photos`: keep the bytes of a photo about to be read."""
-    ss["_photo_in"] = ss.get("pending_photo")
-
-
-def after_photos() -> None:
-    """Call after `take_new_photos`: remember the new photo's bytes for the draft."""
-    photo = ss.get("photo")
-    if photo is ss.get("_photo_obj"):
+def save(key: str) -> None:
+    """Write the hand in progress as its draft when it changed since it was last written or
+    read: the object as a whole (`draft.to_json`), its photo's bytes when the photo is new (never
+    fails the page: a store error is logged)."""
+    h = session.hip()
+    if not h.started:
         return
-    ss["_photo_obj"] = photo
-    src = ss.get("photo_src")
-    data = ss.pop("_photo_in", None)
-    if data is None and src in ("upload", "camera"):
-        widget = ss.get("camera" if src == "camera" else "uploader")
-        data = widget.getvalue() if widget is not None else None
-    ss["_photo_blob"] = bytes(data) if data and src in ("upload", "camera") else None
-    ss["_photo_dirty"] = True
-
-
-def save(key: str, choices: draft.TableChoices | None = None) -> None:
-    """Write the draft when it changed (never fails the page: a store error is logged)."""
-    if not session.started():
-        return
-    data = _draft(choices)
-    dirty = ss.get("_photo_dirty", False)
-    if ss.get(f"_draft:{key}") == data and not dirty:  # the draft as last written or read
+    data = draft.to_json(h)
+    if h.is_saved(key, data):
         return
     try:
-        store().save(key, data, ss.get("_photo_blob") if dirty else KEEP)
+        store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP)
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
         return
-    ss[f"_draft:{key}"] = data
-    ss["_photo_dirty"] = False
+    h.mark_saved(key, data)
 
 
-def _draft(choices: draft.TableChoices | None) -> dict:
-    """The draft of the hand in progress, as it is written (``draft.to_json`` and the photo's source)."""
-    data = draft.to_json(ss.hand, ss.cond, choices)
-    data["photo_src"] = ss.get("photo_src", "manual")
-    return data
-
-
-def restore(key: str) -> draft.TableChoices | None:
-    """Start the session from the stored draft; its table choices, or None when there is none."""
+def restore(key: str) -> bool:
+    """Start the hand in progress from the stored draft (its photo read again from the bytes
+    kept, or the sample's); False when there is none, or it does not read back."""
     try:
         got = store().load(key)
     except LedgerError as e:
         log.warning("draft %s not read: %s", key, e)
-        return None
-    state = draft.from_json(got[0]) if got else None
-    if state is None:
-        return None
-    data, blob = got
-    hand, cond, choices = state
-    session.start(hand, cond)
-    src = data.get("photo_src", "manual")
+        return False
+    back = draft.from_json(got[0]) if got else None
+    if back is None:
+        return False
+    blob = got[1]
+    h = session.hip()
+    h.start(back.hand, back.cond, back.table)
+    src = back.photo_src
     photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
+    photo = None
     if photo_bytes:
         try:
             refs = ss.get(services.PHOTO_REFS)  # the table's set (`app.ui.table.refs`)
-            ss.photo = services.read_photo(photo_bytes, **({"refs": refs} if refs is not None else {}))
-            ss.photo_src = src
+            photo = services.read_photo(photo_bytes, **({"refs": refs} if refs is not None else {}))
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
-    ss["_photo_obj"], ss["_photo_blob"] = ss.photo, blob
-    ss[f"_draft:{key}"] = _draft(choices if "table" in data else None)  # as save() will make it
-    return choices
+    h.photo_restored(photo, src, blob)
+    h.mark_saved(key, draft.to_json(h))  # as save() will make it
+    return True
 
 
 def clear(key: str) -> None:
@@ -159,4 +134,4 @@ def clear(key: str) -> None:
         store().delete(key)
     except LedgerError as e:
         log.warning("draft %s not deleted: %s", key, e)
-    ss.pop(f"_draft:{key}", None)
+    session.hip().forget_saved(key)

@@ -4,12 +4,12 @@
 
 Where it goes:
 
-- :func:`post` queues it in the hand in progress (``ss.flash``, one queue per page / table,
-  `app.ui.score.session.use`) for a place (``where``); :func:`show_posted` draws and forgets
+- :func:`post` queues it in the hand in progress (`HandInProgress.flash`, one queue per page /
+  table, `app.ui.hand.session.use`) for a place (``where``); :func:`show_posted` draws and forgets
   the messages of one place, or all that are left. Used for a photo that could not be read
   (``top``: above the photo) and the 牌局 page's writes (beside the button that made them).
-- A message that stays while its cause does (the tile panel's refused edit ``ss.panel_msg``,
-  the typed tile string ``ss.typed_msg``) is one :class:`Flash` in its own key, drawn by
+- A message that stays while its cause does (the tile panel's refused edit `panel_msg`, the
+  typed tile string `typed_msg`, both of the hand in progress) is one :class:`Flash`, drawn by
   :func:`show` where it belongs.
 
 A success is a toast (in view wherever the page is scrolled); the other levels are Streamlit's
@@ -111,15 +111,21 @@ def post(f: Flash) -> None:
     """Leave `f` for :func:`show_posted` at ``f.where`` (this run's, or the next's after a rerun)."""
     if f.level not in LEVELS:
         raise ValueError(f"level {f.level!r} is not one of {LEVELS}")
-    st.session_state["flash"] = [*st.session_state.get("flash", []), f]
+    from app.ui.hand.session import hip
+
+    queue = hip()
+    queue.flash = [*queue.flash, f]
 
 
 def show_posted(where: str | None = None) -> None:
     """Draw (and forget) the messages posted for `where`; every one left when `where` is None."""
+    from app.ui.hand.session import hip
+
+    queue = hip()
     keep = []
-    for f in st.session_state.get("flash", []):
+    for f in queue.flash:
         if where is None or f.where == where:
             show(f)
         else:
             keep.append(f)
-    st.session_state["flash"] = keep
+    queue.flash = keep

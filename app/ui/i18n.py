@@ -3,6 +3,13 @@
 `t("key", n=3)` returns the current language's text with `str.format` fields filled; a key
 missing from a catalog falls back to Chinese, then to the key itself (the tests check that
 both catalogs hold the same keys, so the fallback is a safety net only).
+
+The Chinese catalog writes no English word (file formats, units, the command line and JSON keys
+aside). The English catalog keeps the players' Chinese terms, each with its English beside it
+the first time a page (or one of its tabs) shows it — ``Money per 炮 (pào, points)``, ``Green
+dragon 發``, ``Declared ready 报听`` — and bare after that; tile names are
+`scoring.tiles.Tile.en` (with an honour's Chinese). `tests/app/gloss_rules.py` states the
+rule exactly; the tests walk every string and every page state against it.
 """
 
 from __future__ import annotations

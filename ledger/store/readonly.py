@@ -63,11 +63,10 @@ def refused(where: str) -> StoreError:
     )
 
 
-def open_read_only(url: str, where: str, why: StoreError):
-    """The store at ``url`` opened read-only, or ``why`` raised again when that fails too (not
-    SQLite, no such file, or unreadable)."""
-    from ledger.store.store import Store
-
+def open_read_only(url: str, where: str, why: StoreError) -> sa.Engine:
+    """An engine on the store at ``url`` opened read-only, its schema at the latest version (the
+    caller makes it a read-only `Store`), or ``why`` raised again when that fails too (not SQLite,
+    no such file, or unreadable)."""
     database = sa.make_url(url).database
     if read_only_url(url) is None or not database or not Path(database).expanduser().is_file():
         raise why
@@ -92,5 +91,5 @@ def open_read_only(url: str, where: str, why: StoreError):
                 f"{where} needs an upgrade to schema version {S.LATEST} that cannot be written here "
                 "(read-only media or a full disk): open it once where it can be written",
             )
-        return Store(engine, where, read_only=True)
+        return engine
     raise why

@@ -76,7 +76,7 @@ def open_store(url: str | None = None, write: bool = True) -> Store:
             raise readonly.refused(where) from None
         if write or e.code not in readonly.FALLBACK:
             raise
-        return readonly.open_read_only(url, where, e)
+        return Store(readonly.open_read_only(url, where, e), where, read_only=True)
     return Store(engine, where)
 
 

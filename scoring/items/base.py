@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.tiles import NUM_KINDS, SUIT_ZH, SUITS
+from scoring.tiles import NUM_KINDS, SUIT_EN, SUIT_ZH, SUITS
 
 __all__ = ["FAN", "PAO", "Ctx", "HandFacts", "ItemDef", "Reading", "register"]
 
@@ -88,8 +88,9 @@ class HandFacts:
         return cls(rules, payer.melds, held, -1, False, events)
 
     def suit_name(self) -> str:
+        """The one suit in English with its Chinese: ``dots 筒`` (``honours 字`` when none)."""
         s = SUITS[next(iter(self.suits))] if self.suits else "z"
-        return f"{SUIT_ZH[s]} {s}"
+        return f"{SUIT_EN.get(s, 'honours').lower()} {SUIT_ZH[s]}"
 
     def suit_zh(self) -> str:
         """The one suit in Chinese: 万子 / 筒子 / 条子 (字牌 when there is none)."""

@@ -32,7 +32,7 @@ def basic(x: Ctx) -> list[tuple[str, int]]:
 @register(
     PAO,
     "half_flush",
-    lambda r: (f"one suit ({r.facts.suit_name()}) plus 中/白", f"一门{r.facts.suit_zh()}加中/白"),
+    lambda r: (f"one suit ({r.facts.suit_name()}) plus the dragons 中/白", f"一门{r.facts.suit_zh()}加中/白"),
 )
 def half_flush(r: Reading) -> bool:
     """混一色: one suit plus 中/白, at least one of them (§1.3)."""
@@ -108,8 +108,8 @@ def all_melded(r: Reading) -> bool:
 
 def _red_flag_reason(r: Reading) -> tuple[str, str]:
     if r.shape == "payer":
-        return "exposed 中 and 白 sets (红旗飘飘)", "明的中、白两副（红旗飘飘）"
-    return "triplets or kongs of both 中 and 白", "中、白各一副刻子或杠"
+        return "exposed Red dragon 中 and White dragon 白 sets (红旗飘飘)", "明的中、白两副（红旗飘飘）"
+    return "triplets or kongs of both the Red dragon 中 and the White dragon 白", "中、白各一副刻子或杠"
 
 
 @register(PAO, "red_flag", _red_flag_reason)

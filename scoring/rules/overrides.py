@@ -150,14 +150,7 @@ def flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     >>> flatten({"options": {"cap": 32}, "full_flush.base": 15})
     {'options.cap': 32, 'full_flush.base': 15}
     """
-    out: dict[str, Any] = {}
-    for k, v in table.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, Mapping):
-            out.update(flatten(v, f"{key}."))
-        else:
-            out[key] = v
-    return out
+    return flatten_object(table, prefix)  # a TOML key is always a string
 
 
 def flatten_object(obj: Mapping[Any, Any], prefix: str = "") -> dict[Any, Any]:

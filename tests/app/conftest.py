@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -60,6 +61,32 @@ def ledger_db(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     monkeypatch.setenv("JXMJ_DB", url)
     return url
+
+
+@pytest.fixture(autouse=True)
+def page_walk(monkeypatch):
+    """With ``JXMJ_PAGE_WALK=1``, every AppTest run of every app test is read whole by the
+    language walk (`tests.app.gloss_rules.page_problems`, in the page's own language) and the
+    test fails on what it finds. Off by default: a test may name players in another script."""
+    if os.environ.get("JXMJ_PAGE_WALK") != "1":
+        yield
+        return
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.gloss_rules import page_problems
+
+    found: list[tuple[str, str]] = []
+    run = AppTest.run
+
+    def walked(self, *args, **kwargs):
+        out = run(self, *args, **kwargs)
+        lang = self.session_state["lang"] if "lang" in self.session_state else "zh"
+        found.extend(f for f in page_problems(self, lang) if f not in found)
+        return out
+
+    monkeypatch.setattr(AppTest, "run", walked)
+    yield
+    assert found == []
 
 
 @pytest.fixture

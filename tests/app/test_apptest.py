@@ -9,7 +9,7 @@ import pytest
 
 from app.streamlit_app import PAGES
 from app.ui import i18n
-from app.ui.score.typing import parse_typed
+from app.ui.hand.typing import parse_typed
 from app.ui.state import Selection
 from tests.app.conftest import button_by_prefix, total_of
 
@@ -39,17 +39,17 @@ def test_changing_a_tile_changes_the_total(at):
     assert before == 9  # 平胡 + 自摸 + 门清, three payers
     button_by_prefix(at, "tile_c8").click()  # 8s
     at.run()
-    assert at.session_state.sel == Selection(8)
+    assert at.session_state.hip.sel == Selection(8)
     at.button(key="pick_change_5s").click()
     at.run()
-    assert at.session_state.hand.concealed[8].code == "5s"
+    assert at.session_state.hip.hand.concealed[8].code == "5s"
     assert total_of(at) == 12  # now 567s: the 9s is a single wait (单钓 +1)
     assert not at.exception
 
 
 def test_bad_upload_shows_a_message_and_keeps_the_hand(at):
     _type_hand(at, "234m567p678s777p99s")
-    hand_before = at.session_state.hand
+    hand_before = at.session_state.hip.hand
     total_before = total_of(at)
     at.session_state["pending_photo"] = b"this is not a picture"
     at.run()
@@ -58,7 +58,7 @@ def test_bad_upload_shows_a_message_and_keeps_the_hand(at):
     i18n.set_lang("zh")
     expected = {i18n.t("image.not_image").split("（")[0], i18n.t("err.vision_missing").split("，")[0]}
     assert any(any(x in text for x in expected) for text in texts), texts
-    assert at.session_state.hand == hand_before
+    assert at.session_state.hip.hand == hand_before
     assert total_of(at) == total_before
 
 
@@ -84,7 +84,7 @@ def test_conditions_survive_a_visit_to_the_learn_page(at):
     assert any(re.search("星子|Xingzi", md.value) for md in at.markdown)
     at.segmented_control(key="page").set_value("score")
     at.run()
-    assert at.session_state.cond.variant == "xingzi"
+    assert at.session_state.hip.cond.variant == "xingzi"
     assert at.segmented_control(key="w_variant").value == "xingzi"
 
 
@@ -100,7 +100,7 @@ def test_discard_win_below_minimum_says_cannot_win(at):
     at.run()
     at.button(key="mk_pung").click()
     at.run()
-    assert at.session_state.hand.melds[0].kind == "pung"
+    assert at.session_state.hip.hand.melds[0].kind == "pung"
     at.segmented_control(key="w_self_drawn").set_value(False)
     at.run()
     i18n.set_lang("zh")
@@ -147,13 +147,13 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
         at.session_state["pending_photo"] = buf.getvalue()
         at.run()
         assert not at.exception
-        h = at.session_state.hand
+        h = at.session_state.hip.hand
         assert {m.kind: "".join(m.codes) for m in h.melds} == {"pung": "7p7p7p", "concealed_kong": "9s9s9s9s"}
         assert h.bonus_tiles == 2
         assert [x.code for x in h.concealed] == ["1m", "2m", "3m", "6s", "7s", "8s", "2p", "2p"]
         assert h.concealed[h.winning_index].detection is not None  # the tile set apart
         assert total_of(at) is not None and total_of(at) > 0
-        assert at.session_state.photo is not None  # kept for the box view
+        assert at.session_state.hip.photo is not None  # kept for the box view
         assert any("识别到 17 张牌" in c.value for c in at.caption), [c.value for c in at.caption]
     finally:
         services._reader_cached.clear()
@@ -199,9 +199,9 @@ def test_xinyu_is_self_drawn_only_and_its_what_if_says_so(at):
 def test_typed_hand_replaces_the_bonus_count_instead_of_adding(at):
     for _ in range(3):
         _type_hand(at, "123m456p789s111mCCF")
-    assert at.session_state.hand.bonus_tiles == 1
+    assert at.session_state.hip.hand.bonus_tiles == 1
     _type_hand(at, "234m567p678s777p99s")
-    assert at.session_state.hand.bonus_tiles == 0
+    assert at.session_state.hip.hand.bonus_tiles == 0
 
 
 def test_full_width_and_chinese_typed_tiles_become_plain_codes():
@@ -210,9 +210,9 @@ def test_full_width_and_chinese_typed_tiles_become_plain_codes():
 
 
 def test_overlong_typed_hand_is_refused_and_the_hand_kept(at):
-    before = at.session_state.hand
+    before = at.session_state.hip.hand
     _type_hand(at, "1" * 5000 + "m")
-    assert at.session_state.hand == before
+    assert at.session_state.hip.hand == before
     assert any("22" in e.value for e in at.error)
     assert not at.exception
 
@@ -268,7 +268,7 @@ def test_cli_and_app_read_a_face_down_tile_in_the_hand_alike(monkeypatch, capsys
     at.session_state["pending_photo"] = b"stand-in"
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [t.code for t in h.concealed] == ["1m", "2m", "?", "6s", "7s", "8s", "2p", "2p"]
     assert h.winning_tile == "2p" and [m.codes for m in h.melds] == [["7p"] * 3]
     known = "".join(t.code for t in h.concealed if t.code != "?")

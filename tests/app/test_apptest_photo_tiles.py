@@ -41,7 +41,7 @@ def _captions(at) -> list[str]:
 
 
 def _hand_dets(at) -> list[int]:
-    return sorted(x.detection for x in at.session_state.hand.tiles if x.detection is not None)
+    return sorted(x.detection for x in at.session_state.hip.hand.tiles if x.detection is not None)
 
 
 def test_a_discard_is_greyed_listed_and_one_tap_puts_it_in_and_takes_it_out(monkeypatch):
@@ -55,7 +55,7 @@ def test_a_discard_is_greyed_listed_and_one_tap_puts_it_in_and_takes_it_out(monk
     assert _hand_dets(at) == list(range(14))
     at.button(key="tile_out14").click()  # one tap: into the hand
     at.run()
-    assert _hand_dets(at) == list(range(15)) and at.session_state.hand.winning_tile == "9s"
+    assert _hand_dets(at) == list(range(15)) and at.session_state.hip.hand.winning_tile == "9s"
     assert not [b for b in at.button if b.key and b.key.startswith("tile_out")]
     assert i18n.t("photo.found", n=15, low=1, out=0) in _captions(at)  # 44 %: shown unsure
     token = at.session_state["draft_token"]
@@ -77,10 +77,10 @@ def test_a_whole_row_goes_out_and_back_with_one_tap(monkeypatch):
     result = photo("7p 7p~ 7p", "2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
     at = _app(monkeypatch, result)
     _upload(at)
-    assert [m.codes for m in at.session_state.hand.melds] == [["7p"] * 3]
+    assert [m.codes for m in at.session_state.hip.hand.melds] == [["7p"] * 3]
     at.button(key="rowout_1").click()
     at.run()
-    assert _hand_dets(at) == list(range(3, 14)) and at.session_state.hand.melds == ()
+    assert _hand_dets(at) == list(range(3, 14)) and at.session_state.hip.hand.melds == ()
     assert [k for k in range(3) if at.button(key=f"tile_out{k}")] == [0, 1, 2]
     at.button(key="rowin_1").click()
     at.run()
@@ -91,10 +91,10 @@ def test_a_meld_goes_out_with_one_tap(monkeypatch):
     result = photo("7p 7p~ 7p | 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
     at = _app(monkeypatch, result)
     _upload(at)
-    assert len(at.session_state.hand.melds) == 1
+    assert len(at.session_state.hip.hand.melds) == 1
     at.button(key="meldout_0").click()
     at.run()
-    assert at.session_state.hand.melds == () and _hand_dets(at) == list(range(3, 14))
+    assert at.session_state.hip.hand.melds == () and _hand_dets(at) == list(range(3, 14))
 
 
 def test_too_many_tiles_says_so_and_offers_the_hand_row_not_a_kong_question(monkeypatch):
@@ -107,7 +107,7 @@ def test_too_many_tiles_says_so_and_offers_the_hand_row_not_a_kong_question(monk
     assert not [b for b in at.button if b.key and b.key.startswith("mkkong_")]  # no kong question
     at.button(key="btn_keep_likely").click()
     at.run()
-    assert _hand_dets(at) == list(range(12, 26)) and at.session_state.hand.winning_tile == "9s"
+    assert _hand_dets(at) == list(range(12, 26)) and at.session_state.hip.hand.winning_tile == "9s"
     assert not at.warning and at.button(key="tile_out0") and at.button(key="tile_out11")
 
 
@@ -119,11 +119,11 @@ def test_a_pung_made_a_concealed_kong_takes_the_fourth_tile_out_of_the_hand(at):
     at.run()
     at.button(key="mk_pung").click()
     at.run()
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [m.codes for m in h.melds] == [["7p"] * 3] and [x.code for x in h.concealed].count("7p") == 1
     at.selectbox(key="meldkind_0_pung_zh").set_value("concealed_kong")
     at.run()
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [(m.kind, len(m.tiles)) for m in h.melds] == [("concealed_kong", 4)]
     assert [x.code for x in h.tiles].count("7p") == 4 and h.tile_count == 14  # was 5 (a fifth 7p)
     assert not at.exception
@@ -133,7 +133,7 @@ def test_a_pung_made_a_concealed_kong_takes_the_fourth_tile_out_of_the_hand(at):
 def test_a_photo_too_small_for_a_tile_gets_the_too_small_message_not_junk_tiles(at, size):
     if services.reader_status() is not None:
         pytest.skip("no models")
-    before = at.session_state.hand
+    before = at.session_state.hip.hand
     buf = io.BytesIO()
     Image.open(services.SAMPLE_PHOTO).resize(size).save(buf, "PNG")  # the sample shrunk: 5 junk tiles before
     at.session_state["pending_photo"] = buf.getvalue()
@@ -142,7 +142,7 @@ def test_a_photo_too_small_for_a_tile_gets_the_too_small_message_not_junk_tiles(
     i18n.set_lang("zh")
     want = i18n.t("image.too_small", width=size[0], height=size[1])
     assert any(want in e.value for e in at.error), [e.value for e in at.error]
-    assert at.session_state.hand == before
+    assert at.session_state.hip.hand == before
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)

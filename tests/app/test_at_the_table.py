@@ -51,7 +51,7 @@ def test_switching_language_keeps_a_hand_with_a_meld(at, first, then):
     tap(at, "tile_c0")
     at.button(key="mk_kong").click()
     at.run()
-    assert at.session_state.hand.melds[0].kind == "kong"
+    assert at.session_state.hip.hand.melds[0].kind == "kong"
     at.segmented_control(key="lang").set_value(then)
     at.run()
     for variant in ("xingzi", "jiujiang"):
@@ -61,7 +61,7 @@ def test_switching_language_keeps_a_hand_with_a_meld(at, first, then):
         i18n.set_lang(then)
         assert [w.value for w in at.warning if i18n.t("res.hand_problem", msg="") in w.value] == []
     assert total_of(at) is not None  # jiujiang
-    assert at.session_state.hand.melds[0].kind == "kong"
+    assert at.session_state.hip.hand.melds[0].kind == "kong"
     assert at.session_state[f"meldkind_0_kong_{then}"] == "kong"  # the widget holds the code, not its label
 
 
@@ -79,8 +79,8 @@ def test_chinese_meld_buttons_and_xinyu_texts_are_chinese_only(at):
     assert tables, (
         [w.value for w in at.warning],
         [e.value for e in at.error],
-        at.session_state.hand,
-        at.session_state.cond.variant,
+        at.session_state.hip.hand,
+        at.session_state.hip.cond.variant,
     )
     table = tables[0]
     i18n.set_lang("zh")
@@ -97,7 +97,7 @@ def test_backs_and_sideways_tiles_arrive_as_melds(at, monkeypatch):
         type(result.groups[0])((14,), "winning_tile"),
     ]
     with_photo(at, monkeypatch, result)
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [(m.kind, "".join(m.codes)) for m in h.melds] == [
         ("pung", "7p7p7p"),
         ("concealed_kong", "9s9s9s9s"),
@@ -111,7 +111,7 @@ def test_four_alike_in_a_long_hand_become_a_kong_in_one_tap(at):
     assert any("1筒" in c.value or "一筒" in c.value for c in at.caption)
     at.button(key="mkkong_kong_1p").click()
     at.run()
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [m.kind for m in h.melds] == ["kong"] and h.tile_count == 14
     assert total_of(at) is not None
 
@@ -127,7 +127,7 @@ def test_a_refused_meld_says_why_inside_the_tile_panel(at):
     i18n.set_lang("zh")
     want = i18n.t("msg.meld_needs_tiles", kind=i18n.t("meld.pung"))
     assert [w.value for w in at.warning] == [want]
-    assert at.session_state.sel == Selection(0)  # the panel stays open around the message
+    assert at.session_state.hip.sel == Selection(0)  # the panel stays open around the message
 
 
 def test_a_kong_of_the_winning_tile_works(at):
@@ -135,7 +135,7 @@ def test_a_kong_of_the_winning_tile_works(at):
     tap(at, "tile_c11")
     at.button(key="mk_kong").click()
     at.run()
-    h = at.session_state.hand
+    h = at.session_state.hip.hand
     assert [m.codes for m in h.melds] == [["7p"] * 4] and h.winning_tile == "9s"
     assert not at.warning
 
@@ -146,11 +146,11 @@ def test_picking_tiles_by_hand_makes_the_last_one_the_winning_tile(at):
     for code in ("2m", "3m", "4m"):
         at.button(key=f"pick_add_{code}").click()
         at.run()
-    assert at.session_state.hand.winning_tile == "4m"
+    assert at.session_state.hip.hand.winning_tile == "4m"
 
 
 def test_typing_a_hand_greys_the_old_photos_boxes(at):
-    assert at.session_state.photo is not None  # the sample photo
+    assert at.session_state.hip.photo is not None  # the sample photo
     type_hand(at, "123m456p789s345s55p")
     i18n.set_lang("zh")
     assert any(i18n.t("photo.typed_over") == c.value for c in at.caption)
@@ -286,11 +286,11 @@ def test_a_kept_photo_is_named_after_a_visit_to_the_learn_page(at, monkeypatch):
     assert kept not in texts(at)
     at.segmented_control(key="page").set_value("score")
     at.run()
-    assert not at.exception and at.session_state.photo is not None
+    assert not at.exception and at.session_state.hip.photo is not None
     assert kept in texts(at)
 
 
 def test_no_kept_photo_line_for_the_sample_or_a_typed_hand(at):
-    assert at.session_state.photo_src == "sample" and not any("当前照片还在" in x for x in texts(at))
+    assert at.session_state.hip.photo_src == "sample" and not any("当前照片还在" in x for x in texts(at))
     type_hand(at, "123m456m789m111p22s")
     assert not any("当前照片还在" in x for x in texts(at))

@@ -26,14 +26,14 @@ def test_a_token_the_server_did_not_issue_opens_nothing():
     issued = victim.query_params["d"]
     assert issued != "K7QM9ACXTRE" and open_drafts().load(f"token:{issued}") is not None
     _typed(victim, "111m234p567s789s55m")
-    mine = [t.code for t in victim.session_state.hand.concealed]
+    mine = [t.code for t in victim.session_state.hip.hand.concealed]
     assert mine == ["1m", "1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7s", "8s", "9s", "5m", "5m"]
     assert open_drafts().load("token:K7QM9ACXTRE") is None  # the victim's hand is not under it
     other = AppTest.from_file(str(APP), default_timeout=60)
     other.query_params["d"] = "K7QM9ACXTRE"
     other.run()
     assert other.query_params["d"] not in ("K7QM9ACXTRE", issued)
-    theirs = [t.code for t in other.session_state.hand.concealed]
+    theirs = [t.code for t in other.session_state.hip.hand.concealed]
     assert theirs != mine
 
 

@@ -76,7 +76,7 @@ def test_posted_messages_are_drawn_once_each_at_its_place_after_the_rerun():
         ("error", ZH["ledger.conflict"]), ("header", "end"), ("info", ZH["msg.flowers_dropped"]),
     ]  # fmt: skip
     assert [x.value for x in at.toast] == ["第 2 把已记下。"]  # a success: a toast
-    assert at.session_state.flash == []
+    assert at.session_state.hip.flash == []
     at.run()
     assert not at.error and not at.warning and not at.info and not at.toast  # shown once
 

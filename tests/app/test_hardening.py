@@ -64,7 +64,7 @@ def test_a_bad_upload_is_translated_by_code_and_keeps_the_hand(at, name, lang):
     at.segmented_control(key="lang").set_value(lang)
     at.run()
     _type_hand(at, HAND)
-    hand, total = at.session_state.hand, total_of(at)
+    hand, total = at.session_state.hip.hand, total_of(at)
     at.session_state["pending_photo"] = make()
     at.run()
     assert not at.exception
@@ -73,7 +73,7 @@ def test_a_bad_upload_is_translated_by_code_and_keeps_the_hand(at, name, lang):
 
     want = i18n.t(key, **{**IMAGE_FIELDS, **fields})
     assert want in [e.value for e in at.error], _messages(at)
-    assert at.session_state.hand == hand and total_of(at) == total
+    assert at.session_state.hip.hand == hand and total_of(at) == total
     assert not [m for m in _messages(at) if INTERNAL.search(m)]
     i18n.set_lang("zh")
 
@@ -100,12 +100,12 @@ def test_a_reading_failure_names_no_internals(at, monkeypatch):
 
     monkeypatch.setattr(reader, "detect", broken)
     _type_hand(at, HAND)
-    hand = at.session_state.hand
+    hand = at.session_state.hip.hand
     at.session_state["pending_photo"] = _encode(Image.new("RGB", (320, 240), (20, 90, 40)), "JPEG")
     at.run()
     i18n.set_lang("zh")
     assert [e.value for e in at.error] == [i18n.t("err.detect_failed")]
-    assert at.session_state.hand == hand and not at.exception
+    assert at.session_state.hip.hand == hand and not at.exception
 
 
 def test_a_photo_waits_for_a_free_slot_and_gives_up_busy(at, monkeypatch):
@@ -113,13 +113,13 @@ def test_a_photo_waits_for_a_free_slot_and_gives_up_busy(at, monkeypatch):
 
     monkeypatch.setattr(photo_gate, "WAIT_SECONDS", 0.05)
     _type_hand(at, HAND)
-    hand = at.session_state.hand
+    hand = at.session_state.hip.hand
     with photo_gate_held():
         at.session_state["pending_photo"] = _encode(Image.new("RGB", (320, 240)), "JPEG")
         at.run()
     i18n.set_lang("zh")
     assert [e.value for e in at.error] == [i18n.t("err.photo_busy")]
-    assert at.session_state.hand == hand and photo_gate.free_slots() == photo_gate.SLOTS
+    assert at.session_state.hip.hand == hand and photo_gate.free_slots() == photo_gate.SLOTS
 
 
 @pytest.mark.parametrize(
@@ -144,10 +144,10 @@ def test_a_bad_point_value_is_an_error_and_no_total(at, typed_value):
     errors = [e.value for e in at.error]
     assert i18n.t("num.bad", lo=1, hi=9999) in errors and i18n.t("msg.bad_number") in errors
     assert total_of(at) is None  # not the total of the previous value
-    assert at.session_state.cond.point_value == 1
+    assert at.session_state.hip.cond.point_value == 1
     at.number_input(key="w_point_value").set_value(3)
     at.run()
-    assert not at.error and at.session_state.cond.point_value == 3 and total_of(at) is not None
+    assert not at.error and at.session_state.hip.cond.point_value == 3 and total_of(at) is not None
 
 
 def test_a_fractional_count_is_not_rounded(at):
@@ -160,7 +160,7 @@ def test_a_fractional_count_is_not_rounded(at):
     assert i18n.t("num.bad", lo=0, hi=4) in [e.value for e in at.error]
     assert total_of(at) is None
     seat = keys[0].removeprefix("w_").removesuffix("_bonus_tiles")
-    assert at.session_state.cond.seats[seat].bonus_tiles == 0  # never 2
+    assert at.session_state.hip.cond.seats[seat].bonus_tiles == 0  # never 2
 
 
 def test_the_result_is_drawn_before_the_hand(monkeypatch):

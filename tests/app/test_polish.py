@@ -54,10 +54,10 @@ EATEN = re.compile(r"<td class='jx-why'>[^<]+<br><span class='jx-ref'>([^<]+)</s
 def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
     """A payer's two 發 listed "Bonus tile (發)、Bonus tile (發)" in English."""
     _lang(at, "en")
-    payer = at.session_state.cond.payers[0]
+    payer = at.session_state.hip.cond.payers[0]
     at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
     at.run()
-    assert _eaten_list(at) == "Bonus tile (發), Bonus tile (發)"
+    assert _eaten_list(at) == "Bonus tile (Green dragon 發), Bonus tile (Green dragon 發)"
     _lang(at, "zh")
     assert _eaten_list(at).count("、") == 1
 
@@ -82,9 +82,9 @@ def test_where_the_dealer_changes_nothing_the_page_says_so_instead_of_asking(at,
     assert not _has_widget(at, "w_dealer")
     line = i18n.t("cond.dealer_same", variant=i18n.t(f"variant.{variant}"))
     assert line in [c.value for c in at.caption]
-    cond = at.session_state.cond
+    hand, cond = at.session_state.hip.hand, at.session_state.hip.cond
     money = {
-        d: [p.amount for p in services.score_hand(at.session_state.hand, replace(cond, dealer=d)).payments]
+        d: [p.amount for p in services.score_hand(hand, replace(cond, dealer=d)).payments]
         for d in (None, ME, *OTHER_SEATS)
     }
     assert len({tuple(m) for m in money.values()}) == 1, money
@@ -128,7 +128,7 @@ def test_unsure_and_left_out_tiles_say_so():
 def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
     """The 吃炮 panel closed on its first entry (the count appeared above it and moved it): it
     now keeps its open state and its payer tab in the session, and the count is said below."""
-    first, second = at.session_state.cond.payers[:2]
+    first, second = at.session_state.hip.cond.payers[:2]
     at.session_state["payers_open"] = True  # the player opens the panel
     at.run()
     for seat in (first, second):
@@ -145,6 +145,25 @@ def test_the_eaten_panel_stays_open_while_two_payers_are_entered(at):
     at.session_state["payers_open"] = False  # the player closes it: it stays closed
     at.run()
     assert not next(e for e in at.expander if e.label.startswith("吃炮")).proto.expanded
+
+
+def _payer_tab(at) -> int:
+    """The index of the payer tab the page shows selected."""
+    [tabs] = [b for b in at._tree if getattr(b, "type", "") == "tab_container"]
+    return tabs.proto.tab_container.default_tab_index
+
+
+def test_the_chosen_payer_tab_stays_chosen_across_a_language_switch(at):
+    """A language switch gives the payers' tabs new labels: the chosen payer stays chosen."""
+    at.session_state["payers_open"] = True
+    at.run()
+    at.session_state["payers_tab"] = i18n.catalog("zh")["seat.across"]  # the player picks 对家
+    at.run()
+    assert _payer_tab(at) == 1
+    _lang(at, "en")
+    assert (_payer_tab(at), at.session_state["payers_tab"]) == (1, "Across 对家")
+    _lang(at, "zh")
+    assert (_payer_tab(at), at.session_state["payers_tab"]) == (1, "对家")
 
 
 def test_the_page_script_names_streamlits_controls_from_the_catalog_by_place():

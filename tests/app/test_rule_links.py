@@ -94,7 +94,7 @@ def test_a_section_the_page_does_not_show_stays_text_and_no_section_is_nothing()
 def test_the_score_page_shows_rule_links_not_decisions(at):
     table = next(m.value for m in at.markdown if m.value.startswith("<table class='jx-items'>"))
     assert "DECISIONS" not in table
-    variant = at.session_state.cond.variant
+    variant = at.session_state.hip.cond.variant
     i18n.set_lang(at.session_state.lang)
     assert f'href="learn?variant={variant}&amp;lang={at.session_state.lang}#rule-{variant}-1-3"' in table
     assert i18n.t("res.rule", n="2") in table  # §1.3 is the tab's second section

@@ -146,7 +146,7 @@ def test_a_reload_mid_hand_keeps_the_draft():
     at = _open(code)
     _enter(at, HAND_A, winner=3, discarder=1)
     again = _open(code, at.query_params["d"])  # reload: a new session reads the draft from the database
-    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+    assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
     assert again.segmented_control(key="tw_winner").value == 3
     assert again.segmented_control(key="tw_how").value == 1
     _click(again, "tb_record")
@@ -186,7 +186,7 @@ def test_the_single_hand_page_keeps_its_draft_behind_its_url_token():
     again = AppTest.from_file(str(APP), default_timeout=60)
     again.query_params["d"] = token
     again.run()
-    assert [t.code for t in again.session_state.hand.concealed] == _codes("234m567p678s777p99s")
+    assert [t.code for t in again.session_state.hip.hand.concealed] == _codes("234m567p678s777p99s")
 
 
 def test_bad_codes_and_missing_tables_say_so():

@@ -49,9 +49,9 @@ def test_two_phones_recording_the_same_hand_record_it_once(db):
     assert _totals(b) == ["0", "3", "-3", "0"]  # B now shows A's hand
     said = " ".join(_warnings(b))
     assert ZH["table.changed"].split("{")[0] in said and "李四 +3" in said
-    assert [t.code for t in b.session_state.hand.concealed] == _codes(HAND_A)  # B's hand is kept
+    assert [t.code for t in b.session_state.hip.hand.concealed] == _codes(HAND_A)  # B's hand is kept
     _click(b, "tb_drop")  # ... to drop (or record again, as the next hand)
-    assert b.session_state.hand.is_empty
+    assert b.session_state.hip.hand.is_empty
     assert len(open_store().get(code).hands) == 1
 
 
@@ -84,12 +84,12 @@ def test_each_phone_keeps_its_own_hand_in_progress(db):
     _enter(a, HAND_A, winner=3, discarder=1)
     _enter(b, "123m456p789s234mPP", winner=0, discarder=None)
     a.run()  # A taps again: B's hand did not overwrite A's
-    assert [t.code for t in a.session_state.hand.concealed] == _codes(HAND_A)
+    assert [t.code for t in a.session_state.hip.hand.concealed] == _codes(HAND_A)
     again = _phone(code, a.query_params["d"])  # A reloads: A's own hand comes back
-    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+    assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
     assert again.segmented_control(key="tw_winner").value == 3
     other = _phone(code, b.query_params["d"])
-    assert [t.code for t in other.session_state.hand.concealed] == _codes("123m456p789s234mPP")
+    assert [t.code for t in other.session_state.hip.hand.concealed] == _codes("123m456p789s234mPP")
 
 
 def test_a_token_the_server_never_issued_opens_no_phones_hand(db):
@@ -101,9 +101,9 @@ def test_a_token_the_server_never_issued_opens_no_phones_hand(db):
     assert mine != "K7QM9ACXTRE"
     _enter(a, HAND_A, winner=3, discarder=1)
     b = _phone(code, "K7QM9ACXTRE")
-    assert b.query_params["d"] not in ("K7QM9ACXTRE", mine) and b.session_state.hand.is_empty
+    assert b.query_params["d"] not in ("K7QM9ACXTRE", mine) and b.session_state.hip.hand.is_empty
     again = _phone(code, mine)  # A's issued token opens A's hand
-    assert [t.code for t in again.session_state.hand.concealed] == _codes(HAND_A)
+    assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
 
 
 def _join_url(at) -> str:

@@ -77,8 +77,8 @@ def _photo(at, data: bytes) -> None:
 def _odd(at) -> EditTile:
     """The hand's tile read from the odd box (the bottom row's 8s)."""
     x0 = SCENE[ODD][0][0]
-    dets = at.session_state.photo.result.detections
-    return next(t for t in at.session_state.hand.tiles if abs(dets[t.detection].xyxy[0] - x0) < 2)
+    dets = at.session_state.hip.photo.result.detections
+    return next(t for t in at.session_state.hip.hand.tiles if abs(dets[t.detection].xyxy[0] - x0) < 2)
 
 
 def _learned(at) -> list[str]:
@@ -94,9 +94,9 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert _learned(at) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
     _photo(at, paint(odd_blue=40))
     assert _odd(at).code == "7s"  # the model alone misreads this set's 8s
-    hand: EditHand = at.session_state.hand
+    hand: EditHand = at.session_state.hip.hand
     i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))
-    at.session_state["hand"] = hand.with_tile(Selection(i), "8s")  # the player renames it
+    at.session_state.hip.hand = hand.with_tile(Selection(i), "8s")  # the player renames it
     at.run()
     at.segmented_control(key="tw_winner").set_value(1)
     at.run()
@@ -115,12 +115,12 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
 
     _photo(at, paint(odd_blue=44))  # the next photo at this table, the same set
     assert _odd(at).code == "8s"
-    assert sorted(t.code for t in at.session_state.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
+    assert sorted(t.code for t in at.session_state.hip.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
                                                                        "7s", "8s"]  # fmt: skip
 
     again = _open(code, at.query_params["d"])  # a reload: the draft's photo read again, with the set
     assert _odd(again).code == "8s" and _odd(again).detection == _odd(at).detection
-    dets = again.session_state.photo.result.detections
+    dets = again.session_state.hip.photo.result.detections
     assert dets[_odd(again).detection].tile == "8s"
 
     b = _open(other)  # another table learned nothing of this one's set
@@ -141,9 +141,9 @@ def test_undo_takes_the_hands_references_back(models):
     code = store.create_table(Table("jiujiang", SEATS)).table.code
     at = _open(code)
     _photo(at, paint(odd_blue=40))
-    hand: EditHand = at.session_state.hand
+    hand: EditHand = at.session_state.hip.hand
     i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))
-    at.session_state["hand"] = hand.with_tile(Selection(i), "8s")
+    at.session_state.hip.hand = hand.with_tile(Selection(i), "8s")
     at.run()
     at.segmented_control(key="tw_winner").set_value(0)
     at.run()
@@ -194,9 +194,9 @@ def test_winners_on_one_discard_are_learned_with_the_hand(models):
     code = store.create_table(Table("jiujiang", SEATS)).table.code
     at = _open(code)
     _photo(at, paint(odd_blue=40))
-    hand: EditHand = at.session_state.hand
+    hand: EditHand = at.session_state.hip.hand
     i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))
-    at.session_state["hand"] = hand.with_tile(Selection(i), "8s")
+    at.session_state.hip.hand = hand.with_tile(Selection(i), "8s")
     at.run()
     at.segmented_control(key="tw_winner").set_value(1)
     at.run()

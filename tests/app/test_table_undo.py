@@ -38,19 +38,19 @@ def test_undo_puts_the_hand_back_in_the_editor_and_recording_again_gives_the_sam
     at.run()
     at.number_input(key="w_right_bonus_tiles").set_value(1)  # 王五 (the discarder) set aside one 發
     at.run()
-    entered, seats = at.session_state.hand, at.session_state.cond.seats
+    entered, seats = at.session_state.hip.hand, at.session_state.hip.cond.seats
     assert [m.kind for m in entered.melds] == ["pung"] and entered.winning_tile == "C"
     _click(at, "tb_record")
     recorded = _ledger_of(code)
-    assert at.session_state.hand.is_empty and len(recorded[0]) == 1
+    assert at.session_state.hip.hand.is_empty and len(recorded[0]) == 1
     _click(at, "tb_undo")
     assert _ledger_of(code) == ([], [])
-    assert at.session_state.hand == entered  # same tiles, meld and winning tile
-    assert at.session_state.cond.seats["right"] == seats["right"]
+    assert at.session_state.hip.hand == entered  # same tiles, meld and winning tile
+    assert at.session_state.hip.cond.seats["right"] == seats["right"]
     assert at.segmented_control(key="tw_winner").value == 1
     assert at.segmented_control(key="tw_how").value == 2
     again = _open(code, at.query_params["d"])  # a reload: this phone's draft holds the hand too
-    assert again.session_state.hand == entered
+    assert again.session_state.hip.hand == entered
     _click(again, "tb_record")
     assert _ledger_of(code) == recorded
 
@@ -103,11 +103,11 @@ def test_a_hand_being_entered_when_undo_is_tapped_stays_one_editor_undo_away():
     code = _table()
     at = _open(code)
     _enter(at, HAND_A, winner=1, discarder=2)
-    first = at.session_state.hand
+    first = at.session_state.hip.hand
     _click(at, "tb_record")
     _enter(at, "234m567p678s999sPP", winner=3, discarder=0)  # the next hand, half entered
-    typed = at.session_state.hand
+    typed = at.session_state.hip.hand
     _click(at, "tb_undo")
-    assert at.session_state.undo == [typed]  # the editor's own undo brings it back
-    back = at.session_state.hand  # the tile string keeps each suit together: the order may differ
+    assert at.session_state.hip.undo == [typed]  # the editor's own undo brings it back
+    back = at.session_state.hip.hand  # the tile string keeps each suit together: the order may differ
     assert back.sorted() == first.sorted() and back.winning_tile == first.winning_tile == "C"

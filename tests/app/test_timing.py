@@ -36,7 +36,7 @@ def test_sample_photo_to_scored_result_time():
         at.session_state["pending_photo"] = data
         at.run()
         assert not at.exception
-        times.append(at.session_state.timing["total"])
+        times.append(at.session_state.hip.timing["total"])
     median = statistics.median(times)
     print(f"photo -> scored result: median {median:.3f} s of {[round(t, 3) for t in times]}")
     assert median < 4.0

@@ -35,7 +35,9 @@ def test_a_refused_meld_is_said_under_the_meld_buttons(at):
     at.button(key="mk_kong").click()  # a kong needs four
     at.run()
     [refused] = at.warning
-    assert at.session_state.panel_msg.key == "msg.meld_needs_tiles" and at.session_state.hand.melds == ()
+    assert (
+        at.session_state.hip.panel_msg.key == "msg.meld_needs_tiles" and at.session_state.hip.hand.melds == ()
+    )
     # after the last meld button (吃), not above the picker's 29 tiles
     assert _position(at, _text(refused.value)) > _position(at, _button("mk_chow"))
     assert _position(at, _text(refused.value)) > _position(at, _button("pick_change_C"))
@@ -43,7 +45,7 @@ def test_a_refused_meld_is_said_under_the_meld_buttons(at):
 
 def test_a_tile_string_that_cannot_be_read_is_said_under_its_box(at):
     type_hand(at, "234m567p678s777p99s")
-    before = at.session_state.hand
+    before = at.session_state.hip.hand
     at.text_input(key="typed").input("123m456x")
     at.button(key="btn_typed").click()
     at.run()
@@ -51,7 +53,7 @@ def test_a_tile_string_that_cannot_be_read_is_said_under_its_box(at):
     [err] = at.error
     assert "123m456x" in err.value
     assert _position(at, _text(err.value)) == _position(at, _button("btn_typed")) + 1
-    assert at.session_state.hand == before  # nothing the player had is lost
+    assert at.session_state.hip.hand == before  # nothing the player had is lost
     assert at.expander[0].proto.expanded  # the box stays open around the message
     at.text_input(key="typed").input("234m567p678s777p99s")  # a readable string: the message goes
     at.button(key="btn_typed").click()
@@ -101,9 +103,10 @@ def test_the_eaten_expander_names_baoting_only_where_payers_declare_it(at):
 def test_a_reload_keeps_the_tiles_the_reader_was_unsure_of():
     """The draft dropped `uncertain`: after a reload the red frames (and the hint to check
     them) were gone, the tiles the player still had to check no longer marked."""
-    from app.ui.state import Conditions, EditHand, EditTile, draft
+    from app.ui.state import EditHand, EditTile, draft
+    from app.ui.state.progress import HandInProgress
 
     hand = EditHand(concealed=(EditTile("2p", 0.41, 3, uncertain=True), EditTile("6p", 0.99, 4)))
-    back, _, _ = draft.from_json(draft.to_json(hand, Conditions()))
+    back = draft.from_json(draft.to_json(HandInProgress(hand=hand))).hand
     assert back == hand
     assert [t.needs_check for t in back.concealed] == [True, False]

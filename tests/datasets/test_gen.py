@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from datasets import gen, make_all, tiles
+from datasets import gen, make_all, render_options
 
 DATASETS = Path(__file__).resolve().parents[2] / "datasets"
 
@@ -37,7 +37,7 @@ def test_unknown_switch_is_a_usage_error_not_a_traceback(capsys, tmp_path):
         gen.main(["--out", str(tmp_path), "--scenes", "0", "--val", "0", "--render", "glyph_wobble=1"])
     assert e.value.code == 2
     assert "glyph_wobble" in capsys.readouterr().err
-    assert tiles.OPTIONS == tiles.RenderOptions()
+    assert render_options.OPTIONS == render_options.RenderOptions()
 
 
 def test_make_all_passes_the_recipe_render_table_to_gen():

@@ -5,7 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from datasets.scenes import _layout, _side_faces, crop_for_classifier, make_scene
+from datasets.crops import crop_for_classifier
+from datasets.scenes import _layout, _side_faces, make_scene
 from datasets.tiles import random_style
 
 TW, TH = 150, 260

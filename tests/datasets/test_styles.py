@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets import styles, tiles
+from datasets import render_options, styles
 from datasets.scenes import make_scene
 
 
 @pytest.fixture(autouse=True)
 def _reset_options():
     yield
-    tiles.set_render_options()
+    render_options.set_render_options()
 
 
 def scene(seed=3, **opts):
-    tiles.set_render_options(**opts)
+    render_options.set_render_options(**opts)
     return make_scene(np.random.default_rng([seed, 0, 0]))[0]
 
 

@@ -1,4 +1,5 @@
-"""Tile face rendering: glyph variation and font fallback (datasets/tiles.py)."""
+"""Tile face rendering: glyph variation and font fallback (datasets/glyphs.py, datasets/faces.py), the
+renderer switches (datasets/render_options.py)."""
 
 from pathlib import Path
 
@@ -6,8 +7,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from datasets import tiles
-from datasets.tiles import CLS_INDEX, available_fonts, glyph_variation, has_glyph, render_font_face
+from datasets import glyphs, render_options
+from datasets.faces import render_font_face
+from datasets.glyphs import available_fonts, glyph_variation, has_glyph
+from datasets.tiles import CLS_INDEX
 
 
 def _bar_glyph() -> Image.Image:
@@ -73,28 +76,28 @@ def test_glyph_variation_p0_draws_nothing_from_the_rng():
 @pytest.fixture
 def restore_options():
     yield
-    tiles.set_render_options()
+    render_options.set_render_options()
 
 
 def test_default_render_options_are_recipe_0_2_0(restore_options):
-    opts = tiles.set_render_options()
-    assert opts == tiles.RenderOptions(
+    opts = render_options.set_render_options()
+    assert opts == render_options.RenderOptions(
         brush_fonts=False, glyph_variation=0.0, glyph_vshear=False, faint_rims=False, sheet_edges=False
     )
-    assert tiles.OPTIONS is opts
+    assert render_options.OPTIONS is opts
 
 
 def test_unknown_render_option_is_refused(restore_options):
     with pytest.raises(TypeError):
-        tiles.set_render_options(glyph_wobble=1.0)
+        render_options.set_render_options(glyph_wobble=1.0)
 
 
 @needs_fonts
 def test_brush_fonts_option_adds_fonts_without_dropping_any(restore_options):
-    tiles.set_render_options()
+    render_options.set_render_options()
     base = set(available_fonts())
-    tiles.set_render_options(brush_fonts=True)
+    render_options.set_render_options(brush_fonts=True)
     with_brush = set(available_fonts())
     assert base <= with_brush
-    installed_brush = {p for p in tiles.BRUSH_FONT_GLOBS if Path(p).exists()}
+    installed_brush = {p for p in glyphs.BRUSH_FONT_GLOBS if Path(p).exists()}
     assert with_brush - base == installed_brush

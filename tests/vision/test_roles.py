@@ -1,4 +1,4 @@
-"""Roles from the layout (`vision.roles`) on synthetic table scenes (`vision.testing.table_scene`):
+"""Roles from the layout (`vision.roles`) on synthetic table scenes (`vision.testing_table.table_scene`):
 boxes only, no model. A scene holds a hand row at the bottom, melds beside it, discards scattered
 and turned in the middle, a two-layer wall of backs with a tile lying on it, a column wall, a
 printed logo and a watermark; seen at several camera tilts, turns and scales."""
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from vision import testing
+from vision import testing_table
 from vision.detection import HAND_ROLES, ROLES, Detection
 from vision.reader import arrange
 from vision.roles import meld_roles, side_by_side, table_roles
@@ -31,14 +31,14 @@ CAMERAS = [
 def roles_of(scene):
     """`(true role, role given)` of every tile of `scene`, through `vision.reader.arrange`."""
     truth = {xyxy: role for xyxy, _code, role in scene}
-    out, _groups = arrange(testing.table_detections(scene), SIZE)
+    out, _groups = arrange(testing_table.table_detections(scene), SIZE)
     return [(truth[d.xyxy], d.role) for d in out]
 
 
 @pytest.mark.parametrize(("tilt", "angle", "scale"), CAMERAS)
 @pytest.mark.parametrize("melds", [0, 1, 2])
 def test_table_scene_roles(tilt, angle, scale, melds):
-    scene = testing.table_scene(100 + melds, tilt=tilt, angle=angle, scale=scale, melds=melds)
+    scene = testing_table.table_scene(100 + melds, tilt=tilt, angle=angle, scale=scale, melds=melds)
     pairs = roles_of(scene)
     hand_truth = sum(t in HAND_ROLES for t, _ in pairs)
     assert hand_truth == 14 + (melds > 1)  # 14 tiles, and a kong's fourth
@@ -56,7 +56,7 @@ def test_table_scene_roles(tilt, angle, scale, melds):
 @pytest.mark.parametrize(("tilt", "angle"), [(0.0, 0.0), (0.15, -6.0), (0.3, 6.0)])
 @pytest.mark.parametrize("rows", [2, 3])
 def test_a_sheet_of_rows_stays_hand(tilt, angle, rows):
-    scene = testing.table_scene(
+    scene = testing_table.table_scene(
         7, tilt=tilt, angle=angle, scale=0.9, melds=0, discards=0, rows=rows, walls=False
     )
     pairs = roles_of(scene)
@@ -66,10 +66,10 @@ def test_a_sheet_of_rows_stays_hand(tilt, angle, rows):
 
 @pytest.mark.parametrize("scale", [0.5, 1.0, 3.0])
 def test_roles_do_not_depend_on_the_resolution(scale):
-    scene = testing.table_scene(3, tilt=0.15)
+    scene = testing_table.table_scene(3, tilt=0.15)
     big = [(tuple(v * scale for v in xyxy), code, role) for xyxy, code, role in scene]
-    dets = testing.table_detections(big)
-    want = table_roles(testing.table_detections(scene), SIZE)
+    dets = testing_table.table_detections(big)
+    want = table_roles(testing_table.table_detections(scene), SIZE)
     assert table_roles(dets, (SIZE[0] * scale, SIZE[1] * scale)) == want
     assert table_roles(dets) == want  # without the image size: the tiles' extent stands in
 
@@ -120,8 +120,8 @@ def test_without_a_row_side_by_side_nothing_is_left_out():
 
 
 def test_melds_are_the_sets_laid_down_and_come_with_their_groups():
-    scene = testing.table_scene(5, melds=2, discards=0, walls=False)
-    out, groups = arrange(testing.table_detections(scene), SIZE)
+    scene = testing_table.table_scene(5, melds=2, discards=0, walls=False)
+    out, groups = arrange(testing_table.table_detections(scene), SIZE)
     kinds = [(g.kind_guess, [out[i].tile for i in g.tiles]) for g in groups]
     assert kinds[-2:] == [("pung", ["7p"] * 3), ("concealed_kong", ["back", "9s", "9s", "back"])]
     assert sorted(meld_roles(groups)) == [i for i, d in enumerate(out) if d.role == "meld"]
@@ -153,7 +153,7 @@ def test_end_to_end_real_models_leave_turned_discards_out_of_the_hand():
     reader = get_reader()
     hand = reader.detect(sample)
     assert len(hand.detections) == 14
-    pixels, (_hx0, hy0, _hx1, _hy1) = testing.table_photo(sample, [d.xyxy for d in hand.detections])
+    pixels, (_hx0, hy0, _hx1, _hy1) = testing_table.table_photo(sample, [d.xyxy for d in hand.detections])
     result = reader.detect(pixels)
     grouped = sorted(i for g in result.groups for i in g.tiles)
     assert grouped == list(range(14))
@@ -167,11 +167,11 @@ def test_end_to_end_real_models_leave_turned_discards_out_of_the_hand():
 @pytest.mark.parametrize("seed", [11, 12])
 def test_a_hand_running_down_the_photo_is_read_sideways(seed):
     """A photo turned 90 degrees without EXIF: the hand is a column at the right edge."""
-    scene = testing.table_scene(seed, tilt=0.15, melds=1)
+    scene = testing_table.table_scene(seed, tilt=0.15, melds=1)
     turned = [((y0, x0, y1, x1), code, role) for (x0, y0, x1, y1), code, role in scene]
-    got = table_roles(testing.table_detections(turned), SIZE[::-1])
+    got = table_roles(testing_table.table_detections(turned), SIZE[::-1])
     assert [g in HAND_ROLES for g in got] == [role in HAND_ROLES for _, _, role in scene]
-    assert got == table_roles(testing.table_detections(scene), SIZE)
+    assert got == table_roles(testing_table.table_detections(scene), SIZE)
 
 
 def test_eval_roles_synthetic_report():

@@ -8,6 +8,7 @@ import html
 import streamlit as st
 
 from app.ui import services
+from app.ui.hand.why_not import why_not
 from app.ui.i18n import t
 from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.practice import practice
@@ -15,7 +16,6 @@ from app.ui.learn.rules import follow_anchor, rules_view
 from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
 from app.ui.render.html import items_table, num
-from app.ui.score.why_not import why_not
 from scoring import HandInput, ScoreResult
 
 

@@ -7,11 +7,11 @@ import random
 import streamlit as st
 
 from app.ui import services
+from app.ui.hand.numbers import accept
 from app.ui.i18n import labels, t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num, payments_table
-from app.ui.score.numbers import accept
 from app.ui.state import ME, hand_input
 from scoring import HandInput, ScoreResult
 from scoring.model import VARIANTS

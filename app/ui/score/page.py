@@ -1,8 +1,8 @@
 """The score page (计分): ① photo -> ② hand -> ③ how it was won -> ④ itemised result.
 
-Every section is its own module in `app/ui/score/`; this one only lays them out. The result
-is computed once per run, up front (`session.outcome`), after this run's widget values
-and photo are taken in.
+Every section is its own module in `app/ui/hand/` (the 牌局 page draws them too); this one
+only lays them out. The result is computed once per run, up front (`session.outcome`), after
+this run's widget values and photo are taken in.
 """
 
 from __future__ import annotations
@@ -15,26 +15,23 @@ import streamlit as st
 
 from app.ui import drafting
 from app.ui.flash import show_posted
+from app.ui.hand import session
+from app.ui.hand.conditions import conditions
+from app.ui.hand.editor import hand_editor
+from app.ui.hand.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
+from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
 from app.ui.i18n import t
-from app.ui.score import session
-from app.ui.score.conditions import conditions
-from app.ui.score.editor import hand_editor
-from app.ui.score.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
-from app.ui.score.result import mini_summary, result_view, total_banner, what_ifs
 from scoring import ScoreResult
 
-ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
 
 def render() -> None:
     session.use("score")
     draft_key = drafting.single_hand_key()  # the hand in progress lives behind ?d=TOKEN
-    if not session.started() and drafting.restore(draft_key) is None:
+    if not session.started() and not drafting.restore(draft_key):
         open_on_sample()
-    drafting.before_photos()
     take_new_photos()
-    drafting.after_photos()
     session.sync_from_widgets()
     messages = st.container()
     outcome = session.outcome()
@@ -56,7 +53,7 @@ def render() -> None:
     with wide[1]:
         st.subheader(t("sec.hand"))
         hand_editor()
-        unsure = [x for x in ss.hand.tiles if x.needs_check]
+        unsure = [x for x in session.hip().hand.tiles if x.needs_check]
         if unsure and isinstance(outcome, ScoreResult):
             st.caption(t("msg.low_check", n=len(unsure)))
     with bottom[0]:
@@ -69,10 +66,11 @@ def render() -> None:
 
 
 def _timing(slot) -> None:
-    timing = ss.timing
+    hip = session.hip()
+    timing = hip.timing
     if timing and timing.get("total") is None:
         timing["total"] = time.perf_counter() - timing["start"]
         log.info("photo -> scored result in %.3f s", timing["total"])
-    if timing and ss.photo is not None:
+    if timing and hip.photo is not None:
         text = html.escape(t("photo.timing", s=f"{timing['total']:.2f}"))
         slot.markdown(f'<span class="jx-timing">{text}</span>', unsafe_allow_html=True)

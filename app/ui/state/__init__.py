@@ -1,6 +1,9 @@
-"""The app's typed state: the hand being edited (`hand.py`) and how it was won (`conditions.py`).
+"""The app's typed state: the hand being edited (`hand.py`), how it was won (`conditions.py`),
+and the hand in progress that holds both with everything else a page keeps of it
+(`progress.HandInProgress`, its draft: `draft.py`).
 
-Plain dataclasses, no Streamlit: what `st.session_state` holds, and every edit as a method.
+Plain dataclasses, no Streamlit: what `st.session_state` holds (one `HandInProgress`, kept by
+`app.ui.hand.session`), and every edit as a method.
 """
 
 from app.ui.state.conditions import (

@@ -1,62 +1,44 @@
-"""The hand in progress as JSON, so the database keeps it: a reload or a locked phone loses nothing.
+"""The hand in progress as a draft: one JSON object, so the database keeps it and a reload or a
+locked phone loses nothing.
 
-Pure (no Streamlit): :func:`to_json` / :func:`from_json` turn the score editor's typed state
-(`EditHand`, `Conditions`) and the table page's own choices (`TableChoices`: winner, discarder,
-跟庄 facts, 新余 kongs, winners already entered on the same discard) into a JSON object and back.
-The photo itself travels beside it as bytes (the draft's blob). A draft that does not read back
-(an older shape, a hand-edited row) gives ``None``: the page starts fresh instead of failing.
+Pure (no Streamlit): :func:`to_json` / :func:`from_json` turn a `HandInProgress` — its tiles
+(`EditHand`), how it was won (`Conditions`), the table page's own choices (`TableChoices`:
+winner, discarder, 跟庄 facts, 新余 kongs, winners already entered on the same discard) and where
+its photo came from — into a JSON object and back, as a whole. The photo itself travels beside
+it as bytes (the draft's blob). What the page shows only for the moment (the tapped tile, undo,
+messages) is not kept. A draft that does not read back (an unknown version, a hand-edited row)
+gives ``None``: the page starts fresh instead of failing.
+
+The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, "photo_src": ...}``,
+``table`` only on the 牌局 page.
 
 >>> from app.ui.state import Conditions, EditHand
->>> data = to_json(EditHand.typed(["1m", "1m"]), Conditions(variant="xingzi"), TableChoices(winner=2))
->>> hand, cond, choices = from_json(data)
->>> [t.code for t in hand.concealed], cond.variant, choices.winner
-(['1m', '1m'], 'xingzi', 2)
+>>> hip = HandInProgress(hand=EditHand.typed(["1m", "1m"]), cond=Conditions(variant="xingzi"),
+...                      table=TableChoices(winner=2), photo_src="upload")
+>>> back = from_json(to_json(hip))
+>>> [t.code for t in back.hand.concealed], back.cond.variant, back.table.winner, back.photo_src
+(['1m', '1m'], 'xingzi', 2, 'upload')
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
+from app.ui.state.progress import PHOTO_SOURCES, HandInProgress, TableChoices
 
 __all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
 
 VERSION = 1
 
 
-@dataclass(slots=True)
-class TableChoices:
-    """What the table page asks besides the hand: ``winner`` seat (0-3, None: not chosen),
-    ``discarder`` seat (None: 自摸), 跟庄 facts, 新余 ``kongs`` of the other seats
-    (``{seat: [exposed, concealed]}``), and ``pending``: hand JSON of winners already entered on
-    this discard (一炮多响); ``seen``: the table's revision this phone showed when the hand was
-    begun — a record checks it, so a table changed meanwhile is a conflict, never a double."""
-
-    winner: int | None = None
-    discarder: int | None = None
-    followed: bool = False
-    dragon: bool = False
-    second: bool = False
-    kongs: dict[str, list[int]] = field(default_factory=dict)
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    seen: int | None = None
-
-    @property
-    def begun(self) -> bool:
-        """Anything chosen besides the hand (a winner, 跟庄, kongs, a winner entered before)."""
-        return (
-            self.winner is not None
-            or self.followed
-            or bool(self.pending)
-            or any(any(v) for v in self.kongs.values())
-        )
-
-
-def to_json(hand: EditHand, cond: Conditions, choices: TableChoices | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"v": VERSION, "hand": asdict(hand), "cond": asdict(cond)}
-    if choices is not None:
-        out["table"] = asdict(choices)
+def to_json(hip: HandInProgress) -> dict[str, Any]:
+    """The draft of `hip` (JSON values only)."""
+    out: dict[str, Any] = {"v": VERSION, "hand": asdict(hip.hand), "cond": asdict(hip.cond)}
+    if hip.table is not None:
+        out["table"] = asdict(hip.table)
+    out["photo_src"] = hip.photo_src
     return out
 
 
@@ -66,8 +48,10 @@ def _tile(d: dict[str, Any]) -> EditTile:
     return EditTile(str(d["code"]), d.get("conf"), d.get("detection"), bool(d.get("uncertain", False)))
 
 
-def from_json(data: Any) -> tuple[EditHand, Conditions, TableChoices] | None:
-    """The state a draft holds, or None when it does not read back."""
+def from_json(data: Any) -> HandInProgress | None:
+    """The hand in progress a draft holds (not started: the page starts it), or None when it
+    does not read back. ``photo_src`` says where its photo came from; the photo itself is read
+    again from the draft's bytes by the page."""
     try:
         if not isinstance(data, dict) or data.get("v") != VERSION:
             return None
@@ -80,7 +64,12 @@ def from_json(data: Any) -> tuple[EditHand, Conditions, TableChoices] | None:
         )
         seats = {k: Seat(**v) for k, v in c["seats"].items()}
         cond = Conditions(**{**c, "seats": seats, "events": list(c["events"])})
-        choices = TableChoices(**data["table"]) if isinstance(data.get("table"), dict) else TableChoices()
-        return hand, cond, choices
+        table = None
+        if "table" in data:
+            table = TableChoices(**data["table"]) if isinstance(data["table"], dict) else TableChoices()
+        src = data.get("photo_src", "manual")
+        return HandInProgress(
+            hand=hand, cond=cond, table=table, photo_src=src if src in PHOTO_SOURCES else "manual"
+        )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

@@ -8,9 +8,9 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui.flash import show_posted
+from app.ui.hand.session import hip, started
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
-from app.ui.score.session import started
 from app.ui.table.db import remember, shown, store, write
 from app.ui.table.seats import winner_entry
 
@@ -186,7 +186,7 @@ def _edit_form(rec, o) -> None:
         data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
     elif single:
         entry = (
-            winner_entry(table, ss.hand, ss.cond, winner)
+            winner_entry(table, hip().hand, hip().cond, winner)
             if use_editor
             else {**data["winners"][0], "seat": winner}
         )

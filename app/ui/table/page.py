@@ -9,15 +9,14 @@ import (`settle_view`). Without a code: `start`.
 from __future__ import annotations
 
 import html
-import json
 
 import streamlit as st
 
 from app.safe_text import md
 from app.ui.flash import show_posted
-from app.ui.i18n import t
+from app.ui.hand import session
+from app.ui.i18n import has, t
 from app.ui.render.html import num
-from app.ui.score import session
 from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
@@ -68,6 +67,26 @@ def _leave() -> None:
         st.rerun()
 
 
+def rules_text(house_rules: dict) -> str:
+    """A table's house rules (``{"ledger" | "scoring": {key: value}}``) in one line of Markdown,
+    ``name: value`` joined by " · ": the catalog's name and words where it has them (`rule.<key>`,
+    `rule.choice.<value>`, yes / no), else the key and value as the house rules box spells them."""
+    words = []
+    for rules in house_rules.values():
+        for key, value in rules.items():
+            name = t(f"rule.{key}") if has(f"rule.{key}") else md(key, None)
+            if isinstance(value, bool):
+                shown = t("rule.yes" if value else "rule.no")
+            elif isinstance(value, str) and has(f"rule.choice.{value}"):
+                shown = t(f"rule.choice.{value}")
+            elif isinstance(value, list | tuple):
+                shown = md(", ".join(map(str, value)), None)
+            else:
+                shown = md(value, None)
+            words.append(f"{name}: {shown}")
+    return " · ".join(words)
+
+
 def header(rec, ledger) -> None:
     table = rec.table
     title = md(table.title) if table.title else html.escape(t("table.untitled"))
@@ -79,7 +98,7 @@ def header(rec, ledger) -> None:
     )
     st.caption(t("table.share", code=table.code))
     if table.house_rules:
-        st.caption(t("table.house_rules", rules=json.dumps(table.house_rules, ensure_ascii=False)))
+        st.caption(t("table.house_rules", rules=rules_text(table.house_rules)))
     cols = st.container(key="jx_totals").columns(4)  # a phone: 2 x 2, not four rows (app/ui/style.py)
     last = ledger.outcomes[-1].deltas if ledger.outcomes else None
     for i, col in enumerate(cols):

@@ -13,15 +13,15 @@ import streamlit as st
 from app.safe_text import md
 from app.ui import drafting
 from app.ui.flash import show_posted
+from app.ui.hand import session
+from app.ui.hand.conditions import conditions
+from app.ui.hand.editor import hand_editor
+from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
+from app.ui.hand.result import result_view, total_banner
 from app.ui.i18n import t
 from app.ui.messages import code_text
-from app.ui.score import session
-from app.ui.score.conditions import conditions
-from app.ui.score.editor import hand_editor
-from app.ui.score.photo import detection_view, photo_inputs, take_new_photos
-from app.ui.score.result import result_view, total_banner
 from app.ui.state import Conditions, EditHand
-from app.ui.state.draft import TableChoices
+from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
@@ -38,25 +38,24 @@ HERE = "actions"  # where the record / undo buttons leave their messages
 def record_section(rec, ledger) -> None:
     table, code = rec.table, rec.table.code
     key = drafting.table_key(code)  # this phone's own hand in progress
-    ck = f"tbl_choices:{code}"
-    if not session.started():
+    h = session.hip()
+    if not h.started:
         with table_refs.reading(code):  # the draft's photo, read with the table's set
-            choices = drafting.restore(key)
-        if not session.started():
-            session.start(EditHand(), Conditions(variant=table.variant))
-        ss[ck] = choices or TableChoices()
-    choices: TableChoices = ss.setdefault(ck, TableChoices())
+            drafting.restore(key)
+        if not h.started:
+            h.start(EditHand(), Conditions(variant=table.variant))
+    if h.table is None:  # a new hand, or a draft of the score page's shape
+        h.table = TableChoices()
+    choices = h.table
     if choices.seen is None:  # a hand begun now: on the table as this run shows it
         choices.seen = rec.revision
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
     _who(table, ledger, choices)
-    drafting.before_photos()
     with table_refs.reading(code):  # a new photo: read with the tiles this table has learned
         take_new_photos()
-    drafting.after_photos()
     session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
-    sync_conditions(ss.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
+    sync_conditions(h.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
     outcome = session.outcome()  # a bad number entry: no preview, nothing to record
     left, right = st.columns([5, 7], gap="large")
     with left:
@@ -75,9 +74,9 @@ def record_section(rec, ledger) -> None:
         names = {relative(s, winner): table.seats[s] for s in range(4)}  # payers by their names
         result_view(outcome, empty_hint=not rec.hands, names=names)  # after a recorded hand: no "还没有牌"
     _actions(rec, ledger, choices, outcome, key)
-    if ss.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
+    if h.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
         choices.seen = rec.revision
-    drafting.save(key, choices)
+    drafting.save(key)
 
 
 def _who(table, ledger, choices: TableChoices) -> None:
@@ -147,7 +146,8 @@ def _common(table, choices: TableChoices) -> dict:
 
 
 def _win_data(table, choices: TableChoices) -> dict:
-    entry = winner_entry(table, ss.hand, ss.cond, choices.winner)
+    h = session.hip()
+    entry = winner_entry(table, h.hand, h.cond, choices.winner)
     return {
         "kind": "win",
         "winners": [*choices.pending, entry],
@@ -178,8 +178,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         st.caption(problem)
 
     def reset() -> None:
-        session.start(EditHand(), Conditions(variant=table.variant))
-        ss[f"tbl_choices:{code}"] = TableChoices()
+        session.hip().start(EditHand(), Conditions(variant=table.variant), TableChoices())
         _forget_widgets()
         drafting.clear(key)
 
@@ -222,7 +221,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
         write(lambda: _undo(rec), HERE, "table.undone", code=code, n=n)
-    if (not ss.hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
+    if (not session.hip().hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
     show_posted(HERE)  # beside the buttons that made them
@@ -251,13 +250,13 @@ def _undo(rec) -> None:
     table_refs.forget(table.code, len(rec.hands))
     if state is None:
         return
-    before = ss.hand if session.started() else None
+    h = session.hip()
+    before = h.hand if h.started else None
     hand, cond, choices = state
-    session.start(hand, cond)
-    if before is not None and not before.is_empty:
-        ss.undo = [before]
     choices.seen = None  # begun again on the table without it
-    ss[f"tbl_choices:{table.code}"] = choices
+    h.start(hand, cond, choices)
+    if before is not None and not before.is_empty:
+        h.undo = [before]  # the hand being entered meanwhile: one editor undo away
     _forget_widgets()
     if last.kind == "false_win":
         ss["tw_fw"] = last.declarer

@@ -27,6 +27,7 @@ from pathlib import Path
 import streamlit as st
 
 from app.ui import services
+from app.ui.hand.session import hip
 from app.ui.i18n import t
 from app.ui.table.db import store
 from ledger import LedgerError
@@ -187,12 +188,13 @@ def _held_key(code: str) -> str:
 def of_this_hand() -> list[R.TableRef]:
     """The references the hand in progress makes (none unless it was read from a photo of the
     table taken here, and its photo is at hand)."""
-    photo, data = ss.get("photo"), ss.get("_photo_blob")
+    h = hip()
+    photo, data = h.photo, h.photo_bytes
     reader = _reader()
-    if reader is None or photo is None or not data or ss.get("photo_src") not in LEARNED_SOURCES:
+    if reader is None or photo is None or not data or h.photo_src not in LEARNED_SOURCES:
         return []
     try:
-        return embed(reader, bytes(data), photo_boxes(ss.hand, photo.result))
+        return embed(reader, bytes(data), photo_boxes(h.hand, photo.result))
     except Exception:  # the hand is recorded all the same; the references are derived
         log.warning("references of the hand not made", exc_info=True)
         return []

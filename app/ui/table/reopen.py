@@ -20,7 +20,7 @@ What the table decides (dealer, point value) is not kept: `sync_conditions` sets
 from __future__ import annotations
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
-from app.ui.state.draft import TableChoices
+from app.ui.state.progress import TableChoices
 from app.ui.table.seats import relative
 from ledger import Table
 from ledger.model import Hand

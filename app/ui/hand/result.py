@@ -8,6 +8,8 @@ import html
 import streamlit as st
 
 from app.ui import services
+from app.ui.hand import session
+from app.ui.hand.why_not import why_not
 from app.ui.i18n import t
 from app.ui.messages import cannot_win_text, code_text
 from app.ui.render.html import (
@@ -22,13 +24,10 @@ from app.ui.render.html import (
     whatif_html,
 )
 from app.ui.render.tiles import name, row_html
-from app.ui.score import session
-from app.ui.score.why_not import why_not
 from app.ui.state import ME, OTHER_SEATS
 from scoring import ScoreResult
 from scoring.rules import load_rules
 
-ss = st.session_state
 Outcome = ScoreResult | services.Refusal
 APP_REFUSALS = {"empty", "no_winning_tile", "unknown_tiles", "payer_tiles"}
 
@@ -56,13 +55,15 @@ def result_view(outcome: Outcome, empty_hint: bool = True, names: dict[str, str]
     r = outcome
     if r.decomposition:
         st.markdown(f"**{t('res.decomposition')}**")
-        st.markdown(decomposition_html(r.decomposition, ss.hand.winning_tile), unsafe_allow_html=True)
+        st.markdown(
+            decomposition_html(r.decomposition, session.hip().hand.winning_tile), unsafe_allow_html=True
+        )
         waits = t("res.waits", tiles=" ".join(name(w.code) for w in r.waits)) if r.waits else ""
         if r.wait:
             st.caption(" · ".join(x for x in (t("res.wait", wait=wait_label(r)), waits) if x))
     # a hand that may not be won says so once, in the headline (total_banner)
     st.markdown(items_table(r), unsafe_allow_html=True)
-    why_not(ss.hand, ss.cond, r, "score")
+    why_not(session.hip().hand, session.hip().cond, r, "score")
     if r.can_win and r.payments:
         st.markdown(f"**{t('res.payments')}**")
         st.markdown(payments_table(r, names), unsafe_allow_html=True)  # names: the 牌局 page's seats
@@ -92,7 +93,8 @@ def _refusal(refusal: services.Refusal) -> None:
 
 def what_ifs() -> None:
     """Totals for self-drawn vs discard and dealer vs not, computed at once."""
-    h, cond = ss.hand, ss.cond
+    hip = session.hip()
+    h, cond = hip.hand, hip.cond
     if h.winning_tile is None:
         return
     st.markdown(f"**{t('res.whatif')}**")
@@ -121,12 +123,13 @@ def what_ifs() -> None:
 def _found() -> list:
     """The smallest single-tile changes that make the hand whole, unsure tiles first (none for an
     empty hand)."""
-    return services.suggest(ss.hand, ss.cond) if ss.hand.concealed else []
+    h = session.hip()
+    return services.suggest(h.hand, h.cond) if h.hand.concealed else []
 
 
 def _suggestions(found: list) -> None:
     """When the hand is not complete: the `found` changes, each with one tap to apply it."""
-    h = ss.hand
+    h = session.hip().hand
     if not h.concealed:
         return
     if not found:
@@ -155,5 +158,6 @@ def _suggestions(found: list) -> None:
 
 
 def _on_apply(s: services.Suggestion) -> None:
-    session.set_hand(s.hand)
-    ss.sel = None
+    h = session.hip()
+    h.set_hand(s.hand)
+    h.sel = None

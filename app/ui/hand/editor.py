@@ -2,7 +2,8 @@
 with it; add tiles; regroup melds; 發 set aside; sort; undo. (Typing a hand: `typing.py`.)
 
 Callbacks run before the script body and only touch session state; a refused edit leaves
-the hand as it was and says why inside the tile panel (`ss.panel_msg`), where the player looks.
+the hand as it was and says why inside the tile panel (`HandInProgress.panel_msg`), where the player
+looks.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import html
 import streamlit as st
 
 from app.ui.flash import Flash, show
+from app.ui.hand import session
+from app.ui.hand.left_out import over_full, too_many_hint
+from app.ui.hand.onscreen import show_panel
+from app.ui.hand.typing import typed_entry
 from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html, spoken, tile_flags
-from app.ui.score import session
-from app.ui.score.left_out import over_full, too_many_hint
-from app.ui.score.onscreen import show_panel
-from app.ui.score.typing import typed_entry
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules
@@ -33,11 +34,12 @@ def _meld_kinds(variant: str) -> list[str]:
 
 
 def hand_editor() -> None:
-    h = ss.hand
+    hip = session.hip()
+    h = hip.hand
     st.markdown(f"**{t('hand.standing')}** · {t('hand.tap_hint')}")
     with st.container(horizontal=True, key="handrow", gap=None):
         for i, x in enumerate(h.concealed):
-            win, chosen = h.winning_index == i, ss.sel == Selection(i)
+            win, chosen = h.winning_index == i, hip.sel == Selection(i)
             flags = tile_flags(x.needs_check, win=win, selected=chosen)
             st.button(
                 label(x.code, spoken(x.code, unsure=x.needs_check, win=win, selected=chosen)),
@@ -47,12 +49,12 @@ def hand_editor() -> None:
                 help=_help(x, win),
             )
         st.button(t("hand.add"), key="btn_add", on_click=_on_add_mode, icon=":material/add:", type="tertiary")
-    kinds = [*_meld_kinds(ss.cond.variant), DISSOLVE]
+    kinds = [*_meld_kinds(hip.cond.variant), DISSOLVE]
     for j, m in enumerate(h.melds):
         with st.container(key=f"meld_{j}", horizontal=True, gap="small", vertical_alignment="center"):
             with st.container(horizontal=True, gap=None, width="content"):
                 for i, x in enumerate(m.tiles):
-                    chosen = ss.sel == Selection(i, j)
+                    chosen = hip.sel == Selection(i, j)
                     flags = tile_flags(x.needs_check, selected=chosen)
                     st.button(
                         label(x.code, spoken(x.code, unsure=x.needs_check, selected=chosen)),
@@ -83,7 +85,7 @@ def hand_editor() -> None:
                 width=190,
             )
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        if load_rules(ss.cond.variant).bonus_tile is not None:
+        if load_rules(hip.cond.variant).bonus_tile is not None:
             key = f"bonus_{h.bonus_tiles}"
             st.number_input(
                 t("hand.bonus"),
@@ -106,14 +108,14 @@ def hand_editor() -> None:
             key="btn_undo",
             on_click=session.undo,
             icon=":material/undo:",
-            disabled=not ss.undo,
+            disabled=not hip.undo,
         )
     too_many_hint()
     if not over_full():
         _kong_hint()  # four alike in an over-full hand is no kong question: likely a discard
-    if ss.sel is not None:
+    if hip.sel is not None:
         _selected_panel()
-    elif ss.picker == "add":
+    elif hip.picker == "add":
         _picker("add")
         _panel_message()
     typed_entry()
@@ -121,7 +123,7 @@ def hand_editor() -> None:
 
 def _kong_hint() -> None:
     """Too many tiles and four alike standing: one tap makes them the kong they probably are."""
-    h = ss.hand
+    h = session.hip().hand
     for i in h.kong_candidates():
         code = h.concealed[i].code
         with st.container(horizontal=True, vertical_alignment="center", key=f"konghint_{code}"):
@@ -132,8 +134,9 @@ def _kong_hint() -> None:
 
 
 def _on_kong(index: int, kind: str) -> None:
-    session.set_hand(ss.hand.with_meld(index, kind))
-    session.deselect()
+    h = session.hip()
+    h.set_hand(h.hand.with_meld(index, kind))
+    h.deselect()
 
 
 def _help(x: EditTile, win: bool) -> str:
@@ -146,16 +149,18 @@ def _help(x: EditTile, win: bool) -> str:
 
 
 def _panel_message() -> None:
-    if ss.panel_msg is not None:
-        show(ss.panel_msg)
+    msg = session.hip().panel_msg
+    if msg is not None:
+        show(msg)
 
 
 def _selected_panel() -> None:
-    sel: Selection = ss.sel
+    h = session.hip()
+    sel: Selection = h.sel
     try:
-        x = ss.hand.at(sel)
+        x = h.hand.at(sel)
     except IndexError:
-        ss.sel = None
+        h.sel = None
         return
     with st.container(border=True, key="selpanel"):
         head = row_html([x.code], size="lg") + f" &nbsp;**{html.escape(_help(x, False))}**"
@@ -175,7 +180,7 @@ def _selected_panel() -> None:
         if sel.standing:
             st.caption(t("hand.make_meld"))
             with st.container(horizontal=True):
-                for k in _meld_kinds(ss.cond.variant):
+                for k in _meld_kinds(h.cond.variant):
                     if k != "added_kong":
                         st.button(t(f"meld.{k}"), key=f"mk_{k}", on_click=_on_make_meld, args=(k,))
         _panel_message()  # under the meld buttons that refused: on a phone the panel's top is off screen
@@ -184,7 +189,7 @@ def _selected_panel() -> None:
 
 def _picker(mode: str) -> None:
     st.caption(t("hand.pick_change") if mode == "change" else t("hand.pick_add"))
-    kinds = tile_kinds(ss.cond.variant)
+    kinds = tile_kinds(session.hip().cond.variant)
     rows = [[k for k in kinds if parse_tile(k).suit == s] for s in (*SUITS, "z")]  # z: the honours
     with st.container(key=f"picker_{mode}"):
         for row in rows:
@@ -205,64 +210,69 @@ def _picker(mode: str) -> None:
 
 
 def _on_select(where: Selection) -> None:
-    ss.sel = None if ss.sel == where else where
-    ss.picker = None
-    ss.panel_msg = None
+    session.hip().select(where)
 
 
 def _on_add_mode() -> None:
-    session.deselect()
-    ss.picker = "add"
+    session.hip().open_picker()
 
 
 def _on_pick(mode: str, code: str) -> None:
+    h = session.hip()
     if mode == "add":
-        session.set_hand(ss.hand.plus(code))
-    elif ss.sel is not None:
-        session.set_hand(ss.hand.with_tile(ss.sel, code))
-        ss.sel = None
+        h.set_hand(h.hand.plus(code))
+    elif h.sel is not None:
+        h.set_hand(h.hand.with_tile(h.sel, code))
+        h.sel = None
 
 
 def _on_delete() -> None:
-    if ss.sel is not None:
-        session.set_hand(ss.hand.without(ss.sel))
-    ss.sel = None
+    h = session.hip()
+    if h.sel is not None:
+        h.set_hand(h.hand.without(h.sel))
+    h.sel = None
 
 
 def _on_set_win() -> None:
-    if ss.sel is not None and ss.sel.standing:
-        session.set_hand(ss.hand.with_winning(ss.sel.index))
-    ss.sel = None
+    h = session.hip()
+    if h.sel is not None and h.sel.standing:
+        h.set_hand(h.hand.with_winning(h.sel.index))
+    h.sel = None
 
 
 def _on_make_meld(kind: str) -> None:
-    if ss.sel is None or not ss.sel.standing:
+    h = session.hip()
+    if h.sel is None or not h.sel.standing:
         return
     try:
-        hand = ss.hand.with_meld(ss.sel.index, kind)
+        hand = h.hand.with_meld(h.sel.index, kind)
     except EditRefused as refused:
         fields = {k: Flash("info", f"meld.{v}") if k == "kind" else v for k, v in refused.fields.items()}
-        ss.panel_msg = Flash("warning", refused.key, fields)  # a meld kind worded when drawn
+        h.panel_msg = Flash("warning", refused.key, fields)  # a meld kind worded when drawn
         return
-    session.set_hand(hand)
-    ss.sel = None
+    h.set_hand(hand)
+    h.sel = None
 
 
 def _on_meld_kind(j: int, key: str) -> None:
-    session.set_hand(ss.hand.with_meld_kind(j, ss[key]))
-    ss.sel = None
+    h = session.hip()
+    h.set_hand(h.hand.with_meld_kind(j, ss[key]))
+    h.sel = None
 
 
 def _on_meld_out(j: int) -> None:
-    if j < len(ss.hand.melds):
-        session.set_hand(ss.hand.without_meld(j))
-    ss.sel = None
+    h = session.hip()
+    if j < len(h.hand.melds):
+        h.set_hand(h.hand.without_meld(j))
+    h.sel = None
 
 
 def _on_bonus(key: str) -> None:
-    session.set_hand(ss.hand.with_bonus(ss[key] or 0))
+    h = session.hip()
+    h.set_hand(h.hand.with_bonus(ss[key] or 0))
 
 
 def _on_sort() -> None:
-    session.set_hand(ss.hand.sorted())
-    ss.sel = None
+    h = session.hip()
+    h.set_hand(h.hand.sorted())
+    h.sel = None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.flash import Flash, code_flash, show
+from app.ui.hand import session
 from app.ui.i18n import t
-from app.ui.score import session
 from app.ui.state import EditHand
 from scoring import HandError, parse_tiles
 from scoring.rules import load_rules
@@ -19,9 +19,9 @@ MAX_TYPED_CHARS = 200
 
 def typed_entry() -> None:
     """The expander with the tile-string box; a string that cannot be read is said under its
-    button (`ss.typed_msg`), where the player looks, not at the top of the page (on a phone that
+    button (`HandInProgress.typed_msg`), where the player looks, not at the top of the page (on a phone that
     is far above the box), and the expander stays open around it."""
-    msg = ss.get("typed_msg")
+    msg = session.hip().typed_msg
     with st.expander(t("hand.type_title"), expanded=msg is not None):
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
         st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
@@ -49,17 +49,17 @@ def parse_typed(text: str, variant: str) -> EditHand:
 
 def _on_typed() -> None:
     text = (ss.get("typed") or "").strip()
-    ss.typed_msg = None
+    session.hip().typed_msg = None
     try:
-        hand = parse_typed(text, ss.cond.variant)
+        hand = parse_typed(text, session.hip().cond.variant)
     except HandError as exc:
         fields = {"text": text[:40], "why": code_flash(exc.code, str(exc))}  # the text: inert Markdown
-        ss.typed_msg = Flash("error", "msg.typed_bad", fields)
+        session.hip().typed_msg = Flash("error", "msg.typed_bad", fields)
         return  # the current hand stays as it was
     except ValueError:
-        ss.typed_msg = Flash("error", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
+        session.hip().typed_msg = Flash("error", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
         return
-    session.set_hand(hand)
-    if ss.photo is not None:
-        ss.photo_src = "typed"  # the photo's boxes no longer show this hand: drawn grey
-    session.deselect()
+    h = session.hip()
+    h.set_hand(hand)
+    h.typed_over()  # the photo's boxes no longer show this hand: drawn grey
+    h.deselect()

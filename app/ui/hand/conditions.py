@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui.i18n import labels, t
-from app.ui.score.numbers import COUNT, POINT_VALUE, number_field
-from app.ui.score.session import bind, bind_seat
+from app.ui.hand import session
+from app.ui.hand.numbers import COUNT, POINT_VALUE, number_field
+from app.ui.hand.session import bind, bind_seat
+from app.ui.i18n import LANGS, catalog, labels, t
 from app.ui.state import ME, OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS
@@ -17,7 +18,7 @@ ss = st.session_state
 
 
 def _choice(name: str, text: str, options, key, required: bool = True):
-    """One row of buttons bound to `ss.cond.<name>`; `key(option)` is the catalog key of its label."""
+    """One row of buttons bound to the hand's `cond.<name>`; `key(option)` is the catalog key of its label."""
     return bind(
         name,
         st.segmented_control,
@@ -32,7 +33,7 @@ def _choice(name: str, text: str, options, key, required: bool = True):
 def conditions(fixed: bool = False) -> None:
     """The conditions; `fixed`: a table decides variant, 自摸 / discarder, dealer and point value
     (the 牌局 page, from its seats), so only the events and the payers' 吃炮 are asked."""
-    cond = ss.cond
+    cond = session.hip().cond
     if not fixed:
         _how()
     rules = load_rules(cond.variant)
@@ -58,7 +59,7 @@ def conditions(fixed: bool = False) -> None:
 
 def _how() -> None:
     """Variant, 自摸 or 放炮 and who discarded, and the dealer."""
-    cond = ss.cond
+    cond = session.hip().cond
     _choice("variant", t("cond.variant"), VARIANTS, lambda v: f"variant.{v}")
     rules = load_rules(cond.variant)
     if rules.self_draw_only:
@@ -81,7 +82,7 @@ def _dealer(doubles: bool) -> None:
     payments double (星子), the page asks, and nothing is doubled meanwhile. Where the dealer
     changes nothing in a hand's score (九江, 新余: `dealer_doubles` off), no selector: one line
     says why, and no dealer is set."""
-    cond = ss.cond
+    cond = session.hip().cond
     if not doubles:
         st.caption(t("cond.dealer_same", variant=t(f"variant.{cond.variant}")))
         cond.dealer = None
@@ -97,19 +98,34 @@ PANEL_OPEN = "payers_was_open"
 changes with its title, i.e. with the language)."""
 
 
+PAYER_TAB = "payers_seat"
+"""The seat whose tab the player chose in the 吃炮 panel (kept apart from the tabs, whose
+labels, and so their identity, change with the language)."""
+
+
+def _chosen_payer(seats: list[str]) -> str:
+    """The seat of the tab the player chose last (its label in either language), else the first."""
+    label = ss.get("payers_tab")
+    for s in seats:
+        if label in {catalog(lang)[f"seat.{s}"] for lang in LANGS}:
+            ss[PAYER_TAB] = s
+    return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
+
+
 def _payer_inputs(ready_declared: bool) -> None:
     """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
     it: its open state (`PANEL_OPEN`, across a language switch too) and the chosen payer's tab
     are kept in the session, and the count of entries is said below it, never above (an
     element drawn above would move the panel and close it)."""
-    cond = ss.cond
+    cond = session.hip().cond
     seats = cond.payers
     if ss.get("payers_open") is not None:  # the panel as the player left it last run
         ss[PANEL_OPEN] = bool(ss["payers_open"])
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
     with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        tabs = st.tabs([t(f"seat.{s}") for s in seats], key="payers_tab", on_change="rerun")
+        chosen = t(f"seat.{_chosen_payer(seats)}")
+        tabs = st.tabs([t(f"seat.{s}") for s in seats], default=chosen, key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
             with tab:
                 cols = st.columns(2)

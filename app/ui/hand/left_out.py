@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.render.tiles import label, name, spoken
-from app.ui.score import session
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
 from app.ui.state.too_many import MOST_TILES, likeliest, physical, too_many
-
-ss = st.session_state
 
 __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
@@ -27,10 +25,10 @@ __all__ = ["left_out_view", "over_full", "too_many_hint"]
 def _result():
     """The photo's `DetectResult` when the hand is edited over it, else None: typed over it, or
     (the sample's true tiles) a hand none of whose tiles comes from it."""
-    photo = ss.get("photo")
-    if photo is None or ss.get("photo_src") == "typed":
+    photo = session.hip().photo
+    if photo is None or session.hip().photo_src == "typed":
         return None
-    if not in_hand(ss.hand) and not ss.hand.is_empty:
+    if not in_hand(session.hip().hand) and not session.hip().hand.is_empty:
         return None
     return photo.result
 
@@ -41,7 +39,7 @@ def left_out_view() -> None:
     if result is None:
         return
     dets = result.detections
-    out = left_out(dets, ss.hand, set_aside_codes(ss.cond.variant))
+    out = left_out(dets, session.hip().hand, set_aside_codes(session.hip().cond.variant))
     if out:
         st.caption(t("photo.left_out", n=len(out)))
         with st.container(horizontal=True, gap=None, key="leftout"):
@@ -53,7 +51,7 @@ def left_out_view() -> None:
                     args=((k,),),
                     help=t("photo.put_back", tile=name(photo_tile(dets[k], k).code)),
                 )
-    used = in_hand(ss.hand)
+    used = in_hand(session.hip().hand)
     all_rows = rows(dets, result.groups)
     if len(all_rows) < 2 and not (all_rows and not used & set(all_rows[0])):
         return  # one row, in the hand: taking it out is the tiles' own buttons
@@ -80,7 +78,7 @@ def left_out_view() -> None:
 
 def over_full() -> bool:
     """The hand holds more tiles than any winning hand (a photo's hand, `state.too_many`)."""
-    return _result() is not None and too_many(ss.hand)
+    return _result() is not None and too_many(session.hip().hand)
 
 
 def too_many_hint() -> None:
@@ -88,9 +86,9 @@ def too_many_hint() -> None:
     if not over_full():
         return
     result = _result()
-    best = likeliest(ss.hand, result.detections, result.groups)
+    best = likeliest(session.hip().hand, result.detections, result.groups)
     with st.container(horizontal=True, vertical_alignment="center", key="toomany"):
-        st.warning(t("hand.too_many", n=physical(ss.hand), most=MOST_TILES))
+        st.warning(t("hand.too_many", n=physical(session.hip().hand), most=MOST_TILES))
         if best is not None:
             st.button(
                 t("hand.keep_likely", n=physical(best)),
@@ -105,17 +103,18 @@ def _on_put_back(ks: tuple[int, ...]) -> None:
     result = _result()
     if result is None:
         return
-    used, aside, dets = in_hand(ss.hand), set_aside_codes(ss.cond.variant), result.detections
+    h = session.hip()
+    used, aside, dets = in_hand(h.hand), set_aside_codes(h.cond.variant), result.detections
     tiles = [
         photo_tile(dets[k], k) for k in ks if k not in used and k < len(dets) and dets[k].tile not in aside
     ]
     if tiles:
-        session.set_hand(ss.hand.with_photo_tiles(tiles))
+        session.set_hand(session.hip().hand.with_photo_tiles(tiles))
     session.deselect()
 
 
 def _on_take_out(ks: tuple[int, ...]) -> None:
-    session.set_hand(ss.hand.without_detections(ks))
+    session.set_hand(session.hip().hand.without_detections(ks))
     session.deselect()
 
 

@@ -12,12 +12,13 @@ from app.photo_hand import hand_from_photo
 from app.ui import services
 from app.ui.builtin import refusal_slot
 from app.ui.flash import Flash, post
+from app.ui.hand import session
+from app.ui.hand.left_out import left_out_view
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes, unsure_count
-from app.ui.score import session
-from app.ui.score.left_out import left_out_view
 from app.ui.state import Conditions, EditHand
 from app.ui.state.photo_tiles import set_aside_codes
+from app.ui.state.progress import KEPT_SOURCES
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -28,6 +29,7 @@ def open_on_sample() -> None:
     """A new session opens on the bundled sample photo, already scored (the true tiles when
     the reader misreads its own sample; without models, the true tiles alone)."""
     session.start(EditHand(), Conditions())
+    h = session.hip()
     data = services.sample_photo()
     if data is not None and services.reader_status() is None:
         try:
@@ -36,12 +38,12 @@ def open_on_sample() -> None:
             _photo_failed(exc, level="warning")
         else:
             _apply_photo(photo, "sample")
-            if isinstance(services.score_hand(ss.hand, ss.cond), services.Refusal):
-                ss.hand = services.sample_truth()  # the photo and its boxes stay
+            if isinstance(services.score_hand(h.hand, h.cond), services.Refusal):
+                h.set_hand(services.sample_truth(), undoable=False)  # the photo and its boxes stay
                 post(Flash("info", "msg.sample_truth"))
             return
-    session.set_hand(services.sample_truth(), undoable=False)
-    ss.photo_src = "sample_manual"
+    h.set_hand(services.sample_truth(), undoable=False)
+    h.show_photo(None, "sample_manual")
 
 
 @st.cache_data(max_entries=2, show_spinner=False)
@@ -59,8 +61,8 @@ def ingest_photo(data: bytes, source: str) -> bool:
     except services.PhotoError as exc:
         _photo_failed(exc)
         return False
-    _apply_photo(photo, source)
-    ss.timing = {"start": t0, "read": time.perf_counter() - t0, "total": None}
+    _apply_photo(photo, source, data)
+    session.hip().timing = {"start": t0, "read": time.perf_counter() - t0, "total": None}
     return True
 
 
@@ -71,22 +73,23 @@ def _photo_failed(exc: services.PhotoError, level: str = "error") -> None:
     post(Flash(level, exc.key, dict(exc.fields)))
 
 
-def _apply_photo(photo: services.Photo, source: str) -> None:
-    guess = hand_from_photo(photo.result, ss.cond.variant, whole=True)  # too many: state.too_many offers
-    ss.photo, ss.photo_src = photo, source
+def _apply_photo(photo: services.Photo, source: str, data: bytes | None = None) -> None:
+    h = session.hip()
+    guess = hand_from_photo(photo.result, h.cond.variant, whole=True)  # too many: state.too_many offers
+    h.show_photo(photo, source, data)
     if not guess.concealed and not guess.melds:
         post(Flash("warning", "msg.no_tiles"))  # the photo is shown; the hand the player had stays
         return
     if any(n.code == "flowers_left_out" for n in guess.notes):
         post(Flash("info", "msg.flowers_dropped"))
-    session.set_hand(EditHand.from_guess(guess), undoable=not ss.hand.is_empty)
-    session.deselect()
+    h.set_hand(EditHand.from_guess(guess), undoable=not h.hand.is_empty)
+    h.deselect()
 
 
 def take_new_photos() -> None:
     """Read a newly uploaded or captured photo (before anything is drawn, so this run shows it).
 
-    `ss.pending_photo` is the test hook: AppTest cannot upload files, so tests put bytes there
+    `st.session_state.pending_photo` is the test hook: AppTest cannot upload files, so tests put bytes there
     and go through exactly the same path as an upload.
     """
     pending = ss.pop("pending_photo", None)
@@ -98,12 +101,10 @@ def take_new_photos() -> None:
             continue
         data = f.getvalue()
         fid = f.file_id or hashlib.sha1(data).hexdigest()
-        if fid not in ss.photo_seen:
-            ss.photo_seen.add(fid)
+        seen = session.hip().photo_seen
+        if fid not in seen:
+            seen.add(fid)
             ingest_photo(data, source)
-
-
-KEPT_SOURCES = ("upload", "camera")
 
 
 def photo_inputs() -> None:
@@ -111,9 +112,10 @@ def photo_inputs() -> None:
     st.file_uploader(t("photo.upload"), type=PHOTO_TYPES, key="uploader")
     refusal_slot("uploader", t("upload.hand_kept"))  # a file of another type, or too large: why, here
     st.caption(t("photo.upload_help"))
-    if ss.get("uploader") is None and ss.get("photo") is not None and ss.get("photo_src") in KEPT_SOURCES:
+    h = session.hip()
+    if ss.get("uploader") is None and h.photo is not None and h.photo_src in KEPT_SOURCES:
         # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
-        st.caption(t("photo.kept", source=t(f"photo.source.{ss.photo_src}")))
+        st.caption(t("photo.kept", source=t(f"photo.source.{h.photo_src}")))
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(t("photo.sample"), on_click=_on_sample, key="btn_sample", icon=":material/image:")
         st.button(t("photo.manual"), on_click=_on_manual, key="btn_manual", icon=":material/edit:")
@@ -128,31 +130,30 @@ def _on_sample() -> None:
         ingest_photo(data, "sample")
     else:
         session.set_hand(services.sample_truth())
-        ss.photo, ss.photo_src = None, "sample_manual"
+        session.hip().show_photo(None, "sample_manual")
 
 
 def _on_manual() -> None:
-    session.set_hand(EditHand())
-    ss.photo, ss.photo_src = None, "manual"
-    session.deselect()
-    ss.picker = "add"
+    h = session.hip()
+    h.set_hand(EditHand())
+    h.show_photo(None, "manual")
+    h.open_picker()
 
 
 def detection_view() -> None:
     """The photo with a box per tile, or a word on why there is none."""
-    photo: services.Photo | None = ss.photo
+    h = session.hip()
+    photo: services.Photo | None = h.photo
     if photo is None:
         if services.reader_status() is not None:
             st.info(t("msg.manual_mode"))
-        elif ss.photo_src == "manual":
+        elif h.photo_src == "manual":
             st.caption(t("photo.none_manual"))
         return
     chinese = lang() == "zh" and label_font() is not None
-    stale = ss.photo_src == "typed"
-    aside = set_aside_codes(ss.cond.variant)
-    boxes = tile_boxes(
-        photo.result.detections, ss.hand, ss.sel, chinese=chinese, stale=stale, set_aside=aside
-    )
+    stale = h.photo_src == "typed"
+    aside = set_aside_codes(h.cond.variant)
+    boxes = tile_boxes(photo.result.detections, h.hand, h.sel, chinese=chinese, stale=stale, set_aside=aside)
     st.image(
         draw_boxes(photo.preview_jpeg, photo.scale, boxes, label_font() if chinese else None), width="stretch"
     )

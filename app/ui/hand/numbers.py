@@ -7,8 +7,9 @@ field without limits (the browser passes on whatever was typed), and the page ch
 
 - `accept(value, lo, hi)` is the whole number `value` stands for, or None (not whole, out of
   `lo..hi`, not finite);
-- `sync(cond)` takes this run's entries into `cond` up front and records the bad ones in
-  `ss.bad_numbers`; while one is bad the result says so instead of showing a total;
+- `sync(cond)` takes this run's entries into `cond` up front and gives the keys of the bad ones
+  (the hand in progress keeps them, `bad_numbers`); while one is bad the result says so instead
+  of showing a total;
 - `number_field(...)` draws a field and, under it, the error for a bad entry.
 """
 
@@ -39,28 +40,29 @@ def accept(value: object, lo: int, hi: int) -> int | None:
     return int(value)
 
 
-def _check(key: str, lo: int, hi: int) -> int | None:
-    """The accepted entry of widget `key`, None when there is none or it is bad (then noted)."""
+def _check(key: str, lo: int, hi: int, bad: set[str]) -> int | None:
+    """The accepted entry of widget `key`, None when there is none or it is bad (then in `bad`)."""
     value = ss.get(key)
     if value is None:
         return None
     good = accept(value, lo, hi)
     if good is None:
-        ss.bad_numbers.add(key)
+        bad.add(key)
     return good
 
 
-def sync(cond) -> None:
-    """Take this run's number entries into `cond`; the bad ones go to `ss.bad_numbers`."""
-    ss.bad_numbers = set()
-    pv = _check("w_point_value", *POINT_VALUE)
+def sync(cond) -> set[str]:
+    """Take this run's number entries into `cond`; the keys of the bad ones."""
+    bad: set[str] = set()
+    pv = _check("w_point_value", *POINT_VALUE, bad)
     if pv is not None:
         cond.point_value = pv
     for seat, info in cond.seats.items():
         for name in COUNTERS:
-            n = _check(f"w_{seat}_{name}", *COUNT)
+            n = _check(f"w_{seat}_{name}", *COUNT, bad)
             if n is not None:
                 info.set_count(name, n)
+    return bad
 
 
 def number_field(label: str, key: str, current: int, lo: int, hi: int, **kwargs) -> None:
@@ -69,5 +71,5 @@ def number_field(label: str, key: str, current: int, lo: int, hi: int, **kwargs)
     if key not in ss:
         ss[key] = float(current)
     st.number_input(label, key=key, step=1.0, format="%g", **kwargs)
-    if key in ss.get("bad_numbers", ()):
+    if accept(ss[key], lo, hi) is None:  # the check `sync` made up front, on the same entry
         st.error(t("num.bad", lo=lo, hi=hi))

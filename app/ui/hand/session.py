@@ -1,0 +1,158 @@
+"""The one owner of the hand in progress in the session: a `HandInProgress`
+(`app.ui.state.progress`) under one key, ``st.session_state["hip"]`` (:func:`hip`); the hands of
+the other pages and tables wait under ``"hip_parked"`` (by `HandInProgress.ns`) until
+:func:`use` brings them back. Every section reads and edits the hand through :func:`hip` and
+its methods; a draft is that object as a whole (`app.ui.drafting`).
+
+Widget keys Streamlit itself needs stay widget keys; their values flow into the object here, in
+:func:`sync_from_widgets` (up front, every run) and :func:`bind` / :func:`bind_seat` (as each is
+drawn), or in the widget's own callback:
+
+| keys | widget | flows into |
+|---|---|---|
+| `w_variant`, `w_self_drawn`, `w_discarder`, `w_dealer`, `w_events` | ③ the conditions | `cond` |
+| `w_point_value`, `w_{seat}_{count}` | number fields (`numbers`) | `cond`, or `bad_numbers` |
+| `w_{seat}_ready_declared` | checkbox (报听) | `cond.seats[seat]` |
+| `meldkind_*`, `bonus_*` | ② a meld's kind, the 發 set aside | `hand` (callbacks) |
+| `typed` | ② the tile string | `hand` (its button's callback) |
+| `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
+| `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
+| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs | `table` (`app.ui.table.record`) |
+
+`pending_photo` is the tests' way in (AppTest cannot upload): bytes read as an upload. The `w_*`
+keys are dropped when another hand becomes current, so every widget reads its own hand again.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui import services
+from app.ui.state import Conditions, EditHand
+from app.ui.state.progress import HandInProgress
+from scoring import ScoreResult
+from scoring.rules import load_rules
+
+ss = st.session_state
+KEY = "hip"
+PARKED = "hip_parked"
+
+__all__ = [
+    "KEY",
+    "bind",
+    "bind_seat",
+    "deselect",
+    "hip",
+    "outcome",
+    "set_hand",
+    "start",
+    "started",
+    "undo",
+    "use",
+]
+
+
+def hip() -> HandInProgress:
+    """The hand in progress of the page shown (an empty one, not started, before any page used one)."""
+    got = ss.get(KEY)
+    if got is None:
+        got = ss[KEY] = HandInProgress()
+    return got
+
+
+def use(ns: str) -> None:
+    """Make the hand in progress of `ns` (`"score"`, `"table:CODE"`) the current one: the score
+    page and each table keep their own, and moving between pages keeps both."""
+    current = ss.get(KEY)
+    if current is not None and current.ns == ns:
+        return
+    parked: dict[str, HandInProgress] = ss.setdefault(PARKED, {})
+    if current is not None and current.ns is not None:
+        parked[current.ns] = current
+    for k in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
+        del ss[k]
+    ss[KEY] = parked.pop(ns, None) or HandInProgress(ns=ns)
+
+
+def started() -> bool:
+    return hip().started
+
+
+def start(hand: EditHand, cond: Conditions) -> None:
+    """Begin the hand in progress (`HandInProgress.start`)."""
+    hip().start(hand, cond)
+
+
+def set_hand(hand: EditHand, undoable: bool = True) -> None:
+    """Make `hand` current; the one before goes on the undo stack."""
+    hip().set_hand(hand, undoable)
+
+
+def undo() -> None:
+    hip().undo_edit()
+
+
+def deselect() -> None:
+    hip().deselect()
+
+
+def bind(name: str, widget, *args, **kwargs):
+    """Render `widget` bound to `hip().cond.<name>` and write its value back."""
+    cond = hip().cond
+    key = f"w_{name}"
+    if key not in ss:
+        ss[key] = getattr(cond, name)
+    value = widget(*args, key=key, **kwargs)
+    if value is not None:
+        setattr(cond, name, value)
+    return getattr(cond, name)
+
+
+def bind_seat(seat: str, name: str, widget, *args, **kwargs) -> None:
+    """Render `widget` bound to one count (`COUNTERS`) or `ready_declared` of a paying seat."""
+    info = hip().cond.seats[seat]
+    key = f"w_{seat}_{name}"
+    if key not in ss:
+        ss[key] = info.ready_declared if name == "ready_declared" else info.count(name)
+    value = widget(*args, key=key, **kwargs)
+    _store_seat(info, name, value)
+
+
+def _store_seat(info, name: str, value) -> None:
+    if value is None:
+        return
+    if name == "ready_declared":
+        info.ready_declared = bool(value)
+    else:
+        info.set_count(name, value)
+
+
+def outcome() -> ScoreResult | services.Refusal:
+    """This run's result of the hand on the page (after :func:`sync_from_widgets`): a
+    ``bad_number`` refusal while a number entry is bad — never a total, a preview or a recorded
+    hand computed from a number the player did not enter — else `services.score_hand`."""
+    h = hip()
+    if h.bad_numbers:
+        return services.Refusal("bad_number")
+    return services.score_hand(h.hand, h.cond)
+
+
+def sync_from_widgets() -> None:
+    """Copy this run's widget values into `hip().cond` first, so the result is computed once, up front."""
+    from app.ui.hand import numbers
+
+    h = hip()
+    cond: Conditions = h.cond
+    h.bad_numbers = numbers.sync(cond)  # point value and counts: whole numbers in range, else bad
+    for name in ("variant", "self_drawn", "discarder"):
+        v = ss.get(f"w_{name}")
+        if v is not None:
+            setattr(cond, name, v)
+    if "w_dealer" in ss:
+        cond.dealer = ss["w_dealer"]  # None: not chosen
+    if "w_events" in ss:
+        cond.events = list(ss["w_events"] or [])
+    for seat, info in cond.seats.items():
+        _store_seat(info, "ready_declared", ss.get(f"w_{seat}_ready_declared"))
+    if load_rules(cond.variant).self_draw_only:
+        cond.self_drawn = True

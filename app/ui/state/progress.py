@@ -1,0 +1,204 @@
+"""The hand in progress: everything one page (计分) or one table (牌局) holds of the hand the
+player is entering, as one object.
+
+No Streamlit here: `app.ui.hand.session` keeps one `HandInProgress` in `st.session_state` and
+every section edits it through the methods below; `app.ui.state.draft` turns it into a draft
+and back as a whole.
+
+>>> hip = HandInProgress()
+>>> hip.start(EditHand.typed(["1m", "1m"]), Conditions(variant="xingzi"))
+>>> hip.set_hand(hip.hand.plus("2m"))
+>>> [t.code for t in hip.hand.concealed], len(hip.undo), hip.undo_edit(), len(hip.hand.concealed)
+(['1m', '1m', '2m'], 1, None, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from app.ui.state.conditions import Conditions
+from app.ui.state.hand import EditHand
+from app.ui.state.tiles import Selection
+
+if TYPE_CHECKING:
+    from app.ui.flash import Flash
+    from app.ui.services import Photo
+
+__all__ = ["KEPT_SOURCES", "PHOTO_SOURCES", "UNDO_DEPTH", "HandInProgress", "TableChoices"]
+
+UNDO_DEPTH = 30
+"""Earlier hands kept for undo, at most (the oldest go first)."""
+PHOTO_SOURCES = ("sample", "upload", "camera", "manual", "sample_manual", "typed")
+"""Where the hand came from: a photo (the bundled sample, an upload, the camera), entered by hand,
+the sample's true tiles (no reader), or typed over a photo (its boxes drawn grey)."""
+KEPT_SOURCES = ("upload", "camera")
+"""The photos whose bytes a draft keeps (the sample is read again from the app's own file)."""
+
+
+@dataclass(slots=True)
+class TableChoices:
+    """What the table page asks besides the hand: ``winner`` seat (0-3, None: not chosen),
+    ``discarder`` seat (None: 自摸), 跟庄 facts, 新余 ``kongs`` of the other seats
+    (``{seat: [exposed, concealed]}``), and ``pending``: hand JSON of winners already entered on
+    this discard (一炮多响); ``seen``: the table's revision this phone showed when the hand was
+    begun — a record checks it, so a table changed meanwhile is a conflict, never a double."""
+
+    winner: int | None = None
+    discarder: int | None = None
+    followed: bool = False
+    dragon: bool = False
+    second: bool = False
+    kongs: dict[str, list[int]] = field(default_factory=dict)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    seen: int | None = None
+
+    @property
+    def begun(self) -> bool:
+        """Anything chosen besides the hand (a winner, 跟庄, kongs, a winner entered before)."""
+        return (
+            self.winner is not None
+            or self.followed
+            or bool(self.pending)
+            or any(any(v) for v in self.kongs.values())
+        )
+
+
+@dataclass(slots=True, eq=False)
+class HandInProgress:
+    """One hand being entered, mutated only through its methods (and `Conditions`' own fields,
+    which the condition widgets write).
+
+    Attributes:
+        ns: whose hand it is: ``"score"`` or ``"table:CODE"`` (`app.ui.hand.session.use`).
+        started: the page has begun it (from a draft, the sample, or empty); until then the
+            fields are defaults and only `flash` is used.
+        hand: the tiles (`EditHand`). cond: how it was won, who pays (`Conditions`).
+        table: the 牌局 page's own choices (`TableChoices`); None on the 计分 page.
+        sel: the tapped tile. picker: ``"add"`` while the add-a-tile picker is open, else None.
+        undo: earlier hands, newest last, at most `UNDO_DEPTH` + 1.
+        panel_msg: a refused edit, said inside the tile panel. typed_msg: a tile string that
+            could not be read, said under its box. flash: messages posted for a place on the
+            page, shown once (`app.ui.flash`).
+        photo: the photo read last (`app.ui.services.Photo`, its boxes are drawn), or None.
+        photo_src: one of `PHOTO_SOURCES`. photo_bytes: the bytes `photo` was read from when its
+            source is one of `KEPT_SOURCES`, else None (a draft keeps them; a table learns from
+            them). photo_seen: file ids of uploads already read (a rerun does not read them again).
+        timing: ``{"start", "read", "total"}`` in seconds (`time.perf_counter`) of the last photo
+            read, or None. bad_numbers: keys of the number widgets whose entry is not a whole
+            number in range (`app.ui.hand.numbers`).
+        saved: ``(key, draft)``: the draft as last written to or read from the store.
+        saved_photo: the photo the stored draft's bytes belong to (a new one is written with
+            the next save).
+    """
+
+    ns: str | None = None
+    started: bool = False
+    hand: EditHand = field(default_factory=EditHand)
+    cond: Conditions = field(default_factory=Conditions)
+    table: TableChoices | None = None
+    sel: Selection | None = None
+    picker: str | None = None
+    undo: list[EditHand] = field(default_factory=list)
+    panel_msg: Flash | None = None
+    typed_msg: Flash | None = None
+    flash: list[Flash] = field(default_factory=list)
+    photo: Photo | None = None
+    photo_src: str = "manual"
+    photo_bytes: bytes | None = None
+    photo_seen: set[str] = field(default_factory=set)
+    timing: dict[str, Any] | None = None
+    bad_numbers: set[str] = field(default_factory=set)
+    saved: tuple[str, dict[str, Any]] | None = None
+    saved_photo: object = None
+
+    # -- the whole hand ----------------------------------------------------------------------
+
+    def start(self, hand: EditHand, cond: Conditions, table: TableChoices | None = None) -> None:
+        """Begin a hand: `hand` and `cond`, no photo, nothing selected, no undo, no messages
+        (the tile string's stays while the string does). `table`: the 牌局 page's choices, kept
+        as they are when None."""
+        self.started = True
+        self.hand, self.cond = hand, cond
+        if table is not None:
+            self.table = table
+        self.sel, self.picker, self.undo = None, None, []
+        self.flash, self.panel_msg = [], None
+        self.photo, self.photo_src, self.photo_bytes = None, "manual", None
+        self.photo_seen, self.bad_numbers, self.timing = set(), set(), None
+
+    # -- the tiles ---------------------------------------------------------------------------
+
+    def set_hand(self, hand: EditHand, undoable: bool = True) -> None:
+        """Make `hand` current; the one before goes on the undo stack (when `undoable`)."""
+        if undoable:
+            self.undo = [*self.undo[-UNDO_DEPTH:], self.hand]
+        self.hand = hand
+        self.panel_msg = None
+        self.typed_msg = None
+
+    def undo_edit(self) -> None:
+        """Back to the hand before the last edit (none left: the hand stays); nothing selected."""
+        if self.undo:
+            self.hand = self.undo.pop()
+        self.sel = None
+        self.panel_msg = None
+
+    def select(self, where: Selection) -> None:
+        """Tap a tile: it is selected, or no longer when it was (the picker closes)."""
+        self.sel = None if self.sel == where else where
+        self.picker = None
+        self.panel_msg = None
+
+    def deselect(self) -> None:
+        """Nothing selected, the picker closed, the panel's message gone."""
+        self.sel = None
+        self.picker = None
+        self.panel_msg = None
+
+    def open_picker(self) -> None:
+        """Open the add-a-tile picker (nothing selected)."""
+        self.deselect()
+        self.picker = "add"
+
+    # -- the photo ---------------------------------------------------------------------------
+
+    def show_photo(self, photo: Photo | None, source: str, data: bytes | None = None) -> None:
+        """The photo now shown (None: none) and where it came from; `data`: the bytes it was
+        read from, kept when `source` is one of `KEPT_SOURCES`. The only place the photo changes:
+        the next draft saved writes the new bytes (or none)."""
+        self.photo, self.photo_src = photo, source
+        self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
+
+    def photo_restored(self, photo: Photo | None, source: str, data: bytes | None) -> None:
+        """A draft read back: its photo read again (None: it was not, the hand stays without
+        it) from `data`, the bytes the store keeps (kept as they are, whatever the source)."""
+        if photo is not None:
+            self.photo, self.photo_src = photo, source
+        self.photo_bytes = data
+
+    def typed_over(self) -> None:
+        """A typed tile string replaced the hand: the photo's boxes no longer show it."""
+        if self.photo is not None:
+            self.photo_src = "typed"
+
+    # -- the draft ---------------------------------------------------------------------------
+
+    @property
+    def photo_unsaved(self) -> bool:
+        """The photo shown is not the one whose bytes the stored draft holds."""
+        return self.photo is not self.saved_photo
+
+    def mark_saved(self, key: str, draft: dict[str, Any]) -> None:
+        """The store holds `draft` under `key`, with the bytes of the photo shown now."""
+        self.saved = (key, draft)
+        self.saved_photo = self.photo
+
+    def is_saved(self, key: str, draft: dict[str, Any]) -> bool:
+        """The store already holds `draft` under `key`, and the photo shown."""
+        return self.saved == (key, draft) and not self.photo_unsaved
+
+    def forget_saved(self, key: str) -> None:
+        """The draft under `key` was deleted: the next save writes it whatever it holds."""
+        if self.saved is not None and self.saved[0] == key:
+            self.saved = None
