@@ -65,3 +65,19 @@ def test_a_tile_the_reader_flagged_stays_flagged():
     spec = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s 9p 6p/9p"
     assert flagged(spec, uncertain="2") == ["3m@2", "6p@13"]
     assert flagged(spec.replace("6p/9p", "9p"), uncertain="2") == ["3m@2"]  # whole: as read
+
+
+@pytest.mark.parametrize(("with_seconds", "first"), [(False, ("8p", "9p")), (True, ("9p", "8p"))])
+def test_the_single_tile_fix_tries_the_runner_up_first(with_seconds, first):
+    """Both tiles of the broken pair are unsure (the reader flags the 8p, the check the 9p whose
+    runner-up is 8p): with the photo's runner-up readings, 9p -> 8p comes first."""
+    from app.ui import services
+    from app.ui.state import Conditions, EditHand
+
+    result = photo("9p/8p 8p 1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s", uncertain="1")
+    hand = EditHand.from_guess(hand_from_photo(result, "jiujiang"))
+    assert [t.needs_check for t in hand.concealed][:3] == [True, True, False]
+    seconds = {k: d.second for k, d in enumerate(result.detections)} if with_seconds else None
+    found = services.suggest(hand, Conditions(variant="jiujiang"), seconds=seconds)
+    assert [(s.remove, s.add) for s in found][:1] == [first]
+    assert all(s.result.can_win for s in found[:2])
