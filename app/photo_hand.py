@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.photo_check import second_readings
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
@@ -169,7 +170,8 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         A `HandGuess`; each detection is used at most once. Only tiles whose role is `hand`
         or `meld` are used (the groups hold no others). When the groups hold more than
         `MAX_HAND_TILES` tiles and not `whole`, the likeliest hand of them (`_likeliest`) and
-        a `too_many_tiles` note (the CLI).
+        a `too_many_tiles` note (the CLI). A standing tile whose runner-up reading alone makes
+        a hand that is not whole whole is `uncertain` (`app.photo_check`).
 
     Raises:
         HandError: `variant` is unknown (`unknown_variant`, from `scoring.rules.load_rules`).
@@ -237,7 +239,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
     if len(guess.bonus) > _MAX_BONUS:
         guess.notes.append(Note("too_many_bonus", count=len(guess.bonus)))
     guess.winning_index = _winning_index(guess, win_det, hand_groups)
-    return guess
+    return second_readings(guess, dets, variant)  # a tile whose runner-up reading makes it whole
 
 
 def _layout(dets: Sequence[Detection]) -> list[Group]:

@@ -35,6 +35,8 @@ class Detection:
         role: one of `ROLES` (`vision.roles.assign_roles`): `hand` (the player's standing
             tiles), `meld` (a set laid apart beside them), `discard`, `wall`, `other`.
             A detection made by hand defaults to `hand`.
+        second: the classifier's runner-up reading of the tile (a tile code, never `tile`), or
+            None (a face-down tile, a runner-up that is no tile, a detection made by hand).
 
     `off_row` (a property, not a field: one truth) is true exactly when `role` is neither
     `hand` nor `meld`; such a tile is kept out of the groups and the hand guess.
@@ -47,6 +49,7 @@ class Detection:
     rotated: bool = False
     uncertain: bool = False
     role: str = "hand"
+    second: str | None = None
 
     def __post_init__(self) -> None:
         """Raises ValueError: `role` is not one of `ROLES`."""
@@ -83,6 +86,7 @@ class Detection:
             "uncertain": bool(self.uncertain),
             "off_row": bool(self.off_row),
             "role": self.role,
+            "second": self.second,
         }
 
 

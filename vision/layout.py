@@ -30,7 +30,7 @@ from itertools import pairwise
 from statistics import median
 
 from scoring.tiles import SUITS
-from vision.detection import HAND_ROLES, KINDS, Detection, Group
+from vision.detection import KINDS, Detection, Group
 
 GAP_FACTOR = 0.4
 """A gap wider than this x the median tile width (short side), over the row's own spacing (the
@@ -221,19 +221,6 @@ def group_tiles(
     return groups
 
 
-def off_row(detections: Sequence[Detection]) -> list[bool]:
-    """Which detections are not the player's: `vision.roles.table_roles` gives neither `hand`
-    nor `meld` (the one rule since roles; before them this was its own distance rule).
-
-    >>> row = [Detection((x, 0, x + 30, 40), "1m", 0.9) for x in range(0, 200, 32)]
-    >>> off_row(row + [Detection((600, 500, 630, 540), "W", 0.9), Detection((0, 0, 100, 120), "P", 0.9)])[-3:]
-    [False, True, True]
-    """
-    from vision.roles import table_roles  # roles builds on this module's rows
-
-    return [role not in HAND_ROLES for role in table_roles(detections)]
-
-
 def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -> None:
     """Mark one lone face-up tile as `winning_tile`: the one nearest the right end of the hand."""
     lone = [
@@ -273,7 +260,6 @@ __all__ = [
     "group_tiles",
     "guess_kind",
     "is_sequence",
-    "off_row",
     "row_spacing",
     "rows_of",
     "split_by_gaps",

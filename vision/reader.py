@@ -240,6 +240,7 @@ class TileReader:
             if int(class_ids[k]) == self._back_class and tile != "flower":
                 tile = "back"  # the localizer saw a back: face down, unless the classifier says flower
             w, h = box[2] - box[0], box[3] - box[1]
+            second = classes[readings.second[k]] if readings.second is not None else None
             dets.append(
                 Detection(
                     xyxy=box,
@@ -248,6 +249,7 @@ class TileReader:
                     face_down=tile == "back",
                     rotated=w > SIDEWAYS_RATIO * h,
                     uncertain=bool(flags[k]) and tile != "back",
+                    second=second if tile != "back" and second not in (tile, NONE_CLASS, "back") else None,
                 )
             )
             margins.append(

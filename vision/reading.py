@@ -56,7 +56,8 @@ class Readings:
     `ref_sim` float (K,) the best cosine similarity of the box's views to a reference of class
     `cls` (`vision.refs.box_similarity`; NaN where `cls` has none; `None` read without references),
     `proto_sim` float (K,) the best cosine of the views to the prototype of `cls`
-    (`vision.flagging.proto_sim`; `None` without a flag model)."""
+    (`vision.flagging.proto_sim`; `None` without a flag model), `second` int (K,) the runner-up
+    class of the winning view (`None` for readings built by hand)."""
 
     cls: np.ndarray
     p: np.ndarray
@@ -65,6 +66,7 @@ class Readings:
     logit_margin: np.ndarray | None = None
     ref_sim: np.ndarray | None = None
     proto_sim: np.ndarray | None = None
+    second: np.ndarray | None = None
 
 
 def combine_views(
@@ -79,6 +81,8 @@ def combine_views(
     ([1, 0], [0.9, 0.7], [False, True])
     >>> [round(float(v), 3) for v in r.logit_margin]  # log(0.9 / 0.1), log(0.7 / 0.3)
     [2.197, 0.847]
+    >>> r.second.tolist()  # the runner-up of the winning view
+    [0, 1]
     """
     scaled = np.asarray(logits, np.float32) / np.float32(temperature)
     probs = softmax(scaled)
@@ -103,6 +107,7 @@ def combine_views(
         margin=top2[:, 1] - top2[:, 0],
         agree=agree,
         logit_margin=z2[:, 1] - z2[:, 0],
+        second=np.argsort(best, axis=1, kind="stable")[:, -2] if k > 1 else best.argmax(1),
     )
 
 

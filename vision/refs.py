@@ -222,6 +222,7 @@ def read_with_refs(
         agree=r.agree & plain.agree & (r.cls == plain.cls),
         logit_margin=np.minimum(r.logit_margin, plain.logit_margin),
         ref_sim=box_similarity(sims, owner, r.cls),
+        second=r.second,
     )
 
 

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,11 +121,15 @@ class Suggestion:
     result: ScoreResult | Refusal
 
 
-def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion]:
+def suggest(
+    hand: EditHand, cond: Conditions, limit: int = 3, seconds: Mapping[int, str | None] | None = None
+) -> list[Suggestion]:
     """The smallest single-tile changes that make the hand complete, unsure tiles first.
 
     `scoring.suggest_fixes` orders changes by how alike the tiles look; a change of a tile
-    the detector was unsure of is put ahead of one it read with confidence.
+    the detector was unsure of is put ahead of one it read with confidence, and a change of a
+    photo's tile to its runner-up reading (`seconds`: `Detection.second` by detection index,
+    `app.photo_check`) ahead of both.
     """
     codes = [t.code for t in hand.concealed]
     if not codes or UNKNOWN in codes:
@@ -141,10 +145,10 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
     for order, fix in enumerate(fixes):
         remove = fix.remove.code if fix.remove is not None else None
         add = fix.add.code if fix.add is not None else None
-        where, rank = None, (1, 0.0)
+        where = None
         if remove is not None:
             spots = [
-                ((0 if t.needs_check else 1, _conf(t.code, t.conf)), i)
+                ((_tier(t, add, seconds), _conf(t.code, t.conf)), i)
                 for i, t in enumerate(hand.concealed)
                 if t.code == remove and i != hand.winning_index
             ]
@@ -152,7 +156,9 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
                 continue
             rank, i = min(spots)
             where = Selection(i)
-        ranked.append(((rank[0], rank[1] if rank[0] == 0 else 0, order), remove, add, where))
+        else:
+            rank = (2, 0.0)
+        ranked.append(((rank[0], rank[1] if rank[0] < 2 else 0, order), remove, add, where))
     ranked.sort(key=lambda r: r[0])
     out = []
     for _rank, remove, add, where in ranked[:limit]:
@@ -164,6 +170,13 @@ def suggest(hand: EditHand, cond: Conditions, limit: int = 3) -> list[Suggestion
             trial = hand.without(where)
         out.append(Suggestion(trial, remove, add, where, score_hand(trial, cond)))
     return out
+
+
+def _tier(tile, add: str | None, seconds: Mapping[int, str | None] | None) -> int:
+    """0: `add` is the tile's runner-up reading on the photo; 1: an unsure tile; 2: the rest."""
+    if seconds and tile.detection is not None and add is not None and seconds.get(tile.detection) == add:
+        return 0
+    return 1 if tile.needs_check else 2
 
 
 def _conf(code: str, conf: float | None) -> float:

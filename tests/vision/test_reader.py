@@ -118,7 +118,18 @@ def test_json_follows_the_contract(reader, scene_pixels):
     assert set(j) == {"image", "detections", "groups", "timing_ms", "rejected"}
     assert j["rejected"] == []
     d = j["detections"][0]
-    assert set(d) == {"xyxy", "tile", "conf", "face_down", "rotated", "uncertain", "off_row", "role"}
+    assert set(d) == {
+        "xyxy",
+        "tile",
+        "conf",
+        "face_down",
+        "rotated",
+        "uncertain",
+        "off_row",
+        "role",
+        "second",
+    }
+    assert all(e["second"] is None or e["second"] != e["tile"] for e in j["detections"])
     x0, y0, x1, y1 = d["xyxy"]
     assert x0 < x1 and y0 < y1
     assert all(0 <= i < len(j["detections"]) for g in j["groups"] for i in g["tiles"])

@@ -222,3 +222,58 @@ def test_a_short_row_two_tiles_from_the_hand_joins_only_as_sets_laid_down(codes,
         x += 62
     out, _groups = arrange([*hand, *row], (1200, 800))
     assert [d.role for d in out if d.xyxy[1] == 360] == want
+
+
+def _behind(codes: str, w: float, h: float, gap: float) -> list[Detection]:
+    """Tiles `codes` (one line, spaces between; `|` a gap of 40 px), boxes `w` x `h` side by side
+    2 px apart from x 300, their bottoms `gap` px above the hand row `_HAND` (its tops at y 600)."""
+    out, x = [], 300.0
+    for code in codes.split():
+        if code == "|":
+            x += 40
+            continue
+        out.append(Detection((x, 600 - gap - h, x + w, 600 - gap), code, 0.9))
+        x += w + 2
+    return out
+
+
+_HAND = [Detection((100 + 62 * k, 600, 160 + 62 * k, 680), f"{k % 9 + 1}p", 0.9) for k in range(13)]
+
+
+@pytest.mark.parametrize(
+    ("codes", "w", "h", "gap", "want"),
+    [
+        # a pung and a pair laid flat right behind the hand: 0.84 of its tiles' length
+        ("P P P | 8m 8m", 50, 67, 3, ["meld"] * 3 + ["hand"] * 2),
+        ("P P P | 8m 8m", 50, 67, 200, ["discard"] * 5),  # the same 2.5 lengths away
+        # a pair standing right behind the hand, seen more from above (aspect 0.87 against 0.75)
+        ("1m 1m", 70, 80, 11, ["hand"] * 2),
+        ("1m 1m", 70, 80, 40, ["discard"] * 2),  # half a length away: discards beside a turned hand
+        ("1m 1m", 75, 80, 11, ["discard"] * 2),  # two discards turned 30 degrees (aspect 0.94)
+        ("1m", 70, 80, 11, ["discard"]),  # one tile so shaped is a discard turned 15 degrees
+    ],
+)
+def test_a_set_or_a_pair_right_behind_the_hand_joins_it(codes, w, h, gap, want):
+    out, _groups = arrange([*_HAND, *_behind(codes, w, h, gap)], (1200, 800))
+    assert [d.role for d in out if d.xyxy[3] == 600 - gap] == want
+
+
+@pytest.mark.parametrize(
+    ("codes", "want"),
+    [
+        ("7p 7p 7p | 5s 5s 5s 5s", ["other"] * 7),  # another player's pung and kong, across the table
+        ("1s E 3m 9p 2s C", ["discard"] * 6),  # a neat row of discards
+        ("2m 3m 4m", ["discard"] * 3),  # a chow standing upright is three discards (claimed: sideways)
+    ],
+)
+def test_sets_laid_down_across_the_table_are_another_players(codes, want):
+    far = []
+    x = 300.0
+    for code in codes.split():
+        if code == "|":
+            x += 40
+            continue
+        far.append(Detection((x, 150, x + 48, 214), code, 0.9))
+        x += 50
+    out, _groups = arrange([*_HAND, *far], (1200, 800))
+    assert [d.role for d in out if d.xyxy[1] == 150] == want

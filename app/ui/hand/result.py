@@ -121,10 +121,13 @@ def what_ifs() -> None:
 
 
 def _found() -> list:
-    """The smallest single-tile changes that make the hand whole, unsure tiles first (none for an
-    empty hand)."""
+    """The smallest single-tile changes that make the hand whole, a photo tile's runner-up reading
+    first, then unsure tiles (none for an empty hand)."""
     h = session.hip()
-    return services.suggest(h.hand, h.cond) if h.hand.concealed else []
+    if not h.hand.concealed:
+        return []
+    dets = h.photo.result.detections if h.photo is not None and h.photo_src != "typed" else []
+    return services.suggest(h.hand, h.cond, seconds={k: d.second for k, d in enumerate(dets)})
 
 
 def _suggestions(found: list) -> None:

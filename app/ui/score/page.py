@@ -35,7 +35,8 @@ def render() -> None:
     session.sync_from_widgets()
     messages = st.container()
     outcome = session.outcome()
-    mini_summary(outcome)
+    with st.empty():  # one slot with or without a total: the columns below keep their place in the page
+        mini_summary(outcome)
     wide = st.columns([5, 7], gap="large")
     bottom = st.columns([5, 7], gap="large")
     with bottom[1]:  # drawn first: no total of the last run stays beside this run's tiles
