@@ -22,7 +22,7 @@ from collections import Counter
 import numpy as np
 
 from vision import testing_table
-from vision.reader import arrange
+from vision.arrange import arrange
 
 SIZE = (1600, 1200)
 

@@ -30,24 +30,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, cut_crops, decode_localizer, letterbox, nms
-from vision.detection import Detection, DetectResult, Group, Rejected
-from vision.flagging import (
-    feature_matrix,
-    fifth_copies,
-    grey_views,
-    load_flag_model,
-    margin_toward,
-    proto_sim,
-    tta_boxes,
-)
+from vision.arrange import arrange, refine_region
+from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, decode_localizer, letterbox, nms
+from vision.detection import Detection, DetectResult, Rejected
+from vision.flagging import load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
-from vision.layout import group_tiles
 from vision.modelfiles import (
     CLASSIFIER_FILE,
     LOCALIZER_FILE,
@@ -56,15 +48,14 @@ from vision.modelfiles import (
     ModelSpec,
     models_dir,
     open_model,
-    run_classifier,
 )
 from vision.modelfiles import run as run_model
-from vision.reading import Readings, beyond_the_set, combine_views, uncertain, unlike_refs
+from vision.reading import Readings, uncertain, unlike_refs
 from vision.refembed import gather_views
-from vision.refs import Ref, RefCalibration, RefsError, RefSet, read_with_refs
-from vision.roles import meld_roles, table_roles, uncut
+from vision.refs import Ref, RefCalibration, RefsError, RefSet
 from vision.room import check_room
 from vision.splits import merge_splits
+from vision.views import ClassifierViews
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +105,7 @@ class ReaderConfig:
             check_limit(name, getattr(self, name))
 
 
-class TileReader:
+class TileReader(ClassifierViews):
     """Finds and names every tile in a photo, with the ONNX models of one directory.
 
     One per process (see `get_reader`); `detect` is safe to call from several threads.
@@ -260,40 +251,6 @@ class TileReader:
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth)
         return result
 
-    def _flag2(
-        self,
-        loaded: LoadedImage,
-        xyxy: np.ndarray,
-        readings: Readings,
-        timing: dict[str, float],
-        source: tuple[np.ndarray, float] | None = None,
-    ) -> np.ndarray:
-        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
-        already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
-        are, made grey), then the logistic rule (the TTA
-        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
-        fm = self.flag_model
-        tta = np.full(len(xyxy), np.nan, np.float32)
-        x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
-        flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay
-        near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
-        if len(near):
-            logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
-            t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
-            tta[near] = margin_toward(logits, [o % len(near) for o in owner], readings.cls[near], t)
-            if fm.grey:  # the boxes' own views made grey join the TTA views
-                gl, _e, gowner = self._views(loaded, xyxy[near], timing, source, grey=True)
-                tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
-        return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
-
-    def _calibration(self, refs: RefSet | None) -> dict:
-        """The flag's calibration (classifier metadata), with the references' flag threshold
-        (`RefCalibration.flag_similarity`) when reading with `refs`."""
-        cal = dict(self.classifier.meta.get("calibration") or {})
-        if refs is not None:
-            cal["ref_flag_similarity"] = self.ref_calibration.flag_similarity
-        return cal
-
     @property
     def _refine_size(self) -> tuple[int, int]:
         """`(H, W)` of the localizer input for the second pass (see `ReaderConfig.refine_margin`)."""
@@ -358,134 +315,6 @@ class TileReader:
         if refs is not None:
             readings = self._readings(*gather_views(views, origin), len(origin), refs)
         return xyxy, scores, class_ids, readings
-
-    def _crop_source(
-        self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]
-    ) -> tuple[np.ndarray, float]:
-        """The pixels to cut crops from and their scale: `loaded`'s, or the photo decoded again
-        at full resolution when the boxes are too small there (`ReaderConfig.min_crop_px`)."""
-        if loaded.scale < 1.0 and loaded.source is not None:
-            short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
-            if short < self.config.min_crop_px * self.classifier.input_size[1]:
-                full = open_image(loaded.source)
-                timing["decode"] += full.decode_ms
-                return full.pixels, full.scale
-        return loaded.pixels, loaded.scale
-
-    def _classify(
-        self,
-        loaded: LoadedImage,
-        xyxy: np.ndarray,
-        timing: dict[str, float],
-        source: tuple[np.ndarray, float] | None = None,
-        refs: RefSet | None = None,
-    ) -> Readings:
-        """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
-        classify every view (blended with `refs`, `vision.refs.read_with_refs`), combine them."""
-        views = self._views(loaded, xyxy, timing, source, embed=refs is not None)
-        return self._readings(*views, len(xyxy), refs)
-
-    def _views(
-        self,
-        loaded: LoadedImage,
-        xyxy: np.ndarray,
-        timing: dict[str, float],
-        source: tuple[np.ndarray, float] | None = None,
-        embed: bool = False,
-        grey: bool = False,
-    ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
-        """`(logits (B, C), embedding (B, D) or None, owner)` of every view of the boxes (with
-        `grey`, of the views made grey: `vision.flagging.grey_views`)."""
-        crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
-        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
-        both = bool(self.classifier.meta.get("upside_down", False))
-        batch, _rotated, owner = cut_crops(
-            crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
-        )
-        if grey:
-            batch = grey_views(batch)
-        logits, emb = run_classifier(self.classifier, batch, embed=embed)
-        logits = np.asarray(logits, dtype=np.float32)
-        if logits.shape != (len(batch), len(self.classifier.classes)):
-            raise ModelError(
-                f"classifier output has shape {logits.shape}, expected "
-                f"[{len(batch)}, {len(self.classifier.classes)}]"
-            )
-        return logits, emb, owner
-
-    def _readings(
-        self, logits: np.ndarray, emb: np.ndarray | None, owner: list[int], n: int, refs: RefSet | None
-    ) -> Readings:
-        """The readings of `n` boxes from their views (with `refs` when given and embedded)."""
-        temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
-        if refs is None or emb is None:
-            r = combine_views(logits, owner, n, temperature)
-        else:
-            r = read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
-        if self.flag_model is not None and emb is not None:
-            r = replace(r, proto_sim=proto_sim(emb, owner, r.cls, self.flag_model.prototypes))
-        return r
-
-
-def refine_region(
-    xyxy: np.ndarray, hw: tuple[int, int], input_size: tuple[int, int], cfg: ReaderConfig
-) -> tuple[int, int, int, int] | None:
-    """The region `(x0, y0, x1, y1)` (pixels) for a second localizer pass, or None.
-
-    When the boxes found fill a small part of a large image, the region that holds them (widened
-    by `cfg.refine_margin` of its size and by two tiles) is localized again, so far tiles get
-    `cfg.refine_min_gain` times or more the pixels. Only where the image has those pixels: its
-    long side must be at least `cfg.refine_min_gain` x the localizer input's.
-    """
-    if cfg.refine_min_gain <= 0 or len(xyxy) < 2:
-        return None
-    h, w = hw
-    tile = float(np.median(np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
-    bx0, by0 = xyxy[:, 0].min(), xyxy[:, 1].min()
-    bx1, by1 = xyxy[:, 2].max(), xyxy[:, 3].max()
-    pad = max(cfg.refine_margin * max(bx1 - bx0, by1 - by0), 2 * tile)
-    x0, y0 = max(0, int(bx0 - pad)), max(0, int(by0 - pad))
-    x1, y1 = min(w, int(np.ceil(bx1 + pad))), min(h, int(np.ceil(by1 + pad)))
-    side = max(x1 - x0, y1 - y0)
-    if (
-        side <= 0
-        or max(w, h) / side < cfg.refine_min_gain
-        or max(w, h) < cfg.refine_min_gain * max(input_size)
-    ):
-        return None
-    return x0, y0, x1, y1
-
-
-def arrange(
-    dets: list[Detection], image_size: tuple[int, int] | None = None, margins: Sequence[float] | None = None
-) -> tuple[list[Detection], list[Group]]:
-    """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
-    pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
-    `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
-    (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a
-    set with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles
-    (`vision.layout`) and make those of sets laid down `meld`.
-
-    Returns:
-        The detections in reading order (the groups' tiles, then the `off_row` ones: roles
-        `discard`, `wall`, `other`) and the groups, indices into that list.
-    """
-    geo = uncut(dets, image_size)  # the layout sees boxes cut by the photo's edge made whole
-    roles = table_roles(geo, image_size)
-    kept = [replace(d, role=r) if d.role != r else d for d, r in zip(dets, roles, strict=True)]
-    inside = [i for i, r in enumerate(roles) if r == "hand"]
-    tiles = [kept[i].tile for i in inside]
-    over_set = beyond_the_set(tiles) if margins is None else fifth_copies(tiles, [margins[i] for i in inside])
-    for i, over in zip(inside, over_set, strict=True):
-        if over:
-            kept[i] = replace(kept[i], uncertain=True)
-    groups = group_tiles([replace(geo[i], uncertain=kept[i].uncertain) for i in inside])
-    for j in meld_roles(groups):
-        kept[inside[j]] = replace(kept[inside[j]], role="meld")
-    order = [inside[i] for g in groups for i in g.tiles]
-    out = [kept[i] for i in order] + [kept[i] for i, r in enumerate(roles) if r != "hand"]
-    remap = {j: n for n, j in enumerate(i for g in groups for i in g.tiles)}
-    return out, [g.reindexed(remap) for g in groups]
 
 
 _READERS: dict[tuple, TileReader] = {}

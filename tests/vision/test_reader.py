@@ -154,7 +154,7 @@ def test_jpeg_decoded_at_reduced_size_still_reports_full_size_boxes(reader, scen
 def test_small_tiles_are_cropped_from_a_full_resolution_decode(reader, scene_pixels, monkeypatch):
     data = encode(scene_pixels, "PNG")
     calls = []
-    import vision.reader as rd
+    import vision.views as rd
 
     real = rd.open_image
 

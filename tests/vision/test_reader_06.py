@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from vision import ReaderConfig, TileReader, testing
+from vision.arrange import arrange, refine_region
 from vision.boxes import cut_crops, nms
 from vision.detection import Detection
 from vision.layout import rows_of
 from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
-from vision.reader import arrange, refine_region
 from vision.reading import Readings, combine_views, uncertain
 from vision.roles import off_row
 

@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 
 from vision import testing_table
+from vision.arrange import arrange
 from vision.detection import HAND_ROLES, ROLES, Detection
-from vision.reader import arrange
 from vision.roles import meld_roles, side_by_side, table_roles
 from vision.walls import walls
 
@@ -29,7 +29,7 @@ CAMERAS = [
 
 
 def roles_of(scene):
-    """`(true role, role given)` of every tile of `scene`, through `vision.reader.arrange`."""
+    """`(true role, role given)` of every tile of `scene`, through `vision.arrange.arrange`."""
     truth = {xyxy: role for xyxy, _code, role in scene}
     out, _groups = arrange(testing_table.table_detections(scene), SIZE)
     return [(truth[d.xyxy], d.role) for d in out]

@@ -103,6 +103,10 @@ PAYER_TAB = "payers_seat"
 labels, and so their identity, change with the language)."""
 
 
+TAB_DEFAULT = "payers_tab_default"
+"""`(labels, seat)`: the tabs' default as given since their labels last changed."""
+
+
 def _chosen_payer(seats: list[str]) -> str:
     """The seat of the tab the player chose last (its label in either language), else the first."""
     label = ss.get("payers_tab")
@@ -110,6 +114,18 @@ def _chosen_payer(seats: list[str]) -> str:
         if label in {catalog(lang)[f"seat.{s}"] for lang in LANGS}:
             ss[PAYER_TAB] = s
     return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
+
+
+def _tab_default(labels_now: list[str], seats: list[str]) -> str:
+    """The tabs' `default`: the chosen seat's label, fixed while the labels stay the same. The
+    default is part of the tabs' identity: were it to follow every tap, each tap would make new
+    tabs, and an entry typed while they are drawn again would be lost."""
+    kept = ss.get(TAB_DEFAULT)
+    if not kept or kept[0] != labels_now:
+        kept = ss[TAB_DEFAULT] = (labels_now, t(f"seat.{_chosen_payer(seats)}"))
+    else:
+        _chosen_payer(seats)
+    return kept[1]
 
 
 def _payer_inputs(ready_declared: bool) -> None:
@@ -124,8 +140,8 @@ def _payer_inputs(ready_declared: bool) -> None:
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
     with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        chosen = t(f"seat.{_chosen_payer(seats)}")
-        tabs = st.tabs([t(f"seat.{s}") for s in seats], default=chosen, key="payers_tab", on_change="rerun")
+        names = [t(f"seat.{s}") for s in seats]
+        tabs = st.tabs(names, default=_tab_default(names, seats), key="payers_tab", on_change="rerun")
         for tab, s in zip(tabs, seats, strict=True):
             with tab:
                 cols = st.columns(2)

@@ -1,0 +1,129 @@
+"""How the reader classifies boxes: the crop source, every view of a box through the classifier,
+the readings that combine them (with a table's references), and flag 2's second look.
+
+`ClassifierViews` is a mixin of `vision.reader.TileReader`; it uses the reader's `classifier`
+(`vision.modelfiles.ModelSpec`), `config` (`ReaderConfig`), `flag_model` and `ref_calibration`.
+Boxes are `xyxy` float32 `(N, 4)` in pixels of `loaded.pixels`; `timing` gains the milliseconds
+of any second decode under `decode`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.boxes import cut_crops
+from vision.flagging import feature_matrix, grey_views, margin_toward, proto_sim, tta_boxes
+from vision.image import LoadedImage, open_image
+from vision.modelfiles import ModelError, run_classifier
+from vision.reading import Readings, combine_views
+from vision.refs import RefSet, read_with_refs
+
+
+class ClassifierViews:
+    """The classifier side of the tile reader (see the module docstring)."""
+
+    def _calibration(self, refs: RefSet | None) -> dict:
+        """The flag's calibration (classifier metadata), with the references' flag threshold
+        (`RefCalibration.flag_similarity`) when reading with `refs`."""
+        cal = dict(self.classifier.meta.get("calibration") or {})
+        if refs is not None:
+            cal["ref_flag_similarity"] = self.ref_calibration.flag_similarity
+        return cal
+
+    def _crop_source(
+        self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]
+    ) -> tuple[np.ndarray, float]:
+        """The pixels to cut crops from and their scale: `loaded`'s, or the photo decoded again
+        at full resolution when the boxes are too small there (`ReaderConfig.min_crop_px`)."""
+        if loaded.scale < 1.0 and loaded.source is not None:
+            short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
+            if short < self.config.min_crop_px * self.classifier.input_size[1]:
+                full = open_image(loaded.source)
+                timing["decode"] += full.decode_ms
+                return full.pixels, full.scale
+        return loaded.pixels, loaded.scale
+
+    def _classify(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+        refs: RefSet | None = None,
+    ) -> Readings:
+        """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
+        classify every view (blended with `refs`, `vision.refs.read_with_refs`), combine them."""
+        views = self._views(loaded, xyxy, timing, source, embed=refs is not None)
+        return self._readings(*views, len(xyxy), refs)
+
+    def _views(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+        embed: bool = False,
+        grey: bool = False,
+    ) -> tuple[np.ndarray, np.ndarray | None, list[int]]:
+        """`(logits (B, C), embedding (B, D) or None, owner)` of every view of the boxes (with
+        `grey`, of the views made grey: `vision.flagging.grey_views`)."""
+        crop_src, crop_scale = source or self._crop_source(loaded, xyxy, timing)
+        boxes_src = xyxy * np.float32(crop_scale / loaded.scale)
+        both = bool(self.classifier.meta.get("upside_down", False))
+        batch, _rotated, owner = cut_crops(
+            crop_src, boxes_src, self.classifier.input_size, self.config.crop_margin, both_ways=both
+        )
+        if grey:
+            batch = grey_views(batch)
+        logits, emb = run_classifier(self.classifier, batch, embed=embed)
+        logits = np.asarray(logits, dtype=np.float32)
+        if logits.shape != (len(batch), len(self.classifier.classes)):
+            raise ModelError(
+                f"classifier output has shape {logits.shape}, expected "
+                f"[{len(batch)}, {len(self.classifier.classes)}]"
+            )
+        return logits, emb, owner
+
+    def _readings(
+        self, logits: np.ndarray, emb: np.ndarray | None, owner: list[int], n: int, refs: RefSet | None
+    ) -> Readings:
+        """The readings of `n` boxes from their views (with `refs` when given and embedded)."""
+        temperature = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
+        if refs is None or emb is None:
+            r = combine_views(logits, owner, n, temperature)
+        else:
+            r = read_with_refs(logits, emb, owner, n, temperature, refs, self.ref_calibration)
+        if self.flag_model is not None and emb is not None:
+            r = replace(r, proto_sim=proto_sim(emb, owner, r.cls, self.flag_model.prototypes))
+        return r
+
+    def _flag2(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+    ) -> np.ndarray:
+        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
+        already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
+        are, made grey), then the logistic rule (the TTA
+        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
+        fm = self.flag_model
+        tta = np.full(len(xyxy), np.nan, np.float32)
+        x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
+        flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay
+        near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
+        if len(near):
+            logits, _emb, owner = self._views(loaded, tta_boxes(xyxy[near]), timing, source)
+            t = float((self.classifier.meta.get("calibration") or {}).get("temperature", 1.0))
+            tta[near] = margin_toward(logits, [o % len(near) for o in owner], readings.cls[near], t)
+            if fm.grey:  # the boxes' own views made grey join the TTA views
+                gl, _e, gowner = self._views(loaded, xyxy[near], timing, source, grey=True)
+                tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
+        return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
+
+
+__all__ = ["ClassifierViews"]
