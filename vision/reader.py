@@ -13,12 +13,12 @@ Two ONNX models (docs/ARCHITECTURE.md):
    A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
    A box the localizer calls `back` is a face-down tile unless the classifier says `flower`.
 
-Speed: a JPEG is decoded once, at a reduced DCT scale whose long side stays >= 2000 px
-(`ReaderConfig.decode_min_side`) — half the work of a full decode for a 12-megapixel photo.
-The localizer input is made from it, and so are the crops, unless the tiles found are so
-small there that a crop would have fewer pixels than the classifier's input
-(`ReaderConfig.min_crop_px`); then the photo is decoded again at full resolution and the
-crops come from that.
+Speed: a JPEG is decoded once, at the reduced DCT scale its header allows: the long side stays
+>= `ReaderConfig.decode_min_side` (1000 px: a quarter of a 12-megapixel photo). The localizer
+input is made from it, and so are the crops, unless the tiles found are so small there that a
+crop would have fewer pixels than the classifier's input (`ReaderConfig.min_crop_px`), or the
+region of the second localizer pass fewer than its input: then the photo is decoded again at
+the coarsest scale that has them (`vision.scale`), once, and the second pass and the crops use it.
 
 `TileReader` holds one onnxruntime session per model, created once; `detect` keeps no state
 between calls, so one reader can serve many threads (`get_reader()` caches one per models
@@ -54,6 +54,7 @@ from vision.reading import Readings, uncertain, unlike_refs
 from vision.refembed import gather_views
 from vision.refs import Ref, RefCalibration, RefsError, RefSet
 from vision.room import check_room
+from vision.scale import current_reduction, reduction_for
 from vision.splits import merge_splits
 from vision.views import ClassifierViews
 
@@ -72,10 +73,12 @@ class ReaderConfig:
             a slant overlap by up to ~70%, hence 0.8. 1.0 turns it off.
         max_detections: at most this many boxes per photo (the strongest; 1..10000).
         decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
-            stays >= this many pixels (0: always full resolution).
+            stays >= this many pixels (0: always full resolution; `vision.scale`). 1000 keeps
+            the tiles of a phone photo of a hand (short side ~200 px at 4032 px) ~50 px wide,
+            above the classifier's 48; 2000 is the safer half size.
         min_crop_px: when the median short side of the boxes, in pixels of the decoded
             image, is below `min_crop_px` x the classifier's input width, the photo is
-            decoded again at full resolution for the crops.
+            decoded again, at the coarsest scale where it is not, for the crops.
         crop_margin: each crop is widened by this fraction of the box size on every side.
         refine_min_gain: coarse-to-fine: when the boxes of the first localizer pass lie in a
             region this many times smaller (long side) than the image, the localizer runs again
@@ -91,7 +94,7 @@ class ReaderConfig:
     iou_threshold: float = 0.45
     containment_threshold: float = 0.8
     max_detections: int = 300
-    decode_min_side: int = 2000
+    decode_min_side: int = 1000
     min_crop_px: float = 1.0
     crop_margin: float = 0.0
     refine_min_gain: float = 1.6
@@ -183,14 +186,13 @@ class TileReader(ClassifierViews):
         pix = loaded.pixels
         xyxy, scores, class_ids = self._localize(pix)
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
+        finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
-            x0, y0, x1, y1 = region
-            more = self._localize(pix[y0:y1, x0:x1], self._refine_size)
-            offset = np.array([x0, y0, x0, y0], np.float32)
+            boxes, again, finer = self._second_pass(loaded, region, xyxy, timing)
             xyxy, scores, class_ids = nms(
-                np.concatenate([xyxy, more[0] + offset]),
-                np.concatenate([scores, more[1]]),
-                np.concatenate([class_ids, more[2]]),
+                np.concatenate([xyxy, boxes]),
+                np.concatenate([scores, again[1]]),
+                np.concatenate([class_ids, again[2]]),
                 self.config.iou_threshold,
                 self.config.max_detections,
                 self.config.containment_threshold,
@@ -207,9 +209,11 @@ class TileReader(ClassifierViews):
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more = {"refs": refs} if refs is not None else {}
-        source = None
-        if self.flag_model is not None:  # one crop source for the reading and the TTA views
-            source = more["source"] = self._crop_source(loaded, xyxy, timing)
+        if finer is not None and not self._fits_crops(loaded, finer, xyxy):
+            finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
+        fine = (finer.pixels, finer.scale) if finer is not None else None
+        source = more["source"] = fine or self._crop_source(loaded, xyxy, timing)  # crops and TTA views
+        del finer, fine
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
         classes = self.classifier.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
@@ -250,6 +254,25 @@ class TileReader(ClassifierViews):
         fifth = margins if self.flag_model is not None else None
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth)
         return result
+
+    def _second_pass(
+        self, loaded: LoadedImage, region: tuple[int, int, int, int], xyxy: np.ndarray, timing: dict
+    ) -> tuple[np.ndarray, tuple, LoadedImage | None]:
+        """The localizer again on `region` (pixels of `loaded`): `(boxes in pixels of loaded,
+        (xyxy, scores, class_ids) as found, the finer decode or None)`. The photo is decoded
+        again only when the region has fewer pixels than the pass's input (long sides), at the
+        scale that gives it them and the crops of `xyxy` theirs (`vision.scale`)."""
+        finer, current = None, current_reduction(loaded.scale)
+        if current > 1 and loaded.source is not None:
+            side = max(region[2] - region[0], region[3] - region[1]) / loaded.scale
+            r = min(reduction_for(side, max(self._refine_size), current), self._crop_reduction(loaded, xyxy))
+            finer = self._decode_at(loaded, r, timing) if r < current else None
+        fine, k = (finer.pixels, finer.scale / loaded.scale) if finer is not None else (loaded.pixels, 1.0)
+        x0, y0 = int(region[0] * k), int(region[1] * k)
+        x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
+        more = self._localize(fine[y0:y1, x0:x1], self._refine_size)
+        offset = np.array([x0, y0, x0, y0], np.float32)
+        return (more[0] + offset) / np.float32(k), more, finer
 
     @property
     def _refine_size(self) -> tuple[int, int]:

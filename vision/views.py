@@ -4,7 +4,7 @@ the readings that combine them (with a table's references), and flag 2's second 
 `ClassifierViews` is a mixin of `vision.reader.TileReader`; it uses the reader's `classifier`
 (`vision.modelfiles.ModelSpec`), `config` (`ReaderConfig`), `flag_model` and `ref_calibration`.
 Boxes are `xyxy` float32 `(N, 4)` in pixels of `loaded.pixels`; `timing` gains the milliseconds
-of any second decode under `decode`.
+of any second decode under `decode` (at the scale the boxes need: `vision.scale`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from vision.image import LoadedImage, open_image
 from vision.modelfiles import ModelError, run_classifier
 from vision.reading import Readings, combine_views
 from vision.refs import RefSet, read_with_refs
+from vision.scale import current_reduction, min_side_for, reduction_for
 
 
 class ClassifierViews:
@@ -36,14 +37,38 @@ class ClassifierViews:
         self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]
     ) -> tuple[np.ndarray, float]:
         """The pixels to cut crops from and their scale: `loaded`'s, or the photo decoded again
-        at full resolution when the boxes are too small there (`ReaderConfig.min_crop_px`)."""
-        if loaded.scale < 1.0 and loaded.source is not None:
-            short = np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]))
-            if short < self.config.min_crop_px * self.classifier.input_size[1]:
-                full = open_image(loaded.source)
-                timing["decode"] += full.decode_ms
-                return full.pixels, full.scale
+        at the coarsest scale where the boxes are big enough (`crop_reduction`)."""
+        r = self._crop_reduction(loaded, xyxy)
+        if r < current_reduction(loaded.scale):
+            finer = self._decode_at(loaded, r, timing)
+            return finer.pixels, finer.scale
         return loaded.pixels, loaded.scale
+
+    def _fits_crops(self, loaded: LoadedImage, finer: LoadedImage, xyxy: np.ndarray) -> bool:
+        """Whether the boxes `xyxy` (pixels of `loaded`) are big enough for the crops in `finer`,
+        the same photo decoded again at a finer scale (`_crop_reduction`)."""
+        boxes = xyxy * np.float32(finer.scale / loaded.scale)
+        return self._crop_reduction(finer, boxes) >= current_reduction(finer.scale)
+
+    def _crop_reduction(self, loaded: LoadedImage, xyxy: np.ndarray) -> int:
+        """The reduction (`vision.scale`) at which the median short side of the boxes (pixels of
+        `loaded.pixels`) keeps >= `ReaderConfig.min_crop_px` x the classifier's input width; no
+        coarser than `loaded`'s, and `loaded`'s when it cannot be decoded again."""
+        current = current_reduction(loaded.scale)
+        if current == 1 or loaded.source is None or len(xyxy) == 0:
+            return current
+        short = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+        need = self.config.min_crop_px * self.classifier.input_size[1]
+        return reduction_for(short / loaded.scale, need, current)
+
+    @staticmethod
+    def _decode_at(loaded: LoadedImage, reduction: int, timing: dict[str, float]) -> LoadedImage:
+        """`loaded`'s photo decoded again at 1/`reduction` (`vision.scale.min_side_for`); its
+        milliseconds are added to `timing["decode"]`."""
+        side = min_side_for(loaded.width, loaded.height, reduction) if reduction > 1 else None
+        finer = open_image(loaded.source, min_side=side)
+        timing["decode"] += finer.decode_ms
+        return finer
 
     def _classify(
         self,

@@ -1,0 +1,66 @@
+"""At which size the tile reader decodes a photo: the decision table, from sizes alone.
+
+A JPEG is decoded by libjpeg at 1/1, 1/2, 1/4 or 1/8 of its size (`vision.image.open_image`,
+`min_side`); any other format is decoded whole and box-averaged to that size (PNG, WebP, HEIC
+and AVIF decoders in Pillow / pillow-heif have no reduced decode). The reader first decodes at
+the reduction its header allows (`header_reduction`: the long side stays >= the reader's
+`decode_min_side`); once the localizer has found the tiles, it knows how big they are and where
+they lie, and decodes again at a finer scale only when they are too small for what comes next
+(`reduction_for`): the second localizer pass needs its region to have at least the pixels of
+its input, the classifier needs a crop's short side to have at least its input width.
+
+Reductions are integers: 1 = full size, 2 = half, 4 = quarter, 8 = eighth.
+"""
+
+from __future__ import annotations
+
+from vision.cost import box_factor
+
+REDUCTIONS = (1, 2, 4, 8)
+"""The scales libjpeg decodes at (1/r of each side)."""
+
+
+def header_reduction(width: int, height: int, min_side: int | None) -> int:
+    """The reduction decided from the header: the largest in `REDUCTIONS` that keeps the long
+    side >= `min_side` px (None or 0: 1). `vision.image.open_image` may reduce further to fit
+    its memory budget.
+
+    >>> [header_reduction(4032, 3024, m) for m in (1000, 2000, 500, 0)], header_reduction(1479, 1109, 1000)
+    ([4, 2, 8, 1], 1)
+    """
+    return box_factor(width, height, min_side or None)
+
+
+def reduction_for(full_px: float, need_px: float, current: int) -> int:
+    """The largest reduction, no coarser than `current`, at which a length of `full_px` pixels
+    of the full-size photo keeps >= `need_px` pixels (1 when even full size has fewer).
+
+    >>> [reduction_for(px, 48, 4) for px in (400, 200, 150, 60, 30)], reduction_for(400, 48, 8)
+    ([4, 4, 2, 1, 1], 8)
+    """
+    for r in sorted((r for r in REDUCTIONS if r <= current), reverse=True):
+        if full_px / r >= need_px:
+            return r
+    return 1
+
+
+def min_side_for(width: int, height: int, reduction: int) -> int:
+    """The `min_side` for `vision.image.open_image` that decodes a `width` x `height` photo
+    at exactly 1/`reduction` (memory budget permitting).
+
+    >>> [header_reduction(4032, 3024, min_side_for(4032, 3024, r)) for r in REDUCTIONS]
+    [1, 2, 4, 8]
+    """
+    return max(width, height) // reduction
+
+
+def current_reduction(scale: float) -> int:
+    """The reduction a `LoadedImage.scale` stands for (nearest of `REDUCTIONS`).
+
+    >>> current_reduction(1.0), current_reduction(0.25), current_reduction(1008 / 4032)
+    (1, 4, 4)
+    """
+    return min(REDUCTIONS, key=lambda r: abs(1.0 / r - scale))
+
+
+__all__ = ["REDUCTIONS", "current_reduction", "header_reduction", "min_side_for", "reduction_for"]
