@@ -6,6 +6,9 @@
     .venv/bin/python bench/bench_detect.py --models NEW --baseline OLD   # two model versions, one run
     .venv/bin/python bench/bench_detect.py --refs 200   # also each photo read with 200 references
 
+The contenders take turns photo by photo in one run (jxmj, then mahjong-detector, then the next
+photo), so that both see the same load; each row prints the load average.
+
 What is timed, per photo: the encoded file already in memory -> tile codes, in the same
 process after one warm-up call (sessions created beforehand), the best of `--repeat` runs
 (wall time, and process CPU time beside it); the summary is the median over photos. Only
@@ -82,23 +85,23 @@ def time_calls(fn, datas: list[bytes], repeat: int) -> tuple[list[float], list[f
 # -- mahjong-detector (runs in its own interpreter) ------------------------------------------
 
 
-def mjd_worker(paths: list[str], repeat: int, cores: int) -> None:
-    """Time mahjong-detector in this process; print {"cores", "ms": [...], "tiles": [...]} as JSON."""
+def mjd_worker(repeat: int, cores: int) -> None:
+    """Time mahjong-detector in this process, one photo per path read from stdin; print
+    {"cores"} first, then {"ms", "cpu_ms", "tiles"} per photo, as JSON lines."""
     import io
 
     from mahjong_detector import detect_tiles
     from PIL import Image
 
-    used = pin_cores(cores)
-    datas = [Path(p).read_bytes() for p in paths]
-    tiles = []
+    print(json.dumps({"cores": pin_cores(cores)}), flush=True)
 
     def call(data: bytes):
         return detect_tiles(Image.open(io.BytesIO(data)))
 
-    ms, cpu = time_calls(call, datas, repeat)
-    tiles = [len(call(d)) for d in datas]
-    print(json.dumps({"cores": used, "ms": ms, "cpu_ms": cpu, "tiles": tiles}))
+    for line in sys.stdin:
+        data = Path(line.strip()).read_bytes()
+        ms, cpu = time_calls(call, [data], repeat)
+        print(json.dumps({"ms": ms[0], "cpu_ms": cpu[0], "tiles": len(call(data))}), flush=True)
 
 
 def find_mjd_python(given: str | None) -> str | None:
@@ -113,21 +116,25 @@ def find_mjd_python(given: str | None) -> str | None:
         return None
 
 
-def run_mjd(python: str, paths: list[str], repeat: int, cores: int) -> dict | None:
-    cmd = [
-        python,
-        str(Path(__file__).resolve()),
-        "--worker-mjd",
-        "--repeat",
-        str(repeat),
-        "--cores",
-        str(cores),
-    ]
-    p = subprocess.run(cmd + paths, capture_output=True, text=True, timeout=1800)
-    if p.returncode != 0:
-        print(f"mahjong-detector: worker failed (rc={p.returncode}): {p.stderr.strip()[-300:]}")
-        return None
-    return json.loads(p.stdout.strip().splitlines()[-1])
+class MjdWorker:
+    """mahjong-detector in its own interpreter, timing one photo at a time when asked (so that
+    the two detectors take turns photo by photo, under the same load)."""
+
+    def __init__(self, python: str, repeat: int, cores: int) -> None:
+        cmd = [python, str(Path(__file__).resolve()), "--worker-mjd", "--repeat", str(repeat)]
+        self.proc = subprocess.Popen(
+            [*cmd, "--cores", str(cores)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.cores = json.loads(self.proc.stdout.readline())["cores"]
+
+    def time(self, path: Path) -> dict:
+        self.proc.stdin.write(f"{path}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
 
 
 # -- jxmj -------------------------------------------------------------------------------------
@@ -202,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
 
     if a.worker_mjd:
-        mjd_worker(a.paths, a.repeat, a.cores)
+        mjd_worker(a.repeat, a.cores)
         return 0
 
     images = Path(a.images)
@@ -238,9 +245,32 @@ def main(argv: list[str] | None = None) -> int:
         stages.append(r.timing_ms)
         return r
 
-    jx_ms, jx_cpu = time_calls(jxmj_call, datas, a.repeat)
+    worker = None
+    if not a.no_mjd:
+        py = find_mjd_python(a.mjd_python)
+        if py is None:
+            print("mahjong-detector: not installed (see --mjd-python); skipped")
+        else:
+            try:
+                worker = MjdWorker(py, a.repeat, a.cores)
+            except (OSError, ValueError) as exc:
+                print(f"mahjong-detector: worker failed to start ({exc}); skipped")
+    jx_ms, jx_cpu, loads = [], [], []
+    results: dict = {}
+    mjd = {"cores": worker.cores, "ms": [], "cpu_ms": [], "tiles": []} if worker else None
+    for (p, _), data in zip(photos, datas, strict=True):  # photo by photo: jxmj, then the peer
+        ms, cpu = time_calls(jxmj_call, [data], a.repeat)
+        jx_ms.append(ms[0])
+        jx_cpu.append(cpu[0])
+        if worker:
+            for k, v in worker.time(p).items():
+                mjd[k].append(v)
+        loads.append(os.getloadavg()[0])
+    if worker:
+        worker.close()
+        results["mahjong-detector 0.0.6"] = mjd
     jx_tiles = [len(reader.read(d).detections) for d in datas]
-    results = {"jxmj": {"models": label, "ms": jx_ms, "cpu_ms": jx_cpu, "tiles": jx_tiles}}
+    results["jxmj"] = {"models": label, "ms": jx_ms, "cpu_ms": jx_cpu, "tiles": jx_tiles}
 
     if a.refs:
         results["jxmj_refs"] = time_refs(reader, photos, datas, a.refs, a.repeat)
@@ -251,20 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         b_med = statistics.median(b_ms)
         results["baseline"] = {"models": base_label, "ms": b_ms, "cpu_ms": b_cpu, "median_ms": b_med}
 
-    mjd = None
-    if not a.no_mjd:
-        py = find_mjd_python(a.mjd_python)
-        if py is None:
-            print("mahjong-detector: not installed (see --mjd-python); skipped")
-        else:
-            mjd = run_mjd(py, [str(p) for p, _ in photos], a.repeat, a.cores)
-            if mjd:
-                results["mahjong-detector 0.0.6"] = mjd
-
-    head = f"{'photo':22s} {'MP':>5s} {'jxmj ms':>8s} {'cpu ms':>7s} {'tiles':>5s}"
+    head = f"{'photo':22s} {'MP':>5s} {'jxmj ms':>8s} {'cpu ms':>7s} {'tiles':>5s}  {'load':>10s}"
     print(head + ("  {:>7s} {:>7s} {:>5s}".format("mjd ms", "cpu ms", "tiles") if mjd else ""))
     for k, (p, mp) in enumerate(photos):
         line = f"{p.name:22s} {mp:5.1f} {jx_ms[k]:8.1f} {jx_cpu[k]:7.1f} {jx_tiles[k]:5d}"
+        line += f"  load {loads[k]:5.2f}"
         if mjd:
             line += f"  {mjd['ms'][k]:7.1f} {mjd['cpu_ms'][k]:7.1f} {mjd['tiles'][k]:5d}"
         print(line)
@@ -301,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     results["jxmj"]["median_cpu_ms"] = med_cpu
     results["jxmj"]["stage_median_ms"] = by_stage
     results["photos"] = [p.name for p, _ in photos]
+    results["load_average"] = loads
+    print("load average (1 min) during the run: " + " ".join(f"{v:.2f}" for v in loads))
     results["cpus"] = used
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)

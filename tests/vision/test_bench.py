@@ -63,3 +63,27 @@ def test_bench_times_reading_with_references(tmp_path, scene, scene_pixels, caps
     assert "with 40 references" in capsys.readouterr().out
     r = json.loads(out.read_text())["jxmj_refs"]
     assert r["refs"] == 40 and r["ref_photos"] == 1 and len(r["ms"]) == 1 and r["refs_embed_ms"] > 0
+
+
+def test_bench_interleaves_the_peer_photo_by_photo(tmp_path, models_dir, scene_pixels, capsys, monkeypatch):
+    import sys
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k in range(3):
+        (photos / f"p{k}.jpg").write_bytes(encode(scene_pixels, "JPEG", quality=90))
+    fake = tmp_path / "peer"
+    fake.mkdir()
+    log = tmp_path / "peer.log"
+    (fake / "mahjong_detector.py").write_text(  # a stand-in peer that logs what it reads
+        f"def detect_tiles(im):\n    open({str(log)!r}, 'a').write(f'{{im.size}}\\n')\n    return [1, 2]\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(fake))
+    out = tmp_path / "bench.json"
+    argv = ["--images", str(photos), "--models", str(models_dir), "--min-mp", "0", "--repeat", "2"]
+    assert load_bench().main([*argv, "--cores", "0", "--mjd-python", sys.executable, "--json", str(out)]) == 0
+    j = json.loads(out.read_text())
+    peer = j["mahjong-detector 0.0.6"]
+    assert peer["tiles"] == [2, 2, 2] and len(peer["ms"]) == 3 and len(j["load_average"]) == 3
+    assert len(log.read_text().splitlines()) == 3 * 4  # per photo: warm-up, 2 timed, the tile count
+    assert "jxmj is" in capsys.readouterr().out
