@@ -6,10 +6,13 @@
 
 Starts `jxmj app` on a free port and Debian's Chromium (`/usr/bin/chromium`, driven by
 playwright), then `--repeat` times: a fresh page, wait for the opening sample's total, set the
-file input to the photo, and time until the page shows the result of *that* upload (the app's
-`.jx-timing` line, "photo -> result: x s", written after the photo is read and scored) and the
-total (`#jx-total`). It prints each try, min / median and the load average; the server's own
-figure (the `.jx-timing` seconds) is printed beside the browser's.
+file input to the photo, and time, with the page's own clock, from the file input's `change`
+event (the moment a player has chosen the photo) until the page shows the result of *that*
+upload (the app's `.jx-timing` line, "photo -> result: x s", written after the photo is read and
+scored) and the total (`#jx-total`): the upload, the server's read and score, the page's update
+and the annotated photo. It prints each try, min / median and the load average, with the
+server's own figure (the `.jx-timing` seconds) and the test driver's (which adds playwright's
+own transfer of the file into the browser) beside it.
 
 The default photo is the bundled sample hand (`app/assets/sample_hand.jpg`, a known winning
 hand) enlarged to 4032 x 3024 and saved as a JPEG (quality 92), so the read costs what a phone
@@ -86,19 +89,34 @@ def stop_app(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
 
 
+WATCH = """() => {
+  const w = (window.__jx = {});
+  const chosen = (e) => e.target.type === 'file' && (w.chosen = performance.now());
+  document.addEventListener('change', chosen, true);
+  new MutationObserver(() => {
+    if (w.chosen && !w.shown && document.querySelector('.jx-timing') && document.querySelector('#jx-total'))
+      w.shown = performance.now();
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
 def one_upload(browser, url: str, photo: Path) -> tuple[float, float, str]:
-    """`(seconds to the upload's result line, seconds to the total, server's line)` in a fresh page."""
+    """`(seconds from the file chosen to the result and total on screen, as the page's clock
+    sees them; the same from the test driver's call, which adds its own transfer of the file;
+    the page's result line)`, in a fresh page."""
     page = browser.new_page(viewport={"width": 1280, "height": 1700}, locale="en-US")
     try:
         page.goto(url, wait_until="domcontentloaded")
         page.locator("#jx-total").first.wait_for(timeout=60_000)  # the opening sample, scored
+        page.evaluate(WATCH)
         t0 = time.perf_counter()
         page.locator("input[type=file]").first.set_input_files(str(photo))
         page.locator(".jx-timing").first.wait_for(timeout=60_000)
-        t_result = time.perf_counter() - t0
         page.locator("#jx-total").first.wait_for(timeout=60_000)
-        t_total = time.perf_counter() - t0
-        return t_result, t_total, page.locator(".jx-timing").first.inner_text()
+        driver = time.perf_counter() - t0
+        page.wait_for_function("() => window.__jx.shown", timeout=10_000)
+        seen = page.evaluate("() => (window.__jx.shown - window.__jx.chosen) / 1000")
+        return seen, driver, page.locator(".jx-timing").first.inner_text()
     finally:
         page.close()
 
@@ -126,18 +144,20 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 one_upload(browser, url, photo)  # warm-up: the models load
                 for k in range(a.repeat):
-                    res, tot, line = one_upload(browser, url, photo)
-                    server = re.findall(r"[0-9.]+", line)
-                    rows.append((res, tot))
-                    print(f"try {k + 1}: result line {res:.2f} s, total {tot:.2f} s; page says {line!r}")
-                    print(f"  server {server[-1] if server else '?'} s; load {os.getloadavg()[0]:.2f}")
+                    seen, driver, line = one_upload(browser, url, photo)
+                    server = (re.findall(r"[0-9.]+", line) or ["?"])[-1]
+                    rows.append((seen, driver))
+                    print(
+                        f"try {k + 1}: file chosen -> total on screen {seen:.2f} s (driver's call -> total "
+                        f"{driver:.2f} s; server: photo -> result {server} s); load {os.getloadavg()[0]:.2f}"
+                    )
             finally:
                 browser.close()
     finally:
         stop_app(proc)
-    totals = [t for _, t in rows]
+    totals = [t for t, _ in rows]
     print(
-        f"photo {photo.name}: upload -> total on screen min {min(totals):.2f} s, median "
+        f"photo {photo.name}: file chosen -> total on screen min {min(totals):.2f} s, median "
         f"{statistics.median(totals):.2f} s over {len(totals)} tries; target <= 1.0 s: "
         f"{'met' if statistics.median(totals) <= 1.0 else 'NOT met'}; load average "
         + " ".join(f"{v:.2f}" for v in os.getloadavg())
