@@ -46,8 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--full-resolution",
         action="store_true",
-        help="decode the photo at full resolution (slower; by default a large JPEG is decoded at 1/2 or 1/4 "
-        "size when its tiles stay larger than the classifier's input)",
+        help="decode the photo at full resolution (slower; by default a large JPEG is decoded at 1/2, 1/4 "
+        "or 1/8 size, and again larger only when its tiles are smaller than the classifier's input there)",
     )
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
 

@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_detect.py                      # photos of ../shared, models/
     .venv/bin/python bench/bench_detect.py --images DIR --repeat 5 --json bench/out/detect.json
     .venv/bin/python bench/bench_detect.py --models NEW --baseline OLD   # two model versions, one run
+    .venv/bin/python bench/bench_detect.py --baseline-min-side 2000      # the same models decoded at 1/2
     .venv/bin/python bench/bench_detect.py --refs 200   # also each photo read with 200 references
 
 The contenders take turns photo by photo in one run (jxmj, then mahjong-detector, then the next
@@ -42,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -140,14 +142,17 @@ class MjdWorker:
 # -- jxmj -------------------------------------------------------------------------------------
 
 
-def jxmj_reader(models: str | None, cores: int):
-    """`(reader, label)`: the trained models if present, else the stand-in ones."""
+def jxmj_reader(models: str | None, cores: int, min_side: int | None = None):
+    """`(reader, label)`: the trained models if present, else the stand-in ones (`min_side`:
+    `ReaderConfig.decode_min_side`, default the reader's)."""
     import tempfile
 
     from vision import ModelError, ReaderConfig, TileReader
     from vision import testing as stand_in
 
     config = ReaderConfig(threads=cores or None)
+    if min_side is not None:
+        config = replace(config, decode_min_side=min_side)
     try:
         reader = TileReader(models, config)
         versions = f"localizer {reader.localizer.version}, classifier {reader.classifier.version}"
@@ -198,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--images", default=str(DEFAULT_IMAGES), help="folder of photos")
     ap.add_argument("--models", default=None, help="models directory (default: models/)")
     ap.add_argument("--baseline", default=None, help="a second models directory timed in the same run")
+    ap.add_argument(
+        "--baseline-min-side", type=int, default=None, help="the baseline reads with this decode_min_side"
+    )
     ap.add_argument("--repeat", type=int, default=5, help="runs per photo (best counts)")
     ap.add_argument("--cores", type=int, default=2, help="CPUs to pin both detectors to (0: all)")
     ap.add_argument("--min-mp", type=float, default=11.0, help="only photos of at least this many megapixels")
@@ -257,11 +265,21 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"mahjong-detector: worker failed to start ({exc}); skipped")
     jx_ms, jx_cpu, loads = [], [], []
     results: dict = {}
+    base = None
+    if a.baseline or a.baseline_min_side is not None:
+        base, base_label = jxmj_reader(a.baseline or a.models, a.cores, a.baseline_min_side)
+        if a.baseline_min_side is not None:
+            base_label += f", decode_min_side {a.baseline_min_side}"
+    b_ms, b_cpu = [], []
     mjd = {"cores": worker.cores, "ms": [], "cpu_ms": [], "tiles": []} if worker else None
     for (p, _), data in zip(photos, datas, strict=True):  # photo by photo: jxmj, then the peer
         ms, cpu = time_calls(jxmj_call, [data], a.repeat)
         jx_ms.append(ms[0])
         jx_cpu.append(cpu[0])
+        if base is not None:
+            ms, cpu = time_calls(base.read, [data], a.repeat)
+            b_ms.append(ms[0])
+            b_cpu.append(cpu[0])
         if worker:
             for k, v in worker.time(p).items():
                 mjd[k].append(v)
@@ -275,17 +293,17 @@ def main(argv: list[str] | None = None) -> int:
     if a.refs:
         results["jxmj_refs"] = time_refs(reader, photos, datas, a.refs, a.repeat)
 
-    if a.baseline:
-        base, base_label = jxmj_reader(a.baseline, a.cores)
-        b_ms, b_cpu = time_calls(base.read, datas, a.repeat)
+    if base is not None:
         b_med = statistics.median(b_ms)
         results["baseline"] = {"models": base_label, "ms": b_ms, "cpu_ms": b_cpu, "median_ms": b_med}
 
     head = f"{'photo':22s} {'MP':>5s} {'jxmj ms':>8s} {'cpu ms':>7s} {'tiles':>5s}  {'load':>10s}"
+    head += f"  {'base ms':>12s}" if base is not None else ""
     print(head + ("  {:>7s} {:>7s} {:>5s}".format("mjd ms", "cpu ms", "tiles") if mjd else ""))
     for k, (p, mp) in enumerate(photos):
         line = f"{p.name:22s} {mp:5.1f} {jx_ms[k]:8.1f} {jx_cpu[k]:7.1f} {jx_tiles[k]:5d}"
-        line += f"  load {loads[k]:5.2f}"
+        line += f"  {loads[k]:10.2f}"
+        line += f"  {b_ms[k]:12.1f}" if base is not None else ""
         if mjd:
             line += f"  {mjd['ms'][k]:7.1f} {mjd['cpu_ms'][k]:7.1f} {mjd['tiles'][k]:5d}"
         print(line)
@@ -296,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(stage medians: decode {by_stage['decode']:.1f}, detect {by_stage['detect']:.1f}, "
         f"classify {by_stage['classify']:.1f}); target <= 150 ms: {'met' if med <= 150 else 'NOT met'}"
     )
-    if a.baseline:
+    if base is not None:
         b_med = results["baseline"]["median_ms"]
         print(
             f"baseline ({results['baseline']['models']}): median {b_med:.1f} ms per photo, CPU "

@@ -27,8 +27,9 @@ Policy (all limits are module constants):
   caller needs, as long as its long side stays >= N px: a JPEG is decoded at a reduced DCT
   scale (1/2, 1/4 or 1/8; *faster* than a full decode), any other format is decoded and then
   box-averaged strip by strip to 1/2, 1/4 or 1/8 (those formats cannot decode at a smaller
-  size). The tile reader uses N = 2000 and decodes again at full resolution when the tiles
-  it finds are too small for that (see `vision.reader`).
+  size: Pillow's PNG, WebP and pillow-heif's HEIC/AVIF decoders have no reduced decode). The
+  tile reader uses N = 1000 and decodes again, at the scale they need, when the tiles it finds
+  are too small for that (`vision.scale`, `vision.reader`).
 - **Pixel formats.** Whatever the mode (grayscale, palette, CMYK, RGBA, LA, 16-bit), the
   result is 8-bit RGB; transparency is composited onto white; 16-bit samples keep their top
   8 bits. An animated image or a multi-picture file contributes its first (primary) picture.

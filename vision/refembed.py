@@ -1,11 +1,12 @@
 """Embedding reference tiles with a `TileReader`'s classifier (`vision.refs`; `TileReader.embed_refs`).
 
 Each reference photo is decoded once, as the reader decodes a photo it reads (at the reduced size
-of `ReaderConfig.decode_min_side`, and again at full resolution only when its tiles are too small
-there: `TileReader._crop_source`); each box is cut as a detection's crop is (`cut_crops`, both
-views when the classifier reads both), classified in batches of at most `EMBED_BATCH` views, and
-the `embedding` output of every view kept, L2-normalised. `gather_views`: the views of the boxes
-left after the split stage, to read them with references without classifying them again.
+of `ReaderConfig.decode_min_side`, and again at the scale its tiles need only when they are too
+small there: `TileReader._crop_source`, `vision.scale`); each box is cut as a detection's crop is
+(`cut_crops`, both views when the classifier reads both), classified in batches of at most
+`EMBED_BATCH` views, and the `embedding` output of every view kept, L2-normalised.
+`gather_views`: the views of the boxes left after the split stage, to read them with references
+without classifying them again.
 """
 
 from __future__ import annotations

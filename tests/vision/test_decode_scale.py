@@ -52,7 +52,8 @@ def test_min_side_for_decodes_at_exactly_that_reduction():
     for size in [(4032, 3024), (3024, 4032), (4001, 2999), (1479, 1109)]:
         for r in (1, 2, 4, 8):
             assert header_reduction(*size, min_side_for(*size, r)) == r
-    assert [current_reduction(s) for s in (1.0, 0.5, 1008 / 4032, 504 / 4032, 1479 // 2 / 1479)] == [1, 2, 4, 8, 2]
+    scales = (1.0, 0.5, 1008 / 4032, 504 / 4032, 1479 // 2 / 1479)
+    assert [current_reduction(s) for s in scales] == [1, 2, 4, 8, 2]
 
 
 @pytest.fixture()
