@@ -3,6 +3,7 @@ each without and with the table's references, in one pass over the validation sp
 
     python -m datasets.eval_hand --json datasets/reports/hand-0.6.4.json
     python -m datasets.eval_hand --held-out RECS.pkl   # the flag of each set fitted without it
+    python -m datasets.eval_hand --root HUE_COPY       # a stand-in copy (datasets.stand_ins)
 
 The photos are the validation part of `real_photos_rf` (`datasets.real.split_by_source`, seed 1,
 0.2), grouped by physical set as `datasets.eval_refs` grouped them (`datasets/reports/refs-0.6.3.json`
@@ -93,12 +94,13 @@ def held_out_models(path: Path, n_cls: int) -> dict:
     from datasets.flag_sets import held_out_model
 
     recs = [r for r in pickle.loads(Path(path).read_bytes()) if r["tag"] != "report"]
-    units = sorted({r["set"] for r in recs if r["tag"] == "plain"})
+    units = sorted({r["set"] for r in recs})
     return {u: held_out_model(recs, u, n_cls, 4.0, 0.025, True) for u in units}
 
 
-def evaluate(reader, root: Path, grouping: dict, held: dict | None = None) -> dict:
-    """The figures of the module docstring, and per photo its taps (`"photos"`)."""
+def evaluate(reader, root: Path, grouping: dict, held: dict | None = None, unit: str | None = None) -> dict:
+    """The figures of the module docstring, and per photo its taps (`"photos"`). `held`: set name ->
+    flag model; `unit`: every photo takes `held[unit]` (a stand-in copy held out as one set)."""
     from vision.image import open_image
 
     edit_distance = _eval_rows_module().edit_distance
@@ -115,7 +117,7 @@ def evaluate(reader, root: Path, grouping: dict, held: dict | None = None) -> di
         for p in items:
             same = [r for q in by_set[sets[p.stem]] if q is not p for r in q.refs]
             if held is not None:
-                reader.flag_model = held.get(sets[p.stem], shipped)
+                reader.flag_model = held.get(unit or sets[p.stem], shipped)
             loaded = open_image(p.path, min_side=reader.config.decode_min_side or None)
             plain = reader.detect(loaded)
             with_refs = reader.detect(loaded, reader.embed_refs(same)) if same else plain
@@ -158,14 +160,16 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default="models")
     ap.add_argument("--held-out", help="flag_sets records (pickle): read with each set's held-out flag model")
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--root", help="photos + labels laid out as real_photos_rf (a stand-in copy)")
+    ap.add_argument("--held-out-set", help="with --held-out: every photo takes this set's model (swapped)")
     a = ap.parse_args(argv)
-    root = SHARED / "data" / "real_photos_rf"
+    root = Path(a.root) if a.root else SHARED / "data" / "real_photos_rf"
     if not (root / "classes.txt").exists():
         print(f"skipped: {root} is not here (set JXMJ_SHARED)")
         return 0
     reader = TileReader(a.models)
     held = held_out_models(Path(a.held_out), len(reader.classifier.classes)) if a.held_out else None
-    report = evaluate(reader, root, json.loads(GROUPING.read_text())["grouping"], held)
+    report = evaluate(reader, root, json.loads(GROUPING.read_text())["grouping"], held, a.held_out_set)
     print(json.dumps({k: v for k, v in report.items() if k != "photos"}, indent=1))
     for name, v in sorted(report["photos"].items()):
         if v["table"] and max(sum(v["plain"]), sum(v["with_refs"])) > 1:

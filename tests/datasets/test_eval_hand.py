@@ -49,3 +49,29 @@ def test_taps_count_misreads_in_the_rows_and_grouped_tiles_outside_them():
 def test_tap_summary():
     assert tap_summary([0, 0, 1, 3]) == {"photos": 4, "mean": 1.0, "median": 0.5, "zero": 2, "at_most_one": 3}
     assert tap_summary([])["mean"] is None
+
+
+def test_each_set_gets_the_model_fitted_without_it(tmp_path):
+    import pickle
+
+    import numpy as np
+
+    from datasets.eval_hand import held_out_models
+    from datasets.flag_sets import held_out_model
+    from tests.datasets.test_flag_sets import records
+
+    recs = [*records(3), {**records(4)[0], "tag": "report", "set": "hue"}]
+    path = tmp_path / "recs.pkl"
+    path.write_bytes(pickle.dumps(recs))
+    models = held_out_models(path, 3)
+    assert set(models) == {"a", "b", "c", "swapped"}  # the reported stand-in is never a fitting set
+    want = held_out_model(recs[:-1], "b", 3, 4.0, 0.025, True)
+    assert np.allclose(models["b"].weights, want.weights) and models["b"].threshold == want.threshold
+    assert models["b"].grey and models["b"].tta_band == 4.0
+
+
+def test_skips_without_the_photos(tmp_path, capsys):
+    from datasets.eval_hand import main
+
+    assert main(["--root", str(tmp_path / "absent")]) == 0
+    assert capsys.readouterr().out.startswith("skipped")
