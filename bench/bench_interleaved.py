@@ -2,6 +2,7 @@
 """Benchmark: two models directories, each with and without N references, interleaved per photo.
 
     .venv/bin/python bench/bench_interleaved.py --models models --baseline OLD --refs 200
+    .venv/bin/python bench/bench_interleaved.py   # models/ vs models/ without flag.npz
 
 `bench/bench_detect.py --baseline` times one reader over every photo, then the other: on a shared
 machine whichever runs first pays the load of that minute (measured: 1.24x one way round, 0.85x
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -33,6 +35,18 @@ def load() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "?"
+
+
+def without_flag(models: Path) -> str:
+    """A temporary copy of the models directory `models` without `flag.npz`: the flag before flag 2,
+    every other file the same (how models 0.6.2 read)."""
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(prefix="jxmj-noflag-"))
+    for f in models.iterdir():
+        if f.is_file() and f.name != "flag.npz":
+            shutil.copy2(f, out / f.name)
+    return str(out)
 
 
 def references(reader, paths: list[Path], datas: list[bytes], n: int) -> list:
@@ -51,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--images", default=str(DEFAULT_IMAGES))
     ap.add_argument("--models", default="models")
-    ap.add_argument("--baseline", required=True, help="the models directory to compare with")
+    ap.add_argument(
+        "--baseline", help="the models directory to compare with (default: --models without flag.npz)"
+    )
     ap.add_argument("--refs", type=int, default=200, help="references for the 'with references' contenders")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cores", type=int, default=2)
@@ -76,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(a.cores)
     datas = [p.read_bytes() for p in paths]
     new, new_label = jxmj_reader(a.models, a.cores)
-    base, base_label = jxmj_reader(a.baseline, a.cores)
+    made = None if a.baseline else without_flag(Path(a.models))
+    base, base_label = jxmj_reader(a.baseline or made, a.cores)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)  # the sessions hold the models in memory
     refs = references(new, paths, datas, a.refs)
     new_refs, base_refs = new.embed_refs(refs), base.embed_refs(refs)
     calls = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -22,7 +23,7 @@ def load_bench():
 
 
 def test_skips_without_photos(tmp_path, capsys):
-    assert load_bench().main(["--images", str(tmp_path / "absent"), "--baseline", str(tmp_path)]) == 0
+    assert load_bench().main(["--images", str(tmp_path / "absent")]) == 0
     assert "skipped" in capsys.readouterr().out
 
 
@@ -44,3 +45,14 @@ def test_times_four_contenders_interleaved_with_the_load(tmp_path, scene, scene_
     assert j["photos"] == ["p0.jpg", "p1.jpg"] and j["refs"] == 5 and len(j["load"]) == 3
     assert set(j["median_ms"]) == {"models", "models_refs", "baseline", "baseline_refs"}
     assert all(v["wall"] > 0 for v in j["median_ms"].values())
+
+
+def test_the_default_baseline_is_the_models_without_the_flag_file(tmp_path):
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("classifier.onnx", "localizer.onnx", "flag.npz"):
+        (models / name).write_bytes(name.encode())
+    copy = Path(load_bench().without_flag(models))
+    assert sorted(p.name for p in copy.iterdir()) == ["classifier.onnx", "localizer.onnx"]
+    assert (copy / "classifier.onnx").read_bytes() == b"classifier.onnx"
+    shutil.rmtree(copy)
