@@ -13,11 +13,10 @@ import os
 import streamlit as st
 
 from app.lan import join_url, qr_svg
-from app.ui import i18n
+from app.ui import i18n, quick_icons
 from app.ui.builtin import page_words
 from app.ui.i18n import t
 from app.ui.learn.page import render as learn
-from app.ui.render.tiles import ASSETS
 from app.ui.score.page import render as score
 from app.ui.style import CSS, streamlit_words_css
 from app.ui.table.page import render as table
@@ -31,6 +30,7 @@ PAGES = {  # url path -> render(); the first is the default page
 }
 
 log = logging.getLogger("jxmj.app")
+quick_icons.install()  # before any page draws a Chinese option label
 ss = st.session_state
 
 
@@ -152,7 +152,7 @@ def main() -> None:
     i18n.set_lang(ss.lang)
     st.set_page_config(
         page_title=t("app.page_title"),
-        page_icon=str(ASSETS / "tile-C.png"),
+        page_icon=quick_icons.PAGE_ICON,
         layout="wide",
         initial_sidebar_state="collapsed",
     )
