@@ -179,6 +179,7 @@ def main() -> int:
             records.append(_click(at, count, lambda: at.button(key="tb_record").click()))
             assert len(store.get(code).hands) == n + 1, "the hand was not recorded"
             store.undo(code)
+            at.run()  # the page shows the table as undone: the next hand begins on that revision
         ledger_part(store, code)
         store.close()
     for name, runs in (("tap (page rerun, preview drawn)", taps), ("记这一手 record + rerun", records)):
