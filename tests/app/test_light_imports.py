@@ -75,7 +75,8 @@ from ledger import Table
 from ledger.store import open_store
 store = open_store(os.environ["JXMJ_DB"])
 code = store.create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
-store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}})
+hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
+store.append(code, {"seat": 1, "discarder": 2, "hand": hand})
 store.append(code, {"kind": "drawn"})
 at = AppTest.from_file(os.path.join(os.getcwd(), "app", "streamlit_app.py"), default_timeout=120)
 at.query_params["table"] = code
