@@ -106,6 +106,9 @@ import os, sys, time
 sys.path.insert(0, os.getcwd())
 from streamlit.testing.v1 import AppTest
 AppTest.from_string("import streamlit as st; st.write(1)").run()  # Streamlit's own start, once
+if sys.argv[2:] == ["preload"]:  # as `jxmj app` starts its server (app.serve.preload)
+    from app.serve import preload
+    preload()
 at = AppTest.from_file(os.path.join(os.getcwd(), "app", "streamlit_app.py"), default_timeout=300)
 at.query_params["table"] = sys.argv[1]
 c, w = time.process_time(), time.perf_counter()
@@ -117,20 +120,23 @@ print(f"{w:.3f} {c:.3f} {','.join(sorted(heavy)) or '-'}")
 """
 
 
-def first_runs(url: str, code: str, trees: dict[str, Path], k: int) -> None:
-    """The table page's first run in `k` fresh processes per tree, the trees interleaved."""
+def first_runs(url: str, code: str, trees: dict[str, tuple[Path, list[str]]], k: int) -> None:
+    """The table page's first run in `k` fresh processes per contender (a tree and the child's
+    extra arguments), the contenders interleaved."""
     import subprocess
 
     got: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
     for _ in range(k):
-        for name, root in trees.items():
+        for name, (root, more) in trees.items():
             env = {**os.environ, "JXMJ_DB": url, "PYTHONPATH": str(root)}
-            out = subprocess.run([sys.executable, "-c", FIRST, code], cwd=root, env=env, capture_output=True,
-                                 text=True, timeout=600, check=True).stdout.split()  # fmt: skip
+            cmd = [sys.executable, "-c", FIRST, code, *more]
+            done = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-2000:]
+            out = done.stdout.split()
             got[name].append((float(out[0]), float(out[1]), out[2]))
     for name, runs in got.items():
         walls, cpus = sorted(r[0] for r in runs), sorted(r[1] for r in runs)
-        print(f"first run of the page, {name} ({trees[name]}): wall {walls[0]:.2f}-{walls[-1]:.2f} s, "
+        print(f"first run of the page, {name} ({trees[name][0]}): wall {walls[0]:.2f}-{walls[-1]:.2f} s, "
               f"CPU {cpus[0]:.2f}-{cpus[-1]:.2f} s (median {statistics.median(cpus):.2f}; {k} processes); "
               f"heavy imports: {runs[-1][2]}; load {os.getloadavg()[0]:.2f}")  # fmt: skip
 
@@ -162,8 +168,9 @@ def main() -> int:
         code = store.create_table(table, []).table.code
         _bulk(store, code, hands)
         if args.first:
-            trees = {"before": args.before.resolve()} if args.before else {}
-            first_runs(url, code, {**trees, "this tree": ROOT}, args.first)
+            trees = {"before": (args.before.resolve(), [])} if args.before else {}
+            trees |= {"this tree": (ROOT, []), "this tree, server preloaded": (ROOT, ["preload"])}
+            first_runs(url, code, trees, args.first)
         at = AppTest.from_file(str(ROOT / "app" / "streamlit_app.py"), default_timeout=300)
         at.query_params["table"] = code
         at.run()
