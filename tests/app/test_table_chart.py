@@ -38,6 +38,8 @@ def test_the_chart_is_each_seats_running_total_in_the_page_language(lang):
     assert [x["title"] for x in enc["tooltip"]] == [words["table.seat"], words["table.hand_axis"],
                                                     words["table.total_axis"]]  # fmt: skip
     assert not chart.data.data and not chart.datasets  # the rows are in the spec: no Arrow
+    alt = pytest.importorskip("altair", reason="needs altair (Streamlit's) for the Vega-Lite schema")
+    alt.Chart.from_dict(spec).to_dict(validate=True)  # a spec Vega-Lite takes (sequence, lookups)
     got = _rows(spec)
     assert len(got) == 3 * 4
     assert [got[(h, "a.b[0]")] for h in range(3)] == [0, 3, 3] and [got[(h, "王五")] for h in range(3)] == [
