@@ -23,8 +23,8 @@ PAGE_ICON = ":material/grid_view:"
 def install() -> None:
     """Wrap ``extract_leading_emoji`` once per process (idempotent): ``(icon, rest)`` as before,
     ``("", text)`` at once when ``text`` starts with a letter (``str.isalpha``: no emoji is one)."""
-    inner = string_util.extract_leading_emoji
-    if getattr(inner, "jxmj_quick", False):
+    inner = getattr(string_util, "extract_leading_emoji", None)
+    if inner is None or getattr(inner, "jxmj_quick", False):  # another Streamlit: left as it is
         return
 
     @functools.wraps(inner)
