@@ -75,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="the table as JSON (restorable) or CSV")
     p.add_argument("code")
     p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument(
+        "--lang", choices=("zh", "en"), default="zh",
+        help="CSV: headers and kinds of hand in this language (default zh, as the app's download)",
+    )  # fmt: skip
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p = sub.add_parser("import", help="restore a table from its JSON export; prints its code")
     p.add_argument("input", nargs="?", default="-")
@@ -191,8 +195,9 @@ def _after_write(ledger, hand_number: int | None = None) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from app.table_csv import csv_text
     from ledger import Table
-    from ledger.exchange import export_csv, export_json, table_from_export
+    from ledger.exchange import export_json, table_from_export
     from ledger.store import open_store
 
     a = args.action
@@ -236,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
     elif a == "export":
         ledger = store.get(args.code).ledger()
         text = (
-            export_csv(ledger)
+            csv_text(ledger, args.lang)  # the app's download, byte for byte (BOM, every cell quoted)
             if args.format == "csv"
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )

@@ -7,30 +7,40 @@ zh/en catalog in `app/locales/`; everything the user enters lives in `st.session
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 
 import streamlit as st
 
 from app.lan import join_url, qr_svg
-from app.ui import i18n
+from app.ui import i18n, quick_icons
 from app.ui.builtin import page_words
 from app.ui.i18n import t
-from app.ui.learn.page import render as learn
-from app.ui.render.tiles import ASSETS
-from app.ui.score.page import render as score
 from app.ui.style import CSS, streamlit_words_css
-from app.ui.table.page import render as table
 from ledger import LedgerError
 from ledger.codes import normalize_code
 
+
+def _page(module: str):
+    """The `render()` of page `module`, imported when the page is first drawn: a process whose
+    first visit is a table link loads neither the score page nor the learn page for it."""
+
+    def render() -> None:
+        importlib.import_module(module).render()
+
+    render.__qualname__ = render.__name__ = module.rsplit(".", 2)[-2]
+    return render
+
+
 PAGES = {  # url path -> render(); the first is the default page
-    "score": score,
-    "table": table,
-    "learn": learn,
+    "score": _page("app.ui.score.page"),
+    "table": _page("app.ui.table.page"),
+    "learn": _page("app.ui.learn.page"),
 }
 
 log = logging.getLogger("jxmj.app")
+quick_icons.install()  # before any page draws a Chinese option label
 ss = st.session_state
 
 
@@ -152,7 +162,7 @@ def main() -> None:
     i18n.set_lang(ss.lang)
     st.set_page_config(
         page_title=t("app.page_title"),
-        page_icon=str(ASSETS / "tile-C.png"),
+        page_icon=quick_icons.PAGE_ICON,
         layout="wide",
         initial_sidebar_state="collapsed",
     )

@@ -11,7 +11,12 @@ click (`ledger.fold._money` calls): a replay of the whole table is 2,000 of them
 ledger's part of one run alone, without Streamlit: as the page did it before (read the table,
 replay it, then the preview's `add_hand`, which replayed it twice more) and as it does now
 (the table's revision, then `add_hand(before=)` onto the replay kept for that revision).
-Usage: python bench/bench_table_page.py [--hands N] [--runs K]
+The page's first run in a fresh process (``--first K``, interleaved with ``--before DIR``, another
+checkout such as main's, when given): each a new Python process that starts Streamlit's AppTest
+once on an empty script (what a server does once, before any page), then times the table page's
+first run — wall and CPU (``time.process_time``: all threads) — and names the heavy packages it
+imported (numpy, cv2, onnxruntime, PIL, pyarrow, pandas).
+Usage: python bench/bench_table_page.py [--hands N] [--runs K] [--first K] [--before DIR]
 """
 
 from __future__ import annotations
@@ -96,14 +101,57 @@ def ledger_part(store, code: str, runs: int = 5) -> None:
         print(f"ledger part of one page run, {name}: {statistics.median(times):.1f} ms (median of {runs})")
 
 
+FIRST = """
+import os, sys, time
+sys.path.insert(0, os.getcwd())
+from streamlit.testing.v1 import AppTest
+AppTest.from_string("import streamlit as st; st.write(1)").run()  # Streamlit's own start, once
+if sys.argv[2:] == ["preload"]:  # as `jxmj app` starts its server (app.serve.preload)
+    from app.serve import preload
+    preload()
+at = AppTest.from_file(os.path.join(os.getcwd(), "app", "streamlit_app.py"), default_timeout=300)
+at.query_params["table"] = sys.argv[1]
+c, w = time.process_time(), time.perf_counter()
+at.run()
+w, c = time.perf_counter() - w, time.process_time() - c
+assert not at.exception, [e.value for e in at.exception]
+heavy = {m.split(".")[0] for m in sys.modules} & {"numpy", "cv2", "onnxruntime", "PIL", "pyarrow", "pandas"}
+print(f"{w:.3f} {c:.3f} {','.join(sorted(heavy)) or '-'}")
+"""
+
+
+def first_runs(url: str, code: str, trees: dict[str, tuple[Path, list[str]]], k: int) -> None:
+    """The table page's first run in `k` fresh processes per contender (a tree and the child's
+    extra arguments), the contenders interleaved."""
+    import subprocess
+
+    got: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
+    for _ in range(k):
+        for name, (root, more) in trees.items():
+            env = {**os.environ, "JXMJ_DB": url, "PYTHONPATH": str(root)}
+            cmd = [sys.executable, "-c", FIRST, code, *more]
+            done = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-2000:]
+            out = done.stdout.split()
+            got[name].append((float(out[0]), float(out[1]), out[2]))
+    for name, runs in got.items():
+        walls, cpus = sorted(r[0] for r in runs), sorted(r[1] for r in runs)
+        print(f"first run of the page, {name} ({trees[name][0]}): wall {walls[0]:.2f}-{walls[-1]:.2f} s, "
+              f"CPU {cpus[0]:.2f}-{cpus[-1]:.2f} s (median {statistics.median(cpus):.2f}; {k} processes); "
+              f"heavy imports: {runs[-1][2]}; load {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--first", type=int, default=3, help="fresh processes timing the first run (0: none)")
+    ap.add_argument("--before", type=Path, help="another checkout to time first runs against, interleaved")
     args = ap.parse_args()
     n = args.hands
     print(
-        f"calibration: sum(range(1e6)) {calibration_ms():.1f} ms (idle core ~9 ms; higher = a busy machine)"
+        f"calibration: sum(range(1e6)) {calibration_ms():.1f} ms (idle core ~9 ms; higher = a busy machine);"
+        f" load {os.getloadavg()[0]:.2f}"
     )
     from streamlit.testing.v1 import AppTest
 
@@ -119,6 +167,10 @@ def main() -> int:
         store = open_store(url)
         code = store.create_table(table, []).table.code
         _bulk(store, code, hands)
+        if args.first:
+            trees = {"before": (args.before.resolve(), [])} if args.before else {}
+            trees |= {"this tree": (ROOT, []), "this tree, server preloaded": (ROOT, ["preload"])}
+            first_runs(url, code, trees, args.first)
         at = AppTest.from_file(str(ROOT / "app" / "streamlit_app.py"), default_timeout=300)
         at.query_params["table"] = code
         at.run()
@@ -134,6 +186,7 @@ def main() -> int:
             records.append(_click(at, count, lambda: at.button(key="tb_record").click()))
             assert len(store.get(code).hands) == n + 1, "the hand was not recorded"
             store.undo(code)
+            at.run()  # the page shows the table as undone: the next hand begins on that revision
         ledger_part(store, code)
         store.close()
     for name, runs in (("tap (page rerun, preview drawn)", taps), ("记这一手 record + rerun", records)):

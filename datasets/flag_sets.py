@@ -185,21 +185,26 @@ def apply(model: FlagModel, recs: list[dict]) -> np.ndarray:
     )
 
 
+def held_out_model(
+    recs: list[dict], unit: str, n_cls: int, band: float, target: float, grey: bool = False
+) -> FlagModel:
+    """The model for set `unit` held out: fitted on the other sets (plain and swapped, the
+    held-out photos' own swapped copies left out; for `"swapped"`: the plain sets only), the
+    prototypes from the fitting plain sets."""
+    if unit == "swapped":
+        train = [r for r in recs if r["tag"] == "plain"]
+    else:
+        stems = {r["stem"] for r in recs if r["set"] == unit}
+        train = [r for r in recs if r["set"] != unit and not (r["tag"] == "swapped" and r["stem"] in stems)]
+    return fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target, grey)
+
+
 def leave_sets_out(recs: list[dict], n_cls: int, band: float, target: float, grey: bool = False) -> dict:
     units = sorted({r["set"] for r in recs})
     per, pool_r, pool_f = {}, [], []
     for u in units:
         test = [r for r in recs if r["set"] == u]
-        if u == "swapped":
-            train = [r for r in recs if r["tag"] == "plain"]
-        else:
-            train = [
-                r
-                for r in recs
-                if r["set"] != u and not (r["tag"] == "swapped" and r["stem"] in {t["stem"] for t in test})
-            ]
-        model = fit(train, _protos([r for r in train if r["tag"] == "plain"], n_cls), band, target, grey)
-        fl = apply(model, test)
+        fl = apply(held_out_model(recs, u, n_cls, band, target, grey), test)
         per[u] = {"before": shares(test, np.array([r["old"] for r in test])), "after": shares(test, fl)}
         pool_r += test
         pool_f.append(fl)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -99,6 +100,30 @@ class DraftStore:
             return json.loads(row.data), row.blob
         except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
             raise StoreError("corrupt_store", f"the draft {key} is damaged in {self.where} ({e})") from None
+
+    def recent(self, prefix: str, but: str, seconds: float) -> list[dict[str, Any]]:
+        """The data of the drafts whose key starts with ``prefix`` (``"table:CODE:"``: the phones'
+        hands on one table), other than ``but`` (this phone's), saved in the last ``seconds``;
+        newest first, at most 20; a draft that does not parse is left out."""
+        d = drafts.c
+        since = (policy.now() - timedelta(seconds=seconds)).isoformat()
+        query = (
+            sa.select(d.data)
+            .where(d.key.startswith(prefix, autoescape=True), d.key != but, d.updated >= since)
+            .order_by(d.updated.desc())
+            .limit(20)
+        )
+        with self._tx() as conn:
+            rows = conn.execute(query).scalars().all()
+        out = []
+        for text in rows:
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError):
+                continue  # someone else's damaged draft is not this page's error
+            if isinstance(data, dict):
+                out.append(data)
+        return out
 
     def issue(self) -> str:
         """A fresh phone token for ``?d=``, stored as issued (:func:`app.drafts.policy.issue`)."""

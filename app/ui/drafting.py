@@ -119,8 +119,7 @@ def restore(key: str) -> bool:
     photo = None
     if photo_bytes:
         try:
-            refs = ss.get(services.PHOTO_REFS)  # the table's set (`app.ui.table.refs`)
-            photo = services.read_photo(photo_bytes, **({"refs": refs} if refs is not None else {}))
+            photo = services.read_photo(photo_bytes, **services.photo_refs())  # the table's set, if any
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
     h.photo_restored(photo, src, blob)

@@ -273,7 +273,20 @@ def reader_status() -> str | None:
 
 
 PHOTO_REFS = "photo_refs"
-"""Session key: the `RefSet` photos are read with while the 牌局 page takes them (`app.ui.table.refs`)."""
+"""Session key: while the 牌局 page takes photos, a callable giving the `RefSet` they are read with
+(`app.ui.table.refs`; called only when a photo is read, so a page without one builds no reader)."""
+
+
+def photo_refs() -> dict[str, object]:
+    """``{"refs": RefSet}`` for :func:`read_photo` while a table's references apply, else ``{}``."""
+    lazy = st.session_state.get(PHOTO_REFS)
+    refs = lazy() if callable(lazy) else lazy
+    return {"refs": refs} if refs is not None else {}
+
+
+def reader_built() -> bool:
+    """The tile reader was built in this process (a photo was read): asking it costs nothing now."""
+    return _READER_BUILT
 
 
 def read_photo(
@@ -355,7 +368,9 @@ __all__ = [
     "PhotoError",
     "Refusal",
     "Suggestion",
+    "photo_refs",
     "read_photo",
+    "reader_built",
     "reader_status",
     "sample_photo",
     "sample_truth",

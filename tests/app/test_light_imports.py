@@ -14,14 +14,18 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import sys
 {body}
-heavy = sorted({{m.split(".")[0] for m in sys.modules}} & {{"numpy", "cv2", "onnxruntime", "PIL"}})
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & {names!r})
 print(",".join(heavy))
 """
 
 
-def heavy_after(body: str) -> str:
+VISION_STACK = {"numpy", "cv2", "onnxruntime", "PIL"}
+
+
+def heavy_after(body: str, names: set[str] = VISION_STACK) -> str:
+    """The packages of `names` a fresh interpreter has imported after running `body`, joined."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE.format(body=body)],
+        [sys.executable, "-c", PROBE.format(body=body, names=names)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -62,3 +66,30 @@ def test_reader_status_says_why_without_models(tmp_path, monkeypatch):
     monkeypatch.setattr(services, "_READER_BUILT", False)
     why = services.reader_status()
     assert why is not None and "localizer.onnx" in why
+
+
+TABLE_FIRST_RUN = """
+import os, sys
+from streamlit.testing.v1 import AppTest
+from ledger import Table
+from ledger.store import open_store
+store = open_store(os.environ["JXMJ_DB"])
+code = store.create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
+store.append(code, {"seat": 1, "discarder": 2, "hand": hand})
+store.append(code, {"kind": "drawn"})
+at = AppTest.from_file(os.path.join(os.getcwd(), "app", "streamlit_app.py"), default_timeout=120)
+at.query_params["table"] = code
+at.run()
+assert not at.exception, [e.value for e in at.exception]
+assert [e for e in at.main if e.type == "vega_lite_chart"], "no chart drawn"
+assert "streamlit.emojis" not in sys.modules, "Streamlit's emoji table was loaded"
+"""
+
+
+def test_the_table_pages_first_run_imports_no_vision_stack_nor_arrow(tmp_path, monkeypatch):
+    """A process whose first visit is a table link (a chart, the hand form, the QR) loads none of
+    numpy, OpenCV, ONNX Runtime, Pillow or pyarrow (nor Streamlit's emoji table): the favicon is a
+    Material icon, the chart's rows are in its spec, the references wait for a photo."""
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{tmp_path / 't.sqlite3'}")
+    assert heavy_after(TABLE_FIRST_RUN, VISION_STACK | {"pyarrow", "pandas"}) == ""

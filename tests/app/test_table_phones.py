@@ -237,14 +237,13 @@ def test_the_csv_download_is_in_the_page_language_with_a_bom_and_every_cell_quot
     import csv
     import io
 
-    from app.ui.table.settle_view import csv_bytes
+    from app.table_csv import csv_bytes
 
     code = _table()
     open_store().append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
     open_store().append(code, {"kind": "drawn"})
     ledger = open_store().get(code).ledger()
-    i18n.set_lang("zh")
-    raw = csv_bytes(ledger)
+    raw = csv_bytes(ledger, "zh")
     assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8
     text = raw.decode("utf-8-sig")
     assert all(line.startswith('"') and line.endswith('"') for line in text.splitlines())  # every cell quoted
@@ -253,11 +252,7 @@ def test_the_csv_download_is_in_the_page_language_with_a_bom_and_every_cell_quot
     assert rows[0][8] == ZH["csv.delta"].format(seat="张三")
     assert [r[1] for r in rows[1:]] == [ZH["csv.win"], ZH["csv.drawn"]]
     assert rows[1][5] == "李四" and rows[1][6] == "王五"  # the names intact
-    i18n.set_lang("en")
-    try:
-        assert list(csv.reader(io.StringIO(csv_bytes(ledger).decode("utf-8-sig"))))[2][1] == "drawn"
-    finally:
-        i18n.set_lang("zh")
+    assert list(csv.reader(io.StringIO(csv_bytes(ledger, "en").decode("utf-8-sig"))))[2][1] == "drawn"
 
 
 def _new_table_page() -> AppTest:

@@ -53,6 +53,7 @@ def models(tmp_path, monkeypatch):
     )
     monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path))
     services._reader_cached.clear()
+    monkeypatch.setattr(services, "_READER_BUILT", False)  # this test's reader: not built yet
     yield tmp_path
     services._reader_cached.clear()
 
@@ -91,8 +92,9 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     code = store.create_table(Table("jiujiang", SEATS)).table.code
     other = store.create_table(Table("jiujiang", SEATS)).table.code
     at = _open(code)
-    assert _learned(at) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
+    assert _learned(at) == []  # no photo read yet in this process: no reader built for the line
     _photo(at, paint(odd_blue=40))
+    assert _learned(at) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
     assert _odd(at).code == "7s"  # the model alone misreads this set's 8s
     hand: EditHand = at.session_state.hip.hand
     i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))

@@ -116,3 +116,29 @@ def test_a_stand_in_recolours_as_its_kind_says(kind, bgr, want, tmp_path):
     assert recolour(px, kind)[0, 0].tolist() == list(want)
     with pytest.raises(ValueError, match="unknown stand-in kind 'grey'"):
         stand_in_copy(tmp_path, tmp_path / "out", "grey")
+
+
+def test_the_held_out_model_never_sees_the_held_out_set_nor_its_swapped_copy():
+    from datasets.flag_sets import held_out_model
+
+    recs = records(2)
+    for r in recs:  # the swapped copy of set a's photos: the same stems
+        if r["tag"] == "swapped" and r["stem"][1:] in {"0", "1"}:
+            r["stem"] = "a" + r["stem"][1:]
+    base = held_out_model(recs, "a", 3, 4.0, 0.05)
+    # what the held-out set and its own swapped copy hold cannot move the model fitted without them
+    moved = [
+        {**r, "logit_margin": -9.0, "tta": -9.0} if r["set"] == "a" or r["stem"].startswith("a") else r
+        for r in recs
+    ]
+    again = held_out_model(moved, "a", 3, 4.0, 0.05)
+    assert np.allclose(base.weights, again.weights) and base.threshold == again.threshold
+    # another set's records do move it
+    other = held_out_model([{**r, "tta": -9.0} if r["set"] == "b" else r for r in recs], "a", 3, 4.0, 0.05)
+    assert not np.allclose(base.weights, other.weights)
+    # the swapped set held out: fitted on the plain sets only
+    sw = held_out_model(recs, "swapped", 3, 4.0, 0.05)
+    sw2 = held_out_model(
+        [{**r, "tta": 9.0} if r["tag"] == "swapped" else r for r in recs], "swapped", 3, 4.0, 0.05
+    )
+    assert np.allclose(sw.weights, sw2.weights)

@@ -55,8 +55,7 @@ def ingest_photo(data: bytes, source: str) -> bool:
     """Read a photo into the hand. On failure: a message, and the hand is left as it was."""
     t0 = time.perf_counter()
     try:
-        refs = ss.get(services.PHOTO_REFS)  # at a table: its set's references (`app.ui.table.refs`)
-        more = {"refs": refs} if refs is not None else {}
+        more = services.photo_refs()  # at a table: its set's references (`app.ui.table.refs`)
         photo = services.read_photo(data, waiting=lambda: st.spinner(t("photo.waiting")), **more)
     except services.PhotoError as exc:
         _photo_failed(exc)

@@ -26,14 +26,15 @@ SEAT_DASHES = ([1, 0], [8, 4], [2, 3], [10, 3, 2, 3])
 
 def chart(ledger) -> None:
     """Cumulative totals per seat over the hands (hand 0 = the start, all zero): a Vega-Lite line
-    chart from a spec of our own — `st.line_chart` builds and validates an Altair chart on every
-    run, ~110 ms at 2,000 hands on an idle core, a third of the page's run (bench_table_page)."""
+    chart from a spec of our own, its rows in the spec itself (`chart_data`) — `st.line_chart`
+    builds an Altair chart on every run, and rows given as data go to the browser through pandas
+    / Arrow, which the page's first run in a process would import for this chart alone."""
     if not ledger.outcomes:
         return
     seats = list(ledger.table.seats)
-    frame = _frame(ledger)
     hand, total = t("table.hand_axis"), t("table.total_axis")
     spec = {
+        **_data(ledger),
         "mark": {"type": "line", "tooltip": True, "strokeWidth": 2.5},
         "encoding": {
             "x": {"field": "hand", "type": "quantitative", "title": hand, "axis": {"tickMinStep": 1}},
@@ -48,51 +49,46 @@ def chart(ledger) -> None:
         },
     }  # fmt: skip
     st.subheader(t("table.chart"))
-    st.vega_lite_chart(frame, spec, width="stretch")
+    st.vega_lite_chart(spec, width="stretch")
 
 
-def _frame(ledger):
-    """The chart's rows (hand, seat, total), built once per replay (`app.ui.table.db.table_now`
-    keeps the same `ledger` until the table changes): ~13 ms a run at 2,000 hands otherwise."""
+def _data(ledger) -> dict:
+    """The chart's `chart_data`, built once per replay (`app.ui.table.db.table_now` keeps the
+    same `ledger` until the table changes)."""
     seen = ss.get(CHART)
     if seen is not None and seen[0] is ledger:
         return seen[1]
-    frame = _arrow_rows(list(ledger.table.seats), ledger.outcomes)
-    ss[CHART] = (ledger, frame)
-    return frame
+    data = chart_data(list(ledger.table.seats), ledger.outcomes)
+    ss[CHART] = (ledger, data)
+    return data
 
 
-def _arrow_rows(seats: list[str], outcomes):
-    """The rows as an Arrow table (int64 hand, string seat, float64 total), built from buffers:
-    Streamlit sends a chart's data as Arrow, and a pandas frame — or `pa.array` / `pa.table`,
-    which look for pandas — costs the page's first run in a process ~0.4-1 s importing pandas."""
-    from array import array
-
-    import pyarrow as pa
-
+def chart_data(seats: list[str], outcomes) -> dict:
+    """``{"data", "transform"}`` of a Vega-Lite spec whose rows are (hand, seat, total), one per
+    seat and hand (hand 0: all 0), with no top-level rows (Streamlit would send those as Arrow):
+    a sequence of row numbers ``i``, hand ``i // n``, seat ``i % n``, the totals looked up from
+    one inline row per hand ``{"h": hand, "t": [total per seat]}``, the names from one row per
+    seat (names are data, never field paths)."""
     n = len(seats)
-    hand = array("q", [0] * n)
-    total = array("d", [0.0] * n)
-    for o in outcomes:
-        hand.extend([o.number] * n)
-        total.extend([float(x) for x in o.totals])
-    blocks = len(hand) // n
-    names = [name.encode("utf-8") for name in seats]
-    starts = [0]
-    for b in names:
-        starts.append(starts[-1] + len(b))
-    width = starts.pop()
-    offsets = array("i", [k * width + c for k in range(blocks) for c in starts])
-    offsets.append(blocks * width)
-    rows = len(hand)
-    columns = [
-        pa.Array.from_buffers(pa.int64(), rows, [None, pa.py_buffer(hand)]),
-        pa.Array.from_buffers(
-            pa.string(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(names) * blocks)]
-        ),
-        pa.Array.from_buffers(pa.float64(), rows, [None, pa.py_buffer(total)]),
-    ]
-    return pa.Table.from_arrays(columns, names=["hand", "seat", "total"])  # the names are data, never fields
+    rows = [{"h": 0, "t": [0] * n}]
+    rows += [{"h": o.number, "t": [_plain(x) for x in o.totals]} for o in outcomes]
+    return {
+        "data": {"sequence": {"start": 0, "stop": n * len(rows), "as": "i"}},
+        "transform": [
+            {"calculate": f"floor(datum.i / {n})", "as": "hand"},
+            {"calculate": f"datum.i % {n}", "as": "s"},
+            {"lookup": "hand", "from": {"data": {"values": rows}, "key": "h", "fields": ["t"]}},
+            {"calculate": "datum.t[datum.s]", "as": "total"},
+            {"lookup": "s", "as": ["seat"], "from": {
+                "data": {"values": [{"s": k, "seat": name} for k, name in enumerate(seats)]},
+                "key": "s", "fields": ["seat"]}},
+        ],
+    }  # fmt: skip
+
+
+def _plain(x) -> int | float:
+    """A total as a JSON number: an int when whole (shorter), else a float."""
+    return int(x) if x == int(x) else float(x)
 
 
 def hand_title(ledger, o) -> str:

@@ -61,16 +61,20 @@ def rules_form(variant: str) -> dict[str, Any]:
             options = CHOICES.get(key, (default,))
             value = st.selectbox(
                 label, options, index=options.index(default), key=wkey, help=help_,
-                format_func=lambda v, k=key: _value_text(k, v),
+                format_func={v: _value_text(key, v) for v in options}.__getitem__,  # labels made now
             )  # fmt: skip
         if value != default:
             out[key] = value
     return out
 
 
-def typed_rules(variant: str, text: str, chosen: dict[str, Any]) -> dict:
-    """The table's house rules: the form's `chosen` values, then the advanced JSON `text` (its
-    ledger keys win). Raises :class:`RuleProblem` naming the key (or the place in the JSON)."""
+def typed_rules(
+    variant: str, text: str, chosen: dict[str, Any], options: dict[str, Any] | None = None
+) -> dict:
+    """The table's house rules: the form's `chosen` ledger values and scoring `options`
+    (``{"options.<name>": value}``, `app.ui.table.option_rules`), then the advanced JSON `text`,
+    whose keys win (``cap`` there replaces the form's ``options.cap``). Raises
+    :class:`RuleProblem` naming the key (or the place in the JSON)."""
     rules: Any = {}
     if text.strip():
         if len(text) > MAX_RULES:
@@ -98,14 +102,19 @@ def typed_rules(variant: str, text: str, chosen: dict[str, Any]) -> dict:
         except (LedgerError, TypeError):
             want = _want(key, defaults[key])
             raise RuleProblem(t("rule.bad_value", key=key, value=str(value)[:24], want=want)) from None
+    typed = set()
     for key, value in rules.get("scoring", {}).items():
         try:
-            scoring_rules(variant, {key: value})
+            typed.update(scoring_rules(variant, {key: value}).applied)  # its canonical key
         except (LedgerError, TypeError) as e:  # TypeError: a value no rule can hold (a list)
             raise RuleProblem(t("rule.bad_scoring", key=key, why=str(e))) from None
+    scoring = {k: v for k, v in (options or {}).items() if k not in typed}
+    scoring.update(rules.get("scoring", {}))
     out = dict(rules)
     if ledger:
         out["ledger"] = ledger
+    if scoring:
+        out["scoring"] = scoring
     return out
 
 

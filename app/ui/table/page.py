@@ -74,7 +74,8 @@ def rules_text(house_rules: dict) -> str:
     words = []
     for rules in house_rules.values():
         for key, value in rules.items():
-            name = t(f"rule.{key}") if has(f"rule.{key}") else md(key, None)
+            opt = f"rule.opt.{key.removeprefix('options.')}"
+            name = t(f"rule.{key}") if has(f"rule.{key}") else t(opt) if has(opt) else md(key, None)
             if isinstance(value, bool):
                 shown = t("rule.yes" if value else "rule.no")
             elif isinstance(value, str) and has(f"rule.choice.{value}"):

@@ -25,6 +25,7 @@ from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, write
+from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
 from scoring import HandError, ScoreResult
@@ -50,6 +51,7 @@ def record_section(rec, ledger) -> None:
     if choices.seen is None:  # a hand begun now: on the table as this run shows it
         choices.seen = rec.revision
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
+    others_line(code, key, table.seats)  # another phone entering a hand on this table: one line
     _who(table, ledger, choices)
     with table_refs.reading(code):  # a new photo: read with the tiles this table has learned
         take_new_photos()

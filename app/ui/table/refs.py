@@ -167,8 +167,9 @@ def current(code: str):
 
 @contextlib.contextmanager
 def reading(code: str) -> Iterator[None]:
-    """Inside: photos are read with table `code`'s references (`services.PHOTO_REFS`)."""
-    ss[services.PHOTO_REFS] = current(code)[0]
+    """Inside: photos are read with table `code`'s references (`services.PHOTO_REFS`), looked up
+    when a photo is read (a run that reads none builds no reader for them)."""
+    ss[services.PHOTO_REFS] = lambda: current(code)[0]
     try:
         yield
     finally:
@@ -176,8 +177,9 @@ def reading(code: str) -> Iterator[None]:
 
 
 def learned_line(code: str) -> None:
-    """One line: how many tiles of this table's set the reader has learned (none without a reader)."""
-    if _reader() is not None:
+    """One line: how many tiles of this table's set the reader has learned; shown once the reader
+    is built in this process (by a photo: the page's first run builds no ONNX session for it)."""
+    if services.reader_built() and _reader() is not None:
         st.caption(t("table.refs_learned", n=current(code)[1]))
 
 
@@ -190,8 +192,10 @@ def of_this_hand() -> list[R.TableRef]:
     table taken here, and its photo is at hand)."""
     h = hip()
     photo, data = h.photo, h.photo_bytes
+    if photo is None or not data or h.photo_src not in LEARNED_SOURCES:
+        return []
     reader = _reader()
-    if reader is None or photo is None or not data or h.photo_src not in LEARNED_SOURCES:
+    if reader is None:
         return []
     try:
         return embed(reader, bytes(data), photo_boxes(h.hand, photo.result))

@@ -10,14 +10,15 @@ import streamlit as st
 from app import ledgerin
 from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
+from app.table_csv import csv_bytes
 from app.ui.builtin import refusal_slot
 from app.ui.flash import show_posted
-from app.ui.i18n import catalog, lang, t
+from app.ui.i18n import lang, t
 from app.ui.render.html import num
 from app.ui.table.db import error_text, shown, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
-from ledger.exchange import CSV_WORDS, export_csv, export_json, table_from_export
+from ledger.exchange import export_json, table_from_export
 
 ss = st.session_state
 
@@ -50,20 +51,13 @@ def exchange(rec, ledger) -> None:
     code = rec.table.code
     cols = st.columns(2)
     # callables: the files are built when a button is pressed, not on every run of the page
-    csv_file = lambda: csv_bytes(ledger)  # noqa: E731
+    csv_file = lambda: csv_bytes(ledger, lang())  # noqa: E731  (app.table_csv: as the CLI writes it)
     json_file = lambda: json.dumps(export_json(ledger), ensure_ascii=False, indent=1)  # noqa: E731
     cols[0].download_button(t("table.export_csv"), csv_file, f"jxmj-{code}.csv", "text/csv", key="tb_csv")
     cols[1].download_button(
         t("table.export_json"), json_file, f"jxmj-{code}.json", "application/json", key="tb_json"
     )
     import_view()
-
-
-def csv_bytes(ledger) -> bytes:
-    """The CSV download in the page's language (headers, kinds of hand), as a spreadsheet opens
-    it: UTF-8 with a BOM (Excel reads Chinese names right), every cell quoted."""
-    words = {k: catalog(lang())[f"csv.{k}"] for k in CSV_WORDS}
-    return ("\ufeff" + export_csv(ledger, words)).encode("utf-8")
 
 
 def import_view() -> None:

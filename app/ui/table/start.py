@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui.i18n import t
+from app.ui.i18n import labels, t
 from app.ui.table.db import error_text, store
 from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typed_rules
+from app.ui.table.option_rules import options_form
 from ledger import LedgerError, Table
 from ledger.codes import normalize_code
 from scoring.model import VARIANTS
@@ -21,7 +22,7 @@ def start_view() -> None:
     variant = st.segmented_control(
         t("cond.variant"),
         VARIANTS,
-        format_func=lambda v: t(f"variant.{v}"),
+        format_func=labels(VARIANTS, lambda v: f"variant.{v}"),
         key="tn_variant",
         default="jiujiang",
         required=True,
@@ -39,6 +40,8 @@ def start_view() -> None:
         )
         with st.expander(t("table.rules_form")):
             ss["tn_chosen"] = rules_form(variant or "jiujiang")
+            st.caption(t("rule.opt.heading"))
+            ss["tn_options"] = options_form(variant or "jiujiang")
             st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
         st.caption(t("table.seats_help"))
         created = st.form_submit_button(t("table.create"), type="primary")
@@ -59,7 +62,8 @@ def _create() -> None:
     seats = tuple(ss.get(f"tn_seat{i}", "") for i in range(4))
     variant = ss.tn_variant or "jiujiang"
     try:
-        rules = typed_rules(variant, ss.get("tn_rules") or "", ss.get("tn_chosen") or {})
+        typed, chosen = ss.get("tn_rules") or "", ss.get("tn_chosen") or {}
+        rules = typed_rules(variant, typed, chosen, ss.get("tn_options"))
     except RuleProblem as e:
         st.error(e.text)  # names the key, in the page's language
         return

@@ -1,0 +1,86 @@
+"""The table's CSV: `jxmj table export --format csv` writes the very bytes of the app's download
+(`app.table_csv`): a UTF-8 byte-order mark, every cell quoted, the chosen language's headers and
+kinds of hand (zh unless asked), Chinese names that come back whole through `csv` reading."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.table_csv import csv_bytes
+from app.ui import i18n
+from ledger import Table
+from ledger.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+SEATS = ("张三", "李四", "王五", "赵六")
+WIN = {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    monkeypatch.setenv("JXMJ_DB", url)
+    store = open_store(url)
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    store.append(code, WIN)  # 李四 +3 from 王五
+    store.append(code, {"kind": "drawn"})
+    yield url, code, store.get(code).ledger()
+    store.close()
+
+
+def _cli(url: str, *args: str, out: Path | None = None) -> bytes:
+    """`jxmj table export` as a process: its standard output (or the file `out`) as bytes."""
+    more = ("-o", str(out)) if out else ()
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "table", "export", *args, *more],
+        capture_output=True, timeout=120, cwd=ROOT,
+        env={**os.environ, "JXMJ_DB": url, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-2000:]
+    return out.read_bytes() if out else done.stdout
+
+
+def _rows(raw: bytes) -> list[list[str]]:
+    assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: Excel reads the file as UTF-8
+    text = raw.decode("utf-8")[1:]
+    assert text.endswith("\n") and "\r" not in text
+    for line in text.splitlines():  # every cell quoted, the numbers too
+        assert line.startswith('"') and line.endswith('"') and '","' in line
+    return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_app_and_the_cli_write_the_same_bytes(table, lang, tmp_path):
+    url, code, ledger = table
+    app = csv_bytes(ledger, lang)
+    assert _cli(url, code, "--format", "csv", "--lang", lang) == app
+    assert _cli(url, code, "--format", "csv", "--lang", lang, out=tmp_path / "t.csv") == app
+    words = i18n.catalog(lang)
+    head, win, drawn = _rows(app)
+    assert head[:8] == [words[f"csv.{k}"] for k in ("hand", "kind", "dealer", "raise", "point_value",
+                                                     "winners", "discarder", "declarer")]  # fmt: skip
+    assert head[8:] == [words["csv.delta"].format(seat=s) for s in SEATS] + [
+        words["csv.total"].format(seat=s) for s in SEATS
+    ]
+    assert win[:7] == ["1", words["csv.win"], "张三", "1", "1", "李四", "王五"]  # the names intact
+    assert win[8:12] == ["0", "3", "-3", "0"] and drawn[1] == words["csv.drawn"]
+
+
+def test_the_cli_writes_chinese_unless_asked(table):
+    url, code, ledger = table
+    raw = _cli(url, code, "--format", "csv")
+    assert raw == csv_bytes(ledger, "zh") != csv_bytes(ledger, "en")
+    assert _rows(raw)[0][:3] == ["把", "类型", "庄家"]
+
+
+def test_the_download_button_is_built_by_the_shared_module():
+    from app.ui.table import settle_view
+
+    assert settle_view.csv_bytes is csv_bytes  # one builder: the app's file is the CLI's
