@@ -3,6 +3,7 @@ a second at the scale small tiles need."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.vision.conftest import SCENE_SIZE, encode
@@ -92,3 +93,28 @@ def test_small_tiles_decode_again_once_at_the_scale_they_need(models_dir, scene,
     assert (result.width, result.height) == SCENE_SIZE
     agree = sum(a == b for a, b in zip(codes(result), codes(full), strict=True))
     assert agree >= len(scene) - 1
+
+
+def test_second_pass_region_is_decoded_again_when_it_has_too_few_pixels(reader, scene_pixels, decodes):
+    from vision.image import LoadedImage
+
+    data = encode(scene_pixels, "PNG")
+    w, h = SCENE_SIZE
+    px = scene_pixels[::8, ::8].copy()  # as if decoded at 1/8: 200 x 150
+    loaded = LoadedImage(px, w, h, scale=px.shape[1] / w, source=data)
+    xyxy, _s, _c = reader._localize(px)
+    region = (0, 0, px.shape[1], px.shape[0])  # 200 px long at 1/8, 1600 at full size
+    need = max(reader._refine_size)
+    timing = {"decode": 0.0}
+    boxes, again, finer = reader._second_pass(loaded, region, xyxy, timing)
+    r = min(reduction_for(w, need, 8), reader._crop_reduction(loaded, xyxy))
+    assert r < 8 and finer is not None and current_reduction(finer.scale) == r
+    assert decodes == [min_side_for(w, h, r)] and timing["decode"] > 0  # one decode, at that scale
+    k = finer.scale / loaded.scale
+    assert np.allclose(boxes, again[0] / k)  # found in the finer pixels, given in loaded's
+    assert len(boxes) and (boxes[:, 2] <= px.shape[1] + 1).all() and (boxes[:, 3] <= px.shape[0] + 1).all()
+    # with pixels enough there already, no decode
+    decodes.clear()
+    full = LoadedImage.from_array(scene_pixels)
+    _b, _a, none = reader._second_pass(full, (0, 0, w, h), xyxy * 8, timing)
+    assert none is None and decodes == []
