@@ -4,7 +4,7 @@
 quoted (`ledger.exchange.export_csv`).
 
 >>> from ledger import Table, replay
->>> csv_bytes(replay(Table("jiujiang", ("张三", "李四", "王五", "赵六")), []), "en")[:12]
+>>> csv_bytes(replay(Table("jiujiang", ("张三", "李四", "王五", "赵六")), []), "en")[:11]
 b'\\xef\\xbb\\xbf"hand","'
 """
 
