@@ -17,9 +17,21 @@ from app.ui.render.html import num
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
 
-__all__ = ["error_text", "money_line", "remember", "showed", "shown", "store", "table_now", "write"]
+__all__ = [
+    "began",
+    "begun_at",
+    "error_text",
+    "money_line",
+    "remember",
+    "showed",
+    "shown",
+    "store",
+    "table_now",
+    "write",
+]
 REPLAY = "tbl_replay"  # session state: ((url, code, revision), TableRecord, Ledger) of the table shown
 SHOWN = "tbl_shown"  # session state: {code: the revision the page showed at the end of its last run}
+BEGUN = "tbl_begun"  # session state: {(code, action): the revision shown when the player began it}
 
 
 @st.cache_resource(show_spinner=False)
@@ -66,6 +78,23 @@ def shown(rec: TableRecord) -> int:
     """The revision this phone showed before the tap that reran the page (a write checks it:
     another phone's write in between is a conflict, not a write on top of a table never seen)."""
     return st.session_state.get(SHOWN, {}).get(rec.table.code, rec.revision)
+
+
+def began(code: str, action: str) -> None:
+    """The player began `action` (e.g. ``"edit"``: opened the edit panel, chose the hand) on
+    table `code` as this phone shows it now; a widget callback (before the run rereads the table)."""
+    seen = st.session_state.get(SHOWN, {}).get(code)
+    if seen is not None:
+        st.session_state.setdefault(BEGUN, {})[(code, action)] = seen
+
+
+def begun_at(rec: TableRecord, action: str, forget: bool = False) -> int:
+    """The revision `action` checks: the one this phone showed when the player began it
+    (:func:`began`), else the one it showed before this tap (:func:`shown`). `forget`: the next
+    write of `action` begins on the table shown from now on (after it was written, or refused)."""
+    begun = st.session_state.get(BEGUN, {})
+    seen = begun.pop((rec.table.code, action), None) if forget else begun.get((rec.table.code, action))
+    return shown(rec) if seen is None else seen
 
 
 def money_line(seats, deltas, name=md) -> str:

@@ -11,7 +11,7 @@ from app.ui.flash import show_posted
 from app.ui.hand.session import hip, started
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
-from app.ui.table.db import remember, shown, store, write
+from app.ui.table.db import began, begun_at, remember, store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
@@ -137,8 +137,12 @@ def history(rec, ledger) -> None:
                 st.markdown(decomposition_html(r.decomposition, win, size="sm"), unsafe_allow_html=True)
                 st.markdown(items_table(r), unsafe_allow_html=True)
     if not rec.table.locked:
-        with st.expander(t("table.edit")):
-            number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n")
+        code = rec.table.code
+        # opening the panel or choosing the hand begins the edit on the table shown then; the panel
+        # keeps its open state (its key) while the page reruns, a refused save included
+        begin = {"on_change": began, "args": (code, "edit")}
+        with st.expander(t("table.edit"), key="tw_edit_open", **begin):
+            number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n", **begin)
             _edit_form(rec, ledger.outcomes[number - 1])
             show_posted("edit")  # the edit's outcome under its form
 
@@ -192,8 +196,14 @@ def _edit_form(rec, o) -> None:
                 entry["eaten"] = data["winners"][0].get("eaten", {})
         data.update(winners=[entry], discarder=discarder)
 
-    def save() -> None:  # against the hand the form showed: another phone's write is a conflict
-        hand, after = store().edit(table.code, n, data, expected=len(rec.hands), revision=shown(rec))
+    def save() -> None:  # against the table shown when the edit began: another phone's write since
+        # is a conflict; the form keeps what was entered, to save again on the table shown now
+        try:
+            hand, after = store().edit(
+                table.code, n, data, expected=len(rec.hands), revision=begun_at(rec, "edit")
+            )
+        finally:
+            begun_at(rec, "edit", forget=True)
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
 
     write(save, "edit", "table.edited", code=table.code, n=n)

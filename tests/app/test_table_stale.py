@@ -1,0 +1,134 @@
+"""Two phones on one table (SQLite): an edit, an undo or a lock checks the revision the phone
+showed when the player began it; another phone's write since is a conflict, said in the page
+language, and the edit the player entered stays in its form to save again or drop."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+import streamlit as st
+
+from app.ui import i18n
+from ledger.store import open_store
+from tests.app.test_table_page import HAND_A, _click, _table, _totals
+from tests.app.test_table_page import _open as _phone
+
+ZH = i18n.catalog("zh")
+CHANGED = ZH["table.changed"].split("{")[0]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_store():
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+def _said(at) -> str:
+    return " ".join(html.unescape(w.value) for w in [*at.warning, *at.error])
+
+
+def _two_hands(code: str) -> None:
+    store = open_store()
+    for _ in range(2):
+        store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+
+
+def _begin_edit(at, n: int, kind: str = "drawn") -> None:
+    """Open the edit of hand `n` and choose `kind` (the form is not submitted)."""
+    at.number_input(key="tw_edit_n").set_value(n)
+    at.run()
+    at.segmented_control(key=f"ed_kind_{n}").set_value(kind)
+
+
+def _save(at, n: int) -> None:
+    next(b for b in at.button if b.key and f"edit_{n}" in b.key).click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_an_edit_after_another_phone_recorded_is_a_conflict_and_the_edit_stays():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    _begin_edit(a, 1)
+    _click(b, "tb_drawn")  # B records hand 3 meanwhile
+    _save(a, 1)
+    hands = open_store().get(code).hands
+    assert [h.kind for h in hands] == ["win", "win", "drawn"]  # hand 1 unchanged
+    assert CHANGED in _said(a)
+    assert _totals(a) == ["0", "6", "-6", "0"]  # A shows B's hand 3 (drawn: no money)
+    assert a.number_input(key="tw_edit_n").value == 1  # A's edit is still there ...
+    assert a.segmented_control(key="ed_kind_1").value == "drawn"
+    _save(a, 1)  # ... to save again, now on the table A shows
+    assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win", "drawn"]
+
+
+def test_an_edit_checks_the_table_shown_when_it_began_not_at_the_last_tap():
+    """The page rerun in between (another tap) shows B's hand, but the edit was chosen on the
+    table before it: saving it is still a conflict, and the next save goes through."""
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    a.number_input(key="tw_edit_n").set_value(1)  # the edit begins on the table of two hands
+    a.run()
+    _click(b, "tb_drawn")
+    a.segmented_control(key="tw_winner").set_value(2)  # A taps on, in the hand in progress
+    a.run()
+    a.segmented_control(key="ed_kind_1").set_value("drawn")
+    _save(a, 1)
+    assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
+    assert CHANGED in _said(a)
+    assert a.segmented_control(key="ed_kind_1").value == "drawn"
+    _save(a, 1)
+    assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win", "drawn"]
+
+
+def test_an_edit_with_no_other_write_is_saved():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    b.run()
+    _begin_edit(a, 1)
+    _save(a, 1)
+    assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win"]
+    assert not _said(a)
+    assert any(ZH["table.edited"].format(n=1) == t.value for t in a.toast)
+
+
+def test_an_undo_after_another_phone_recorded_is_a_conflict():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    _click(b, "tb_drawn")  # B records hand 3; A still shows two hands
+    _click(a, "tb_undo")
+    assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
+    assert CHANGED in _said(a)
+    _click(a, "tb_undo")  # A now shows hand 3: this undo takes it back, on purpose
+    assert [h.kind for h in open_store().get(code).hands] == ["win", "win"]
+
+
+def test_a_lock_after_another_phone_recorded_is_a_conflict():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    a.checkbox(key="tw_lock_sure").check()
+    a.run()
+    _click(b, "tb_drawn")
+    _click(a, "tb_lock")
+    assert not open_store().get(code).table.locked
+    assert CHANGED in _said(a)
+
+
+def test_an_edit_of_the_only_hand_after_another_phone_recorded_is_a_conflict():
+    code = _table()
+    open_store().append(code, {"kind": "drawn"})
+    a, b = _phone(code), _phone(code)
+    a.checkbox(key="ed_f_1").check()  # the only hand: the edit's default
+    _click(b, "tb_drawn")
+    _save(a, 1)
+    assert [h.follow.followed for h in open_store().get(code).hands] == [False, False]
+    assert CHANGED in _said(a)
+    assert a.number_input(key="tw_edit_n").value == 1
+    assert a.checkbox(key="ed_f_1").value
