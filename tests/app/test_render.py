@@ -76,6 +76,21 @@ def test_payments_table_marks_the_doubled_dealer():
     assert f"<td class='jx-pts'>{R.num(r.total)}</td></tr></tbody>" in out
 
 
+def test_payments_table_names_every_payer_by_the_names_given_else_by_relative_seat():
+    import re
+
+    payers = (Payer("right"), Payer("across"), Payer("left", is_dealer=True))
+    r = scored("xingzi", payers=payers)
+
+    def first_cells(out: str) -> list[str]:
+        cells = re.findall(r"<tr><td>(.*?)</td><td class='jx-why'>", out)
+        return [re.sub(r"<[^>]+>", " ", c).split()[0] for c in cells]  # the name, not its marks
+
+    names = {"me": "李四", "right": "王五", "across": "赵六", "left": "张三"}  # the 牌局 page's seats
+    assert first_cells(R.payments_table(r, names)) == ["王五", "赵六", "张三"]
+    assert first_cells(R.payments_table(r)) == ["下家", "对家", "上家"]  # the 计分 page: no table
+
+
 def test_total_html_carries_the_total_for_tests_and_phones():
     r = scored()
     assert f'data-total="{R.num(r.total)}"' in R.total_html(r)

@@ -163,9 +163,9 @@ def payments_table(result: ScoreResult, names: Mapping[str, str] | None = None) 
         if p.doubled:
             badge += f"<span class='jx-badge'>{escape(t('res.doubled'))}</span>"
         extra = escape(t("res.eaten", n=num(p.eaten))) if p.eaten else ""
-        names = [item_name(i)[0] for i in p.eaten_items]
-        if names:
-            extra += f"<br><span class='jx-ref'>{escape(t('punct.list').join(names))}</span>"
+        eaten = [item_name(i)[0] for i in p.eaten_items]  # not `names`: every payer is named by it
+        if eaten:
+            extra += f"<br><span class='jx-ref'>{escape(t('punct.list').join(eaten))}</span>"
         if p.kong_money:
             extra += escape(num(p.kong_money))
         rows.append(
