@@ -125,9 +125,14 @@ def page_words() -> None:
     st.html(words_script(int(st.get_option("server.maxUploadSize"))), unsafe_allow_javascript=True)
 
 
-def refusal_slot(key: str, then: str = "") -> None:
+def refusal_slot(key: str, then: str = "", said: str = "") -> None:
     """Where the script says why a file was refused by the uploader `key` (drawn right under it),
-    and `then` after it (a sentence: what stays as it was)."""
+    and `then` after it (a sentence: what stays as it was). `said`: why the server did not take
+    the last file (text already inert in HTML, `app.safe_text.md`), shown here until the script
+    says why the next file is refused, or hides it for a file it lets through — one message
+    under the uploader, the latest file's."""
+    hidden = "" if said else " hidden"
     st.html(
-        f'<div class="jx-refused" data-for="{key}" data-then="{html.escape(then)}" role="alert" hidden></div>'
+        f'<div class="jx-refused" data-for="{key}" data-then="{html.escape(then)}" role="alert"{hidden}>'
+        f"{said}</div>"
     )

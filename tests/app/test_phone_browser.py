@@ -188,3 +188,30 @@ def test_the_table_import_says_why_a_file_is_refused(browser, server, app_db, mo
         slot = page.locator(".jx-refused[data-for=tb_import]")
         slot.wait_for(state="visible", timeout=WAIT)
         assert slot.inner_text() == i18n.t("upload.wrong_type", file="evening.csv", kinds="JSON")
+
+
+def test_the_table_import_shows_only_the_latest_files_message(browser, server, app_db, monkeypatch, tmp_path):
+    """A JSON file that is no export, then a photo: the photo's refusal replaces the JSON's
+    message (one message under the uploader), and no chip names the refused JSON."""
+    from ledger import Table
+    from ledger.store import open_store
+
+    monkeypatch.setenv("JXMJ_DB", app_db)
+    code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+    (tmp_path / "bad.json").write_text('{"not": "an export"}')
+    (tmp_path / "fake.jpg").write_bytes(b"not a photo")
+    with phone(browser, server, "zh", f"table?table={code}") as page:
+        page.locator("[class*=st-key-tb_import] input[type=file]").set_input_files(str(tmp_path / "bad.json"))
+        slot = page.locator(".jx-refused[data-for=tb_import_1]")
+        slot.wait_for(state="visible", timeout=WAIT)
+        assert slot.inner_text() == i18n.t("ledger.bad_import")
+        assert not page.get_by_text("bad.json").count()  # the uploader is empty again
+        page.locator("[class*=st-key-tb_import] input[type=file]").set_input_files(str(tmp_path / "fake.jpg"))
+        page.wait_for_function(
+            "t => document.querySelector('.jx-refused[data-for=tb_import_1]').textContent === t",
+            arg=i18n.t("upload.wrong_type", file="fake.jpg", kinds="JSON"),
+            timeout=WAIT,
+        )
+        shown = [s.inner_text() for s in page.locator(".jx-refused:visible").all()]
+        assert shown == [i18n.t("upload.wrong_type", file="fake.jpg", kinds="JSON")]
+        assert not page.get_by_text(i18n.t("ledger.bad_import")).count()

@@ -12,10 +12,10 @@ from app.photo_gate import PhotoBusy, photo_slot
 from app.safe_text import md
 from app.table_csv import csv_bytes
 from app.ui.builtin import refusal_slot
-from app.ui.flash import show_posted
+from app.ui.flash import Flash, ledger_flash, show_posted
 from app.ui.i18n import lang, t
 from app.ui.render.html import num
-from app.ui.table.db import error_text, shown, store, write
+from app.ui.table.db import shown, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_json, table_from_export
@@ -60,9 +60,19 @@ def exchange(rec, ledger) -> None:
     import_view()
 
 
+IMPORT_KEY = "tb_import"
+REFUSED = "tbl_import_refused"  # session state: (files refused so far, the last one's Flash | None)
+
+
 def import_view() -> None:
-    up = st.file_uploader(t("table.import"), type=["json"], key="tb_import")
-    refusal_slot("tb_import")  # a file that is not .json, or too large: why, here
+    """The JSON import. A file refused (not an export, too large for now) is said in the slot
+    under the uploader, which starts empty again (a fresh key): the chip never shows a file that
+    was not taken, and the next file's message replaces this one."""
+    count, said = ss.get(REFUSED, (0, None))
+    key = IMPORT_KEY if not count else f"{IMPORT_KEY}_{count}"  # CSS and the script: st-key-tb_import*
+    up = st.file_uploader(t("table.import"), type=["json"], key=key)
+    ss[REFUSED] = (count, None)  # said once, on the run after the refusal
+    refusal_slot(key, said=said.text() if said else "")  # also the script's: wrong type, too large
     if up is None or ss.get("tb_imported") == up.file_id:
         return
     ss.tb_imported = up.file_id
@@ -72,13 +82,17 @@ def import_view() -> None:
             table, hands = table_from_export(read_export(raw))
             rec = store().create_table(table, hands)
     except LedgerError as e:
-        st.error(error_text(e))
-        return
+        _refused(count, ledger_flash(e))
     except PhotoBusy:
-        st.error(t("table.import_busy"))
-        return
+        _refused(count, Flash("error", "table.import_busy"))
     ss[IMPORTED] = (table.code, rec.table.code)  # said on the imported table's page
     go(rec.table.code)
+
+
+def _refused(count: int, said: Flash) -> None:
+    """A file not taken: a fresh uploader, and why under it on the next run."""
+    ss[REFUSED] = (count + 1, said)
+    st.rerun()
 
 
 def imported_note(code: str) -> None:

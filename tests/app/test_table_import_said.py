@@ -1,0 +1,56 @@
+"""The 牌局 page's import: a file that is not taken is said once, in the slot under the
+uploader (where the page's script says why a file of another type is refused), and the uploader
+starts empty: the chip never names the refused file, and the next file's message replaces it."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from app.ui import i18n
+from tests.app.test_table_page import _open, _table
+
+ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
+
+
+def _slots(at) -> list[tuple[str, bool, str]]:
+    """(data-for, hidden, text) of every refusal slot on the page."""
+    out = []
+    for e in at.get("html"):
+        for m in re.finditer(
+            r'<div class="jx-refused" data-for="([^"]+)"[^>]*?( hidden)?>(.*?)</div>', e.proto.body
+        ):
+            out.append((m[1], bool(m[2]), html.unescape(m[3])))
+    return out
+
+
+def _import_slots(at) -> list[tuple[str, bool, str]]:
+    return [s for s in _slots(at) if s[0].startswith("tb_import")]
+
+
+def test_a_refused_import_is_said_under_a_fresh_uploader_once():
+    at = _open(_table())
+    assert _import_slots(at) == [("tb_import", True, "")]
+    at.file_uploader(key="tb_import").set_value(("bad.json", b'{"not": "an export"}', "application/json"))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _import_slots(at) == [("tb_import_1", False, ZH["ledger.bad_import"])]
+    assert not [e for e in at.error if ZH["ledger.bad_import"] in e.value]  # said once, in the slot
+    assert at.file_uploader(key="tb_import_1").value is None  # no chip of bad.json
+    at.run()  # any other tap: the slot is the script's again
+    assert _import_slots(at) == [("tb_import_1", True, "")]
+
+
+def test_the_next_refused_file_replaces_the_message_of_the_one_before():
+    """On the English page each message names its own file's problem (the ledger's sentence)."""
+    at = _open(_table())
+    at.segmented_control(key="lang").set_value("en")
+    at.run()
+    at.file_uploader(key="tb_import").set_value(("bad.json", b'{"not": "an export"}', "application/json"))
+    at.run()
+    [(_, _, first)] = [s for s in _import_slots(at) if not s[1]]
+    at.file_uploader(key="tb_import_1").set_value(("worse.json", b"{", "application/json"))
+    at.run()
+    shown = [s for s in _import_slots(at) if not s[1]]
+    assert len(shown) == 1 and shown[0][0] == "tb_import_2"
+    assert shown[0][2].startswith("not a jxmj table export") and shown[0][2] != first
