@@ -179,3 +179,51 @@ def test_two_phones_tapping_record_on_the_same_hand_record_it_once(server, first
         finally:
             browser.close()
     assert [h.kind for h in open_store().get(code).hands] == ["win"]
+
+
+def test_an_edit_refused_because_another_phone_wrote_is_said_and_kept_open(server):  # noqa: F811
+    """Phone one opens 修改某一把, chooses hand 1 and 改成黄庄; phone two records a 黄庄; phone one
+    saves: hand 1 is unchanged, and phone one's panel stays open with the conflict said in it
+    and 改成黄庄 still chosen, to save again."""
+    from playwright.sync_api import sync_playwright
+
+    from app.ui import i18n
+
+    zh = i18n.catalog("zh")
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    for _ in range(2):
+        store.append(
+            code,
+            {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+        )
+    url = f"{server}/table?table={code}"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            one, two = (
+                browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+                for _ in range(2)
+            )
+            for page in (one, two):
+                page.goto(url, wait_until="domcontentloaded")
+                page.locator('#jx-table[data-hands="2"]').wait_for(timeout=WAIT)
+            one.get_by_text(zh["table.edit"], exact=True).first.click()
+            number = one.locator("[class*='st-key-tw_edit_n'] input")
+            number.fill("1")
+            number.press("Enter")
+            kind = one.locator("[class*='st-key-ed_kind_1'] button", has_text=zh["table.edit_drawn"])
+            kind.first.wait_for(timeout=WAIT)
+            kind.first.click()
+            two.locator("[class*='st-key-tb_drawn'] button").first.click()
+            two.locator('#jx-table[data-hands="3"]').wait_for(timeout=WAIT)
+            one.get_by_role("button", name=zh["table.edit_save"]).first.click()
+            one.locator('#jx-table[data-hands="3"]').wait_for(timeout=WAIT)  # one shows two's hand
+            said = one.get_by_text(zh["table.changed"].split("：")[0]).first
+            said.wait_for(state="visible", timeout=WAIT)  # in the panel, which stayed open
+            assert kind.first.is_visible()
+            assert kind.first.get_attribute("aria-checked") == "true"  # 改成黄庄 still chosen
+            one.screenshot(path=str(ARTIFACTS / "browser-table-edit-conflict.png"), full_page=True)
+        finally:
+            browser.close()
+    assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]

@@ -132,3 +132,18 @@ def test_an_edit_of_the_only_hand_after_another_phone_recorded_is_a_conflict():
     assert CHANGED in _said(a)
     assert a.number_input(key="tw_edit_n").value == 1
     assert a.checkbox(key="ed_f_1").value
+
+
+def test_a_lock_ticked_before_another_phone_recorded_is_a_conflict_after_a_rerun():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    a.checkbox(key="tw_lock_sure").check()  # 确认 on the settlement of two hands
+    a.run()
+    _click(b, "tb_drawn")
+    a.run()  # another tap on A
+    _click(a, "tb_lock")
+    assert not open_store().get(code).table.locked
+    assert CHANGED in _said(a)
+    _click(a, "tb_lock")  # the settlement A shows now: locked
+    assert open_store().get(code).table.locked

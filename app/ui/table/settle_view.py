@@ -15,7 +15,7 @@ from app.ui.builtin import refusal_slot
 from app.ui.flash import Flash, ledger_flash, show_posted
 from app.ui.i18n import lang, t
 from app.ui.render.html import num
-from app.ui.table.db import shown, store, write
+from app.ui.table.db import began, begun_at, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_json, table_from_export
@@ -26,6 +26,7 @@ ss = st.session_state
 def settlement(rec, ledger) -> None:
     if not ledger.outcomes:
         return
+    code = rec.table.code
     st.subheader(t("table.settlement"))
     s = settle(tuple(md(n) for n in rec.table.seats), ledger.totals)  # names inert in Markdown and HTML
     st.markdown(
@@ -35,12 +36,20 @@ def settlement(rec, ledger) -> None:
     st.markdown('<div id="jx-transfers">' + "<br>".join(lines or [t("table.all_square")]) + "</div>",
                 unsafe_allow_html=True)  # fmt: skip
     if not rec.table.locked:
-        sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure")
+        # ticked on the settlement shown then: another phone's write since is a conflict
+        sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure", on_change=began, args=(code, "lock"))
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            # the settlement this phone showed: another phone's write since is a conflict
-            lock = lambda: store().lock(rec.table.code, revision=shown(rec))  # noqa: E731
-            write(lock, "settle", "table.locked", code=rec.table.code)
+            write(lambda: _lock(rec), "settle", "table.locked", code=code)
     show_posted("settle")  # the lock's outcome where it was tapped
+
+
+def _lock(rec) -> None:
+    """Lock the table as settled, checked against the revision shown when 确认 was ticked; a
+    refused lock begins again on the table shown next."""
+    try:
+        store().lock(rec.table.code, revision=begun_at(rec, "lock"))
+    finally:
+        begun_at(rec, "lock", forget=True)
 
 
 IMPORTED = "tbl_import_said"  # session state: (the export's code, the code it was stored under)
