@@ -224,6 +224,11 @@ def test_an_edit_refused_because_another_phone_wrote_is_said_and_kept_open(serve
             assert kind.first.is_visible()
             assert kind.first.get_attribute("aria-checked") == "true"  # 改成黄庄 still chosen
             one.screenshot(path=str(ARTIFACTS / "browser-table-edit-conflict.png"), full_page=True)
+            one.get_by_role("button", name=zh["table.edit_drop"]).first.click()  # dropped: closed, as new
+            one.get_by_role("button", name=zh["table.edit_drop"]).first.wait_for(state="hidden", timeout=WAIT)
+            one.get_by_text(zh["table.edit"], exact=True).first.click()
+            one.locator("[class*='st-key-ed_kind_3']").first.wait_for(timeout=WAIT)
+            assert number.input_value() == "3"  # the last hand again, nothing of the dropped edit
         finally:
             browser.close()
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]

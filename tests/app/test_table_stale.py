@@ -85,6 +85,21 @@ def test_an_edit_checks_the_table_shown_when_it_began_not_at_the_last_tap():
     assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win", "drawn"]
 
 
+def test_an_edit_kept_after_a_conflict_can_be_dropped():
+    code = _table()
+    _two_hands(code)
+    a, b = _phone(code), _phone(code)
+    _begin_edit(a, 1)
+    _click(b, "tb_drawn")
+    _save(a, 1)
+    assert CHANGED in _said(a)
+    _click(a, "tb_edit_drop")
+    assert a.number_input(key="tw_edit_n").value == 3  # the panel as new: the last hand, 保持原样
+    kind = next(c for c in a.segmented_control if c.key and c.key.startswith("ed_kind_3"))
+    assert kind.key != "ed_kind_3" and kind.value == "keep"  # a fresh form
+    assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
+
+
 def test_an_edit_with_no_other_write_is_saved():
     code = _table()
     _two_hands(code)

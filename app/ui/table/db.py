@@ -21,6 +21,7 @@ __all__ = [
     "began",
     "begun_at",
     "error_text",
+    "forget_begun",
     "money_line",
     "remember",
     "showed",
@@ -88,13 +89,17 @@ def began(code: str, action: str) -> None:
         st.session_state.setdefault(BEGUN, {})[(code, action)] = seen
 
 
-def begun_at(rec: TableRecord, action: str, forget: bool = False) -> int:
+def begun_at(rec: TableRecord, action: str) -> int:
     """The revision `action` checks: the one this phone showed when the player began it
-    (:func:`began`), else the one it showed before this tap (:func:`shown`). `forget`: the next
-    write of `action` begins on the table shown from now on (after it was written, or refused)."""
-    begun = st.session_state.get(BEGUN, {})
-    seen = begun.pop((rec.table.code, action), None) if forget else begun.get((rec.table.code, action))
+    (:func:`began`), else the one it showed before this tap (:func:`shown`)."""
+    seen = st.session_state.get(BEGUN, {}).get((rec.table.code, action))
     return shown(rec) if seen is None else seen
+
+
+def forget_begun(code: str, action: str) -> None:
+    """`action` on table `code` was written, refused or dropped: the next one begins on the
+    table shown from then on."""
+    st.session_state.get(BEGUN, {}).pop((code, action), None)
 
 
 def money_line(seats, deltas, name=md) -> str:

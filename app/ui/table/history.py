@@ -11,7 +11,7 @@ from app.ui.flash import show_posted
 from app.ui.hand.session import hip, started
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
-from app.ui.table.db import began, begun_at, remember, store, write
+from app.ui.table.db import began, begun_at, forget_begun, remember, store, write
 from app.ui.table.seats import winner_entry
 
 ss = st.session_state
@@ -145,24 +145,48 @@ def history(rec, ledger) -> None:
             number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n", **begin)
             _edit_form(rec, ledger.outcomes[number - 1])
             show_posted("edit")  # the edit's outcome under its form
+            st.button(t("table.edit_drop"), key="tb_edit_drop", on_click=drop_edit, args=(code, n))
+
+
+EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
+
+
+def drop_edit(code: str, last: int) -> None:
+    """A callback: the edit entered on table `code` dropped — the panel closed, the hand chosen
+    back to the `last`, every edit form drawn anew (keys of a new generation: a widget's value
+    stays in the browser while its key does)."""
+    ss["tw_edit_open"] = False
+    ss["tw_edit_n"] = last
+    ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
+    forget_begun(code, "edit")
+
+
+def _edit_key(name: str, n: int) -> str:
+    """The key of edit form widget `name` of hand `n` in this generation (`drop_edit`)."""
+    gen = ss.get(EDIT_GEN, 0)
+    return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
 
 
 def _edit_form(rec, o) -> None:
     """Change the seats or 跟庄 of hand `o`, turn it into a drawn hand, or put the hand in the
     editor in its place; the ledger checks the new list and recomputes everything after it."""
     table, h, n = rec.table, o.hand, o.number
-    with st.form(f"edit_{n}"):
+
+    def key(name: str) -> str:
+        return _edit_key(name, n)
+
+    with st.form(key("edit")):
         st.caption(t("table.edit_help"))
         kind = st.segmented_control(
             t("table.edit_kind"), EDIT_KINDS, format_func=lambda k: t(f"table.edit_{k}"), default="keep",
-            key=f"ed_kind_{n}",
+            key=key("ed_kind"),
         )  # fmt: skip
         single = h.kind == "win" and len(h.winners) == 1
         winner = discarder = None
         if single:
             winner = st.selectbox(
                 t("table.winner"), range(4), index=h.winners[0].seat, format_func=lambda s: table.seats[s],
-                key=f"ed_w_{n}",
+                key=key("ed_w"),
             )  # fmt: skip
             options = [None, 0, 1, 2, 3]
 
@@ -170,12 +194,12 @@ def _edit_form(rec, o) -> None:
                 return t("cond.self_drawn") if s is None else table.seats[s]
 
             discarder = st.selectbox(
-                t("table.how"), options, index=options.index(h.discarder), format_func=how, key=f"ed_d_{n}"
+                t("table.how"), options, index=options.index(h.discarder), format_func=how, key=key("ed_d")
             )
-            use_editor = st.checkbox(t("table.edit_use_editor"), key=f"ed_use_{n}", disabled=not started())
-        followed = st.checkbox(t("table.followed"), value=h.follow.followed, key=f"ed_f_{n}")
-        dragon = st.checkbox(t("table.follow_dragon"), value=h.follow.dragon, key=f"ed_fd_{n}")
-        second = st.checkbox(t("table.follow_second"), value=h.follow.second, key=f"ed_fs_{n}")
+            use_editor = st.checkbox(t("table.edit_use_editor"), key=key("ed_use"), disabled=not started())
+        followed = st.checkbox(t("table.followed"), value=h.follow.followed, key=key("ed_f"))
+        dragon = st.checkbox(t("table.follow_dragon"), value=h.follow.dragon, key=key("ed_fd"))
+        second = st.checkbox(t("table.follow_second"), value=h.follow.second, key=key("ed_fs"))
         go = st.form_submit_button(t("table.edit_save"))
     if not go:
         return
@@ -203,7 +227,7 @@ def _edit_form(rec, o) -> None:
                 table.code, n, data, expected=len(rec.hands), revision=begun_at(rec, "edit")
             )
         finally:
-            begun_at(rec, "edit", forget=True)
+            forget_begun(table.code, "edit")
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
 
     write(save, "edit", "table.edited", code=table.code, n=n)

@@ -15,7 +15,7 @@ from app.ui.builtin import refusal_slot
 from app.ui.flash import Flash, ledger_flash, show_posted
 from app.ui.i18n import lang, t
 from app.ui.render.html import num
-from app.ui.table.db import began, begun_at, store, write
+from app.ui.table.db import began, begun_at, forget_begun, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
 from ledger.exchange import export_json, table_from_export
@@ -49,7 +49,7 @@ def _lock(rec) -> None:
     try:
         store().lock(rec.table.code, revision=begun_at(rec, "lock"))
     finally:
-        begun_at(rec, "lock", forget=True)
+        forget_begun(rec.table.code, "lock")
 
 
 IMPORTED = "tbl_import_said"  # session state: (the export's code, the code it was stored under)
