@@ -27,7 +27,13 @@ ROW19 = "123m456m789m11s234p567p8p"  # 19 tiles
         ("234m567p678s99s", (("kong", "7777p"),), 15, False, False),  # 15 with a kong: a hand
         ("234m567p678s99s7777p", (), 14, True, False),  # 15, four alike standing: maybe a kong
         (ROW17, (), 14, True, True),  # 17 standing: more than a hand, not more than any hand
-        ("234m99s", (("kong", "7777p"), ("kong", "1111s"), ("kong", "EEEE")), 17, False, False),  # 17, 3 kongs
+        (
+            "234m99s",
+            (("kong", "7777p"), ("kong", "1111s"), ("kong", "EEEE")),
+            17,
+            False,
+            False,
+        ),  # 17, 3 kongs
         ("234m567p678s99s1m", (("kong", "7777p"), ("kong", "1111s")), 16, True, True),  # 17, 2 kongs
         (ROW19, (), 14, True, True),  # 19 standing
         ("1111m2222m3333m4444m55m6m", (), 14, True, True),  # 19 with four alike standing
@@ -43,10 +49,14 @@ def test_over_hand_whenever_the_tiles_are_more_than_a_hand_with_the_kongs_laid_a
 
 def test_the_words_say_more_than_a_hand_up_to_18_and_more_than_any_hand_above():
     i18n.set_lang("zh")
-    assert i18n.t("hand.over_hand", n=17, want=14).startswith("有 17 张牌，比一手胡牌多（14 张：14 张，每个杠多一张）")
+    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
+        "有 17 张牌，比一手胡牌多（14 张：14 张，每个杠多一张）"
+    )
     assert "比任何能胡的手牌都多（最多 18 张" in i18n.t("hand.too_many", n=19, most=18)
     i18n.set_lang("en")
-    assert i18n.t("hand.over_hand", n=17, want=14).startswith("Tiles: 17, more than a winning hand holds (14:")
+    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
+        "Tiles: 17, more than a winning hand holds (14:"
+    )
 
 
 def test_one_long_row_of_17_offers_its_likeliest_14_the_surest_run():

@@ -95,7 +95,7 @@ def practice() -> None:
     typed = st.number_input(ask, step=1.0, format="%g", key="practice_guess")
     guess = accept(typed, *GUESS)  # 2.5 is not read as 2, nor 200000 as the last good entry
     if guess is None:
-        st.error(t("num.bad", lo=GUESS[0], hi=GUESS[1]))
+        st.error(t("num.bad_field", field=ask, lo=GUESS[0], hi=GUESS[1]))
     if (
         st.button(t("learn.reveal"), key="btn_reveal", type="primary")
         and guess is not None
