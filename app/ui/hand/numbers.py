@@ -12,9 +12,10 @@ field without limits (the browser passes on whatever was typed), and the page ch
   of showing a total;
 - `number_field(...)` draws a field and, under it, the error for a bad entry, naming the field
   and its range in the page's language (never Streamlit's own English range message: no
-  `min_value` / `max_value` reach Streamlit). An entry that is no number at all (1e309 is
-  infinite to the browser, which then shows 0) is set back to the last good value, and the
-  error under the field says so: what the field shows is what the page counts.
+  `min_value` / `max_value` reach Streamlit). Streamlit hands over an entry that is no finite
+  number (1e309 is infinite to the browser) as the field's default, here None, as it does an
+  emptied field: such a field is set back to the last good value and the error under it says
+  so — what the field shows is what the page counts.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ BAD_FIELDS = "num_bad_fields"
 """Session key: where a page sets a list before drawing a form, `number_field` adds the label
 of each field drawn with a refused entry (the page then refuses the form, naming them)."""
 RESET = "num_reset"
-"""Session key: the widget keys whose entry was no finite number and was set back this run."""
+"""Session key: the widget keys whose entry was empty or no finite number, set back this run."""
 
 
 def accept(value: object, lo: float, hi: float, whole: bool = True) -> int | float | None:
@@ -56,10 +57,10 @@ def accept(value: object, lo: float, hi: float, whole: bool = True) -> int | flo
 
 
 def _unset(key: str, current: float) -> None:
-    """Set widget `key` back to `current` when its entry is no finite number (before the widget
-    is drawn this run), noting it in `RESET` for the error under the field."""
-    value = ss.get(key)
-    if isinstance(value, float) and not math.isfinite(value):
+    """Set widget `key` back to `current` when its entry is empty or no finite number (before
+    the widget is drawn this run), noting it in `RESET` for the error under the field."""
+    value = ss[key]
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
         ss[key] = float(current)
         ss.setdefault(RESET, set()).add(key)
 
@@ -68,7 +69,7 @@ def _check(key: str, lo: int, hi: int, bad: set[str]) -> int | None:
     """The accepted entry of widget `key`, None when there is none or it is bad (then in `bad`)."""
     value = ss.get(key)
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return None  # no entry, or none to count: the field sets it back (`number_field`)
+        return None  # none yet, or none to count: the field sets it back (`number_field`)
     good = accept(value, lo, hi)
     if good is None:
         bad.add(key)
@@ -97,12 +98,12 @@ def number_field(
 
     Returns the accepted entry, or None while it is not one: then an error under the field
     names it (`label`) and its range, and the stored value is left as it was. An entry that is
-    no finite number is set back to `current` and the error says so."""
+    empty or no finite number is set back to `current` and the error says so."""
     if key not in ss:
         ss[key] = float(current)
     _unset(key, current)
     kwargs.setdefault("step", 1.0 if whole else 0.5)
-    st.number_input(label, key=key, format="%g", **kwargs)
+    st.number_input(label, value=None, key=key, format="%g", **kwargs)  # no number: None
     good = accept(ss[key], lo, hi, whole)  # the check `sync` made up front, on the same entry
     reset = key in ss.get(RESET, ())
     if reset:
