@@ -29,7 +29,8 @@ def test_an_infinite_point_value_is_set_back_and_the_total_is_of_the_value_shown
     at.number_input(key="w_point_value").set_value(float("inf"))  # 1e309 in the browser
     at.run()
     i18n.set_lang("zh")
-    assert [e.value for e in at.error] == ["每炮分值：输入的不是 1 到 9999 之间的数（空着、太大或不是数），已改回 1。"]
+    said = "每炮分值：输入的不是 1 到 9999 之间的数（空着、太大或不是数），已改回 1。"
+    assert [e.value for e in at.error] == [said]
     assert at.number_input(key="w_point_value").value == 1.0 and total_of(at) == shown
     at.run()
     assert not at.error  # said once; the field shows 1 and the page counts 1

@@ -38,7 +38,10 @@ def _create(at, lang: str = "zh") -> list[str]:
     [
         (-5.0, "每炮多少钱（新余：每分）：请输入 0.01 到 10000 之间的数。"),
         (20000.0, "每炮多少钱（新余：每分）：请输入 0.01 到 10000 之间的数。"),
-        (float("inf"), "每炮多少钱（新余：每分）：输入的不是 0.01 到 10000 之间的数（空着、太大或不是数），已改回 1。"),
+        (
+            float("inf"),
+            "每炮多少钱（新余：每分）：输入的不是 0.01 到 10000 之间的数（空着、太大或不是数），已改回 1。",
+        ),  # noqa: E501
     ],
 )
 def test_a_base_out_of_range_is_said_in_chinese_and_opens_nothing(typed, said):
@@ -48,7 +51,8 @@ def test_a_base_out_of_range_is_said_in_chinese_and_opens_nothing(typed, said):
     assert said in errors and "table" not in at.query_params
     assert errors[-1] == ZH["table.fix_fields"].format(fields=ZH["table.base"])
     assert not any("outside the allowed range" in e for e in errors)
-    assert not at.number_input(key="tn_base").proto.has_min and not at.number_input(key="tn_base").proto.has_max
+    proto = at.number_input(key="tn_base").proto
+    assert not proto.has_min and not proto.has_max
     assert at.number_input(key="tn_base").value == (1.0 if typed == float("inf") else typed)  # as shown
 
 
@@ -82,7 +86,8 @@ def test_an_81_character_title_is_said_in_english_and_opens_nothing():
     at.text_input(key="tn_title").input("t" * 81)
     errors = _create(at, "en")
     assert f"{EN['table.title']}: at most 80 characters, and it has 81. Shorten it." in errors
-    assert "table" not in at.query_params and at.text_input(key="tn_title").placeholder == "at most 80 characters"
+    assert "table" not in at.query_params
+    assert at.text_input(key="tn_title").placeholder == "at most 80 characters"
 
 
 def test_a_right_to_left_override_is_named_not_called_a_duplicate():
