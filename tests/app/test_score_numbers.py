@@ -1,4 +1,4 @@
-"""The score page's number fields as a new user fills them: each bad entry is said under its
+"""The score page as a new user fills it — its number fields: each bad entry is said under its
 field, naming it and its range in the page's language; an entry that is no number is set back
 and said so (what the field shows is what the page counts)."""
 
@@ -49,3 +49,17 @@ def test_the_bonus_field_says_its_range_in_english_not_streamlits():
     bonus = i18n.t("hand.bonus")
     assert f"{bonus}: enter a whole number from 0 to 4." in [e.value for e in at.error]
     assert at.session_state.hip.hand.bonus_tiles == 0
+
+
+def test_the_manual_mode_hint_goes_when_undo_brings_the_hand_back(at):
+    """Manual entry empties the hand and says how to pick tiles; undo brings the 14 back, and
+    the hint for an empty hand goes with it."""
+    n = at.session_state.hip.hand.tile_count
+    at.button(key="btn_manual").click()
+    at.run()
+    i18n.set_lang("zh")
+    hint = i18n.t("photo.none_manual")
+    assert hint in [c.value for c in at.caption] and at.session_state.hip.hand.is_empty
+    at.button(key="btn_undo").click()
+    at.run()
+    assert at.session_state.hip.hand.tile_count == n == 14 and hint not in [c.value for c in at.caption]

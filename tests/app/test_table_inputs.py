@@ -41,7 +41,7 @@ def _create(at, lang: str = "zh") -> list[str]:
         (
             float("inf"),
             "每炮多少钱（新余：每分）：输入的不是 0.01 到 10000 之间的数（空着、太大或不是数），已改回 1。",
-        ),  # noqa: E501
+        ),
     ],
 )
 def test_a_base_out_of_range_is_said_in_chinese_and_opens_nothing(typed, said):
