@@ -63,3 +63,26 @@ def test_the_manual_mode_hint_goes_when_undo_brings_the_hand_back(at):
     at.button(key="btn_undo").click()
     at.run()
     assert at.session_state.hip.hand.tile_count == n == 14 and hint not in [c.value for c in at.caption]
+
+
+def test_the_result_sentence_names_the_bad_fields_with_their_seat(at):
+    """`numbers.bad_text`: the sentence for the result panel while entries are bad."""
+    from app.ui.hand import numbers
+
+    _type_hand(at, HAND)
+    key = next(n.key for n in at.number_input if n.key and n.key.endswith("_bonus_tiles"))
+    at.number_input(key="w_point_value").set_value(-5.0)
+    at.number_input(key=key).set_value(9.0)
+    at.run()
+    i18n.set_lang("zh")
+    seat = key.removeprefix("w_").removesuffix("_bonus_tiles")
+    assert at.session_state.hip.bad_numbers == {"w_point_value", key}
+    names = at.session_state[numbers.NAMES]
+    assert names["w_point_value"] == "每炮分值" and names[key] == f"{i18n.t(f'seat.{seat}')} 發"
+    with_names = {numbers.NAMES: names}
+    old, numbers.ss = numbers.ss, with_names
+    try:
+        said = numbers.bad_text({"w_point_value", key})
+    finally:
+        numbers.ss = old
+    assert said == f"每炮分值、{names[key]} 不是范围内的数，改好后才能算分。"  # in the order drawn

@@ -35,6 +35,8 @@ COUNT = (0, 4)
 BAD_FIELDS = "num_bad_fields"
 """Session key: where a page sets a list before drawing a form, `number_field` adds the label
 of each field drawn with a refused entry (the page then refuses the form, naming them)."""
+NAMES = "num_names"
+"""Session key: {widget key: the field's name in messages} of every field drawn (`bad_text`)."""
 RESET = "num_reset"
 """Session key: the widget keys whose entry was empty or no finite number, set back this run."""
 
@@ -91,14 +93,24 @@ def sync(cond) -> set[str]:
 
 
 def number_field(
-    label: str, key: str, current: float, lo: float, hi: float, *, whole: bool = True, **kwargs
+    label: str,
+    key: str,
+    current: float,
+    lo: float,
+    hi: float,
+    *,
+    whole: bool = True,
+    name: str | None = None,
+    **kwargs,
 ) -> int | float | None:
     """A number field for a whole number in `lo..hi` (any number there when not `whole`),
     starting at `current`; `kwargs` go to `st.number_input` (never `min_value`/`max_value`).
 
     Returns the accepted entry, or None while it is not one: then an error under the field
     names it (`label`) and its range, and the stored value is left as it was. An entry that is
-    empty or no finite number is set back to `current` and the error says so."""
+    empty or no finite number is set back to `current` and the error says so. `name`: the
+    field in messages away from it (`bad_text`; default `label`)."""
+    ss.setdefault(NAMES, {})[key] = name or label
     if key not in ss:
         ss[key] = float(current)
     _unset(key, current)
@@ -114,6 +126,15 @@ def number_field(
     if (reset or good is None) and isinstance(ss.get(BAD_FIELDS), list):
         ss[BAD_FIELDS].append(label)  # a form with it is refused: nothing typed is changed unseen
     return None if reset else good
+
+
+def bad_text(keys) -> str:
+    """The sentence for the result panel while the entries of widget `keys` (`sync`'s) are
+    bad, naming each field in the page's language as it was last drawn (`NAMES`), in the
+    order drawn. Raises nothing: a key never drawn is named by itself."""
+    names = ss.get(NAMES, {})
+    shown = [names[k] for k in names if k in keys] + [k for k in sorted(keys) if k not in names]
+    return t("msg.bad_number_in", fields=t("list.sep").join(shown))
 
 
 def _g(x: float) -> str:
