@@ -105,3 +105,18 @@ def test_fixed_fields_then_open_the_table_with_the_names_typed():
     at.text_input(key="tn_seat0").input("张三")
     assert _create(at) == []
     assert open_store().get(at.query_params["table"]).table.seats == ("张三", "南", "西", "北")
+
+
+def test_a_house_rule_number_out_of_range_is_named_and_opens_nothing():
+    from app.ui.table.option_rules import OPTION_RANGE
+
+    at = _start()
+    at.segmented_control(key="tn_variant").set_value("xinyu")
+    at.run()
+    cap = at.number_input(key="tro_xinyu_cap")
+    assert not cap.proto.has_min and not cap.proto.has_max
+    cap.set_value(-5.0)
+    errors = _create(at)
+    lo, hi = OPTION_RANGE
+    assert f"{cap.label}：请输入 {lo} 到 {hi} 之间的整数。" in errors and "table" not in at.query_params
+    assert errors[-1] == ZH["table.fix_fields"].format(fields=cap.label)
