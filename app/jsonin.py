@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.cliio import StreamError, read_stdin
-from scoring.errors import BAD_JSON, INPUT_TOO_LARGE
+from scoring.errors import BAD_JSON, INPUT_TOO_LARGE, INPUT_UNREADABLE
 
 MAX_INPUT_BYTES = 64 * 1024
 MAX_TILE_CHARS = 100  # 14 tiles as "一万二万…" with spaces stay under 60
@@ -42,7 +42,8 @@ class InputError(ValueError):
     """The input cannot be a hand; the message is one sentence for the user.
 
     `code` is a stable code of docs/score-json.md: `input_too_large` for the size limits,
-    `bad_json` for the rest (unreadable, not UTF-8, not JSON, a duplicate field, a lone
+    `input_unreadable` for a file missing or that cannot be read, `bad_json` for the rest
+    (standard input failing, not UTF-8, not JSON, a duplicate field, a lone
     surrogate — none of them is valid I-JSON, RFC 7493).
     """
 
@@ -81,7 +82,7 @@ def read_bytes(name: str, limit: int | None = None) -> bytes:
     except StreamError as exc:
         raise InputError(BAD_JSON, str(exc)) from None
     except OSError as exc:
-        raise InputError(BAD_JSON, f"cannot read {where}: {exc.strerror or exc}") from None
+        raise InputError(INPUT_UNREADABLE, f"cannot read {where}: {exc.strerror or exc}") from None
     if len(data) > limit:  # /dev/zero or an endless pipe must not hang or eat the memory
         size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
         what = ": a hand is a small JSON object" if limit == MAX_INPUT_BYTES else ""

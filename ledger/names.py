@@ -40,7 +40,7 @@ def check_text(text: str, what: str, code: str) -> None:
     if bad:
         raise LedgerError(
             code,
-            f"{what} {text.encode('unicode_escape').decode('ascii')!r} holds {bad}, a control or "
+            f"{what} {text!r} holds {bad}, a control or "  # repr escapes it once: '\\u202eA'
             "format character: type the name without it",
         )
 

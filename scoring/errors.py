@@ -48,6 +48,7 @@ BAD_RULE_VALUE = "bad_rule_value"  #: a house-rule override of the wrong type
 BAD_RULE_TABLE = "bad_rule_table"  #: a rule table file that cannot be read
 # ---- the CLI edge (app/cmd_score.py) -------------------------------------------------------
 BAD_JSON = "bad_json"  #: the input is not valid JSON
+INPUT_UNREADABLE = "input_unreadable"  #: the input file is missing or cannot be read
 INPUT_TOO_LARGE = "input_too_large"  #: the input is larger than a hand can be
 INTERNAL_ERROR = "internal_error"  #: a bug of the engine, reported instead of a traceback
 

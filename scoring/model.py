@@ -24,6 +24,7 @@ from typing import Any
 from scoring import errors as E
 from scoring.errors import HandError
 from scoring.frozen import EMPTY, FrozenMap
+from scoring.jsontype import json_type, not_a_count
 from scoring.result import Block, DefaultName, Item, Payment, ScoreResult
 from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
@@ -61,24 +62,6 @@ MIN_POINT_VALUE = 0.0001
 _MIN_DECIMAL = Decimal("0.0001")
 
 
-def json_type(v: Any) -> str:
-    """How a value reads in an error sentence: ``a string ('yes')``, ``a number (5)``, ``null``."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return f"a boolean ({str(v).lower()})"
-    if isinstance(v, (int, float)):
-        text = str(v) if not isinstance(v, int) or v.bit_length() < 200 else f"{str(v)[:20]}…"
-        return f"a number ({text})"
-    if isinstance(v, str):
-        return f"a string ({v[:60]!r})"
-    if isinstance(v, (list, tuple)):
-        return "a list"
-    if isinstance(v, Mapping):
-        return "an object"
-    return type(v).__name__
-
-
 def _bool(v: Any, name: str) -> bool:
     if v is not True and v is not False:
         raise HandError(E.BAD_FIELD, f"{name} must be true or false, not {json_type(v)}")
@@ -88,7 +71,7 @@ def _bool(v: Any, name: str) -> bool:
 def _bonus(v: Any, name: str) -> int:
     if type(v) is not int or not 0 <= v <= 4:
         raise HandError(
-            E.BAD_FIELD, f"{name} must be a whole number from 0 to 4 (發 set aside), not {json_type(v)}"
+            E.BAD_FIELD, f"{name} must be a whole number from 0 to 4 (發 set aside): {not_a_count(v)}"
         )
     return v
 
@@ -243,7 +226,7 @@ class Payer:
         for key in SET_KEYS:
             n = getattr(self, key)
             if type(n) is not int or not 0 <= n <= 4:
-                raise HandError(E.BAD_FIELD, f"{key} must be a whole number from 0 to 4, not {json_type(n)}")
+                raise HandError(E.BAD_FIELD, f"{key} must be a whole number from 0 to 4: {not_a_count(n)}")
         if type(self.melds) is not tuple or not all(type(m) is Meld for m in self.melds):
             _set(self, "melds", _melds(self.melds, "melds"))
 

@@ -65,6 +65,12 @@ def test_scores_from_file(tmp_path, capsys):
         (json.dumps({**HAND, "concealed": "234p456p777pCCCPE"}), "wind E", "tile_not_in_variant"),
         (json.dumps({**HAND, "bonus_tiles": True}), "bonus_tiles", "bad_field"),
         (
+            json.dumps({**HAND, "bonus_tiles": -3}),
+            "bonus_tiles must be a whole number from 0 to 4 (發 set aside): -3 is out of range",
+            "bad_field",
+        ),
+        (json.dumps({**HAND, "bonus_tiles": 2.5}), "2.5 is not a whole number", "bad_field"),
+        (
             json.dumps({**HAND, "melds": [{"kind": "triple", "tiles": "777p"}]}),
             "unknown meld kind",
             "bad_field",
@@ -283,3 +289,11 @@ def test_the_readme_tour_hand_scores(monkeypatch, capsys):
     rc, out = run_cli(monkeypatch, capsys, hand, "-")
     assert rc == 0, out
     assert json.loads(out)["can_win"] is True
+
+
+def test_a_missing_input_file_is_said_missing_not_bad_json(tmp_path, capsys):
+    missing = tmp_path / "nonexistent.json"
+    assert cli.main(["score", str(missing)]) == 2
+    err = json.loads(capsys.readouterr().out)
+    assert err["code"] == "input_unreadable"
+    assert err["error"].startswith("cannot read ") and err["error"].endswith(": No such file or directory")

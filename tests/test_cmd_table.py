@@ -281,7 +281,8 @@ def test_an_export_on_a_full_disk_leaves_the_previous_file_whole(jx, tmp_path, m
 def test_a_seat_name_or_title_with_a_control_character_is_refused(jx, name, said):
     rc, out = jx("new", "--variant", "xingzi", "--seats", name, "b", "c", "d")
     assert rc == 2 and out["code"] == "bad_seats" and said in out["error"]
-    assert out["error"].startswith("the seat name ")
+    assert out["error"].startswith(f"the seat name {name!r} holds ")  # escaped once: '张三\u202e'
+    assert "\\\\" not in out["error"]  # never a doubled backslash
     rc, out = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d", "--title", f"t{name}")
     assert rc == 2 and out["code"] == "bad_title" and said in out["error"]
 

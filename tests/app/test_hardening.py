@@ -142,7 +142,9 @@ def test_a_bad_point_value_is_an_error_and_no_total(at, typed_value):
     at.run()
     i18n.set_lang("zh")
     errors = [e.value for e in at.error]
-    assert i18n.t("num.bad", lo=1, hi=9999) in errors and i18n.t("msg.bad_number") in errors
+    field = i18n.t("cond.point_value")
+    assert i18n.t("num.bad_field", field=field, lo=1, hi=9999) in errors
+    assert i18n.t("msg.bad_number") in errors
     assert total_of(at) is None  # not the total of the previous value
     assert at.session_state.hip.cond.point_value == 1
     at.number_input(key="w_point_value").set_value(3)
@@ -157,7 +159,7 @@ def test_a_fractional_count_is_not_rounded(at):
     at.number_input(key=keys[0]).set_value(2.5)
     at.run()
     i18n.set_lang("zh")
-    assert i18n.t("num.bad", lo=0, hi=4) in [e.value for e in at.error]
+    assert i18n.t("num.bad_field", field="發", lo=0, hi=4) in [e.value for e in at.error]
     assert total_of(at) is None
     seat = keys[0].removeprefix("w_").removesuffix("_bonus_tiles")
     assert at.session_state.hip.cond.seats[seat].bonus_tiles == 0  # never 2
@@ -187,7 +189,10 @@ def test_a_fractional_practice_guess_is_not_rounded(at):
     at.number_input(key="practice_guess").set_value(2.5)
     at.run()
     i18n.set_lang("zh")
-    assert i18n.t("num.bad", lo=0, hi=100000) in [e.value for e in at.error]
+    [said] = [e.value for e in at.error]
+    assert said.endswith("：请输入 0 到 100000 之间的整数。") and said == i18n.t(
+        "num.bad_field", field=at.number_input(key="practice_guess").label, lo=0, hi=100000
+    )
     at.number_input(key="practice_guess").set_value(3)
     at.run()
     assert not at.error and not at.exception

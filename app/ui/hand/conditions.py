@@ -147,7 +147,10 @@ def _payer_inputs(ready_declared: bool) -> None:
                 cols = st.columns(2)
                 for n, f in enumerate(COUNTERS):
                     with cols[n % 2]:
-                        number_field(t(f"payer.{f}"), f"w_{s}_{f}", cond.seats[s].count(f), *COUNT)
+                        label, who = t(f"payer.{f}"), t(f"seat.{s}")
+                        number_field(
+                            label, f"w_{s}_{f}", cond.seats[s].count(f), *COUNT, name=f"{who} {label}"
+                        )
                 if ready_declared:
                     bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))
     entered = sum(cond.seats[s].entries for s in seats)

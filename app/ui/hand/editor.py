@@ -15,6 +15,7 @@ import streamlit as st
 from app.ui.flash import Flash, show
 from app.ui.hand import session
 from app.ui.hand.left_out import over_full, too_many_hint
+from app.ui.hand.numbers import COUNT, accept, number_field
 from app.ui.hand.onscreen import show_panel
 from app.ui.hand.typing import typed_entry
 from app.ui.i18n import labels, lang, t
@@ -87,17 +88,8 @@ def hand_editor() -> None:
     with st.container(horizontal=True, vertical_alignment="bottom"):
         if load_rules(hip.cond.variant).bonus_tile is not None:
             key = f"bonus_{h.bonus_tiles}"
-            st.number_input(
-                t("hand.bonus"),
-                min_value=0,
-                max_value=4,
-                step=1,
-                key=key,
-                value=h.bonus_tiles,
-                on_change=_on_bonus,
-                args=(key,),
-                width=150,
-            )
+            bonus = t("hand.bonus")
+            number_field(bonus, key, h.bonus_tiles, *COUNT, on_change=_on_bonus, args=(key,), width=150)
             if h.bonus_tiles:
                 st.markdown(
                     row_html(["F"] * h.bonus_tiles, size="sm"), unsafe_allow_html=True, width="content"
@@ -269,7 +261,9 @@ def _on_meld_out(j: int) -> None:
 
 def _on_bonus(key: str) -> None:
     h = session.hip()
-    h.set_hand(h.hand.with_bonus(ss[key] or 0))
+    n = accept(ss[key], *COUNT)
+    if n is not None:  # else the field says what is wrong, and the hand keeps its count
+        h.set_hand(h.hand.with_bonus(n))
 
 
 def _on_sort() -> None:

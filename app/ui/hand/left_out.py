@@ -17,7 +17,7 @@ from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.render.tiles import label, name, spoken
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
-from app.ui.state.too_many import MOST_TILES, likeliest, physical, too_many
+from app.ui.state.too_many import MOST_TILES, likeliest, over_hand, physical, too_many, wanted
 
 __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
@@ -82,13 +82,19 @@ def over_full() -> bool:
 
 
 def too_many_hint() -> None:
-    """Said when `over_full`: how many tiles, and the likeliest hand one tap away."""
-    if not over_full():
+    """Said when a photo's hand holds more tiles than a winning hand with its kongs laid apart
+    (`state.too_many.over_hand`): how many, and the likeliest hand one tap away. Over 18 it is
+    more than any winning hand."""
+    result, hand = _result(), session.hip().hand
+    if result is None or not over_hand(hand):
         return
-    result = _result()
-    best = likeliest(session.hip().hand, result.detections, result.groups)
+    best = likeliest(hand, result.detections, result.groups)
+    n = physical(hand)
     with st.container(horizontal=True, vertical_alignment="center", key="toomany"):
-        st.warning(t("hand.too_many", n=physical(session.hip().hand), most=MOST_TILES))
+        if n > MOST_TILES:
+            st.warning(t("hand.too_many", n=n, most=MOST_TILES))
+        else:
+            st.warning(t("hand.over_hand", n=n, want=wanted(hand)))
         if best is not None:
             st.button(
                 t("hand.keep_likely", n=physical(best)),

@@ -146,7 +146,7 @@ def detection_view() -> None:
     if photo is None:
         if services.reader_status() is not None:
             st.info(t("msg.manual_mode"))
-        elif h.photo_src == "manual":
+        elif h.photo_src == "manual" and h.hand.is_empty:  # not over a hand undo brought back
             st.caption(t("photo.none_manual"))
         return
     chinese = lang() == "zh" and label_font() is not None

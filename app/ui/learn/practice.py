@@ -7,7 +7,7 @@ import random
 import streamlit as st
 
 from app.ui import services
-from app.ui.hand.numbers import accept
+from app.ui.hand.numbers import number_field
 from app.ui.i18n import labels, t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
@@ -89,13 +89,8 @@ def practice() -> None:
     elif hand.winner_is_dealer and rules.options.dealer_doubles:
         st.caption(t("learn.you_dealer"))
     unit = t("res.unit_fan") if rules.family == "fan" else t("res.unit_pao")
-    if "practice_guess" not in ss:
-        ss.practice_guess = 0.0
     ask = t("learn.guess_total", unit=unit) if level == "table" else t("learn.guess", unit=unit)
-    typed = st.number_input(ask, step=1.0, format="%g", key="practice_guess")
-    guess = accept(typed, *GUESS)  # 2.5 is not read as 2, nor 200000 as the last good entry
-    if guess is None:
-        st.error(t("num.bad", lo=GUESS[0], hi=GUESS[1]))
+    guess = number_field(ask, "practice_guess", 0, *GUESS)  # 2.5 is never 2, 200000 never the last good
     if (
         st.button(t("learn.reveal"), key="btn_reveal", type="primary")
         and guess is not None

@@ -1,17 +1,18 @@
-"""A hand with more tiles than any winning hand, and the likeliest hand inside it.
+"""A hand with more tiles than a winning hand, and the likeliest hand inside it.
 
 A winning hand holds 14 tiles plus one per kong: at most 18 (four kongs). A photo taken at the
 table often holds more — discards, a neighbour's melds — and the reader's hand has them too.
-Four alike standing may be a kong the photo did not lay apart (the editor asks about that);
-but when the tiles over 14 are more than such kongs could explain, or more than 18 in all, the
-hand is over-full and no kong question helps: `likeliest` offers the hand the photo most
-probably shows instead.
+`over_hand`: more tiles than a winning hand with the kongs laid apart (`wanted`); the page says
+so and `likeliest` offers the hand the photo most probably shows, one tap away. Four alike
+standing may be a kong the photo did not lay apart (the editor asks about that); but when the
+tiles over 14 are more than such kongs could explain, or more than 18 in all (`too_many`), no
+kong question helps.
 
 Pure (no Streamlit).
 
 >>> hand = EditHand.typed(["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"] * 3)
->>> physical(hand), too_many(hand)
-(15, True)
+>>> physical(hand), wanted(hand), over_hand(hand), too_many(hand)
+(15, 14, True, True)
 """
 
 from __future__ import annotations
@@ -32,6 +33,16 @@ def physical(hand: EditHand) -> int:
     return len(hand.concealed) + sum(len(m.tiles) for m in hand.melds)
 
 
+def wanted(hand: EditHand) -> int:
+    """The tiles a winning hand with `hand`'s laid-apart kongs holds: 14 plus one per kong."""
+    return 14 + sum(1 for m in hand.melds if m.kind in KONG_KINDS)
+
+
+def over_hand(hand: EditHand) -> bool:
+    """More tiles than a winning hand with the kongs laid apart (`physical` > `wanted`)."""
+    return physical(hand) > wanted(hand)
+
+
 def too_many(hand: EditHand) -> bool:
     """More tiles than any winning hand: over `MOST_TILES`, or more over 14 + kongs than there
     are four-alike standing (each of which may be a kong not laid apart)."""
@@ -49,6 +60,8 @@ def likeliest(hand: EditHand, detections: Sequence, groups: Sequence) -> EditHan
     equals (the player's own row is nearest the camera, at the bottom). Its longest group comes
     first, then whole groups by nearness — in the main row first, then rows below it before rows
     above — each taken while the hand stays within 14 (a kong counts 3, `EditHand.tile_count`).
+    When that first group alone is over 14 (one long row: a neighbour's tiles at its ends), the
+    run of its tiles, left to right, that fits with the highest summed confidence (`_window`).
     Tiles not from the photo (picked or typed) always stay; the rest are taken out, to be
     taken back from the greyed tiles.
     """
@@ -77,6 +90,9 @@ def likeliest(hand: EditHand, detections: Sequence, groups: Sequence) -> EditHan
 
     keep: set[int] = set(first.tiles)
     best = _restricted(hand, used, keep)
+    if best.tile_count > 14:
+        keep = _window(hand, used, detections, first)
+        best = _restricted(hand, used, keep)
     for g in sorted((g for g in mine if g is not first), key=rank):
         trial = _restricted(hand, used, keep | set(g.tiles))
         if trial.tile_count <= 14:
@@ -85,8 +101,23 @@ def likeliest(hand: EditHand, detections: Sequence, groups: Sequence) -> EditHan
     return None if physical(best) >= physical(hand) else best
 
 
+def _window(hand: EditHand, used: set[int], detections: Sequence, group) -> set[int]:
+    """The longest left-to-right run of `group`'s tiles whose hand is within 14, the most
+    confident of equals (the earliest of ties)."""
+    order = sorted(group.tiles, key=lambda k: detections[k].center[0])
+    for size in range(len(order) - 1, 0, -1):
+        fits = [
+            order[i : i + size]
+            for i in range(len(order) - size + 1)
+            if _restricted(hand, used, set(order[i : i + size])).tile_count <= 14
+        ]
+        if fits:
+            return set(max(fits, key=lambda run: sum(detections[k].conf for k in run)))
+    return set()
+
+
 def _restricted(hand: EditHand, used: set[int], keep: set[int]) -> EditHand:
     return hand.without_detections(used - keep)
 
 
-__all__ = ["MOST_TILES", "likeliest", "physical", "too_many"]
+__all__ = ["MOST_TILES", "likeliest", "over_hand", "physical", "too_many", "wanted"]

@@ -8,6 +8,7 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui.flash import show_posted
+from app.ui.hand.numbers import number_field
 from app.ui.hand.session import hip, started
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
@@ -122,7 +123,7 @@ def history(rec, ledger) -> None:
     pages = (n + PAGE - 1) // PAGE
     page = 1
     if pages > 1:
-        page = st.number_input(t("table.history_page", pages=pages), 1, pages, 1, key="tw_hist_page")
+        page = number_field(t("table.history_page", pages=pages), "tw_hist_page", 1, 1, pages) or 1
     newest = n - (page - 1) * PAGE
     for o in reversed(ledger.outcomes[max(0, newest - PAGE) : newest]):
         with st.expander(hand_title(ledger, o)):
@@ -142,8 +143,9 @@ def history(rec, ledger) -> None:
         # keeps its open state (its key) while the page reruns, a refused save included
         begin = {"on_change": began, "args": (code, "edit")}
         with st.expander(t("table.edit"), key="tw_edit_open", **begin):
-            number = st.number_input(t("table.edit_which"), 1, n, n, key="tw_edit_n", **begin)
-            _edit_form(rec, ledger.outcomes[number - 1])
+            number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
+            if number is not None:  # else the field says the range
+                _edit_form(rec, ledger.outcomes[number - 1])
             show_posted("edit")  # the edit's outcome under its form
             st.button(t("table.edit_drop"), key="tb_edit_drop", on_click=drop_edit, args=(code, n))
 
@@ -156,7 +158,7 @@ def drop_edit(code: str, last: int) -> None:
     back to the `last`, every edit form drawn anew (keys of a new generation: a widget's value
     stays in the browser while its key does)."""
     ss["tw_edit_open"] = False
-    ss["tw_edit_n"] = last
+    ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
     ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
     forget_begun(code, "edit")
 

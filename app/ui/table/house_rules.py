@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from app import jsonin
+from app.ui.hand.numbers import number_field
 from app.ui.i18n import t
 from ledger import LedgerError
 from ledger.rules import CHOICES, INT_RANGE, INT_RANGES, load_ledger_rules, rule_sections, scoring_rules
@@ -55,8 +56,9 @@ def rules_form(variant: str) -> dict[str, Any]:
         if isinstance(default, bool):
             value = st.checkbox(label, value=default, key=wkey, help=help_)
         elif isinstance(default, int):
-            lo, hi = INT_RANGES.get(key, INT_RANGE)
-            value = int(st.number_input(label, lo, hi, default, step=1, key=wkey, help=help_))
+            value = number_field(label, wkey, default, *INT_RANGES.get(key, INT_RANGE), help=help_)
+            if value is None:  # the field says what is wrong; the form is refused (`BAD_FIELDS`)
+                continue
         else:
             options = CHOICES.get(key, (default,))
             value = st.selectbox(

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from app.ui.hand.numbers import number_field
 from app.ui.i18n import has, t
 from scoring.rules import load_rules
 from scoring.rules.options import Options
@@ -69,8 +70,9 @@ def options_form(variant: str) -> dict[str, Any]:
         if isinstance(default, bool):
             value: Any = st.checkbox(label, value=default, key=key, help=help_)
         elif isinstance(default, int):
-            lo, hi = OPTION_RANGE
-            value = int(st.number_input(label, lo, hi, default, step=1, key=key, help=help_))
+            value = number_field(label, key, default, *OPTION_RANGE, help=help_)
+            if value is None:  # the field says what is wrong; the form is refused (`BAD_FIELDS`)
+                continue
         else:
             choices = event_choices(variant)
             picked = st.multiselect(

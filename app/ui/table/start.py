@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app.ui.hand.numbers import BAD_FIELDS, number_field
 from app.ui.i18n import labels, t
 from app.ui.table.db import error_text, store
 from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typed_rules
 from app.ui.table.option_rules import options_form
 from ledger import LedgerError, Table
 from ledger.codes import normalize_code
+from ledger.model import MAX_NAME, MAX_TITLE
+from ledger.names import unprintable
 from scoring.model import VARIANTS
 
 ss = st.session_state
 DEFAULT_NAMES = ("东", "南", "西", "北")
+BASE = (0.01, 10000.0)
+"""The money per 炮 a table may have, in the currency's units."""
 
 
 def start_view() -> None:
@@ -27,23 +32,20 @@ def start_view() -> None:
         default="jiujiang",
         required=True,
     )  # fmt: skip  (outside the form: the house rules below are the variant's)
+    ss[BAD_FIELDS] = []  # the fields below whose entry is refused, by label (`_create` checks)
     with st.form("table_new"):
-        st.text_input(t("table.title"), key="tn_title", max_chars=80)
+        _text_field(t("table.title"), "tn_title", MAX_TITLE)
         cols = st.columns(4)
         for i, col in enumerate(cols):
             with col:
-                st.text_input(
-                    t("table.seat_n", n=i + 1), value=DEFAULT_NAMES[i], key=f"tn_seat{i}", max_chars=24
-                )
-        st.number_input(
-            t("table.base"), min_value=0.01, max_value=10000.0, value=1.0, step=0.5, key="tn_base"
-        )
+                _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, DEFAULT_NAMES[i])
+        number_field(t("table.base"), "tn_base", 1.0, *BASE, whole=False)
         with st.expander(t("table.rules_form")):
             ss["tn_chosen"] = rules_form(variant or "jiujiang")
             st.caption(t("rule.opt.heading"))
             ss["tn_options"] = options_form(variant or "jiujiang")
             st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
-        st.caption(t("table.seats_help"))
+        st.caption(t("table.seats_help", most=MAX_NAME))
         created = st.form_submit_button(t("table.create"), type="primary")
     if created:
         _create()
@@ -58,7 +60,26 @@ def start_view() -> None:
             st.error(error_text(e))
 
 
+def _text_field(label: str, key: str, most: int, value: str = "") -> None:
+    """A text field kept as typed or pasted (no `max_chars`: the browser would drop a paste over
+    it without a word); under it, once submitted, what is wrong with it — over `most`
+    characters, or a control or format character (`ledger.names`) — naming the field."""
+    st.text_input(label, value=value, key=key, placeholder=t("table.at_most", most=most))
+    text = ss.get(key) or ""
+    bad = unprintable(text)
+    if len(text) > most:
+        st.error(t("table.too_long", field=label, most=most, n=len(text)))
+    elif bad:
+        st.error(t("table.bad_char", field=label, char=bad))
+    else:
+        return
+    ss[BAD_FIELDS].append(label)
+
+
 def _create() -> None:
+    if ss.get(BAD_FIELDS):  # each says what is wrong under it
+        st.error(t("table.fix_fields", fields=t("list.sep").join(ss[BAD_FIELDS])))
+        return
     seats = tuple(ss.get(f"tn_seat{i}", "") for i in range(4))
     variant = ss.tn_variant or "jiujiang"
     try:

@@ -1,0 +1,93 @@
+"""A photo's hand with more tiles than a winning hand: 15, 17 and 19 tiles, with and without
+kongs laid apart — when the page says so, in which words, and the likeliest hand it offers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from app.photo_hand import hand_from_photo
+from app.ui import i18n
+from app.ui.state import EditHand
+from app.ui.state.photo_tiles import in_hand
+from app.ui.state.too_many import likeliest, over_hand, physical, too_many, wanted
+from tests.app.test_photo_hand import photo
+from tests.app.test_state import hand
+
+ROW15 = "234m567p678s99s111p1m"  # 15 tiles, no four alike
+ROW17 = "123m456m789m11s234p5p6p7p"  # 17 tiles, no four alike
+ROW19 = "123m456m789m11s234p567p8p"  # 19 tiles
+
+
+@pytest.mark.parametrize(
+    "tiles, melds, want, over, past_kongs",
+    [
+        (ROW15, (), 14, True, True),  # 15 standing, no kong: one too many
+        ("234m567p678s99s", (("kong", "7777p"),), 15, False, False),  # 15 with a kong: a hand
+        ("234m567p678s99s7777p", (), 14, True, False),  # 15, four alike standing: maybe a kong
+        (ROW17, (), 14, True, True),  # 17 standing: more than a hand, not more than any hand
+        (
+            "234m99s",
+            (("kong", "7777p"), ("kong", "1111s"), ("kong", "EEEE")),
+            17,
+            False,
+            False,
+        ),  # 17, 3 kongs
+        ("234m567p678s99s1m", (("kong", "7777p"), ("kong", "1111s")), 16, True, True),  # 17, 2 kongs
+        (ROW19, (), 14, True, True),  # 19 standing
+        ("1111m2222m3333m4444m55m6m", (), 14, True, True),  # 19 with four alike standing
+        ("2222m55m6m", (("kong", "1111s"), ("kong", "3333p"), ("kong", "EEEE")), 17, True, True),  # 19
+    ],
+)
+def test_over_hand_whenever_the_tiles_are_more_than_a_hand_with_the_kongs_laid_apart(
+    tiles, melds, want, over, past_kongs
+):
+    h = hand(tiles, *melds)
+    assert wanted(h) == want and over_hand(h) is over and too_many(h) is past_kongs
+
+
+def test_the_words_say_more_than_a_hand_up_to_18_and_more_than_any_hand_above():
+    i18n.set_lang("zh")
+    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
+        "有 17 张牌，比一手胡牌多（14 张：14 张，每个杠多一张）"
+    )
+    assert "比任何能胡的手牌都多（最多 18 张" in i18n.t("hand.too_many", n=19, most=18)
+    i18n.set_lang("en")
+    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
+        "Tiles: 17, more than a winning hand holds (14:"
+    )
+
+
+def test_one_long_row_of_17_offers_its_likeliest_14_the_surest_run():
+    """One row of 17 read as one group (the trial's photo): the 14 in a row left to right with
+    the highest confidence, the low-confidence end left out."""
+    result = photo("1m 2m 3m 4m 4m 4m 4m 5m 6m 7m 7m 8m 8m 9m 9m 9m 9m")
+    dets = result.detections
+    for k in (0, 1, 2):  # the left end read unsure: a neighbour's tiles
+        dets[k] = dataclasses.replace(dets[k], conf=0.3)
+    h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+    assert physical(h) == 17 and over_hand(h)
+    best = likeliest(h, dets, result.groups)
+    assert best is not None and physical(best) == 14 and sorted(in_hand(best)) == list(range(3, 17))
+    assert not over_hand(best) and likeliest(best, dets, result.groups) is None
+
+
+def test_15_with_a_kong_laid_apart_is_not_said_over_and_offers_nothing_smaller():
+    result = photo("7p 7p 7p~ 7p | 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
+    h = EditHand.from_guess(hand_from_photo(result, "xingzi", whole=True))
+    assert physical(h) == 15 and wanted(h) == 15 and not over_hand(h)
+
+
+def test_the_page_says_17_is_more_than_a_hand_and_one_tap_keeps_14(monkeypatch):
+    from tests.app.test_apptest_photo_tiles import _app, _hand_dets, _upload
+
+    result = photo("1m 2m 3m 4m 4m 4m 4m 5m 6m 7m 7m 8m 8m 9m 9m 9m 9m")
+    at = _app(monkeypatch, result)
+    _upload(at)
+    i18n.set_lang("zh")
+    assert [w.value for w in at.warning if "17" in w.value] == [i18n.t("hand.over_hand", n=17, want=14)]
+    assert not [w for w in at.warning if "比任何能胡的手牌都多" in w.value]
+    at.button(key="btn_keep_likely").click()
+    at.run()
+    assert len(_hand_dets(at)) == 14 and not [w for w in at.warning if "比一手胡牌多" in w.value]
