@@ -144,7 +144,7 @@ def test_a_bad_point_value_is_an_error_and_no_total(at, typed_value):
     errors = [e.value for e in at.error]
     field = i18n.t("cond.point_value")
     assert i18n.t("num.bad_field", field=field, lo=1, hi=9999) in errors
-    assert i18n.t("msg.bad_number") in errors
+    assert i18n.t("msg.bad_number_in", fields=field) in errors  # the result panel names the field
     assert total_of(at) is None  # not the total of the previous value
     assert at.session_state.hip.cond.point_value == 1
     at.number_input(key="w_point_value").set_value(3)

@@ -8,7 +8,7 @@ import html
 import streamlit as st
 
 from app.ui import services
-from app.ui.hand import session
+from app.ui.hand import numbers, session
 from app.ui.hand.why_not import why_not
 from app.ui.i18n import t
 from app.ui.messages import cannot_win_text, code_text
@@ -81,7 +81,7 @@ def _refusal(refusal: services.Refusal) -> None:
     elif refusal.code == "engine_failed":
         st.error(t("err.scoring_missing"))
     elif refusal.code == "bad_number":
-        st.error(t("msg.bad_number"))
+        st.error(numbers.bad_text(session.hip().bad_numbers))  # names the fields to fix
     elif refusal.code == "not_complete":
         found = _found()
         st.warning(t("res.not_complete" if found else "res.not_complete_fix"))
