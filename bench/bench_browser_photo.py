@@ -27,6 +27,7 @@ import argparse
 import io
 import os
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                 browser.close()
     finally:
         stop_app(proc)
+        shutil.rmtree(work, ignore_errors=True)  # the 12 MP photo and the server's log
     totals = [t for t, _ in rows]
     print(
         f"photo {photo.name}: file chosen -> total on screen min {min(totals):.2f} s, median "
