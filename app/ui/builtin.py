@@ -1,7 +1,7 @@
 """Streamlit's own words and checks, in the page language: one small script per page.
 
 Streamlit names some of its controls in English only, in attributes CSS cannot reach (the
-number steppers' "Decrement" / "Increment", the camera's "Take Photo" / "Clear photo", the
+number steppers' "Decrement" / "Increment" and "Clear value", the camera's "Take Photo" / "Clear photo", the
 toast's "Close", the skip link, the QR popover's icon name); `LABELS` gives each, found by its
 `data-testid` and place, never by its English text, an `aria-label` from the catalog, kept as
 Streamlit redraws (a `MutationObserver`). The words drawn on screen are replaced by CSS
@@ -29,6 +29,7 @@ from app.ui.i18n import t
 LABELS = (
     ('[data-testid="stNumberInputStepDown"]', "a11y.decrement"),
     ('[data-testid="stNumberInputStepUp"]', "a11y.increment"),
+    ('[data-testid="stNumberInputClearButton"]', "a11y.clear_value"),
     ('[data-testid="stCameraInputWebcamComponent"] [data-testid="stCameraInputButton"]', "photo.take"),
     ('[data-testid="stCameraInput"] > [data-testid="stCameraInputButton"]', "photo.clear"),
     ('[data-testid="stToast"] button[slot="close"]', "a11y.close"),

@@ -89,7 +89,7 @@ def hand_editor() -> None:
         if load_rules(hip.cond.variant).bonus_tile is not None:
             key = f"bonus_{h.bonus_tiles}"
             bonus = t("hand.bonus")
-            number_field(bonus, key, h.bonus_tiles, *COUNT, on_change=_on_bonus, args=(key,), width=150)
+            number_field(bonus, key, h.bonus_tiles, *COUNT, on_change=_on_bonus, args=(key,), width=190)
             if h.bonus_tiles:
                 st.markdown(
                     row_html(["F"] * h.bonus_tiles, size="sm"), unsafe_allow_html=True, width="content"
