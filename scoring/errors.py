@@ -63,14 +63,20 @@ class HandError(ValueError):
 
     ``code`` is a stable identifier from :data:`CODES` (``"fifth_copy"``); ``str(error)`` (also
     ``error.message``) is one sentence naming the problem — the tile or meld at fault. `jxmj score`
-    prints both as ``{"error": "...", "code": "..."}`` with exit status 2.
+    prints both as ``{"error": "...", "code": "..."}`` with exit status 2. ``detail``: the parts of
+    the sentence a program words itself in another language, as strings (a house-rule error's
+    ``key`` and the kind of value it ``want``, `scoring/rules/overrides.py`); empty for most codes.
+
+    >>> HandError(BAD_RULE_VALUE, "rules: options.cap must be true or false, not 3", key="options.cap").detail
+    {'key': 'options.cap'}
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **detail: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.detail = detail
 
     def with_prefix(self, prefix: str) -> HandError:
         """The same error with ``prefix`` before its sentence (``"meld 2: "``)."""
-        return HandError(self.code, f"{prefix}{self.message}")
+        return HandError(self.code, f"{prefix}{self.message}", **self.detail)

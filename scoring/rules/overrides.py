@@ -30,6 +30,8 @@ __all__ = ["ADDER_KEYS", "MAX_VALUE", "apply_overrides", "flatten", "flatten_obj
 ADDER_KEYS = ("self_drawn", "concealed", "edge_wait", "closed_wait", "single_wait")
 MAX_VALUE = 10**6
 _VALUE_SECTIONS = ("extras", "bonus", "eaten")
+_ANY = "options.<name>, patterns.<key>.<field>, extras/bonus/eaten.<name>, basic.<field>"
+_BASIC = "basic.points (basic.multiplier), basic.adders.<adder>"
 _PATTERN_FIELDS = {
     "base": int,
     "base_self_drawn": int,
@@ -39,14 +41,20 @@ _PATTERN_FIELDS = {
 }
 
 
-def _unknown(key: str, why: str) -> HandError:
-    return HandError(E.UNKNOWN_RULE_KEY, f"rules: unknown key {key[:80]!r}: {why}")
+def _unknown(key: str, why: str, keys: str) -> HandError:
+    """``unknown_rule_key``; its detail: the ``key`` and the ``keys`` that may be written there."""
+    return HandError(E.UNKNOWN_RULE_KEY, f"rules: unknown key {key[:80]!r}: {why}", key=key[:80], keys=keys)
 
 
 def _path(doc: Mapping[str, Any], key: Any, variant: str) -> tuple[tuple[str, ...], type]:
     """The canonical path of an override key and the type its value must have."""
     if not isinstance(key, str):
-        raise HandError(E.UNKNOWN_RULE_KEY, f"rules: keys are strings such as 'options.cap', not {key!r}")
+        raise HandError(
+            E.UNKNOWN_RULE_KEY,
+            f"rules: keys are strings such as 'options.cap', not {key!r}",
+            key=repr(key)[:80],
+            keys="options.cap",
+        )
     parts = tuple(key.split("."))
     if parts[0] == variant and len(parts) > 1:
         parts = parts[1:]
@@ -59,22 +67,28 @@ def _path(doc: Mapping[str, Any], key: Any, variant: str) -> tuple[tuple[str, ..
     head = parts[0]
     if head == "options":
         if len(parts) != 2 or parts[1] not in options:
-            raise _unknown(key, f"{variant} has the options {', '.join(sorted(options))}")
+            names = ", ".join(sorted(options))
+            raise _unknown(key, f"{variant} has the options {names}", names)
         return parts, type(options[parts[1]])
     if head in _VALUE_SECTIONS or head == "adder_rules":
         section = doc.get(head, {})
         if len(parts) != 2 or parts[1] not in section:
-            raise _unknown(key, f"[{head}] of {variant} has {', '.join(sorted(section)) or 'no keys'}")
+            has = ", ".join(sorted(section)) or "no keys"
+            raise _unknown(
+                key,
+                f"[{head}] of {variant} has {has}",
+                ", ".join(f"{head}.{k}" for k in sorted(section)) or _ANY,
+            )
         return parts, type(section[parts[1]])
     if head == "basic":
         if parts[1:] in (("points",), ("multiplier",)) and parts[1] in doc.get("basic", {}):
             return parts, int
         if len(parts) == 3 and parts[1] == "adders" and parts[2] in ADDER_KEYS and doc.get("family") != "fan":
             return parts, int
-        raise _unknown(key, "basic takes points (or multiplier) and adders.<adder>")
+        raise _unknown(key, "basic takes points (or multiplier) and adders.<adder>", _BASIC)
     if head == "patterns":
         if len(parts) < 3 or parts[1] not in patterns:
-            raise _unknown(key, f"{variant} has the patterns {', '.join(patterns)}")
+            raise _unknown(key, f"{variant} has the patterns {', '.join(patterns)}", ", ".join(patterns))
         row = patterns[parts[1]]
         fan = doc.get("family") == "fan"
         if len(parts) == 4 and parts[2] == "adders" and parts[3] in ADDER_KEYS and not fan:
@@ -83,31 +97,36 @@ def _path(doc: Mapping[str, Any], key: Any, variant: str) -> tuple[tuple[str, ..
         if len(parts) == 3 and parts[2] in fields:
             return parts, _PATTERN_FIELDS[parts[2]] if parts[2] not in row else type(row[parts[2]])
         extra = "" if fan else f", adders.<{'|'.join(ADDER_KEYS)}>"
-        raise _unknown(key, f"a pattern takes {', '.join(fields)}{extra}")
-    raise _unknown(
-        key, "use options.<name>, patterns.<key>.<field>, extras/bonus/eaten.<name> or basic.<field>"
-    )
+        takes = f"{', '.join(fields)}{extra}"
+        raise _unknown(key, f"a pattern takes {takes}", takes)
+    why = "use options.<name>, patterns.<key>.<field>, extras/bonus/eaten.<name> or basic.<field>"
+    raise _unknown(key, why, _ANY)
 
 
 def _check(key: str, value: Any, kind: type) -> Any:
-    def bad(what: str) -> HandError:
+    """`value` if `kind` may hold it, else ``bad_rule_value``; its detail: the ``key`` and the
+    kind of value it wants, ``want``: ``bool``, ``int`` or ``number`` (0 … :data:`MAX_VALUE`),
+    ``names`` (a list of item names) or ``string``."""
+
+    def bad(what: str, want: str) -> HandError:
         shown = repr(value) if len(repr(value)) <= 80 else f"{repr(value)[:80]}…"
-        return HandError(E.BAD_RULE_VALUE, f"rules: {key} must be {what}, not {shown}")
+        return HandError(E.BAD_RULE_VALUE, f"rules: {key} must be {what}, not {shown}", key=key, want=want)
 
     if kind is bool:
         if not isinstance(value, bool):
-            raise bad("true or false")
+            raise bad("true or false", "bool")
     elif kind in (int, float):
+        want = "int" if kind is int else "number"
         if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
-            raise bad("a whole number" if kind is int else "a number")
+            raise bad("a whole number" if kind is int else "a number", want)
         if not 0 <= value <= MAX_VALUE:
-            raise bad(f"from 0 to {MAX_VALUE:,}")
+            raise bad(f"from 0 to {MAX_VALUE:,}", want)
     elif kind is list:
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value) or len(value) > 64:
-            raise bad("a list of names")
+            raise bad("a list of names", "names")
     elif kind is str:
         if not isinstance(value, str) or len(value) > 80:
-            raise bad("a string")
+            raise bad("a string", "string")
     return value
 
 
@@ -117,9 +136,17 @@ def _check_names(doc: Mapping[str, Any], path: tuple[str, ...], names: list[str]
     key = ".".join(path)
     for name in names:
         if name not in known:
-            raise HandError(E.BAD_RULE_VALUE, f"rules: {key} holds the unknown item {name[:80]!r}")
+            raise HandError(
+                E.BAD_RULE_VALUE,
+                f"rules: {key} holds the unknown item {name[:80]!r}",
+                key=key,
+                want="known_item",
+                item=name[:80],
+            )
     if path[0] == "patterns" and path[1] in names:
-        raise HandError(E.BAD_RULE_VALUE, f"rules: {key}: a pattern cannot replace itself")
+        raise HandError(
+            E.BAD_RULE_VALUE, f"rules: {key}: a pattern cannot replace itself", key=key, want="not_itself"
+        )
 
 
 def apply_overrides(

@@ -121,3 +121,44 @@ def test_the_options_are_named_in_english_on_an_english_page():
     cap = at.number_input(key="tro_xinyu_cap")
     assert cap.label == en["rule.label"].format(name=en["rule.opt.cap"], default=0)
     assert at.checkbox(key="tro_xinyu_kong_counts_once").help == en["rule.ref"].format(ref="§2")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_bad_scoring_rule_is_said_in_the_pages_language_by_the_engines_code(lang):
+    """The engine's `unknown_rule_key` / `bad_rule_value` are worded by the catalog, with the key
+    and what may be written there (its `HandError.detail`): no English engine sentence on the zh
+    page ("计分桌规 cpa 不行：名字或值不对" named nothing it may be, the en page said "scoring
+    house rules: rules: unknown key 'cpa'" before)."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    at.segmented_control(key="page").set_value("table")
+    at.run()
+    at.segmented_control(key="tn_variant").set_value("xinyu")
+    at.run()
+    cat = i18n.catalog(lang)
+    names = ", ".join(sorted(n for n, _, _ in scoring_options("xinyu")))
+    for typed, want in [
+        ('{"scoring": {"cpa": 32}}', cat["rule.scoring.unknown_rule_key"].format(key="cpa", keys=names)),
+        (
+            '{"scoring": {"cap": true}}',
+            cat["rule.scoring.bad_rule_value"].format(
+                key="options.cap", value="true", want=cat["rule.want_int"].format(lo=0, hi=1000000)
+            ),
+        ),
+        (
+            '{"scoring": {"full_flush.multiplier": -3}}',
+            cat["rule.scoring.bad_rule_value"].format(
+                key="patterns.full_flush.multiplier",
+                value="-3",
+                want=cat["rule.want_int"].format(lo=0, hi=1000000),
+            ),
+        ),
+    ]:
+        at.text_area(key="tn_rules").input(typed)
+        next(b for b in at.button if b.label == cat["table.create"]).click()
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert [e.value for e in at.error] == [want]
+        assert "table" not in at.query_params and at.text_area(key="tn_rules").value == typed  # kept
+    assert "rules:" not in want and "must be" not in want  # never the engine's own sentence

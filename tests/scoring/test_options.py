@@ -148,6 +148,31 @@ def test_rules_override_errors_name_the_key(rules, code, fragment):
     assert e.value.code == code and fragment in str(e.value)
 
 
+@pytest.mark.parametrize(
+    ("rules", "detail"),
+    [
+        ({"full_flush.bse": 15}, {"key": "full_flush.bse", "keys": "base, base_self_drawn, replaces, "
+          "compare_without, adders.<self_drawn|concealed|edge_wait|closed_wait|single_wait>"}),
+        ({"extras.pair_runn": 5}, {"key": "extras.pair_runn", "keys": "extras.luxury, extras.luxury_max, "
+          "extras.pair_run, extras.pair_run_extra, extras.pair_run_extra_max, extras.pair_run_min, "
+          "extras.pung_run_four, extras.pung_run_three"}),  # jiujiang.toml's [extras]
+        ({"min_win": True}, {"key": "options.min_win", "want": "int"}),
+        ({"bonus.kong": -1}, {"key": "bonus.kong", "want": "int"}),
+        ({"red_flag_is_addon": 1}, {"key": "options.red_flag_is_addon", "want": "bool"}),
+        ({"full_flush.replaces": [{}]}, {"key": "patterns.full_flush.replaces", "want": "names"}),
+        ({"full_flush.replaces": ["full_flush"]}, {"key": "patterns.full_flush.replaces", "want": "not_itself"}),
+        ({"min_win_exceptions": ["robing_kong"]},
+         {"key": "options.min_win_exceptions", "want": "known_item", "item": "robing_kong"}),
+    ],
+)  # fmt: skip
+def test_rules_override_errors_carry_their_parts_for_the_app_to_word(rules, detail):
+    """`HandError.detail`: what the app's zh / en catalog needs to say it (never the sentence)."""
+    with pytest.raises(HandError) as e:
+        score_json({**HAND, "rules": rules})
+    assert e.value.detail == detail
+    assert e.value.with_prefix("x: ").detail == detail
+
+
 def test_rules_override_keys_of_every_shape():
     xy = {"variant": "xinyu", "concealed": "EEESSSWWWCCCPP", "winning_tile": "P", "self_drawn": True}
     for key in ("cap", "options.cap", "xinyu.cap", "xinyu.options.cap"):

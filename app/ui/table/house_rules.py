@@ -15,9 +15,13 @@ import streamlit as st
 
 from app import jsonin
 from app.ui.hand.numbers import number_field
-from app.ui.i18n import t
+from app.ui.i18n import has, t
 from ledger import LedgerError
 from ledger.rules import CHOICES, INT_RANGE, INT_RANGES, load_ledger_rules, rule_sections, scoring_rules
+from scoring import HandError
+from scoring.errors import BAD_RULE_VALUE, UNKNOWN_RULE_KEY
+from scoring.rules import load_rules
+from scoring.rules.overrides import MAX_VALUE
 
 ss = st.session_state
 MAX_RULES = 4000
@@ -103,13 +107,13 @@ def typed_rules(
             load_ledger_rules(variant, {key: value})
         except (LedgerError, TypeError):
             want = _want(key, defaults[key])
-            raise RuleProblem(t("rule.bad_value", key=key, value=str(value)[:24], want=want)) from None
+            raise RuleProblem(t("rule.bad_value", key=key, value=_shown(value), want=want)) from None
     typed = set()
     for key, value in rules.get("scoring", {}).items():
         try:
             typed.update(scoring_rules(variant, {key: value}).applied)  # its canonical key
-        except (LedgerError, TypeError) as e:  # TypeError: a value no rule can hold (a list)
-            raise RuleProblem(t("rule.bad_scoring", key=key, why=str(e))) from None
+        except (LedgerError, TypeError):  # TypeError: a value no rule can hold (a list)
+            raise _scoring_problem(variant, key, value) from None
     scoring = {k: v for k, v in (options or {}).items() if k not in typed}
     scoring.update(rules.get("scoring", {}))
     out = dict(rules)
@@ -118,6 +122,32 @@ def typed_rules(
     if scoring:
         out["scoring"] = scoring
     return out
+
+
+def _scoring_problem(variant: str, key: str, value: Any) -> RuleProblem:
+    """Why scoring house rule `key` = `value` is refused, in the page's language: the engine's
+    `HandError` by its code, with the key and what may be written there from its ``detail``
+    (never its English sentence)."""
+    try:
+        load_rules(variant).with_overrides({key: value})
+    except HandError as e:
+        d = e.detail
+        if e.code == UNKNOWN_RULE_KEY and "keys" in d:
+            return RuleProblem(t("rule.scoring.unknown_rule_key", key=d.get("key", key), keys=d["keys"]))
+        if e.code == BAD_RULE_VALUE and has(f"rule.want_{d.get('want')}"):
+            want = t(f"rule.want_{d['want']}", lo=0, hi=MAX_VALUE, item=d.get("item", ""))
+            named = d.get("key", key)
+            return RuleProblem(t("rule.scoring.bad_rule_value", key=named, value=_shown(value), want=want))
+    except TypeError:
+        pass
+    return RuleProblem(t("rule.bad_scoring", key=key))
+
+
+def _shown(value: Any) -> str:
+    """A typed JSON value as the player wrote it (``true``, not Python's ``True``), cut at 24."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    return str(value)[:24]
 
 
 def _want(key: str, default: Any) -> str:
