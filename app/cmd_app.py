@@ -13,6 +13,8 @@ test keeps the two equal) for a plain `streamlit run app/streamlit_app.py`.
 machine's LAN addresses (`app.lan.ensure_certificate`, kept in the user's data directory), so
 phones at the table may use their camera; the terminal shows the address other phones open,
 as a QR code too (the app shows it under its QR button). The browser warns once about the certificate.
+That address goes to the app as ``JXMJ_JOIN_URL``; a ``JXMJ_JOIN_URL`` the user set already (the
+address behind a proxy) is kept, printed and shown instead.
 
 It also sets `MALLOC_SETTINGS` in the server's environment (unless already set), so that
 the memory of a decoded photo goes back to the system once the photo is read.
@@ -121,11 +123,13 @@ def _addresses(options: list[str]) -> list[str] | None:
     return [f"[{address}]" if ":" in address else address]
 
 
-def announce(options: list[str], https: bool) -> str:
-    """The join URL for other phones, printed with its QR code; also returned."""
+def announce(options: list[str], https: bool, given: str = "") -> str:
+    """The join URL for other phones, printed with its QR code; also returned. `given`: the
+    user's own ``JXMJ_JOIN_URL`` (the address behind a proxy or a tunnel), kept as it is; only
+    when it is empty is the URL made from this machine's LAN address and the port."""
     from app.lan import join_url, qr_terminal
 
-    url = join_url(_port(options), https, _addresses(options))
+    url = given.strip() or join_url(_port(options), https, _addresses(options))
     print(f"jxmj: other phones at the table open {url}", flush=True)
     if https:
         print("jxmj: the browser warns once about the self-signed certificate; accept it to go on.")
@@ -141,7 +145,7 @@ def run_passthrough(options: list[str]) -> int:
         print("jxmj app: not available yet", file=sys.stderr)
         return 2
     options, https = https_options(options)
-    url = announce(options, https)
+    url = announce(options, https, os.environ.get("JXMJ_JOIN_URL", ""))
     cmd = streamlit_command(options)
     sys.stdout.flush()
     # Become the server process, so that stopping `jxmj app` stops Streamlit too.

@@ -61,6 +61,24 @@ def test_the_join_address_is_the_servers_address(options, want, capsys):
     assert f"other phones at the table open {want}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("given", "want"),
+    [
+        ("https://mahjong.example.org/jx", "https://mahjong.example.org/jx"),  # behind a proxy: kept
+        ("", "http://192.168.1.7:8600"),  # unset: this machine's address and port
+    ],
+)
+def test_jxmj_app_keeps_a_join_url_the_user_set(given, want, monkeypatch, capsys):
+    """`JXMJ_JOIN_URL` set by the user reaches the server (and the QR code) unchanged; it was
+    replaced by the LAN address before, so the QR code sent phones around the proxy."""
+    monkeypatch.setenv("JXMJ_JOIN_URL", given)
+    started: list[dict] = []
+    monkeypatch.setattr(cmd_app.os, "execve", lambda path, cmd, env: started.append(env))
+    assert cmd_app.run_passthrough(["--server.address=192.168.1.7", "--server.port", "8600"]) == 0
+    assert started[0]["JXMJ_JOIN_URL"] == want
+    assert f"other phones at the table open {want}\n" in capsys.readouterr().out
+
+
 def test_the_server_runs_hardened():
     assert cmd_app.streamlit_command([])[1:5] == ["-m", "app.serve", "run", str(cmd_app.MAIN_SCRIPT)]
 
