@@ -120,3 +120,33 @@ def test_a_house_rule_number_out_of_range_is_named_and_opens_nothing():
     lo, hi = OPTION_RANGE
     assert f"{cap.label}：请输入 {lo} 到 {hi} 之间的整数。" in errors and "table" not in at.query_params
     assert errors[-1] == ZH["table.fix_fields"].format(fields=cap.label)
+
+
+def _open(at, typed: str) -> list[str]:
+    at.text_input(key="to_code").input(typed)
+    next(b for b in at.button if b.label == ZH["table.open_button"]).click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return [e.value for e in at.error]
+
+
+def test_a_long_paste_in_the_code_field_is_kept_said_and_opens_nothing():
+    """The 牌局码 field had max_chars=20: the browser cut a longer paste without a word."""
+    at = _start()
+    pasted = "K7QM9ACXTRE 是我们今晚的牌局，快来，别迟到了"
+    assert _open(at, pasted) == [f"牌局码：最多 20 个字，现在有 {len(pasted)} 个。请删短一些。"]
+    assert at.text_input(key="to_code").value == pasted and not at.text_input(key="to_code").max_chars
+    assert "table" not in at.query_params
+    assert _open(at, "K7QM-9ACX") == [ZH["ledger.bad_code"]]  # short but no code: said as before
+    assert "table" not in at.query_params
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_pasted_join_link_opens_its_table(lang):
+    from ledger import Table
+
+    code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"), "1", {})).table.code
+    at = _start()
+    link = f"  http://192.168.1.5:8501/table?table={code.lower()}&lang={lang}  "  # the QR button's address
+    assert len(link) > 20 and _open(at, link) == []
+    assert at.query_params["table"] == code  # the table is shown (its code in the address)

@@ -3,6 +3,8 @@ existing one by its code. Creating a table puts its code in the URL (`?table=COD
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import streamlit as st
 
 from app.ui.hand.numbers import BAD_FIELDS, number_field
@@ -20,6 +22,8 @@ ss = st.session_state
 DEFAULT_NAMES = ("东", "南", "西", "北")
 BASE = (0.01, 10000.0)
 """The money per 炮 a table may have, in the currency's units."""
+MAX_CODE_TEXT = 20
+"""The most characters the 牌局码 field takes: 11 for the code, room for spaces and dashes."""
 
 
 def start_view() -> None:
@@ -51,13 +55,44 @@ def start_view() -> None:
         _create()
     st.subheader(t("table.open"))
     with st.form("table_open"):
-        st.text_input(t("table.code"), key="to_code", max_chars=20)
+        typed = _code_field()
         opened = st.form_submit_button(t("table.open_button"))
-    if opened:
+    if opened and typed is not None:
         try:
-            go(normalize_code(ss.to_code or ""))
+            go(normalize_code(typed))
         except LedgerError as e:
             st.error(error_text(e))
+
+
+def _code_field() -> str | None:
+    """The 牌局码 field, kept as pasted (no `max_chars`: the browser would cut a long paste without
+    a word). A pasted join link (``…/table?table=CODE``, the QR button's address) gives its code;
+    what is left over `MAX_CODE_TEXT` characters is said under the field and returns None (the
+    table is not opened until it is fixed)."""
+    label = t("table.code")
+    st.text_input(label, key="to_code", placeholder=t("table.code_hint"))
+    text = code_in_link(ss.get("to_code") or "")
+    if len(text) > MAX_CODE_TEXT:
+        st.error(t("table.too_long", field=label, most=MAX_CODE_TEXT, n=len(text)))
+        return None
+    return text
+
+
+def code_in_link(text: str) -> str:
+    """The table code in a pasted join link — an address whose query holds one ``table=``, as
+    the QR button writes it (``http://192.168.1.5:8501/table?table=K7QM9ACXTRE&lang=en``) — else
+    `text` itself (a code as typed: `ledger.codes.normalize_code` forgives case, spaces, dashes).
+
+    >>> code_in_link(" http://192.168.1.5:8501/table?table=K7QM9ACXTRE&lang=en ")
+    'K7QM9ACXTRE'
+    >>> code_in_link("k7qm-9acx-tre")
+    'k7qm-9acx-tre'
+    """
+    text = text.strip()
+    if "?" not in text:
+        return text
+    found = parse_qs(urlsplit(text).query).get("table", [])
+    return found[0].strip() if len(found) == 1 else text
 
 
 def _text_field(label: str, key: str, most: int, value: str = "") -> None:
