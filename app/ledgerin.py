@@ -17,7 +17,9 @@ bounded like score JSON (`app.jsonin`), checked before the ledger sees it.
 
 Errors are :class:`ledger.LedgerError`, each naming the problem: for a hand ``input_too_large``
 (its size, a string's length) or ``bad_input``; for an export ``input_too_large`` (the file's
-size, hands or values) or ``bad_import`` (anything in it, a string's length included).
+size, hands or values) or ``bad_import`` (anything in it, a string's length included); for a
+file that is missing or cannot be read (a folder, no permission) ``input_unreadable``, naming
+the path, as `jxmj score` does.
 """
 
 from __future__ import annotations
@@ -124,7 +126,8 @@ def read(path: str, export: bool = False) -> Any:
     except jsonin.InputError as e:
         if e.code == "input_too_large" and export:
             raise LedgerError(e.code, f"{e}: an export holds at most {MAX_IMPORT_HANDS} hands") from None
-        raise LedgerError(e.code if e.code == "input_too_large" else "bad_input", str(e)) from None
+        kept = e.code in ("input_too_large", "input_unreadable")  # as `jxmj score` answers them
+        raise LedgerError(e.code if kept else "bad_input", str(e)) from None
     if export:
         return parse_export(raw)
     try:

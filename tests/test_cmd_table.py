@@ -159,6 +159,20 @@ def test_a_csv_export_never_holds_a_formula(jx):
     assert jx("show", code)[1]["table"]["seats"] == list(seats)  # the names themselves are kept
 
 
+@pytest.mark.parametrize("action", ["import", "record", "edit"])
+@pytest.mark.parametrize("where", ["missing.json", "."])  # no such file; a folder
+def test_a_file_that_cannot_be_read_is_input_unreadable_naming_it(jx, tmp_path, action, where):
+    """As `jxmj score /nonexistent.json` answers (`input_unreadable`); `jxmj table` said `bad_input`."""
+    code = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    jx("record", code, stdin=json.dumps({"seat": "a", "discarder": "b", "hand": HAND}))
+    path = str(tmp_path / where)
+    args = {"import": (path,), "record": (code, path), "edit": (code, "1", path)}[action]
+    rc, out = jx(action, *args)
+    why = "No such file or directory" if where == "missing.json" else "Is a directory"
+    assert rc == 2 and out == {"error": f"cannot read {short(path)}: {why}", "code": "input_unreadable"}
+    assert len(jx("show", code)[1]["hands"]) == 1  # nothing changed
+
+
 def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
     code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
     f = tmp_path / "hand.json"
