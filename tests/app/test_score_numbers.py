@@ -51,6 +51,28 @@ def test_the_bonus_field_says_its_range_in_english_not_streamlits():
     assert at.session_state.hip.hand.bonus_tiles == 0
 
 
+@pytest.mark.parametrize("typed", [2.5, -5.0, 9.0])
+def test_a_bad_bonus_entry_holds_the_total_as_the_other_bad_fields_do(at, typed):
+    """A bad 發 entry is a bad number like the point value and the payers' counts: the result
+    panel names it and shows no total (it showed the total of the old count before)."""
+    _type_hand(at, HAND)
+    shown = total_of(at)
+    key = next(n.key for n in at.number_input if n.key and n.key.startswith("bonus_"))
+    at.number_input(key=key).set_value(typed)
+    at.run()
+    i18n.set_lang("zh")
+    bonus = i18n.t("hand.bonus")
+    errors = [e.value for e in at.error]
+    assert f"{bonus}：请输入 0 到 4 之间的整数。" in errors  # under the field, as before
+    assert i18n.t("msg.bad_number_in", fields=bonus) in errors and total_of(at) is None
+    assert at.session_state.hip.bad_numbers == {key} and at.session_state.hip.hand.bonus_tiles == 0
+    assert at.number_input(key=key).value == typed  # kept as typed
+    at.number_input(key=key).set_value(2.0)
+    at.run()
+    assert not at.error and at.session_state.hip.hand.bonus_tiles == 2
+    assert (shown, total_of(at)) == (9, 15)  # fixed: two 發 are +2 炮, from each of the three payers
+
+
 def test_the_manual_mode_hint_goes_when_undo_brings_the_hand_back(at):
     """Manual entry empties the hand and says how to pick tiles; undo brings the 14 back, and
     the hint for an empty hand goes with it."""

@@ -7,9 +7,9 @@ field without limits (the browser passes on whatever was typed), and the page ch
 
 - `accept(value, lo, hi)` is the whole number `value` stands for, or None (not whole, out of
   `lo..hi`, not finite); `whole=False` takes any finite number in range;
-- `sync(cond)` takes this run's entries into `cond` up front and gives the keys of the bad ones
-  (the hand in progress keeps them, `bad_numbers`); while one is bad the result says so instead
-  of showing a total;
+- `sync(cond, bonus_key)` takes this run's entries into `cond` up front and gives the keys of the
+  bad ones, the hand's 發 field's among them (the hand in progress keeps them, `bad_numbers`);
+  while one is bad the result says so instead of showing a total;
 - `number_field(...)` draws a field and, under it, the error for a bad entry, naming the field
   and its range in the page's language (never Streamlit's own English range message: no
   `min_value` / `max_value` reach Streamlit). Streamlit hands over an entry that is no finite
@@ -78,9 +78,13 @@ def _check(key: str, lo: int, hi: int, bad: set[str]) -> int | None:
     return good
 
 
-def sync(cond) -> set[str]:
-    """Take this run's number entries into `cond`; the keys of the bad ones."""
+def sync(cond, bonus_key: str | None = None) -> set[str]:
+    """Take this run's number entries into `cond`; the keys of the bad ones. `bonus_key`: the
+    hand's 發 field (`app.ui.hand.editor`, where the variant has a bonus tile), checked like the
+    counts — its good entry reaches the hand through the field's own callback."""
     bad: set[str] = set()
+    if bonus_key is not None:
+        _check(bonus_key, *COUNT, bad)
     pv = _check("w_point_value", *POINT_VALUE, bad)
     if pv is not None:
         cond.point_value = pv

@@ -13,7 +13,7 @@ drawn), or in the widget's own callback:
 | `w_variant`, `w_self_drawn`, `w_discarder`, `w_dealer`, `w_events` | ③ the conditions | `cond` |
 | `w_point_value`, `w_{seat}_{count}` | number fields (`numbers`) | `cond`, or `bad_numbers` |
 | `w_{seat}_ready_declared` | checkbox (报听) | `cond.seats[seat]` |
-| `meldkind_*`, `bonus_*` | ② a meld's kind, the 發 set aside | `hand` (callbacks) |
+| `meldkind_*`, `bonus_*` | ② a meld's kind, the 發 set aside | `hand` (callbacks), or `bad_numbers` (發) |
 | `typed` | ② the tile string | `hand` (its button's callback) |
 | `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
 | `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
@@ -143,11 +143,12 @@ def sync_from_widgets() -> None:
 
     h = hip()
     cond: Conditions = h.cond
-    h.bad_numbers = numbers.sync(cond)  # point value and counts: whole numbers in range, else bad
     for name in ("variant", "self_drawn", "discarder"):
         v = ss.get(f"w_{name}")
         if v is not None:
             setattr(cond, name, v)
+    bonus = f"bonus_{h.hand.bonus_tiles}" if load_rules(cond.variant).bonus_tile is not None else None
+    h.bad_numbers = numbers.sync(cond, bonus)  # point value, counts, 發: whole numbers in range, else bad
     if "w_dealer" in ss:
         cond.dealer = ss["w_dealer"]  # None: not chosen
     if "w_events" in ss:
