@@ -14,8 +14,8 @@ from ledger.store import open_store
 from tests.app.test_table_page import HAND_A, _click, _table, _totals
 from tests.app.test_table_page import _open as _phone
 
-ZH = i18n.catalog("zh")
-CHANGED = ZH["table.changed"].split("{")[0]
+ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
+EDIT, UNDO, LOCK = (ZH[f"table.changed_{k}"] for k in ("edit", "undo", "lock"))
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +57,7 @@ def test_an_edit_after_another_phone_recorded_is_a_conflict_and_the_edit_stays()
     _save(a, 1)
     hands = open_store().get(code).hands
     assert [h.kind for h in hands] == ["win", "win", "drawn"]  # hand 1 unchanged
-    assert CHANGED in _said(a)
+    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
     assert _totals(a) == ["0", "6", "-6", "0"]  # A shows B's hand 3 (drawn: no money)
     assert a.number_input(key="tw_edit_n").value == 1  # A's edit is still there ...
     assert a.segmented_control(key="ed_kind_1").value == "drawn"
@@ -79,7 +79,7 @@ def test_an_edit_checks_the_table_shown_when_it_began_not_at_the_last_tap():
     a.segmented_control(key="ed_kind_1").set_value("drawn")
     _save(a, 1)
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
-    assert CHANGED in _said(a)
+    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
     assert a.segmented_control(key="ed_kind_1").value == "drawn"
     _save(a, 1)
     assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win", "drawn"]
@@ -92,7 +92,7 @@ def test_an_edit_kept_after_a_conflict_can_be_dropped():
     _begin_edit(a, 1)
     _click(b, "tb_drawn")
     _save(a, 1)
-    assert CHANGED in _said(a)
+    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
     _click(a, "tb_edit_drop")
     assert a.number_input(key="tw_edit_n").value == 3  # the panel as new: the last hand, 保持原样
     kind = next(c for c in a.segmented_control if c.key and c.key.startswith("ed_kind_3"))
@@ -119,7 +119,7 @@ def test_an_undo_after_another_phone_recorded_is_a_conflict():
     _click(b, "tb_drawn")  # B records hand 3; A still shows two hands
     _click(a, "tb_undo")
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
-    assert CHANGED in _said(a)
+    assert _said(a) == UNDO.format(n=3, money="0")
     _click(a, "tb_undo")  # A now shows hand 3: this undo takes it back, on purpose
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win"]
 
@@ -133,7 +133,7 @@ def test_a_lock_after_another_phone_recorded_is_a_conflict():
     _click(b, "tb_drawn")
     _click(a, "tb_lock")
     assert not open_store().get(code).table.locked
-    assert CHANGED in _said(a)
+    assert _said(a) == LOCK.format(n=3, money="0")
 
 
 def test_an_edit_of_the_only_hand_after_another_phone_recorded_is_a_conflict():
@@ -144,7 +144,7 @@ def test_an_edit_of_the_only_hand_after_another_phone_recorded_is_a_conflict():
     _click(b, "tb_drawn")
     _save(a, 1)
     assert [h.follow.followed for h in open_store().get(code).hands] == [False, False]
-    assert CHANGED in _said(a)
+    assert _said(a) == EDIT.format(hand=1, n=2, money="0")
     assert a.number_input(key="tw_edit_n").value == 1
     assert a.checkbox(key="ed_f_1").value
 
@@ -159,6 +159,18 @@ def test_a_lock_ticked_before_another_phone_recorded_is_a_conflict_after_a_rerun
     a.run()  # another tap on A
     _click(a, "tb_lock")
     assert not open_store().get(code).table.locked
-    assert CHANGED in _said(a)
+    assert _said(a) == LOCK.format(n=3, money="0")
     _click(a, "tb_lock")  # the settlement A shows now: locked
     assert open_store().get(code).table.locked
+
+
+def test_each_conflict_says_what_was_not_written_and_names_the_buttons_to_tap():
+    """The stale edit said "你这一手还在：核对后再记，或清空" (the record's words: "your hand in
+    progress"), though the edit, not a hand, was kept and its buttons are 保存修改 / 放弃修改."""
+    for cat in (ZH, EN):
+        edit, undo, lock = (cat[f"table.changed_{k}"] for k in ("edit", "undo", "lock"))
+        assert cat["table.edit_save"] in edit and cat["table.edit_drop"] in edit and "{hand}" in edit
+        assert cat["table.undo"] in undo and cat["table.lock"] in lock
+        assert all("{n}" in x and "{money}" in x for x in (edit, undo, lock))  # what the table holds now
+    assert "这一手" not in EDIT and "hand in progress" not in EN["table.changed_edit"]
+    assert ZH["table.record"] not in EDIT

@@ -108,12 +108,14 @@ def money_line(seats, deltas, name=md) -> str:
     return " · ".join(f"{name(seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d)
 
 
-def _changed(code: str, where: str) -> Flash:
-    """The table changed under this phone: what it holds now (its last hand's money), read again."""
+def _changed(code: str, where: str, key: str, hand: object = None) -> Flash:
+    """The table changed under this phone: the catalog sentence `key` — what was not written
+    (`hand`: the hand an edit changed), what the table holds now (read again: its hands, its
+    last hand's money) and what the player may do."""
     rec, ledger = table_now(code)
     n = len(rec.hands)
     money = money_line(rec.table.seats, ledger.outcomes[-1].deltas, str) if ledger.outcomes else ""
-    return Flash("warning", "table.changed", {"n": n, "money": money or "0"}, where=where)
+    return Flash("warning", key, {"n": n, "money": money or "0", "hand": hand}, where=where)
 
 
 def error_text(e: LedgerError) -> str:
@@ -123,15 +125,24 @@ def error_text(e: LedgerError) -> str:
     return ledger_flash(e).text()
 
 
-def write(action, where: str, ok: str | None = None, code: str | None = None, **fields) -> bool:
+def write(
+    action,
+    where: str,
+    ok: str | None = None,
+    code: str | None = None,
+    changed: str = "table.changed",
+    **fields,
+) -> bool:
     """Run a store write; on success post the catalog message `ok` (with `fields`) and rerun, on a
     ledger error post why — both for `where`, beside the button that made them (`app.ui.flash`).
-    A conflict on table `code` (another phone wrote since this one showed the table) says what
-    the table holds now; the hand in progress is kept."""
+    A conflict on table `code` (another phone wrote since this one showed the table) is the
+    sentence `changed`: what was not written, what the table holds now, what the player may do
+    (the record's ``table.changed``; ``table.changed_edit`` / ``_undo`` / ``_lock``); what the
+    player entered is kept."""
     try:
         action()
     except ConflictError as e:
-        post(_changed(code, where) if code else ledger_flash(e, where))
+        post(_changed(code, where, changed, fields.get("n")) if code else ledger_flash(e, where))
         st.rerun()
     except LedgerError as e:
         post(ledger_flash(e, where))

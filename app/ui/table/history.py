@@ -232,4 +232,4 @@ def _edit_form(rec, o) -> None:
             forget_begun(table.code, "edit")
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
 
-    write(save, "edit", "table.edited", code=table.code, n=n)
+    write(save, "edit", "table.edited", code=table.code, changed="table.changed_edit", n=n)

@@ -222,7 +222,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             false_win = {"kind": "false_win", "declarer": who}
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        write(lambda: _undo(rec), HERE, "table.undone", code=code, n=n)
+        write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
     if (not session.hip().hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
