@@ -183,8 +183,11 @@ def blend(scaled: np.ndarray, sims: np.ndarray, cal: RefCalibration) -> np.ndarr
     s = s - s.max(1, keepdims=True)
     logq = s - np.log(np.exp(s).sum(1, keepdims=True))
     mixed = logp + cal.alpha * np.where(has, logq, 0.0)
-    # keep the model's mass over the classes with references: renormalise within them
-    mass = np.log(np.exp(logp[:, has]).sum(1, keepdims=True))
+    # keep the model's mass over the classes with references: renormalise within them. A mass of
+    # exactly 0 is legitimate: a sure model (the stand-ins' steep logits) puts float32-underflowing
+    # probability on every one of them; they keep it, log 0 = -inf, without a divide-by-zero warning
+    total = np.exp(logp[:, has]).sum(1, keepdims=True)
+    mass = np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
     inner = mixed[:, has]
     inner = inner - inner.max(1, keepdims=True)
     inner = inner - np.log(np.exp(inner).sum(1, keepdims=True)) + mass

@@ -211,6 +211,23 @@ def test_blend_keeps_classes_without_refs_and_ignores_unlike_views():
     assert np.allclose(p[1], [0.5, 0.3, 0.2])
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_blend_of_a_view_sure_of_a_class_without_refs_warns_nothing_and_keeps_the_others():
+    """A sure model (the stand-ins' steep logits) puts float32-underflowing probability on every
+    class with references: their mass is 0, and its log was numpy's divide-by-zero warning. The
+    view keeps its reading; the other views of the batch read as they do alone."""
+    from vision.refs import RefCalibration
+
+    z = np.log(np.array([[0.5, 0.3, 0.2]], np.float32))
+    z = np.vstack([z, np.array([[-200.0, -200.0, 0.0]], np.float32)])  # row 1: sure of class 2
+    sims = np.array([[0.2, 0.95, -np.inf], [0.9, 0.3, -np.inf]], np.float32)  # refs of 0 and 1
+    cal = RefCalibration(alpha=1.0, tau=0.1, gate=0.5)
+    out = blend(z, sims, cal)
+    assert out[1].tolist() == [-np.inf, -np.inf, 0.0]  # p = 0, 0, 1: the model's own reading
+    assert np.array_equal(out[0], blend(z[:1], sims[:1], cal)[0])  # as alone, bit for bit
+    assert [round(float(v), 3) for v in np.exp(out[0])] == [0.001, 0.799, 0.2]  # the docstring's
+
+
 def test_refset_similar_is_the_nearest_reference_per_class():
     emb = np.array([[1, 0], [0, 1], [0.6, 0.8]], np.float32)
     rs = RefSet(emb, np.array([0, 1, 1]), 3)
