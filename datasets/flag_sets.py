@@ -1,6 +1,6 @@
 """Flag 2: the `uncertain` flag fitted with whole sets held out (`vision.flagging`).
 
-    python -m datasets.flag_sets --swapped /tmp/refs-swap --hue /tmp/refs-hue \
+    python -m datasets.flag_sets --swapped /tmp/refs-swap --hue /tmp/refs-hue --bold /tmp/refs-bold \
         --json datasets/reports/flag-sets-0.6.4.json --write models/flag.npz
 
 The validation part of `real_photos_rf` (seed 1, 0.2, by source photo) grouped by physical set as
@@ -10,9 +10,9 @@ blue swapped (`--swapped`, a copy laid out as real_photos_rf, made with OpenCV, 
 one more set, unlike any in training; `--swapped DIR` makes it there when DIR has no images yet
 (`datasets.stand_ins`). Each photo is read by the runtime reader; per matched box
 (IoU >= 0.5) its features (`vision.flagging.FEATURES`, the TTA and grey views cut for every box
-here, the runtime cuts them only below `tta_band`) and the view embeddings are kept. `--hue DIR`:
-the hue stand-in (`datasets.stand_ins`), read the same way and only reported on (the model fitted
-on everything, on a set it never saw).
+here, the runtime cuts them only below `tta_band`) and the view embeddings are kept. `--hue DIR`
+and `--bold DIR`: the hue and bold-ink stand-ins (`datasets.stand_ins`), read the same way and
+only reported on (the model fitted on everything, on a set it never saw).
 
 Leave one set out: for each set, the prototypes are the class means of the other plain sets'
 labelled views, the logistic model is fitted on the other sets (plain and swapped, the held-out
@@ -244,6 +244,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--hue", help="the hue stand-in (datasets.stand_ins, made when missing): reported on, never fitted on"
     )
+    ap.add_argument(
+        "--bold", help="the bold-ink stand-in (datasets.stand_ins, made when missing): reported on only"
+    )
     ap.add_argument("--cache", help="records (pickle): read when present, else written")
     ap.add_argument("--json")
     ap.add_argument("--write", help="write the model fitted on everything here (models/flag.npz)")
@@ -265,6 +268,10 @@ def main(argv=None) -> int:
             if not (Path(a.hue) / "images").is_dir():
                 stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.hue), "hue")
             recs += [{**r, "set": "hue"} for r in collect(reader, Path(a.hue), "report", grouping)]
+        if a.bold:
+            if not (Path(a.bold) / "images").is_dir():
+                stand_in_copy(SHARED / "data" / "real_photos_rf", Path(a.bold), "bold")
+            recs += [{**r, "set": "bold"} for r in collect(reader, Path(a.bold), "report", grouping)]
         if a.cache:
             Path(a.cache).write_bytes(pickle.dumps(recs))
     reported = [r for r in recs if r["tag"] == "report"]
@@ -286,9 +293,11 @@ def main(argv=None) -> int:
         "weights": [round(float(v), 4) for v in model.weights],
         "threshold": round(model.threshold, 4),
     }
-    if reported:  # the model fitted on everything, on a stand-in it never saw
-        old = np.array([r["old"] for r in reported])
-        report["hue"] = {"before": shares(reported, old), "after": shares(reported, apply(model, reported))}
+    for kind in ("hue", "bold"):  # the model fitted on everything, on a stand-in it never saw
+        rs = [r for r in reported if r["set"] == kind]
+        if rs:
+            old = np.array([r["old"] for r in rs])
+            report[kind] = {"before": shares(rs, old), "after": shares(rs, apply(model, rs))}
     print(json.dumps(report, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1) + "\n")

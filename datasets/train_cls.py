@@ -32,10 +32,54 @@ def load_split(data, split):
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def augment(x: torch.Tensor, g: torch.Generator, rot180: float = 0.08) -> torch.Tensor:
-    """x float [B,3,H,W] 0..1; `rot180`: share of crops turned upside down."""
+_YIQ = torch.tensor([[0.299, 0.587, 0.114], [0.596, -0.274, -0.322], [0.211, -0.523, 0.312]])
+_RGB = torch.linalg.inv(_YIQ)
+
+
+def recolour(x: torch.Tensor, g: torch.Generator, hue_p: float, perm_p: float) -> torch.Tensor:
+    """Change the inks as another set's differ: `x` float `[B, 3, H, W]` 0..1. A `hue_p` share of
+    the crops get their chroma (YIQ's I, Q) turned by a random angle and scaled by 0.5-1.5, the
+    luma kept (the shape of the numerals and pips stays); a `perm_p` share their channels
+    permuted (red <-> blue and the like). Returns a new tensor of the same shape, clipped to 0..1.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> x = torch.rand(4, 3, 8, 6, generator=g)
+    >>> bool(torch.equal(recolour(x, g, 0.0, 0.0), x))
+    True
+    >>> y = recolour(x, g, 1.0, 0.0)
+    >>> luma = lambda t: (t * _YIQ[0].view(1, 3, 1, 1)).sum(1)
+    >>> float((luma(y) - luma(x)).abs().max()) < 0.35
+    True
+    """
+    b = x.shape[0]
+    if hue_p > 0:
+        on = torch.rand(b, generator=g) < hue_p
+        th = torch.rand(b, generator=g) * 2 * torch.pi
+        sc = 0.5 + torch.rand(b, generator=g)
+        rot = torch.zeros(b, 3, 3)
+        rot[:, 0, 0] = 1
+        rot[:, 1, 1], rot[:, 1, 2] = sc * torch.cos(th), -sc * torch.sin(th)
+        rot[:, 2, 1], rot[:, 2, 2] = sc * torch.sin(th), sc * torch.cos(th)
+        m = _RGB @ rot @ _YIQ
+        m[~on] = torch.eye(3)
+        x = torch.einsum("bij,bjhw->bihw", m, x).clamp(0, 1)
+    if perm_p > 0:
+        perms = torch.tensor([[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1], [1, 2, 0], [2, 0, 1]])
+        on = torch.rand(b, generator=g) < perm_p
+        pick = torch.randint(1, 6, (b,), generator=g)
+        idx = torch.where(on[:, None], perms[pick], perms[0])
+        x = torch.gather(x, 1, idx[:, :, None, None].expand(-1, -1, *x.shape[2:]))
+    return x
+
+
+def augment(
+    x: torch.Tensor, g: torch.Generator, rot180: float = 0.08, hue_p: float = 0.0, perm_p: float = 0.0
+) -> torch.Tensor:
+    """x float [B,3,H,W] 0..1; `rot180`: share of crops turned upside down; `hue_p`, `perm_p`:
+    the inks changed (`recolour`)."""
     b, _, h, w = x.shape
     r = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
+    x = recolour(x, g, hue_p, perm_p)
     # low resolution (small tiles in the photo)
     if r(1).item() < 0.4:
         f = 0.3 + 0.6 * r(1).item()
@@ -104,6 +148,8 @@ def main(argv=None):
     ap.add_argument("--extra-frac", type=float, default=0.5, help="share of each batch from --extra")
     ap.add_argument("--rot180", type=float, default=0.08, help="share of crops turned upside down")
     ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--hue-p", type=float, default=0.0, help="share of crops with their chroma turned")
+    ap.add_argument("--perm-p", type=float, default=0.0, help="share of crops with their channels permuted")
     a = ap.parse_args(argv)
     out = setup_run(a)
     classes = CLASSIFIER_CLASSES if a.none else CLASSES
@@ -144,7 +190,7 @@ def main(argv=None):
         if n_extra:
             jdx = rs.choice(len(xr), n_extra, p=wr)
             xb, yb = np.concatenate([xb, xr[jdx]]), np.concatenate([yb, yr[jdx]])
-        xb = augment(to_tensor(xb), g, a.rot180)
+        xb = augment(to_tensor(xb), g, a.rot180, a.hue_p, a.perm_p)
         loss = F.cross_entropy(model(xb), torch.from_numpy(yb), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()

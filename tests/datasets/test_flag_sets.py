@@ -107,6 +107,7 @@ def test_the_swapped_copy_swaps_red_and_blue_of_the_validation_photos_only(tmp_p
     [
         ("swap", (10, 20, 200), (200, 20, 10)),  # red and blue swapped
         ("hue", (0, 0, 200), (0, 195, 195)),  # red turned 60 degrees: yellow, then gamma and gain
+        ("bold", (200, 200, 200), (192, 192, 192)),  # a plain face: only 4 % darker
     ],
 )
 def test_a_stand_in_recolours_as_its_kind_says(kind, bgr, want, tmp_path):
@@ -116,6 +117,15 @@ def test_a_stand_in_recolours_as_its_kind_says(kind, bgr, want, tmp_path):
     assert recolour(px, kind)[0, 0].tolist() == list(want)
     with pytest.raises(ValueError, match="unknown stand-in kind 'grey'"):
         stand_in_copy(tmp_path, tmp_path / "out", "grey")
+
+
+def test_the_bold_stand_in_thickens_a_dark_stroke_by_a_pixel():
+    from datasets.stand_ins import recolour
+
+    face = np.full((9, 9, 3), 230, np.uint8)
+    face[:, 4] = 20  # a one-pixel stroke
+    dark = (recolour(face, "bold")[:, :, 0] < 100).sum(1)
+    assert dark.tolist() == [2] * 9
 
 
 def test_the_held_out_model_never_sees_the_held_out_set_nor_its_swapped_copy():

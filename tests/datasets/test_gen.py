@@ -102,3 +102,28 @@ def test_the_0_6_2_recipe_is_0_6_1_exported_with_a_512_second_pass():
     ex = new["export"][0]
     assert ex[ex.index("--refine-size") + 1] == "512" and ex[ex.index("--size") + 1] == "384"
     assert ex[ex.index("--version") + 1] == "0.6.2" and "--refine-size" not in old["export"][0]
+
+
+def test_the_0_6_5_candidate_recolours_the_inks_and_others_do_not():
+    cls = _plan("recipes/0.6.5.toml")["cls"][0]
+    assert cls[cls.index("--hue-p") + 1] == "0.5" and cls[cls.index("--perm-p") + 1] == "0.15"
+    assert cls[cls.index("--init-onnx") + 1] == "git:31e37e9:models/classifier.onnx"
+    assert "--hue-p" not in _plan("recipes/0.6.1.toml")["cls"][0]
+
+
+def test_recolour_keeps_the_luma_turns_the_chroma_and_permutes_channels():
+    torch = pytest.importorskip("torch", reason="needs torch (the [train] extra)")
+    from datasets.train_cls import _YIQ, recolour
+
+    g = torch.Generator().manual_seed(3)
+    red = torch.zeros(64, 3, 4, 4)
+    red[:, 0] = 0.8  # a red ink, luma 0.24
+    out = recolour(red, g, 1.0, 0.0)
+    luma = (out * _YIQ[0].view(1, 3, 1, 1)).sum(1)
+    unclipped = (out > 0.001).all(1) & (out < 0.999).all(1)
+    assert torch.allclose(luma[unclipped], torch.full_like(luma[unclipped], 0.8 * 0.299), atol=1e-4)
+    assert (out[:, 1] > 0.05).any() and (out[:, 2] > 0.05).any()  # some turned green or blue
+    perm = recolour(red, g, 0.0, 1.0)  # every crop's channels permuted (never the identity)
+    assert torch.equal(perm.sort(1).values, red.sort(1).values)  # the same values, other channels
+    moved = (perm[:, 0, 0, 0] == 0).float().mean()  # 4 of the 5 permutations move red
+    assert 0.6 < moved < 1.0
