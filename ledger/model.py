@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from unicodedata import normalize
 
 from ledger.errors import LedgerError, shown
 from ledger.names import check_text
@@ -77,7 +78,10 @@ class Table:
             raise LedgerError(
                 "bad_seats", f"a table has {SEAT_COUNT} seats, each with a name: got {shown(self.seats)}"
             )
-        if len(set(names)) != SEAT_COUNT or max(map(len, names)) > MAX_NAME:
+        if not self.stored:  # typed names: one form (NFC), and none that reads as another (NFKC)
+            names = tuple(normalize("NFC", n) for n in names)
+        keys = names if self.stored else {normalize("NFKC", n) for n in names}  # a stored table opens
+        if len(set(keys)) != SEAT_COUNT or max(map(len, names)) > MAX_NAME:
             raise LedgerError(
                 "bad_seats", f"seat names must differ and be at most {MAX_NAME} characters: {shown(names)}"
             )
@@ -127,13 +131,19 @@ class Table:
         name: at a table of 1 2 3 4, ``"1"`` is the seat named 1) or a seat name. Raises ``unknown_seat``."""
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEAT_COUNT:
             return value
-        if isinstance(value, str) and value.strip() in self.seats:
-            return self.seats.index(value.strip())
+        if isinstance(value, str) and (named := self.seat_named(value)) is not None:
+            return named
         if isinstance(value, str) and value.strip() in ("0", "1", "2", "3"):  # not "١" or "²"
             return int(value)
         raise LedgerError(
             "unknown_seat", f"unknown seat {shown(value)}: the seats are 0-3 or {', '.join(self.seats)}"
         )
+
+    def seat_named(self, name: str) -> int | None:
+        """The seat whose name is ``name`` (spaces round it aside, in either Unicode form: an
+        ``é`` typed as ``e`` + a combining accent is the seat ``é``), or None."""
+        key = normalize("NFC", name.strip())
+        return next((i for i, seat in enumerate(self.seats) if normalize("NFC", seat) == key), None)
 
     def to_json(self) -> dict[str, Any]:
         return {

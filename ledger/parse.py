@@ -264,13 +264,14 @@ def _payers(table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Con
             raise _fail(ctx, f"payer {i + 1} must be an object")
         s = paying[i]
         if "name" in p:
-            if p["name"] not in [table.seats[x] for x in paying]:
+            named = table.seat_named(p["name"]) if isinstance(p["name"], str) else None
+            if named not in paying:
                 raise _fail(
                     ctx,
                     f"payer {p['name']!r} does not pay {name}: the payers are {who}",
                     "payers_contradict_seats",
                 )
-            s = table.seats.index(p["name"])
+            s = named
         if s in out:
             raise _fail(ctx, f"{table.seats[s]} is given twice among the payers", "payers_contradict_seats")
         if ctx.dealer is not None and "is_dealer" in p and p["is_dealer"] != (s == ctx.dealer):

@@ -160,3 +160,34 @@ def test_an_import_takes_no_guess(field, value, fragment):
     with pytest.raises(LedgerError, match=fragment) as e:
         table_from_export(data)
     assert e.value.code == "bad_import"
+
+
+NFD_E, NFC_E = "e\u0301", "\u00e9"  # é typed as e + a combining acute, and as one character
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        (NFD_E, NFC_E, "c", "d"),  # the same name to the eye: the settlement read "é → é 36"
+        ("Ａ", "A", "c", "d"),  # a full-width letter is the letter (NFKC)
+    ],
+)
+def test_seat_names_that_read_as_one_are_refused(seats):
+    with pytest.raises(LedgerError, match="seat names must differ") as e:
+        Table("jiujiang", seats)
+    assert e.value.code == "bad_seats"
+
+
+def test_a_seat_name_is_kept_in_one_form_and_found_in_either():
+    table = Table("jiujiang", (NFD_E, "b", "c", "d"))
+    assert table.seats == (NFC_E, "b", "c", "d")
+    assert (table.seat(NFD_E), table.seat(NFC_E), table.seat(f" {NFD_E} ")) == (0, 0, 0)
+    hand = {"seat": 1, "discarder": NFD_E, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+    hand["hand"]["payers"] = [{"name": NFD_E, "bonus_tiles": 1}]  # was payers_contradict_seats
+    assert add_hand(table, [], hand)[0].winners[0].eaten == {0: Payer(bonus_tiles=1)}
+
+
+def test_a_stored_seat_name_keeps_its_form_and_is_found_in_either():
+    table = Table("jiujiang", (NFD_E, NFC_E, "c", "d"), stored=True)  # stored before: still opens
+    assert table.seats[:2] == (NFD_E, NFC_E) and table.seat(NFC_E) == 0
+    assert Table("jiujiang", (NFD_E, "b", "c", "d"), stored=True).seat(NFC_E) == 0
