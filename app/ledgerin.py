@@ -57,8 +57,10 @@ def parse_hand(text: str) -> Any:
     """A hand's JSON text (record, edit) as its value; raises :class:`LedgerError`."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_HAND_BYTES:
         raise LedgerError("input_too_large", f"the hand is larger than {MAX_HAND_BYTES // 1024} KiB")
+    if not text.strip():
+        raise LedgerError("bad_input", "the input is empty: give the hand as JSON (docs/ledger-json.md)")
     try:
-        return jsonin.parse(text or "null", limits=LIMITS)
+        return jsonin.parse(text, limits=LIMITS)
     except jsonin.InputError as e:
         raise LedgerError("input_too_large" if e.code == "input_too_large" else "bad_input", str(e)) from None
 
