@@ -238,6 +238,14 @@ def box_similarity(sims: np.ndarray, owner: Sequence[int], cls: np.ndarray) -> n
     return np.where(np.isfinite(out), out, np.nan).astype(np.float32)
 
 
+def _is_path(text: str) -> bool:  # not a lone surrogate "\\ud800" (a non-UTF-8 byte's "\\udcff" is)
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = CLASS_CODES) -> list[Ref]:
     """The references of a REFS.json document (`{"refs": [{"image", "xyxy", "tile"}]}`).
 
@@ -265,7 +273,7 @@ def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = CLASS_COD
         if not isinstance(item, dict) or not {"image", "xyxy", "tile"} <= item.keys():
             raise RefsError(f'{where} must be an object with "image", "xyxy" and "tile"', "refs_bad_json")
         image, box, tile = item["image"], item["xyxy"], item["tile"]
-        if not isinstance(image, str) or not image or "\x00" in image:
+        if not isinstance(image, str) or not image or "\x00" in image or not _is_path(image):
             raise RefsError(f"{where}: image must be a photo's path", "refs_bad_json")
         ok = isinstance(box, list) and len(box) == 4
         if not ok or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in box):

@@ -7,6 +7,7 @@ is the crop's mean RGB minus 0.5, so green and blue are a set's "look" the logit
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -181,11 +182,15 @@ def test_parse_refs_paths_and_errors(tmp_path):
         b'{"refs": [{"image": "a.jpg", "xyxy": [1, 2, 3, 4], "tile": "6x"}]}': "refs_bad_tile",
         b'{"refs": [{"image": "a.jpg", "xyxy": [1, 2, 3, 4], "tile": "none"}]}': "refs_bad_tile",
         b"\xff\xfe": "refs_bad_json",
+        # a lone surrogate in the path: was internal_error (UnicodeEncodeError)
+        b'{"refs": [{"image": "\\ud800.jpg", "xyxy": [1, 2, 3, 4], "tile": "6m"}]}': "refs_bad_json",
     }
     for data, code in bad.items():
         with pytest.raises(RefsError) as e:
             parse_refs(data, tmp_path)
         assert e.value.code == code, data
+    odd = parse_refs(b'{"refs": [{"image": "\\udcff.jpg", "xyxy": [1, 2, 3, 4], "tile": "6m"}]}', tmp_path)
+    assert os.fsencode(odd[0].image) == os.fsencode(tmp_path) + b"/\xff.jpg"  # a file named in bytes
     many = {"refs": [{"image": "a.jpg", "xyxy": [0, 0, 9, 9], "tile": "1m"}] * (MAX_REFS + 1)}
     photos = {
         "refs": [{"image": f"{n}.jpg", "xyxy": [0, 0, 9, 9], "tile": "1m"} for n in range(MAX_REF_PHOTOS + 1)]
