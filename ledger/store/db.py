@@ -48,8 +48,9 @@ def make_engine(url: str, read_only: bool = False) -> sa.Engine:
     """An engine for ``url`` (``read_only``: a URL of :func:`read_only_url`, opened without the WAL
     switch); raises :class:`StoreError` for a bad URL or a missing driver."""
     try:
+        url.encode("utf-8")  # a non-UTF-8 byte of the environment (\udcff) no driver can open
         parsed = sa.make_url(url)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, UnicodeEncodeError):
         raise StoreError(
             "bad_url", f"{url!r} is not a database URL (--db, else {ENV}; e.g. sqlite:///ledger.sqlite3)"
         ) from None

@@ -214,6 +214,9 @@ def test_bad_urls(tmp_path):
     with pytest.raises(StoreError, match=r"is not a database URL \(--db, else JXMJ_DB") as e:
         open_store("not a url")
     assert e.value.code == "bad_url"
+    with pytest.raises(StoreError, match=r"x\\udcff.db' is not a database URL") as e:  # was internal
+        open_store(f"sqlite:///{tmp_path}/x\udcff.db")  # JXMJ_DB=$'sqlite:///x\xff.db'
+    assert e.value.code == "bad_url"
     with pytest.raises(StoreError, match="no database driver") as e:
         open_store("nosuchdb://x/y")
     assert e.value.code == "missing_driver"
