@@ -57,8 +57,6 @@ def parse_hand(text: str) -> Any:
     """A hand's JSON text (record, edit) as its value; raises :class:`LedgerError`."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_HAND_BYTES:
         raise LedgerError("input_too_large", f"the hand is larger than {MAX_HAND_BYTES // 1024} KiB")
-    if not text.strip():
-        raise LedgerError("bad_input", "the input is empty: give the hand as JSON (docs/ledger-json.md)")
     try:
         return jsonin.parse(text, limits=LIMITS)
     except jsonin.InputError as e:
@@ -84,7 +82,7 @@ def parse_export(raw: bytes | str) -> Any:
     prefix = "not a jxmj table export: "
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        data = jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False, skip=(*DERIVED, *_EXPORT_DERIVED))
+        data = jsonin.parse(text.lstrip("\ufeff"), lengths=False, skip=(*DERIVED, *_EXPORT_DERIVED))
     except UnicodeDecodeError as e:
         raise LedgerError(
             "bad_import", f"{prefix}the file is not UTF-8 text (byte {e.start + 1} is not)"

@@ -75,7 +75,7 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     """Parse one hand for ``table``; raises :class:`LedgerError` naming the field at fault
     (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
     if not isinstance(data, dict):
-        raise _fail(ctx, f"a hand is a JSON object, not {json_type(data)}")  # not "NoneType"
+        raise _fail(ctx, f"a hand is a JSON object, not {json_type(data)}")
     unknown = sorted(set(data) - _HAND_KEYS)
     if unknown:
         raise _fail(ctx, f"unknown field {unknown[0]!r} (a hand has {', '.join(sorted(_HAND_KEYS))})")

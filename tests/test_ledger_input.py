@@ -211,18 +211,3 @@ def test_a_stored_hand_of_deep_arrays_is_corrupt_store(tmp_path, capsys, monkeyp
         c.execute("UPDATE jxmj_hands SET data = ?", ("[" * 100_000 + "]" * 100_000,))
     assert cli.main(["table", "show", code]) == 2
     assert json.loads(capsys.readouterr().out)["code"] == "corrupt_store"
-
-
-@pytest.mark.parametrize(
-    ("stdin", "want", "message"),
-    [
-        ("", "bad_input", "the input is empty: give the hand as JSON (docs/ledger-json.md)"),
-        (" \n", "bad_input", "the input is empty: give the hand as JSON (docs/ledger-json.md)"),
-        ("null", "bad_hand", "hand 1: a hand is a JSON object, not null"),  # was "not NoneType"
-        ("[]", "bad_hand", "hand 1: a hand is a JSON object, not a list"),  # was "not list"
-        ('"x"', "bad_hand", "hand 1: a hand is a JSON object, not a string ('x')"),
-    ],
-)
-def test_a_hand_that_is_no_object_is_named_in_json_words(jx, code, stdin, want, message):
-    assert jx("record", code, "-", stdin=stdin) == (2, {"error": message, "code": want})
-    assert jx("show", code)[1]["hands"] == []
