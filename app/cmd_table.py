@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from app.cliio import emit, emit_json
@@ -90,6 +91,23 @@ def _expect(p: argparse.ArgumentParser) -> None:
 
 class _OutputFailed(Exception):
     """Standard output could not be written (app.cliio has said why on standard error)."""
+
+
+def _missing_file(url: str | None) -> str | None:
+    """The path of the SQLite file `url` (else the default ledger) names when it does not exist,
+    else None (another database, or a file that is there)."""
+    import sqlalchemy as sa
+
+    from ledger.store import default_url
+
+    try:
+        parsed = sa.make_url(url or default_url())
+    except sa.exc.ArgumentError:
+        return None  # open_store says bad_url
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    path = Path(parsed.database).expanduser()
+    return None if path.exists() else str(path)
 
 
 def _fail(message: str, code: str = "bad_input") -> int:
@@ -202,6 +220,15 @@ def _run(args: argparse.Namespace) -> int:
 
     a = args.action
     reading = a in ("show", "export") or (a == "settle" and not args.lock)
+    if a not in ("new", "import"):  # a table's code on a ledger file that is not there: made none
+        missing = _missing_file(args.db)
+        if missing:
+            from ledger.codes import normalize_code
+
+            code = normalize_code(args.code)
+            return _fail(
+                f"no table has the code {code}: there is no ledger database at {missing}", "table_not_found"
+            )
     store = open_store(args.db, write=not reading)  # a reader may open a read-only ledger
     if a == "new":
         rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none

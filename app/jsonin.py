@@ -193,7 +193,16 @@ def parse(
     text: str, lengths: bool = True, limits: dict[str, int] | None = None, skip: tuple[str, ...] = ()
 ) -> Any:
     """Decode JSON text strictly (duplicate fields, over-long integers, NaN and Infinity refused)
-    and `check_strings` it (`lengths`, `limits`, `skip` as there)."""
+    and `check_strings` it (`lengths`, `limits`, `skip` as there). Empty text (or only white
+    space) is `bad_json` saying so, not a decoder's "Expecting value".
+
+    >>> parse(" ")
+    Traceback (most recent call last):
+    ...
+    app.jsonin.InputError: the input is empty: give one JSON object
+    """
+    if not text.lstrip("\ufeff").strip():
+        raise InputError(BAD_JSON, "the input is empty: give one JSON object")
     try:
         data = json.loads(
             text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int, parse_constant=_constant

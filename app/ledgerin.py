@@ -58,7 +58,7 @@ def parse_hand(text: str) -> Any:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_HAND_BYTES:
         raise LedgerError("input_too_large", f"the hand is larger than {MAX_HAND_BYTES // 1024} KiB")
     try:
-        return jsonin.parse(text or "null", limits=LIMITS)
+        return jsonin.parse(text, limits=LIMITS)
     except jsonin.InputError as e:
         raise LedgerError("input_too_large" if e.code == "input_too_large" else "bad_input", str(e)) from None
 
@@ -82,7 +82,7 @@ def parse_export(raw: bytes | str) -> Any:
     prefix = "not a jxmj table export: "
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        data = jsonin.parse(text.lstrip("\ufeff") or "null", lengths=False, skip=(*DERIVED, *_EXPORT_DERIVED))
+        data = jsonin.parse(text.lstrip("\ufeff"), lengths=False, skip=(*DERIVED, *_EXPORT_DERIVED))
     except UnicodeDecodeError as e:
         raise LedgerError(
             "bad_import", f"{prefix}the file is not UTF-8 text (byte {e.start + 1} is not)"

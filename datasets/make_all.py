@@ -129,7 +129,7 @@ def plan(cfg: dict) -> dict[str, list[list[str]]]:
     loc_d = {**d, **lo.get("data", {})}
     gens = [_gen(d, seed)] + ([_gen(loc_d, seed)] if loc_d["out"] != d["out"] else [])
     real, cls_extra, loc_extra = _real(cfg)
-    tuning = ("init_onnx", "none", "extra_frac", "rot180", "warmup", "hue_p", "perm_p")
+    tuning = ("init_onnx", "none", "extra_frac", "rot180", "warmup", "hue_p", "perm_p", "ink_p")
     cls_opts = cls_extra + [x for k in tuning for x in _opt(c, k)]
     loc_opts = loc_extra + [x for k in tuning for x in _opt(lo, k)]
     cal = cfg.get("calibrate")

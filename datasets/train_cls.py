@@ -72,14 +72,65 @@ def recolour(x: torch.Tensor, g: torch.Generator, hue_p: float, perm_p: float) -
     return x
 
 
+_RED, _GREEN, _BLUE = (float(torch.atan2(_YIQ[2, c], _YIQ[1, c])) for c in range(3))
+
+
+def _band(angle: torch.Tensor, centre: float, half: float) -> torch.Tensor:
+    """1 at hue `centre` (radians, YIQ), falling to 0 at `half` either side."""
+    d = torch.remainder(angle - centre + torch.pi, 2 * torch.pi) - torch.pi
+    return (1 - d.abs() / half).clamp(min=0)
+
+
+def inks(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """Change the inks as real sets differ, for a `p` share of the crops (`x` float `[B, 3, H, W]`
+    0..1), one change each, the face (low chroma) kept: the red inks made black (a mainland set's
+    black 萬 numerals; chroma to 0, luma x0.55), the greens and blues turned toward each other by
+    30-110° (blue bamboo, green dots), or every ink's chroma scaled 0.3-1.4 (faded, vivid).
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> x = torch.rand(6, 3, 8, 6, generator=g)
+    >>> bool(torch.equal(inks(x, g, 0.0), x))
+    True
+    >>> face = torch.full((4, 3, 2, 2), 0.9)  # a plain ivory face has no ink to change
+    >>> bool(torch.allclose(inks(face, g, 1.0), face, atol=1e-5))
+    True
+    """
+    b = x.shape[0]
+    if p <= 0:
+        return x
+    yiq = torch.einsum("ij,bjhw->bihw", _YIQ, x)
+    y, i, q = yiq[:, 0], yiq[:, 1], yiq[:, 2]
+    chroma, angle = torch.sqrt(i * i + q * q), torch.atan2(q, i)
+    inked = ((chroma - 0.06) / 0.08).clamp(0, 1)  # an ivory face is 0.02-0.06
+    on = torch.rand(b, generator=g) < p
+    kind = torch.randint(0, 3, (b,), generator=g)
+    sel = lambda k: (on & (kind == k)).float().view(b, 1, 1)  # noqa: E731
+    red = _band(angle, _RED, 0.8) * inked * sel(0)
+    chroma, y = chroma * (1 - red), y * (1 - 0.45 * red)
+    turn = (0.52 + 1.4 * torch.rand(b, generator=g)) * torch.where(
+        torch.rand(b, generator=g) < 0.5, -1.0, 1.0
+    )
+    gb = torch.maximum(_band(angle, _GREEN, 0.9), _band(angle, _BLUE, 0.9)) * inked * sel(1)
+    angle = angle + gb * turn.view(b, 1, 1)
+    scale = 0.3 + 1.1 * torch.rand(b, generator=g)
+    chroma = chroma * (1 + (scale.view(b, 1, 1) - 1) * inked * sel(2))
+    yiq = torch.stack([y, chroma * torch.cos(angle), chroma * torch.sin(angle)], 1)
+    return torch.einsum("ij,bjhw->bihw", _RGB, yiq).clamp(0, 1)
+
+
 def augment(
-    x: torch.Tensor, g: torch.Generator, rot180: float = 0.08, hue_p: float = 0.0, perm_p: float = 0.0
+    x: torch.Tensor,
+    g: torch.Generator,
+    rot180: float = 0.08,
+    hue_p: float = 0.0,
+    perm_p: float = 0.0,
+    ink_p: float = 0.0,
 ) -> torch.Tensor:
     """x float [B,3,H,W] 0..1; `rot180`: share of crops turned upside down; `hue_p`, `perm_p`:
-    the inks changed (`recolour`)."""
+    the inks changed (`recolour`); `ink_p`: as real sets' inks differ (`inks`)."""
     b, _, h, w = x.shape
     r = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
-    x = recolour(x, g, hue_p, perm_p)
+    x = inks(recolour(x, g, hue_p, perm_p), g, ink_p)
     # low resolution (small tiles in the photo)
     if r(1).item() < 0.4:
         f = 0.3 + 0.6 * r(1).item()
@@ -150,6 +201,9 @@ def main(argv=None):
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--hue-p", type=float, default=0.0, help="share of crops with their chroma turned")
     ap.add_argument("--perm-p", type=float, default=0.0, help="share of crops with their channels permuted")
+    ap.add_argument(
+        "--ink-p", type=float, default=0.0, help="share of crops with their inks changed as sets differ"
+    )
     a = ap.parse_args(argv)
     out = setup_run(a)
     classes = CLASSIFIER_CLASSES if a.none else CLASSES
@@ -190,7 +244,7 @@ def main(argv=None):
         if n_extra:
             jdx = rs.choice(len(xr), n_extra, p=wr)
             xb, yb = np.concatenate([xb, xr[jdx]]), np.concatenate([yb, yr[jdx]])
-        xb = augment(to_tensor(xb), g, a.rot180, a.hue_p, a.perm_p)
+        xb = augment(to_tensor(xb), g, a.rot180, a.hue_p, a.perm_p, a.ink_p)
         loss = F.cross_entropy(model(xb), torch.from_numpy(yb), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()

@@ -173,6 +173,39 @@ def test_a_file_that_cannot_be_read_is_input_unreadable_naming_it(jx, tmp_path, 
     assert len(jx("show", code)[1]["hands"]) == 1  # nothing changed
 
 
+@pytest.mark.parametrize(
+    "text, error, code",
+    [
+        ("", "the input is empty: give one JSON object", "bad_input"),  # was "... not NoneType"
+        (" \n", "the input is empty: give one JSON object", "bad_input"),
+        ("null", "hand 1: a hand is a JSON object, not null", "bad_hand"),
+        ("[1]", "hand 1: a hand is a JSON object, not a list", "bad_hand"),  # was "not list"
+    ],
+)
+def test_an_empty_or_non_object_hand_is_said_in_json_words(jx, text, error, code):
+    table = jx("new", "--variant", "xingzi", "--seats", *"abcd")[1]["code"]
+    assert jx("record", table, stdin=text) == (2, {"error": error, "code": code})
+    assert jx("import", stdin=text)[1]["code"] == "bad_import"
+
+
+@pytest.mark.parametrize(
+    "args", [("show",), ("export",), ("settle",), ("settle", "--lock"), ("undo",), ("lock",), ("drawn",)]
+)
+def test_a_code_on_a_ledger_file_that_is_not_there_makes_no_file(jx, tmp_path, monkeypatch, args):
+    """A read (or a write to a table) on a missing SQLite file answered `table_not_found` only after
+    creating the file and its folders; now the file is not made and the message says so."""
+    db = tmp_path / "no" / "such" / "ledger.sqlite3"
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{db}")
+    rc, out = jx(args[0], "346789acdef", *args[1:])
+    assert rc == 2 and out == {
+        "error": f"no table has the code 346789ACDEF: there is no ledger database at {db}",
+        "code": "table_not_found",
+    }
+    assert not (tmp_path / "no").exists()
+    assert jx("show", "ABC")[1]["code"] == "bad_code"  # a code of the wrong form is said first
+    assert jx("new", "--variant", "xingzi", "--seats", *"abcd")[0] == 0 and db.exists()  # new makes it
+
+
 def test_a_hand_file_that_is_not_utf8_is_named(jx, tmp_path):
     code = jx("new", "--variant", "xingzi", "--seats", "a", "b", "c", "d")[1]["code"]
     f = tmp_path / "hand.json"

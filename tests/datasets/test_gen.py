@@ -127,3 +127,27 @@ def test_recolour_keeps_the_luma_turns_the_chroma_and_permutes_channels():
     assert torch.equal(perm.sort(1).values, red.sort(1).values)  # the same values, other channels
     moved = (perm[:, 0, 0, 0] == 0).float().mean()  # 4 of the 5 permutations move red
     assert 0.6 < moved < 1.0
+
+
+def test_inks_make_red_black_turn_green_and_blue_and_leave_the_face():
+    torch = pytest.importorskip("torch", reason="needs torch (the [train] extra)")
+    import datasets.train_cls as tc
+
+    crop = torch.full((1, 3, 4, 4), 0.92)  # an ivory face ...
+    crop[0, :, 1, 1] = torch.tensor([0.85, 0.1, 0.1])  # ... a red stroke
+    crop[0, :, 2, 2] = torch.tensor([0.1, 0.6, 0.2])  # ... a green one
+    got = {}
+    for kind in range(3):
+        orig = torch.randint
+        try:
+            torch.randint = lambda lo, hi, shape, generator=None, k=kind: torch.full(shape, k)
+            got[kind] = tc.inks(crop, torch.Generator().manual_seed(1), 1.0)
+        finally:
+            torch.randint = orig
+        assert torch.allclose(got[kind][0, :, 0, 0], crop[0, :, 0, 0], atol=1e-5)  # the face kept
+    r, g, b = got[0][0, :, 1, 1].tolist()
+    assert max(r, g, b) - min(r, g, b) < 0.05 and r < 0.3  # the red stroke is now black
+    assert torch.allclose(got[0][0, :, 2, 2], crop[0, :, 2, 2], atol=1e-5)  # green untouched
+    green = got[1][0, :, 2, 2]
+    assert (green - crop[0, :, 2, 2]).abs().max() > 0.1  # turned toward blue or yellow
+    assert torch.allclose(got[1][0, :, 1, 1], crop[0, :, 1, 1], atol=1e-5)  # red untouched
