@@ -35,6 +35,15 @@ def _make_kong(page) -> None:
     _tap(page, "mk_kong")
     page.locator("[class*=st-key-meldkind_0_]").first.wait_for(timeout=WAIT)
     page.locator("[class*=st-key-meldout_0] button[aria-label]:visible").first.wait_for(timeout=WAIT)
+    page.wait_for_function(  # the list is drawn and the page's script has named it (a frame later)
+        """() => {
+          const sel = '[data-testid=stSelectbox] button[aria-haspopup=listbox]';
+          const all = [...document.querySelectorAll(sel)];
+          const row = all.filter(b => b.closest('[class*=st-key-meldkind_0_]') && b.checkVisibility());
+          return row.length > 0 && all.every(b => b.getAttribute('aria-label') !== 'Open');
+        }""",
+        timeout=WAIT,
+    )
 
 
 def _english(page) -> set[str]:
