@@ -34,6 +34,8 @@ LABELS = (
     ('[data-testid="stCameraInput"] > [data-testid="stCameraInputButton"]', "photo.clear"),
     ('[data-testid="stToast"] button[slot="close"]', "a11y.close"),
     ('[data-testid="stSkipToContent"]', "a11y.skip"),
+    ('[data-testid="stSelectbox"] button[aria-haspopup="listbox"]', "a11y.open_list"),
+    ('[class*="st-key-meldout_"] button', "hand.meld_out"),
     ('[class*="st-key-topbar"] [data-testid="stPopoverButton"]', "join.help"),
     ('[data-testid="stFileUploaderDropzone"] button', "photo.upload_button"),
     ('[class*="st-key-tb_import"] [data-testid="stFileUploaderDropzone"] button', "table.import_button"),

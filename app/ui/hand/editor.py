@@ -84,6 +84,7 @@ def hand_editor() -> None:
                 args=(j, key),
                 label_visibility="collapsed",
                 width=190,
+                placeholder=t("a11y.choose"),
             )
     with st.container(horizontal=True, vertical_alignment="bottom"):
         if load_rules(hip.cond.variant).bonus_tile is not None:

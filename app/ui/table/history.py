@@ -188,7 +188,7 @@ def _edit_form(rec, o) -> None:
         if single:
             winner = st.selectbox(
                 t("table.winner"), range(4), index=h.winners[0].seat, format_func=lambda s: table.seats[s],
-                key=key("ed_w"),
+                key=key("ed_w"), placeholder=t("a11y.choose"),
             )  # fmt: skip
             options = [None, 0, 1, 2, 3]
 
@@ -196,7 +196,12 @@ def _edit_form(rec, o) -> None:
                 return t("cond.self_drawn") if s is None else table.seats[s]
 
             discarder = st.selectbox(
-                t("table.how"), options, index=options.index(h.discarder), format_func=how, key=key("ed_d")
+                t("table.how"),
+                options,
+                index=options.index(h.discarder),
+                format_func=how,
+                key=key("ed_d"),
+                placeholder=t("a11y.choose"),
             )
             use_editor = st.checkbox(t("table.edit_use_editor"), key=key("ed_use"), disabled=not started())
         followed = st.checkbox(t("table.followed"), value=h.follow.followed, key=key("ed_f"))

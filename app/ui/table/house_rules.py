@@ -67,6 +67,7 @@ def rules_form(variant: str) -> dict[str, Any]:
             options = CHOICES.get(key, (default,))
             value = st.selectbox(
                 label, options, index=options.index(default), key=wkey, help=help_,
+                placeholder=t("a11y.choose"),
                 format_func={v: _value_text(key, v) for v in options}.__getitem__,  # labels made now
             )  # fmt: skip
         if value != default:

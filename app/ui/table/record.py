@@ -216,7 +216,11 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
         who = cols[3].selectbox(
-            t("table.false_win_by"), range(4), format_func=lambda s: table.seats[s], key="tw_fw"
+            t("table.false_win_by"),
+            range(4),
+            format_func=lambda s: table.seats[s],
+            key="tw_fw",
+            placeholder=t("a11y.choose"),
         )
         if cols[3].button(t("table.false_win"), key="tb_false_win"):
             false_win = {"kind": "false_win", "declarer": who}
