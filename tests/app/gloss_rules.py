@@ -32,6 +32,8 @@ import re
 
 from google.protobuf.message import Message
 
+from ledger.codes import ALPHABET, LENGTH
+
 HAN = r"[\u3400-\u9fff\uf900-\ufaff]"
 RUN = re.compile(rf"{HAN}+(?:/{HAN}+)*")
 WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z_]+(?![A-Za-z0-9_])")
@@ -77,10 +79,18 @@ def _plain(text: str) -> str:
     return html.unescape(text).replace("**", "").replace("__", "")
 
 
+TABLE_CODE = re.compile(rf"(?<![A-Za-z0-9])[{ALPHABET}]{{{LENGTH}}}(?![A-Za-z0-9])")
+
+
 def zh_problems(text: str) -> list[str]:
-    """The English words in Chinese text (see the module docstring)."""
+    """The English words in Chinese text (see the module docstring); a table's code is none.
+
+    >>> zh_problems("直接打开这一桌（JENECDCNTQX）：Open")
+    ['Open']
+    """
     code = re.sub(r'"[ -~]*?"', " ", _plain(text))  # JSON a user types (a placeholder's example)
     code = re.sub(r"\b[a-z_]+(?:\.[a-z_]+)+\b", " ", code)  # a house rule's key: drawn.window
+    code = TABLE_CODE.sub(" ", code)  # a table's code (random: all letters one time in 7)
     return [w for w in WORD.findall(code) if w not in ZH_ASCII]
 
 
