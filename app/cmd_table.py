@@ -99,15 +99,15 @@ def _missing_file(url: str | None) -> str | None:
     import sqlalchemy as sa
 
     from ledger.store import default_url
+    from ledger.store.db import sqlite_file
 
     try:
-        parsed = sa.make_url(url or default_url())
+        database = sqlite_file(url or default_url())
     except sa.exc.ArgumentError:
         return None  # open_store says bad_url
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+    if database is None or Path(database).expanduser().exists():
         return None
-    path = Path(parsed.database).expanduser()
-    return None if path.exists() else str(path)
+    return str(Path(database).expanduser())
 
 
 def _fail(message: str, code: str = "bad_input") -> int:
@@ -135,10 +135,10 @@ def _read(path: str, export: bool = False) -> Any:
 
 def _store_files(store) -> list[str]:
     """The files of an SQLite store (the database, its WAL, shared memory and journal)."""
-    url = store.engine.url
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        return []
-    return [url.database + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+    from ledger.store.db import sqlite_file
+
+    database = sqlite_file(store.engine.url)
+    return [] if database is None else [database + suffix for suffix in ("", "-wal", "-shm", "-journal")]
 
 
 def _write(path: str, text: str, protect: list[str] = ()) -> None:

@@ -33,13 +33,26 @@ def default_url() -> str:
     return f"sqlite:///{path}"
 
 
-def read_only_url(url: str, immutable: bool = False) -> str | None:
-    """``url`` of an SQLite file opened read-only (``mode=ro``; ``immutable``: without locks or
-    the WAL, for read-only media), or None for any other database."""
+def sqlite_file(url: str | sa.URL) -> str | None:
+    """The file path of an SQLite ``url`` as written (not expanded), or None for another database
+    or ``:memory:``. Raises ``sqlalchemy.exc.ArgumentError`` for a string that is no URL.
+
+    >>> sqlite_file("sqlite:///ledger.sqlite3"), sqlite_file("sqlite://"), sqlite_file("postgresql://h/db")
+    ('ledger.sqlite3', None, None)
+    """
     parsed = sa.make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
-    path = Path(parsed.database).expanduser().resolve()
+    return parsed.database
+
+
+def read_only_url(url: str, immutable: bool = False) -> str | None:
+    """``url`` of an SQLite file opened read-only (``mode=ro``; ``immutable``: without locks or
+    the WAL, for read-only media), or None for any other database."""
+    database = sqlite_file(url)
+    if database is None:
+        return None
+    path = Path(database).expanduser().resolve()
     query = "mode=ro" + ("&immutable=1" if immutable else "")
     return f"sqlite:///file:{quote(str(path))}?{query}&uri=true"
 
