@@ -16,7 +16,7 @@ from typing import Any
 from unicodedata import normalize
 
 from ledger.errors import LedgerError, shown
-from ledger.names import check_text
+from ledger.names import check_text, code_points, shows_nothing
 from ledger.recorded import Winner
 from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
@@ -34,9 +34,12 @@ DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "p
 
 
 def parse_money(value: Any, what: str = "base point value") -> Decimal:
-    """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``), at most 4 decimals."""
+    """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``: text in ASCII
+    digits), at most 4 decimals; raises :class:`LedgerError` ``bad_money`` naming the value."""
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
         raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}")
+    if isinstance(value, str) and not value.isascii():  # Decimal("٢") is 2: digits of any script
+        raise LedgerError("bad_money", f"the {what} must be a number in ASCII digits 0-9, not {shown(value)}")
     try:
         d = Decimal(str(value))
     except InvalidOperation:
@@ -90,8 +93,14 @@ class Table:
             n = len(self.title) if isinstance(self.title, str) else shown(self.title)
             raise LedgerError("bad_title", f"the title is at most {MAX_TITLE} characters, not {n}")
         if not self.stored:  # new names and titles only: a stored table still opens (ledger.names)
-            for name in names:
+            for i, name in enumerate(names):
                 check_text(name, "the seat name", "bad_seats")
+                if shows_nothing(name):  # "\u0301": strip() leaves it, yet nobody sees a name
+                    raise LedgerError(
+                        "bad_seats",
+                        f"a table has {SEAT_COUNT} seats, each with a name: seat {i}'s name "
+                        f"({code_points(name)}) shows nothing, only combining marks or blank characters",
+                    )
             check_text(self.title, "the title", "bad_title")
         object.__setattr__(self, "base", parse_money(self.base))
         hr = {} if self.house_rules is None else self.house_rules  # [] or 0 is named below

@@ -3,12 +3,16 @@
 A right-to-left override (U+202E, category Cf) reverses what the settlement says on screen; a
 carriage return (Cc) breaks a CSV row; an escape (Cc) drives the terminal a CSV is printed to.
 So new seat names and titles refuse Unicode categories Cc and Cf (:func:`check_text`), naming
-the character, and text already stored shows them as U+FFFD (:func:`visible`).
+the character, and text already stored shows them as U+FFFD (:func:`visible`). A new seat name
+must also show something (:func:`shows_nothing`): ``"\u0301"`` alone (a combining accent with
+nothing to sit on) or a Hangul filler passed as a name nobody can see or tell apart.
 
 >>> unprintable("张三\\u202e")
 'U+202E RIGHT-TO-LEFT OVERRIDE'
 >>> visible("a\\x1b[31mb")
 'a\\ufffd[31mb'
+>>> shows_nothing("\\u0301\\u0302"), shows_nothing("e\\u0301"), shows_nothing("\\u3164")
+(True, False, True)
 """
 
 from __future__ import annotations
@@ -17,9 +21,28 @@ import unicodedata
 
 from ledger.errors import LedgerError
 
-__all__ = ["check_text", "unprintable", "visible"]
+__all__ = ["check_text", "code_points", "shows_nothing", "unprintable", "visible"]
 
 _REFUSED = ("Cc", "Cf")
+_SHOWN = "LNPS"  # the general categories that draw something: letters, numbers, punctuation, symbols
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # Hangul fillers (Lo), the blank Braille pattern (So)
+
+
+def shows_nothing(text: str) -> bool:
+    """True when ``text`` after NFKC holds no character that draws anything: only combining marks
+    (Unicode M*), spaces (Z*), controls and format characters (C*), Hangul fillers, blank Braille."""
+    shown = unicodedata.normalize("NFKC", text)
+    return not any(unicodedata.category(ch)[0] in _SHOWN and ch not in _BLANK for ch in shown)
+
+
+def code_points(text: str, limit: int = 8) -> str:
+    """``text`` as ``U+XXXX`` code points (the first ``limit``), for text that shows nothing.
+
+    >>> code_points("\\u0301a")
+    'U+0301 U+0061'
+    """
+    points = " ".join(f"U+{ord(ch):04X}" for ch in text[:limit])
+    return points + (" …" if len(text) > limit else "")
 
 
 def unprintable(text: str) -> str | None:

@@ -150,3 +150,12 @@ def test_a_pasted_join_link_opens_its_table(lang):
     link = f"  http://192.168.1.5:8501/table?table={code.lower()}&lang={lang}  "  # the QR button's address
     assert len(link) > 20 and _open(at, link) == []
     assert at.query_params["table"] == code  # the table is shown (its code in the address)
+
+
+def test_a_name_of_combining_marks_only_is_refused_as_an_empty_one_and_kept():
+    """ "\u0301" alone shows nothing: the ledger refuses it (bad_seats, as an empty name), the
+    field keeps what was typed, and no table is opened."""
+    at = _start()
+    at.text_input(key="tn_seat2").input("\u0301")
+    assert _create(at) == [ZH["ledger.bad_seats"]]
+    assert "table" not in at.query_params and at.text_input(key="tn_seat2").value == "\u0301"

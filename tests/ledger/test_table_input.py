@@ -191,3 +191,11 @@ def test_a_stored_seat_name_keeps_its_form_and_is_found_in_either():
     table = Table("jiujiang", (NFD_E, NFC_E, "c", "d"), stored=True)  # stored before: still opens
     assert table.seats[:2] == (NFD_E, NFC_E) and table.seat(NFC_E) == 0
     assert Table("jiujiang", (NFD_E, "b", "c", "d"), stored=True).seat(NFC_E) == 0
+
+
+@pytest.mark.parametrize("name", ["\u0301", " \u0301\u20dd ", "\u3164", "\ufe0f"])
+def test_a_new_seat_name_that_shows_nothing_is_bad_seats_a_stored_one_still_opens(name):
+    with pytest.raises(LedgerError, match=r"seat 1's name \(U\+[0-9A-F]{4}.*\) shows nothing") as e:
+        Table("jiujiang", ("a", name, "c", "d"))
+    assert e.value.code == "bad_seats"
+    assert Table("jiujiang", ("a", name, "c", "d"), stored=True).seats[1] == name.strip()
