@@ -16,7 +16,7 @@ from sqlalchemy import event
 
 from ledger.errors import StoreError
 
-__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "make_engine", "read_only_url"]
+__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "given_url", "make_engine", "read_only_url"]
 
 ENV = "JXMJ_DB"
 BUSY_TIMEOUT_S = 15.0  # how long a writer waits for another's lock before "busy" (read per engine)
@@ -31,6 +31,23 @@ def default_url() -> str:
 
     path = Path(platformdirs.user_data_dir("jxmj", appauthor=False)) / "ledger.sqlite3"
     return f"sqlite:///{path}"
+
+
+def given_url(url: str | None) -> str:
+    """``url`` as given (``--db``), else :func:`default_url` when none is given (None).
+
+    Raises :class:`StoreError` ``bad_url`` for an empty or blank ``url`` (``--db ''``): it names
+    no ledger, and taking the default one instead would write where nobody asked.
+    """
+    if url is None:
+        return default_url()
+    if not url.strip():
+        raise StoreError(
+            "bad_url",
+            f"the ledger URL is empty ({url!r}): give a database URL (--db, else {ENV}; e.g. "
+            "sqlite:///ledger.sqlite3), or leave --db out for the default ledger",
+        )
+    return url
 
 
 def sqlite_file(url: str | sa.URL) -> str | None:

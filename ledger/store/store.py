@@ -29,7 +29,7 @@ from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.store import dberror, readonly, rows
 from ledger.store import schema as S
-from ledger.store.db import default_url, make_engine
+from ledger.store.db import given_url, make_engine
 from ledger.store.dberror import db_errors
 from ledger.store.integrity import check_hands, quick_check
 
@@ -58,12 +58,12 @@ def open_store(url: str | None = None, write: bool = True) -> Store:
     file that cannot be written (read-only media, a full disk) is opened read-only instead
     (:func:`ledger.store.readonly.open_read_only`): it can be shown, and any write is refused
     with ``read_only_store``.
-    Raises :class:`StoreError`: ``bad_url``, ``missing_driver``, ``corrupt_store``,
+    Raises :class:`StoreError`: ``bad_url`` (also an empty ``url``), ``missing_driver``, ``corrupt_store``,
     ``newer_schema``, ``store_unreachable``, ``disk_full``, ``read_only_store``,
     ``store_io_error``; :class:`ConflictError` when another writer holds the database longer
     than the busy timeout (``ledger.store.db.BUSY_TIMEOUT_S``).
     """
-    url = url or default_url()
+    url = given_url(url)  # None: the default; '' is bad_url
     engine = make_engine(url)
     where = f"the ledger database {sa.make_url(url).render_as_string(hide_password=True)}"
     try:
