@@ -58,23 +58,31 @@ def _given_options(parser: argparse.ArgumentParser, argv: list[str]) -> argparse
     """The values of `parser`'s own options found in `argv`, read leniently after a usage error
     (argparse stops at the first fault, so its namespace is lost): every option of `parser`
     with its option strings and default, no type or choice check, positionals and unknown
-    options passed over — abbreviations are resolved as `parser` resolves them."""
+    options passed over — abbreviations are resolved as `parser` resolves them. An option whose
+    default is ``SUPPRESS`` (`jxmj table ACTION --lang`) is there only when given."""
     probe = Parser(prog=parser.prog, add_help=False, allow_abbrev=parser.allow_abbrev)
-    actions = [a for a in parser._actions if a.option_strings and a.default is not argparse.SUPPRESS]
+    actions = [
+        a
+        for a in parser._actions
+        if a.option_strings and (a.default is not argparse.SUPPRESS or a.nargs != 0)  # not -h, --version
+    ]
     for a in actions:
         how = {"nargs": "?"} if a.nargs != 0 else {"action": "store_const", "const": a.const}
         probe.add_argument(*a.option_strings, dest=a.dest, default=a.default, **how)
     try:
         return probe.parse_known_args(argv)[0]
     except UsageError:  # an ambiguous abbreviation, a value given to a flag: the defaults
-        return argparse.Namespace(**{a.dest: a.default for a in actions})
+        return argparse.Namespace(
+            **{a.dest: a.default for a in actions if a.default is not argparse.SUPPRESS}
+        )
 
 
 def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -> int:
     """Answer a usage error the way the command answers its other errors; status 2.
 
     The command's module says how (`error_format(args)`: "json", "text" or "stderr", the
-    same function its own errors follow), given the options of the command line as its
+    same function its own errors follow; where JSON, `error_object(args, message, code)` may
+    give the object, in the command's `--lang`), given the options of the command line as its
     parser reads them (`_given_options`). Before a command is known (none given, an unknown
     one) there is no such answer: the usage line and the error go to standard error, as
     argparse writes them."""
@@ -95,14 +103,20 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
     rest = list(argv)
     if command in rest:
         rest.remove(command)  # the command's options, wherever they were typed
-    answer = commands[command].get_default("_error_format") if command in commands else None
-    style = answer(_given_options(parser, rest)) if answer else "json"
+    answer, shape = (
+        (commands[command].get_default("_error_format"), commands[command].get_default("_error_object"))
+        if command in commands
+        else (None, None)
+    )
+    given = _given_options(parser, rest)
+    style = answer(given) if answer else "json"
     if style == "text":
         return emit(f"error: {message}") or 2
     if style == "stderr":
         warn(message)
         return 2
-    return emit_json({"error": message, "code": USAGE_CODE}) or 2
+    said = shape(given, message, USAGE_CODE) if shape else {"error": message, "code": USAGE_CODE}
+    return emit_json(said) or 2
 
 
 class _Version(argparse._VersionAction):
@@ -134,7 +148,11 @@ class _Commands(dict):
             module = importlib.import_module(module_name)
             p.description = getattr(module, "DESCRIPTION", help_text)
             module.add_arguments(p)
-            p.set_defaults(_run=module.run, _error_format=getattr(module, "error_format", None))
+            p.set_defaults(
+                _run=module.run,
+                _error_format=getattr(module, "error_format", None),
+                _error_object=getattr(module, "error_object", None),
+            )
         return p
 
     def __getitem__(self, name: str) -> argparse.ArgumentParser:

@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from app.cliio import StreamError, emit_json, read_stdin
+from app.clilang import decimal_number
 
 DESCRIPTION = __doc__
 
@@ -129,10 +130,7 @@ class ReaderLimit:
     def __call__(self, text: str) -> float:
         from vision.boxes import check_limit
 
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        value = decimal_number(text)  # ASCII only: float("٠.٥") is 0.5
         try:
             return check_limit(self.field, value)  # the range ReaderConfig checks; refuses nan
         except ValueError:

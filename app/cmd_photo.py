@@ -24,6 +24,7 @@ import math
 from typing import Any
 
 from app.cliio import emit, emit_json, warn
+from app.clilang import decimal_number
 from app.cmd_detect import add_force_argument, add_refs_argument, check_annotate_path, conf_value
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
@@ -38,10 +39,7 @@ def point_value(text: str) -> float:
     """argparse type for --point-value: a number the engine takes as point_value
     (`scoring.model.check_point_value`: MIN_POINT_VALUE..MAX_POINT_VALUE), checked before the
     photo is read."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = decimal_number(text)  # ASCII only: float("٢") is 2
     if not (math.isfinite(value) and MIN_POINT_VALUE <= value <= MAX_POINT_VALUE):
         raise argparse.ArgumentTypeError(
             f"points per 炮 must lie in {MIN_POINT_VALUE:g}..{MAX_POINT_VALUE:,}, got {text[:40]}"

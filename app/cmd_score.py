@@ -11,9 +11,9 @@ no over-long strings) before the engine sees it; the output is written by `app.c
 from __future__ import annotations
 
 import argparse
-import os
 
 from app.cliio import emit, emit_json
+from app.clilang import lang_of
 from app.jsonin import InputError, read_hand
 
 DESCRIPTION = """jxmj score: score a winning hand given as JSON (see docs/score-json.md).
@@ -42,17 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="FILE.toml", help="house rules: rule-table keys and values")
 
 
-def _lang(args: argparse.Namespace) -> str:
-    """--lang, else zh when the locale (LC_ALL / LC_MESSAGES / LANG) is Chinese, else en."""
-    if getattr(args, "lang", None):
-        return args.lang
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
-
-
 def error_format(args: argparse.Namespace) -> str:
     """How this command writes its errors, usage errors included (`app.cli`): "text" (a sentence
     on standard output) with --format text, else "json"."""
@@ -77,7 +66,7 @@ def _error(message: str, fmt: str, code: str = "bad_field", lang: str = "en") ->
 
 def run(args: argparse.Namespace) -> int:
     fmt = error_format(args)
-    lang = _lang(args)
+    lang = lang_of(args)  # --lang, else the locale's
     try:
         from scoring import HandError, format_text, hand_from_json, load_overrides, score
         from scoring.errors import INTERNAL_ERROR

@@ -2,7 +2,8 @@
 
 The same database as the app (``JXMJ_DB`` or the SQLite file in the user's data directory; ``--db``
 overrides both). JSON in and out like `jxmj score`; any bad input exits 2 with
-``{"error": "...", "code": "..."}`` and nothing already recorded is changed.
+``{"error": "...", "code": "..."}`` and nothing already recorded is changed; ``--lang zh|en``
+(default: the locale's, as `jxmj score`) says it in that language (`app.table_errors`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cliio import emit, emit_json
+from app.clilang import LANGS, lang_of, whole_number
 from scoring.rules import VARIANTS
 
 DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
@@ -24,14 +26,24 @@ DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, rai
   jxmj table show CODE | settle CODE [--lock] | export CODE --format csv | import FILE
 A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --seats), and after
 '--', which ends the options: jxmj table false-win CODE -- -阿三
-Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...})."""
+Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...});
+--lang zh|en (before or after ACTION; default: the locale's) is the language of the errors."""
+LANG_HELP = "language of the errors (default: from the locale, as jxmj score)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", help="SQLAlchemy URL of the ledger (default: $JXMJ_DB, else the user data dir)"
     )
+    parser.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    _add_actions(sub)
+    for name, action in sub.choices.items():  # the same --lang after ACTION; not given: the one before
+        if name != "export":  # export's says more (CSV)
+            action.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=LANG_HELP)
+
+
+def _add_actions(sub) -> None:
     p = sub.add_parser("new", help="open a table; prints its code")
     p.add_argument("--variant", required=True, choices=VARIANTS)
     seats = p.add_mutually_exclusive_group(required=True)
@@ -51,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("code")
         if name == "edit":
-            p.add_argument("number", type=int)
+            p.add_argument("number", type=whole_number)  # ASCII digits: int("١") is 1
         p.add_argument("input", nargs="?", default="-", help="hand JSON file, or '-' for standard input")
         _expect(p)
     p = sub.add_parser("drawn", help="record a drawn hand (黄庄)")
@@ -77,8 +89,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("code")
     p.add_argument("--format", choices=("json", "csv"), default="json")
     p.add_argument(
-        "--lang", choices=("zh", "en"), default="zh",
-        help="CSV: headers and kinds of hand in this language (default zh, as the app's download)",
+        "--lang", choices=LANGS, default=argparse.SUPPRESS,
+        help="language of the errors and of a CSV's headers and kinds of hand (default: CSV in zh, as "
+        "the app's download; errors from the locale)",
     )  # fmt: skip
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p = sub.add_parser("import", help="restore a table from its JSON export; prints its code")
@@ -86,7 +99,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _expect(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--expect", type=int, help="the hand count you saw: refused if another writer changed it")
+    p.add_argument(
+        "--expect", type=whole_number, help="the hand count you saw: refused if another writer changed it"
+    )
 
 
 class _OutputFailed(Exception):
@@ -98,11 +113,10 @@ def _missing_file(url: str | None) -> str | None:
     else None (another database, or a file that is there)."""
     import sqlalchemy as sa
 
-    from ledger.store import default_url
-    from ledger.store.db import sqlite_file
+    from ledger.store.db import given_url, sqlite_file
 
     try:
-        database = sqlite_file(url or default_url())
+        database = sqlite_file(given_url(url))  # --db '' is bad_url, never the default ledger
     except sa.exc.ArgumentError:
         return None  # open_store says bad_url
     if database is None or Path(database).expanduser().exists():
@@ -110,8 +124,15 @@ def _missing_file(url: str | None) -> str | None:
     return str(Path(database).expanduser())
 
 
-def _fail(message: str, code: str = "bad_input") -> int:
-    return emit_json({"error": message, "code": code}) or 2
+def error_object(args: argparse.Namespace, message: str, code: str) -> dict[str, str]:
+    """The error object in the language of `args` (`app.cli` answers usage errors with it too)."""
+    from app import table_errors
+
+    return table_errors.error_object(message, code, lang_of(args))
+
+
+def _fail(args: argparse.Namespace, message: str, code: str) -> int:
+    return emit_json(error_object(args, message, code)) or 2
 
 
 def _json_arg(text: str | None, what: str) -> Any:
@@ -193,11 +214,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except LedgerError as e:
-        return _fail(e.message, e.code)
+        return _fail(args, e.message, e.code)
     except _OutputFailed:
         return 2
     except Exception as e:  # never a traceback
-        return _fail(f"internal error ({type(e).__name__}: {e})", "internal")
+        return _fail(args, f"internal error ({type(e).__name__}: {e})", "internal")
 
 
 def _after_write(ledger, hand_number: int | None = None) -> dict[str, Any]:
@@ -214,7 +235,7 @@ def _after_write(ledger, hand_number: int | None = None) -> dict[str, Any]:
 
 def _run(args: argparse.Namespace) -> int:
     from app.table_csv import csv_text
-    from ledger import Table
+    from ledger import NotFoundError, Table
     from ledger.exchange import export_json, table_from_export
     from ledger.store import open_store
 
@@ -226,9 +247,7 @@ def _run(args: argparse.Namespace) -> int:
             from ledger.codes import normalize_code
 
             code = normalize_code(args.code)
-            return _fail(
-                f"no table has the code {code}: there is no ledger database at {missing}", "table_not_found"
-            )
+            raise NotFoundError(f"no table has the code {code}: there is no ledger database at {missing}")
     store = open_store(args.db, write=not reading)  # a reader may open a read-only ledger
     if a == "new":
         rules = _json_arg(args.rules, "--rules")  # [] or 0 is refused by Table, not taken as none
@@ -267,8 +286,9 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif a == "export":
         ledger = store.get(args.code).ledger()
+        lang = getattr(args, "lang", None) or "zh"  # no --lang: zh, as the app's download
         text = (
-            csv_text(ledger, args.lang)  # the app's download, byte for byte (BOM, every cell quoted)
+            csv_text(ledger, lang)  # the app's download, byte for byte (BOM, every cell quoted)
             if args.format == "csv"
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )

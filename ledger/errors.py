@@ -1,14 +1,25 @@
 """The ledger's exceptions: each carries a stable ``code`` beside its one-sentence message.
 
-The app translates by ``code`` (``app/locales``), never by matching the English text; the
-CLI prints ``{"error": str(e), "code": e.code}`` with exit status 2.
+The app translates by ``code`` (``app/locales``, ``ledger.<code>``), never by matching the
+English text; the CLI prints ``{"error": str(e), "code": e.code}`` with exit status 2
+(`app.table_errors`: in Chinese by the code with ``--lang zh``).
 """
 
 from __future__ import annotations
 
-__all__ = ["ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError", "shown"]
+__all__ = ["CODES", "ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError", "shown"]
 
 ECHO_CHARS = 80
+
+CODES = (
+    "bad_code", "bad_hand", "bad_import", "bad_money", "bad_ref", "bad_rule", "bad_seats", "bad_title",
+    "bad_url", "cannot_win", "conflict", "corrupt_store", "disk_full", "missing_driver", "newer_schema",
+    "no_such_hand", "not_the_dealer", "payers_contradict_seats", "read_only_store", "rule_not_in_variant",
+    "store_io_error", "store_unreachable", "table_locked", "table_not_found", "unknown_rule",
+    "unknown_seat", "unknown_variant",
+)  # fmt: skip
+"""Every ``code`` the ledger raises (tests/test_cmd_table_errors.py reads the source for them);
+a hand may also pass a scoring code through (``not_complete``, ``fifth_copy``: scoring.errors.CODES)."""
 
 
 def shown(value: object) -> str:

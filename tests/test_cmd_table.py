@@ -16,6 +16,7 @@ from app.jsonin import short
 @pytest.fixture
 def jx(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("JXMJ_DB", f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # errors in English whatever the developer's locale (--lang)
 
     def run(*args: str, stdin: str = "") -> tuple[int, object]:
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
