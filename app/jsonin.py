@@ -68,6 +68,20 @@ def short(text: str, limit: int = ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def size_text(limit: int) -> str:
+    """A limit in bytes as a person reads it, never rounded down: a whole number of MiB or KiB,
+    else the bytes and about how many MiB (an import's 8,257,536 bytes were "7 MiB").
+
+    >>> size_text(64 * 1024), size_text(4 * 2**20), size_text(2000 * 4096 + 65536)
+    ('64 KiB', '4 MiB', '8,257,536 bytes (7.9 MiB)')
+    """
+    if limit % 2**20 == 0:
+        return f"{limit // 2**20} MiB"
+    if limit < 2**20 and limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return f"{limit:,} bytes ({limit / 2**20:.1f} MiB)"
+
+
 def read_bytes(name: str, limit: int | None = None) -> bytes:
     """The raw input: standard input for `-`, else the file; at most `limit` bytes
     (default `MAX_INPUT_BYTES`)."""
@@ -84,7 +98,7 @@ def read_bytes(name: str, limit: int | None = None) -> bytes:
     except OSError as exc:
         raise InputError(INPUT_UNREADABLE, f"cannot read {where}: {exc.strerror or exc}") from None
     if len(data) > limit:  # /dev/zero or an endless pipe must not hang or eat the memory
-        size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
+        size = size_text(limit)
         what = ": a hand is a small JSON object" if limit == MAX_INPUT_BYTES else ""
         raise InputError(INPUT_TOO_LARGE, f"{where} is larger than {size}{what}")
     return data

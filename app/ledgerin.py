@@ -8,12 +8,13 @@ bounded like score JSON (`app.jsonin`), checked before the ledger sees it.
   field name `jsonin.MAX_TEXT_CHARS`; nesting at most `jsonin.MAX_DEPTH`.
 - **An export** (`import`): at most `MAX_IMPORT_HANDS` hands, the file at most
   `MAX_IMPORT_BYTES` (`MAX_IMPORT_HANDS` x `MAX_EXPORT_HAND_BYTES`, a hand with its derived
-  outcome, plus `MAX_HAND_BYTES` for the table) and `MAX_IMPORT_VALUES` JSON values (counted
-  before parsing, as commas: `[[],[],...]` would cost json.loads 22 bytes per byte); the table
-  and every hand within the hand limits above. `import_cost` is what reading one holds at
-  most (the app's 导入 is admitted by `app.photo_gate` on it, like a photo). The derived
-  parts (`outcome`, `totals`, `next`, `settlement`) are dropped on import, so only the
-  file's size bounds them.
+  outcome, plus `MAX_HAND_BYTES` for the table: 8,257,536 bytes, about 7.9 MiB, as README.md
+  and docs/ledger-json.md say; tests/test_ledger_input.py checks) and `MAX_IMPORT_VALUES` JSON
+  values (counted before parsing, as commas: `[[],[],...]` would cost json.loads 22 bytes per
+  byte); the table and every hand within the hand limits above. `import_cost` is what
+  reading one holds at most (the app's 导入 is admitted by `app.photo_gate` on it, like a
+  photo). The derived parts (`outcome`, `totals`, `next`, `settlement`) are dropped on
+  import, so only the file's size bounds them.
 
 Errors are :class:`ledger.LedgerError`, each naming the problem: for a hand ``input_too_large``
 (its size, a string's length) or ``bad_input``; for an export ``input_too_large`` (the file's
@@ -67,10 +68,10 @@ def parse_export(raw: bytes | str) -> Any:
     """An export's JSON (import) as its value; raises :class:`LedgerError`."""
     size = len(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"))
     if size > MAX_IMPORT_BYTES:
-        limit = MAX_IMPORT_BYTES // 2**20
         raise LedgerError(
             "input_too_large",
-            f"the file is larger than {limit} MiB: an export holds at most {MAX_IMPORT_HANDS} hands",
+            f"the file is larger than {jsonin.size_text(MAX_IMPORT_BYTES)}: an export holds at most "
+            f"{MAX_IMPORT_HANDS} hands",
         )
     values = (raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")).count(b",") + 1
     if values > MAX_IMPORT_VALUES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import cli, ledgerin
+from app.jsonin import short
 from ledger import LedgerError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,7 @@ WIN = {"seat": "李四", "discarder": "王五", "hand": HAND}
 @pytest.fixture
 def jx(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("JXMJ_DB", f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # errors in English whatever the developer's locale (--lang)
 
     def run(*args: str, stdin: str = "") -> tuple[int, dict]:
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -153,6 +156,30 @@ def test_an_import_is_capped_by_hands_times_the_per_hand_limit(tmp_path):
     assert e.value.code == "input_too_large" and e.value.message.startswith(
         "the file holds 500,001 JSON values"
     )
+
+
+def test_the_import_limit_is_said_as_the_code_has_it_in_every_doc(jx, tmp_path):
+    """The README said 8 MiB, docs/ledger-json.md 16 MiB, the error "larger than 7 MiB" (rounded
+    down): it is MAX_IMPORT_BYTES, 8,257,536 bytes (7.9 MiB), and a file of 7.5 MiB is read."""
+    said = f"{ledgerin.MAX_IMPORT_BYTES:,} bytes (7.9 MiB"
+    assert said == "8,257,536 bytes (7.9 MiB"
+    for doc in ("README.md", "docs/ledger-json.md"):
+        text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+        assert re.search(rf"\bimports?\b[^|]{{0,80}}{re.escape(said)}", text), doc
+        assert not re.search(r"\bimports?\b[^|.]{0,80}\b(?:8|16) MiB", text), doc
+    with pytest.raises(LedgerError) as e:
+        ledgerin.parse_export(b" " * (ledgerin.MAX_IMPORT_BYTES + 1))
+    assert e.value.message.startswith(f"the file is larger than {said})")
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * (ledgerin.MAX_IMPORT_BYTES + 1))
+    rc, out = jx("import", str(path))
+    assert rc == 2 and out == {
+        "error": f"{short(str(path))} is larger than {said}): an export holds at most 2000 hands",
+        "code": "input_too_large",
+    }
+    path.write_bytes(b"[" + b" " * (15 * 2**19) + b"]")  # 7.5 MiB: within the limit, read
+    rc, out = jx("import", str(path))
+    assert rc == 2 and out["code"] == "bad_import"
 
 
 def test_reading_an_import_holds_no_more_than_its_cost(tmp_path):
