@@ -1,7 +1,7 @@
 """Reading with the table's references, measured as a player meets it (`vision.refs`).
 
     python -m datasets.eval_refs --models models --json datasets/reports/refs-0.6.3.json
-    python -m datasets.eval_refs --fit      # also the grid that chose `vision.refs.RefCalibration`
+    python -m datasets.eval_refs --fit      # also the grid that chose `vision.refblend.RefCalibration`
 
 The validation part of our `real_photos_rf` split (`datasets.real.split_by_source`, seed 1, 0.2:
 the photos the models never trained on) is grouped by **physical set** (`group_sets`): the named
@@ -121,7 +121,8 @@ def group_sets(items: list[Photo]) -> dict[str, str]:
 
 def collect(reader, root: Path) -> list[Photo]:
     """Read every validation photo without references; its references and mean embedding."""
-    from vision.refs import Ref, normalise
+    from vision.refblend import normalise
+    from vision.refs import Ref
 
     cmap = class_map(root)
     stems = photos(root)
@@ -224,7 +225,7 @@ def fit(reader, items: list[Photo], sets: dict[str, str]) -> list[dict]:
     detections' views (the classifier stage alone: no second localizer pass, split merge or set
     rule): per row the accuracy and flag with the same set's references and another set's."""
     from vision.reading import combine_views, uncertain
-    from vision.refs import RefCalibration, RefSet, read_with_refs
+    from vision.refblend import RefCalibration, RefSet, read_with_refs
 
     n_cls = len(reader.classifier.classes)
     calib = dict(reader.classifier.meta.get("calibration") or {})

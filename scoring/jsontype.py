@@ -1,10 +1,12 @@
-"""How a JSON value reads in an error sentence (the score path's messages).
+"""How a JSON or TOML value reads in an error sentence (the score path's and the rules' messages).
 
 Standard library only.
 """
 
 from __future__ import annotations
 
+import datetime
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,11 +14,24 @@ __all__ = ["json_type", "not_a_count"]
 
 
 def json_type(v: Any) -> str:
-    """How a value reads in an error sentence: ``a string ('yes')``, ``a number (5)``, ``null``."""
+    """How a JSON or TOML value reads in an error sentence, in the file's words, never Python's:
+    ``a string ('yes')``, ``a number (5)``, ``a boolean (true)``, ``null``, ``a list``, ``an
+    object``; TOML's ``a date``, ``a time``, ``a date and time`` (not echoed: Python would
+    rewrite them). A float too large for the reader (``1e400``, TOML's ``inf``) is ``a number too
+    large`` (not echoed: it was read as infinity), TOML's ``nan`` is ``nan (not a number)``.
+
+    >>> json_type(True), json_type(1e400), json_type(float("nan")), json_type(2.5)
+    ('a boolean (true)', 'a number too large', 'nan (not a number)', 'a number (2.5)')
+    >>> import datetime
+    >>> json_type(datetime.date(1979, 5, 27)), json_type(datetime.datetime(1979, 5, 27, 7, 32))
+    ('a date', 'a date and time')
+    """
     if v is None:
         return "null"
     if isinstance(v, bool):
         return f"a boolean ({str(v).lower()})"
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan (not a number)" if math.isnan(v) else "a number too large"
     if isinstance(v, (int, float)):
         text = str(v) if not isinstance(v, int) or v.bit_length() < 200 else f"{str(v)[:20]}…"
         return f"a number ({text})"
@@ -26,6 +41,12 @@ def json_type(v: Any) -> str:
         return "a list"
     if isinstance(v, Mapping):
         return "an object"
+    if isinstance(v, datetime.datetime):  # before date: a datetime is a date too
+        return "a date and time"
+    if isinstance(v, datetime.date):
+        return "a date"
+    if isinstance(v, datetime.time):
+        return "a time"
     return type(v).__name__
 
 

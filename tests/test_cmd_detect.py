@@ -349,6 +349,7 @@ def test_unusable_refs_exit_2_with_a_code(embedding_env, scene_pixels, tmp_path,
         r["image"] = "../" + r["image"]
     status, j, _ = run_cli(capsys, str(tmp_path / "hand.png"), "--refs", write_refs(sub / "refs.json", refs))
     assert status == 2 and j["code"] == code and set(j) == {"error", "code"}
+    assert j["error"].startswith("reference 1: ")  # counted from 1, as hands and melds (was "reference 0")
     assert code in cmd_detect.REFS_ERROR_CODES
 
 

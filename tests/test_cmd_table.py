@@ -90,6 +90,12 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
             "--rules: the field 'ledger' is given twice",
         ),
         (("import", "-"), "[1]", "bad_import", "not a jxmj table export"),
+        (
+            ("import", "-"),
+            '{"format": "jxmj-table", "format": 1}',
+            "bad_import",
+            "the field 'format' is given twice in one object",
+        ),  # app.jsonin.parse's object_pairs_hook, as jxmj score's: never "the last one wins"
         *(
             (
                 ("new", "--variant", "xingzi", "--seats", *"abcd", "--rules", r),

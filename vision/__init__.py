@@ -36,7 +36,7 @@ _WHERE = {
     "get_reader": "vision.reader",
     "Ref": "vision.refs",
     "RefsError": "vision.refs",
-    "RefSet": "vision.refs",
+    "RefSet": "vision.refblend",
     "load_refs": "vision.refs",
 }
 
@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from vision.layout import group_tiles
     from vision.modelfiles import CLASS_CODES, ModelError, models_dir
     from vision.reader import ReaderConfig, TileReader, get_reader
-    from vision.refs import Ref, RefsError, RefSet, load_refs
+    from vision.refblend import RefSet
+    from vision.refs import Ref, RefsError, load_refs
 
 
 def __getattr__(name: str):

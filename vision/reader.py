@@ -51,8 +51,9 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reading import Readings, uncertain, unlike_refs
+from vision.refblend import RefCalibration, RefSet
 from vision.refembed import gather_views
-from vision.refs import Ref, RefCalibration, RefsError, RefSet
+from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, reduction_for
 from vision.splits import merge_splits
@@ -125,7 +126,7 @@ class TileReader(ClassifierViews):
         self.classifier: ModelSpec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
         self._back_class = self.localizer.classes.index("back") if "back" in self.localizer.classes else -1
         self.ref_calibration: RefCalibration = RefCalibration.from_meta(self.classifier.meta)
-        """How references change a reading (`vision.refs`): the classifier metadata's `refs`
+        """How references change a reading (`vision.refblend`): the classifier metadata's `refs`
         over the defaults; an evaluation may set another."""
         self.flag_model = load_flag_model(self.directory)
         """Flag 2 (`vision.flagging`, `flag.npz` beside the models): None flags as the
@@ -164,7 +165,7 @@ class TileReader(ClassifierViews):
             image: `(h, w, 3)` uint8 RGB at full resolution, or a `LoadedImage` (which may
                 be decoded at reduced size; boxes are still reported in full-size pixels).
             refs: references of the table's set (`embed_refs`): the readings are blended with
-                them and a tile unlike every reference of its class is uncertain (`vision.refs`).
+                them and a tile unlike every reference of its class is uncertain (`vision.refblend`).
                 None or an empty set reads exactly as without.
 
         Returns:

@@ -54,7 +54,7 @@ class Readings:
     names `cls` (true for a box with one view), `logit_margin` float (K,) `log(p1 / p2)` of the
     winning view (calibrated logits; `margin`-only readings built by hand leave it `None`),
     `ref_sim` float (K,) the best cosine similarity of the box's views to a reference of class
-    `cls` (`vision.refs.box_similarity`; NaN where `cls` has none; `None` read without references),
+    `cls` (`vision.refblend.box_similarity`; NaN where `cls` has none; `None` read without references),
     `proto_sim` float (K,) the best cosine of the views to the prototype of `cls`
     (`vision.flagging.proto_sim`; `None` without a flag model), `second` int (K,) the runner-up
     class of the winning view (`None` for readings built by hand)."""

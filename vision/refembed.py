@@ -1,4 +1,4 @@
-"""Embedding reference tiles with a `TileReader`'s classifier (`vision.refs`; `TileReader.embed_refs`).
+"""Embedding reference tiles with a `TileReader`'s classifier (`vision.refblend`; `TileReader.embed_refs`).
 
 Each reference photo is decoded once, as the reader decodes a photo it reads (at the reduced size
 of `ReaderConfig.decode_min_side`, and again at the scale its tiles need only when they are too
@@ -19,7 +19,8 @@ import numpy as np
 from vision.boxes import cut_crops
 from vision.image import ImageError, LoadedImage, open_image
 from vision.modelfiles import NONE_CLASS, run_classifier
-from vision.refs import Ref, RefsError, RefSet, check_box, normalise
+from vision.refblend import RefSet, normalise
+from vision.refs import Ref, RefsError, check_box, position
 
 EMBED_BATCH = 512
 """Reference crops go through the classifier in batches of at most this many views."""
@@ -45,7 +46,7 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
     by_photo: dict[Path, list[int]] = {}
     for n, ref in enumerate(refs):
         if ref.tile not in classes or ref.tile == NONE_CLASS:
-            raise RefsError(f"reference {n}: {ref.tile!r} is not a tile code", "refs_bad_tile")
+            raise RefsError(f"{position(n)}: {ref.tile!r} is not a tile code", "refs_bad_tile")
         by_photo.setdefault(ref.image.resolve(), []).append(n)
     rows: list[np.ndarray] = []
     labels: list[int] = []
@@ -53,7 +54,7 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         try:
             loaded = open_image(path, min_side=reader.config.decode_min_side or None)
         except ImageError as exc:
-            why = f"reference {idx[0]}: the photo {refs[idx[0]].image} cannot be read: {exc}"
+            why = f"{position(idx[0])}: the photo {refs[idx[0]].image} cannot be read: {exc}"
             raise RefsError(why, "ref_photo_unreadable") from None
         for n in idx:
             check_box(refs[n], n, loaded.width, loaded.height)

@@ -18,7 +18,7 @@ from vision.flagging import feature_matrix, grey_views, margin_toward, proto_sim
 from vision.image import LoadedImage, open_image
 from vision.modelfiles import ModelError, run_classifier
 from vision.reading import Readings, combine_views
-from vision.refs import RefSet, read_with_refs
+from vision.refblend import RefSet, read_with_refs
 from vision.scale import current_reduction, min_side_for, reduction_for
 
 
@@ -79,7 +79,7 @@ class ClassifierViews:
         refs: RefSet | None = None,
     ) -> Readings:
         """Cut the boxes (pixels of `loaded.pixels`) from `source` (default `_crop_source`),
-        classify every view (blended with `refs`, `vision.refs.read_with_refs`), combine them."""
+        classify every view (blended with `refs`, `vision.refblend.read_with_refs`), combine them."""
         views = self._views(loaded, xyxy, timing, source, embed=refs is not None)
         return self._readings(*views, len(xyxy), refs)
 

@@ -3,7 +3,7 @@
 - `score(HandInput) -> ScoreResult | Refusal` — cached per input (the engine is pure).
 - `suggest(hand, conditions) -> list[Suggestion]` — single-tile fixes, unsure tiles first.
 - `read_photo(bytes, refs=None) -> Photo` — decode + detect + layout, with the table's
-  references when given (`vision.refs.RefSet`, `app.ui.table.refs`); raises `PhotoError(key, detail)`.
+  references when given (`vision.refblend.RefSet`, `app.ui.table.refs`); raises `PhotoError(key, detail)`.
 - `reader_status() -> str | None` — None when photos can be read (else: manual mode).
 
 A `Refusal` carries the engine's `HandError.code`, so the page translates by code
@@ -292,7 +292,7 @@ def reader_built() -> bool:
 def read_photo(
     data: bytes, waiting: Callable[[], AbstractContextManager[object]] | None = None, refs: object = None
 ) -> Photo:
-    """Decode, detect and group (with `refs`, a `vision.refs.RefSet` of the table's set, when
+    """Decode, detect and group (with `refs`, a `vision.refblend.RefSet` of the table's set, when
     given). Raises `PhotoError` with a catalog key on any failure.
 
     The server reads a few photos at once, within `app.photo_gate.MEMORY` (each costed from

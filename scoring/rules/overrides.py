@@ -24,6 +24,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.jsontype import json_type
 
 __all__ = ["ADDER_KEYS", "MAX_VALUE", "apply_overrides", "flatten", "flatten_object"]
 
@@ -108,9 +109,10 @@ def _check(key: str, value: Any, kind: type) -> Any:
     kind of value it wants, ``want``: ``bool``, ``int`` or ``number`` (0 … :data:`MAX_VALUE`),
     ``names`` (a list of item names) or ``string``."""
 
-    def bad(what: str, want: str) -> HandError:
-        shown = repr(value) if len(repr(value)) <= 80 else f"{repr(value)[:80]}…"
-        return HandError(E.BAD_RULE_VALUE, f"rules: {key} must be {what}, not {shown}", key=key, want=want)
+    def bad(what: str, want: str) -> HandError:  # the value in the file's words (json_type), not Python's
+        return HandError(
+            E.BAD_RULE_VALUE, f"rules: {key} must be {what}, not {json_type(value)}", key=key, want=want
+        )
 
     if kind is bool:
         if not isinstance(value, bool):
@@ -119,7 +121,7 @@ def _check(key: str, value: Any, kind: type) -> Any:
         want = "int" if kind is int else "number"
         if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
             raise bad("a whole number" if kind is int else "a number", want)
-        if not 0 <= value <= MAX_VALUE:
+        if not 0 <= value <= MAX_VALUE:  # a float's inf and nan too (nan: no comparison holds)
             raise bad(f"from 0 to {MAX_VALUE:,}", want)
     elif kind is list:
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value) or len(value) > 64:

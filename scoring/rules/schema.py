@@ -19,6 +19,7 @@ from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
+from scoring.jsontype import json_type
 from scoring.rules.overrides import ADDER_KEYS
 
 __all__ = ["check_table", "known_keys"]
@@ -63,6 +64,7 @@ def known_keys(builtin: list[Mapping[str, Any]]) -> dict[str, set[str]]:
 def check_table(doc: Mapping[str, Any], known: Mapping[str, set[str]]) -> None:
     """Refuse a key the layout does not know, at every level, naming its dotted path."""
     _keys(doc, _TOP, "", "the table")
+    _table(doc.get("patterns", {}), "patterns")  # before [options] reads its keys
     for section in ("tiles", "play", "basic", "adder_rules", "exclusions", *_OPEN):
         value = doc.get(section, {})
         _table(value, section)
@@ -85,7 +87,7 @@ def check_table(doc: Mapping[str, Any], known: Mapping[str, set[str]]) -> None:
 
 def _table(value: Any, path: str) -> None:
     if not isinstance(value, Mapping):
-        raise HandError(E.BAD_RULE_TABLE, f"{path} must be a table, not {type(value).__name__}")
+        raise HandError(E.BAD_RULE_TABLE, f"{path} must be a table, not {json_type(value)}")
 
 
 def _keys(table: Mapping[str, Any], allowed: set[str], prefix: str, where: str) -> None:

@@ -11,7 +11,7 @@ from app.photo_hand import hand_from_photo
 from app.ui import i18n
 from app.ui.state import EditHand
 from app.ui.state.photo_tiles import in_hand
-from app.ui.state.too_many import likeliest, over_hand, physical, too_many, wanted
+from app.ui.state.too_many import likeliest, over_hand, over_hand_words, physical, too_many, wanted
 from tests.app.test_photo_hand import photo
 from tests.app.test_state import hand
 
@@ -47,16 +47,35 @@ def test_over_hand_whenever_the_tiles_are_more_than_a_hand_with_the_kongs_laid_a
     assert wanted(h) == want and over_hand(h) is over and too_many(h) is past_kongs
 
 
-def test_the_words_say_more_than_a_hand_up_to_18_and_more_than_any_hand_above():
+MAYBE = "照片里可能有不是手牌的牌。"
+MAYBE_EN = "The photo may show tiles that are not the hand."
+
+
+@pytest.mark.parametrize(
+    ("tiles", "melds", "lang", "words"),
+    [
+        (ROW15, (), "zh", f"有 15 张牌，比一手胡牌的 14 张多。{MAYBE}"),
+        (ROW15, (), "en", f"Tiles: 15, more than the 14 a winning hand holds. {MAYBE_EN}"),
+        ("234m567p678s99s1m", (("kong", "7777p"),), "zh",
+         f"有 16 张牌，比有 1 个杠的一手胡牌的 15 张多（每个杠多一张）。{MAYBE}"),
+        ("234m567p678s99s1m", (("kong", "7777p"),), "en",
+         "Tiles: 16, more than the 15 a winning hand with these kongs holds (one more per kong). "
+         f"{MAYBE_EN}"),
+        ("234m567p99s1m", (("kong", "7777p"), ("kong", "1111s")), "zh",
+         f"有 17 张牌，比有 2 个杠的一手胡牌的 16 张多（每个杠多一张）。{MAYBE}"),
+    ],
+)  # fmt: skip
+def test_the_over_hand_words_say_each_count_once(tiles, melds, lang, words):
+    """Was "（14 张：14 张，每个杠多一张）": the count a hand holds said twice without a kong."""
+    h = hand(tiles, *melds)
+    key, fields = over_hand_words(h)
+    i18n.set_lang(lang)
+    assert i18n.t(key, **fields) == words
+
+
+def test_the_words_say_more_than_any_hand_above_18():
     i18n.set_lang("zh")
-    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
-        "有 17 张牌，比一手胡牌多（14 张：14 张，每个杠多一张）"
-    )
     assert "比任何能胡的手牌都多（最多 18 张" in i18n.t("hand.too_many", n=19, most=18)
-    i18n.set_lang("en")
-    assert i18n.t("hand.over_hand", n=17, want=14).startswith(
-        "Tiles: 17, more than a winning hand holds (14:"
-    )
 
 
 def test_one_long_row_of_17_offers_its_likeliest_14_the_surest_run():
@@ -90,4 +109,4 @@ def test_the_page_says_17_is_more_than_a_hand_and_one_tap_keeps_14(monkeypatch):
     assert not [w for w in at.warning if "比任何能胡的手牌都多" in w.value]
     at.button(key="btn_keep_likely").click()
     at.run()
-    assert len(_hand_dets(at)) == 14 and not [w for w in at.warning if "比一手胡牌多" in w.value]
+    assert len(_hand_dets(at)) == 14 and not [w for w in at.warning if MAYBE in w.value]

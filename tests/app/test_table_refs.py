@@ -87,7 +87,7 @@ def _learned(at) -> list[str]:
     return [c.value for c in at.caption if c.value.startswith(line)]
 
 
-@pytest.mark.filterwarnings("error::RuntimeWarning")  # vision.refs.blend's log 0 of the stand-ins
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # vision.refblend.blend's log 0 of the stand-ins
 def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     store = open_store()
     code = store.create_table(Table("jiujiang", SEATS)).table.code

@@ -16,7 +16,8 @@ from PIL import Image
 
 from vision import TileReader, testing
 from vision.modelfiles import CLASS_CODES
-from vision.refs import MAX_REF_PHOTOS, MAX_REFS, Ref, RefsError, RefSet, blend, load_refs, parse_refs
+from vision.refblend import RefCalibration, RefSet, blend
+from vision.refs import MAX_REF_PHOTOS, MAX_REFS, Ref, RefsError, load_refs, parse_refs
 
 SIZE = (1600, 1200)
 SCENE = testing.hand_scene(*SIZE)
@@ -138,10 +139,12 @@ def test_each_ref_photo_is_decoded_once(reader, tmp_path, monkeypatch):
     assert refset.count == 3 * len(SCENE)
 
 
-def test_a_missing_ref_photo_is_a_coded_error(reader, tmp_path):
+def test_a_missing_ref_photo_is_a_coded_error_naming_the_reference_from_1(reader, tmp_path):
+    photo = save(tmp_path, "p.png", paint())
     with pytest.raises(RefsError) as e:
-        reader.embed_refs([Ref(tmp_path / "gone.jpg", (0, 0, 10, 10), "1m")])
-    assert e.value.code == "ref_photo_unreadable" and "gone.jpg" in str(e.value)
+        reader.embed_refs([Ref(photo, (0, 0, 10, 10), "1m"), Ref(tmp_path / "gone.jpg", (0, 0, 9, 9), "1m")])
+    assert e.value.code == "ref_photo_unreadable"
+    assert str(e.value).startswith(f"reference 2: the photo {tmp_path / 'gone.jpg'} cannot be read: ")
 
 
 def test_a_box_outside_its_photo_is_a_coded_error(reader, tmp_path):
@@ -208,8 +211,6 @@ def test_parse_refs_paths_and_errors(tmp_path):
 def test_blend_keeps_classes_without_refs_and_ignores_unlike_views():
     z = np.log(np.array([[0.5, 0.3, 0.2], [0.5, 0.3, 0.2]], np.float32))
     sims = np.array([[0.2, 0.95, -np.inf], [0.3, 0.4, -np.inf]], np.float32)  # row 1: below the gate
-    from vision.refs import RefCalibration
-
     p = np.exp(blend(z, sims, RefCalibration(alpha=1.0, tau=0.1, gate=0.7)))
     assert p[0, 2] == pytest.approx(0.2) and p[0, :2].sum() == pytest.approx(0.8)
     assert p[0, 1] > 0.79
@@ -221,8 +222,6 @@ def test_blend_of_a_view_sure_of_a_class_without_refs_warns_nothing_and_keeps_th
     """A sure model (the stand-ins' steep logits) puts float32-underflowing probability on every
     class with references: their mass is 0, and its log was numpy's divide-by-zero warning. The
     view keeps its reading; the other views of the batch read as they do alone."""
-    from vision.refs import RefCalibration
-
     z = np.log(np.array([[0.5, 0.3, 0.2]], np.float32))
     z = np.vstack([z, np.array([[-200.0, -200.0, 0.0]], np.float32)])  # row 1: sure of class 2
     sims = np.array([[0.2, 0.95, -np.inf], [0.9, 0.3, -np.inf]], np.float32)  # refs of 0 and 1

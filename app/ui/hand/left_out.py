@@ -17,7 +17,7 @@ from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.render.tiles import label, name, spoken
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
-from app.ui.state.too_many import MOST_TILES, likeliest, over_hand, physical, too_many, wanted
+from app.ui.state.too_many import MOST_TILES, likeliest, over_hand, over_hand_words, physical, too_many
 
 __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
@@ -94,7 +94,8 @@ def too_many_hint() -> None:
         if n > MOST_TILES:
             st.warning(t("hand.too_many", n=n, most=MOST_TILES))
         else:
-            st.warning(t("hand.over_hand", n=n, want=wanted(hand)))
+            key, fields = over_hand_words(hand)
+            st.warning(t(key, **fields))
         if best is not None:
             st.button(
                 t("hand.keep_likely", n=physical(best)),

@@ -43,6 +43,19 @@ def over_hand(hand: EditHand) -> bool:
     return physical(hand) > wanted(hand)
 
 
+def over_hand_words(hand: EditHand) -> tuple[str, dict[str, int]]:
+    """The catalog key and fields of the words for an over-full hand (`over_hand`), each count
+    said once: ``hand.over_hand`` (``n`` tiles, ``want`` = 14) without a kong laid apart,
+    ``hand.over_hand_kongs`` (also ``kongs``, and ``want`` = 14 + kongs) with one.
+
+    >>> over_hand_words(EditHand.typed(["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"] * 3))
+    ('hand.over_hand', {'n': 15, 'want': 14})
+    """
+    kongs = wanted(hand) - 14
+    fields = {"n": physical(hand), "want": wanted(hand)}
+    return ("hand.over_hand_kongs", {**fields, "kongs": kongs}) if kongs else ("hand.over_hand", fields)
+
+
 def too_many(hand: EditHand) -> bool:
     """More tiles than any winning hand: over `MOST_TILES`, or more over 14 + kongs than there
     are four-alike standing (each of which may be a kong not laid apart)."""
@@ -120,4 +133,4 @@ def _restricted(hand: EditHand, used: set[int], keep: set[int]) -> EditHand:
     return hand.without_detections(used - keep)
 
 
-__all__ = ["MOST_TILES", "likeliest", "over_hand", "physical", "too_many", "wanted"]
+__all__ = ["MOST_TILES", "likeliest", "over_hand", "over_hand_words", "physical", "too_many", "wanted"]

@@ -95,8 +95,8 @@ def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
     from app.photo_gate import photo_slot
     from vision import open_image
     from vision.image import decode_cost
+    from vision.refblend import normalise
     from vision.refembed import embed_boxes
-    from vision.refs import normalise
 
     classes = reader.classifier.classes
     boxes = [b for b in boxes if b[1] in classes and b[1] != "none"]
@@ -118,11 +118,11 @@ def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
 
 
 def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str]):
-    """The `vision.refs.RefSet` of `stored` for a classifier of `classes` (None: nothing usable);
+    """The `vision.refblend.RefSet` of `stored` for a classifier of `classes` (None: nothing usable);
     a reference of a code it does not know, or of another width than the first, is left out."""
     import numpy as np
 
-    from vision.refs import RefSet, normalise
+    from vision.refblend import RefSet, normalise
 
     rows, labels, count, dim = [], [], 0, None
     for r in stored:
