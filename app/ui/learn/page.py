@@ -15,7 +15,7 @@ from app.ui.learn.practice import practice
 from app.ui.learn.rules import follow_anchor, rules_view
 from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
-from app.ui.render.html import items_table, num
+from app.ui.render.html import items_table, num, payer_label
 from scoring import HandInput, ScoreResult
 
 
@@ -37,6 +37,15 @@ def render() -> None:
         follow_anchor()
 
 
+def pays_line(r: ScoreResult) -> str:
+    """Who pays the winner what, in the page language: "3 家各付 2" when every payer pays the
+    same, else each payer by name ("付钱：放炮者 3", "付钱：下家 4 · 对家 2 · 上家 2")."""
+    amounts = {p.amount for p in r.payments}
+    if len(r.payments) > 1 and len(amounts) == 1:
+        return t("learn.pays_each", n=len(r.payments), amount=num(r.payments[0].amount))
+    return t("learn.pays", pays=" · ".join(f"{payer_label(p)} {num(p.amount)}" for p in r.payments))
+
+
 def _example(key: str, hand: HandInput) -> None:
     with st.container(border=True):
         st.markdown(f"**{t(key)}**")
@@ -50,5 +59,5 @@ def _example(key: str, hand: HandInput) -> None:
             st.markdown(f"→ **{html.escape(t('res.cannot_win'))}**: {html.escape(cannot_win_text(r))}")
             return
         st.markdown(items_table(r), unsafe_allow_html=True)
-        st.caption(t("learn.pays", pays=" / ".join(num(p.amount) for p in r.payments)))
+        st.caption(pays_line(r))
         why_not(*editable(hand), r, f"{hand.variant}.{key}")
