@@ -1,5 +1,6 @@
 """The Learn page (学习) as a new player meets it: every example is scored (none says the engine
-is unavailable) and its payments name who pays."""
+is unavailable), its payments name who pays and the chosen tab outlives a language
+switch."""
 
 from __future__ import annotations
 
@@ -47,8 +48,42 @@ def _learn(at):
     assert not at.exception, [e.value for e in at.exception]
 
 
+def _tab_shown(at) -> str:
+    [tabs] = [b for b in at._tree if getattr(b, "type", "") == "tab_container"]
+    return at.tabs[tabs.proto.tab_container.default_tab_index].label
+
+
+def _lang(at, lang: str) -> None:
+    at.segmented_control(key="lang").set_value(lang)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
 def test_no_example_says_the_engine_is_unavailable(at):
     _learn(at)
     captions = [c.value for c in at.caption]
     assert ZH["learn.engine_unavailable"] not in captions
     assert "3 家各付 27" in captions  # 九江 混一色, self-drawn: 27 炮 from each
+
+
+@pytest.mark.parametrize(("tab", "key"), [("practice", "learn.practice"), ("xinyu", "variant.xinyu")])
+def test_the_chosen_tab_stays_chosen_across_a_language_switch(at, tab, key):
+    _learn(at)
+    assert _tab_shown(at) == ZH["variant.jiujiang"]
+    at.session_state["learn_tab"] = ZH[key]  # the player taps the tab
+    at.run()
+    assert _tab_shown(at) == ZH[key]
+    _lang(at, "en")  # main: the English tabs opened on Jiujiang
+    assert _tab_shown(at) == EN[key]
+    _lang(at, "zh")
+    assert _tab_shown(at) == ZH[key]
+
+
+def test_a_rule_link_opens_its_variant_and_then_the_players_tab_holds(at):
+    _learn(at)
+    at.query_params["variant"] = "xingzi"
+    at.run()
+    assert _tab_shown(at) == ZH["variant.xingzi"]
+    at.session_state["learn_tab"] = ZH["learn.practice"]  # the player moves on; the link stays in the URL
+    at.run()
+    assert _tab_shown(at) == ZH["learn.practice"]
