@@ -1,6 +1,6 @@
 """The Learn page (学习) as a new player meets it: every example is scored (none says the engine
-is unavailable), its payments name who pays and the chosen tab outlives a language
-switch."""
+is unavailable), its payments name who pays, the chosen tab outlives a language switch, and a
+practice answer is judged on the guess that was revealed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from app.ui import i18n, services
 from app.ui.learn.examples import EXAMPLES
 from app.ui.learn.page import pays_line
+from app.ui.learn.practice import answer
 from scoring import ScoreResult
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
@@ -87,3 +88,20 @@ def test_a_rule_link_opens_its_variant_and_then_the_players_tab_holds(at):
     at.session_state["learn_tab"] = ZH["learn.practice"]  # the player moves on; the link stays in the URL
     at.run()
     assert _tab_shown(at) == ZH["learn.practice"]
+
+
+def test_a_practice_answer_is_judged_on_the_guess_revealed(at):
+    """Revealed with a wrong guess, then the right number typed: still 'it is N (you said M)',
+    never '答对了', and the streak stays 0."""
+    _learn(at)
+    p = at.session_state.practice
+    want = answer(p["result"], p["level"])
+    at.number_input(key="practice_guess").set_value(float(want + 1))
+    at.button(key="btn_reveal").click()
+    at.run()
+    wrong = ZH["learn.wrong"].format(own=int(want), guess=int(want + 1))
+    assert [i.value for i in at.info] == [wrong] and not at.success
+    at.number_input(key="practice_guess").set_value(float(want))  # main: '答对了' shown now
+    at.run()
+    assert [i.value for i in at.info] == [wrong] and not at.success
+    assert at.session_state.practice_streak == 0
