@@ -174,3 +174,31 @@ def test_each_conflict_says_what_was_not_written_and_names_the_buttons_to_tap():
         assert all("{n}" in x and "{money}" in x for x in (edit, undo, lock))  # what the table holds now
     assert "这一手" not in EDIT and "hand in progress" not in EN["table.changed_edit"]
     assert ZH["table.record"] not in EDIT
+
+
+@pytest.mark.parametrize(("lang", "entered"), [("zh", True), ("en", True), ("zh", False)])
+def test_a_hand_being_entered_when_another_phone_locks_is_said_not_recorded(lang, entered):
+    """B types a hand; A locks the table; B taps 记这一手: the page is read-only now, and says B's
+    hand 2 was not recorded (main: the tap did nothing and the hand vanished without a word). A
+    phone with nothing entered is told only that the table is locked."""
+    from tests.app.test_table_page import _enter
+
+    code = _table()
+    _two_hands(code)
+    open_store().undo(code)  # one hand: B's would be hand 2
+    a, b = _phone(code), _phone(code)
+    b.segmented_control(key="lang").set_value(lang)
+    b.run()
+    if entered:
+        _enter(b, HAND_A, 3, 0)
+    a.checkbox(key="tw_lock_sure").check()
+    a.run()
+    _click(a, "tb_lock")
+    if entered:
+        _click(b, "tb_record")  # drawn from B's page before the lock reached it
+    else:
+        b.run()
+    words = {"zh": ZH, "en": EN}[lang]
+    assert [i.value for i in b.info] == [words["table.locked"]]
+    assert [w.value for w in b.warning] == ([words["table.locked_unrecorded"].format(n=2)] if entered else [])
+    assert len(open_store().get(code).hands) == 1

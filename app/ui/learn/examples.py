@@ -8,6 +8,7 @@ from __future__ import annotations
 from scoring import HandInput, Meld, Payer
 
 PUNG_7P = (Meld.of("pung", "777p"),)
+XINGZI_DEALER_RIGHT = (Payer("right", is_dealer=True), Payer("across"), Payer("left"))
 
 
 def _hand(variant: str, concealed: str, win: str, self_drawn: bool, **more) -> HandInput:
@@ -31,10 +32,13 @@ EXAMPLES: dict[str, list[tuple[str, HandInput]]] = {
                 "6s",
                 True,
                 melds=PUNG_7P,
-                payers=(Payer("right", is_dealer=True), Payer("across"), Payer("left")),
+                payers=XINGZI_DEALER_RIGHT,
             ),
         ),
-        ("ex.half_flush", _hand("xingzi", "234p456p777pCCCPP", "P", True)),
+        (  # 星子 self-drawn: the dealer is one of the payers (or the winner), never left unsaid
+            "ex.half_flush",
+            _hand("xingzi", "234p456p777pCCCPP", "P", True, payers=XINGZI_DEALER_RIGHT),
+        ),
         (
             "ex.robbing_kong",
             _hand(

@@ -96,15 +96,15 @@ def practice() -> None:
         and guess is not None
         and not p["revealed"]
     ):
-        p["revealed"] = True
+        p["revealed"], p["guess"] = True, guess  # judged once: a guess changed afterwards is not
         right = guess == answer(r, level)
         ss.practice_streak = ss.get("practice_streak", 0) + 1 if right else 0
-    if p["revealed"] and guess is not None:
-        want = answer(r, level)
-        if guess == want:
+    if p["revealed"]:
+        want, said = answer(r, level), p["guess"]
+        if said == want:
             st.success(t("learn.right", own=num(want)))
         else:
-            st.info(t("learn.wrong", own=num(want), guess=num(guess)))
+            st.info(t("learn.wrong", own=num(want), guess=num(said)))
         show_hand(hand, r)
         st.markdown(items_table(r), unsafe_allow_html=True)
         if level == "table":
@@ -114,7 +114,14 @@ def practice() -> None:
 def _start(variant: str, level: str) -> dict:
     got = new_practice(variant, random.Random(), level)
     hand, result = got if got is not None else (None, None)
-    ss.practice = {"variant": variant, "level": level, "hand": hand, "result": result, "revealed": False}
+    ss.practice = {
+        "variant": variant,
+        "level": level,
+        "hand": hand,
+        "result": result,
+        "revealed": False,
+        "guess": None,
+    }
     return ss.practice
 
 

@@ -49,6 +49,7 @@ def render() -> None:
         record_section(rec, ledger)
     else:
         st.info(t("table.locked"))
+        _unrecorded(len(rec.hands) + 1)
     chart(ledger)
     history(rec, ledger)
     settlement(rec, ledger)
@@ -57,6 +58,16 @@ def render() -> None:
         show_posted()
     showed(rec)  # the next tap's writes check this revision
     _leave()
+
+
+def _unrecorded(n: int) -> None:
+    """On a locked table: the hand `n` this phone was entering (tiles, or winners already entered
+    on one discard) was not recorded — said, where main dropped it without a word when another
+    phone locked the table before 记这一手 was tapped."""
+    h = session.hip()
+    pending = h.table is not None and bool(h.table.pending)
+    if h.started and (not h.hand.is_empty or pending):
+        st.warning(t("table.locked_unrecorded", n=n))
 
 
 def _leave() -> None:
