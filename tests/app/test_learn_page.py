@@ -38,9 +38,13 @@ PAYS = [  # (example, zh, en): a discard names its one payer, a self-draw's equa
 @pytest.mark.parametrize(("case", "zh", "en"), PAYS, ids=[c[0][1] for c in PAYS])
 def test_the_payments_line_names_who_pays(case, zh, en):
     r = services.score(HANDS[case])
-    for lang, want in (("zh", zh), ("en", en)):
-        i18n.set_lang(lang)
-        assert pays_line(r) == want
+    before = i18n.lang()
+    try:
+        for lang, want in (("zh", zh), ("en", en)):
+            i18n.set_lang(lang)
+            assert pays_line(r) == want
+    finally:
+        i18n.set_lang(before)  # the thread's language: the next test's AppTest runs in it
 
 
 def _learn(at):
