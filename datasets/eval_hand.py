@@ -40,6 +40,8 @@ from datasets.tiles import SHARED
 from datasets.val_rows import labels as row_labels
 
 GROUPING = Path(__file__).parent / "reports" / "refs-0.6.3.json"
+TARGET = 0.025
+"""The shipped flag's target share of right tiles (`datasets.flag_sets --target-right`)."""
 
 
 def place(xyxy, boxes, w: int, h: int) -> int | None:
@@ -89,24 +91,37 @@ def tap_summary(counts: list[int]) -> dict:
     }
 
 
-def held_out_models(path: Path, n_cls: int) -> dict:
-    """Per set of the records at `path` its held-out flag model (the shipped band, grey, target)."""
+def held_out_models(path: Path, classes: list[str], target: float = TARGET, audit: bool = True) -> dict:
+    """Per set of the records at `path` its held-out flag model (the shipped band, grey and
+    `target`; `audit`: fitted on the audited labels, `datasets.audit`)."""
+    from datasets.audit import audited_records
     from datasets.flag_sets import held_out_model
 
     recs = [r for r in pickle.loads(Path(path).read_bytes()) if r["tag"] != "report"]
+    if audit:
+        recs = audited_records(recs, classes)
     units = sorted({r["set"] for r in recs})
-    return {u: held_out_model(recs, u, n_cls, 4.0, 0.025, True) for u in units}
+    return {u: held_out_model(recs, u, len(classes), 4.0, target, True) for u in units}
 
 
-def evaluate(reader, root: Path, grouping: dict, held: dict | None = None, unit: str | None = None) -> dict:
-    """The figures of the module docstring, and per photo its taps (`"photos"`). `held`: set name ->
-    flag model; `unit`: every photo takes `held[unit]` (a stand-in copy held out as one set)."""
+def evaluate(
+    reader,
+    root: Path,
+    grouping: dict | None,
+    held: dict | None = None,
+    unit: str | None = None,
+    audit: bool = False,
+) -> dict:
+    """The figures of the module docstring, and per photo its taps (`"photos"`). `grouping`: photo
+    stem -> set name, a stem not in it alone; None: every photo of one set (`--one-set`). `held`:
+    set name -> flag model; `unit`: every photo takes `held[unit]` (a stand-in copy held out as one
+    set). `audit`: the labels as `datasets.audit` judged them."""
     from vision.image import open_image
 
     edit_distance = _eval_rows_module().edit_distance
-    table, every = row_labels(root, hands_only=True), row_labels(root)
-    items = collect(reader, root)
-    sets = {p.stem: grouping.get(p.stem, f"alone_{p.stem}") for p in items}
+    table, every = row_labels(root, hands_only=True, audit=audit), row_labels(root, audit=audit)
+    items = collect(reader, root, audit)
+    sets = {p.stem: "one" if grouping is None else grouping.get(p.stem, f"alone_{p.stem}") for p in items}
     by_set: dict[str, list] = {}
     for p in items:
         by_set.setdefault(sets[p.stem], []).append(p)
@@ -161,15 +176,30 @@ def main(argv=None) -> int:
     ap.add_argument("--held-out", help="flag_sets records (pickle): read with each set's held-out flag model")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--root", help="photos + labels laid out as real_photos_rf (a stand-in copy)")
+    ap.add_argument(
+        "--audit",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="labels as datasets/reports/val-label-audit.json judged them (datasets.audit)",
+    )
+    ap.add_argument("--target-right", type=float, default=TARGET, help="with --held-out: the flag's target")
     ap.add_argument("--held-out-set", help="with --held-out: every photo takes this set's model (swapped)")
+    ap.add_argument(
+        "--one-set",
+        action="store_true",
+        help="every photo of one set: each read with the confirmed tiles of all the others (a long evening)",
+    )
     a = ap.parse_args(argv)
     root = Path(a.root) if a.root else SHARED / "data" / "real_photos_rf"
     if not (root / "classes.txt").exists():
         print(f"skipped: {root} is not here (set JXMJ_SHARED)")
         return 0
     reader = TileReader(a.models)
-    held = held_out_models(Path(a.held_out), len(reader.classifier.classes)) if a.held_out else None
-    report = evaluate(reader, root, json.loads(GROUPING.read_text())["grouping"], held, a.held_out_set)
+    classes = list(reader.classifier.classes)
+    held = held_out_models(Path(a.held_out), classes, a.target_right, a.audit) if a.held_out else None
+    grouping = None if a.one_set else json.loads(GROUPING.read_text())["grouping"]
+    report = evaluate(reader, root, grouping, held, a.held_out_set, a.audit)
+    report["labels"] = "audited" if a.audit else "raw"
     print(json.dumps({k: v for k, v in report.items() if k != "photos"}, indent=1))
     for name, v in sorted(report["photos"].items()):
         if v["table"] and max(sum(v["plain"]), sum(v["with_refs"])) > 1:

@@ -119,21 +119,26 @@ def group_sets(items: list[Photo]) -> dict[str, str]:
     return {k: v or f"alone_{k}" for k, v in out.items()}
 
 
-def collect(reader, root: Path) -> list[Photo]:
-    """Read every validation photo without references; its references and mean embedding."""
+def collect(reader, root: Path, audit: bool = False) -> list[Photo]:
+    """Read every validation photo without references; its references and mean embedding.
+    `audit`: the labels as `datasets.audit` judged them (an unclear box's code None: counted
+    nowhere, no reference)."""
+    from datasets.audit import audited_codes, verdicts
     from vision.refblend import normalise
     from vision.refs import Ref
 
     cmap = class_map(root)
     stems = photos(root)
     split = split_by_source(stems, 1, 0.2)
+    table = verdicts() if audit else {}
     out = []
     for stem in (s for s in stems if split[s] == "val"):
         _img, gt, codes = load(root, stem, cmap)
+        codes = audited_codes(stem, codes, table)
         p = Photo(stem, root / "images" / f"{stem}.jpg", gt, codes)
         p.result = reader.read(p.path)
         p.pairs = matches(p.result.detections, gt)
-        p.refs = [Ref(p.path, p.result.detections[i].xyxy, codes[j]) for i, j in p.pairs]
+        p.refs = [Ref(p.path, p.result.detections[i].xyxy, codes[j]) for i, j in p.pairs if codes[j]]
         if p.refs:
             rs = reader.embed_refs(p.refs)
             p.class_means = {
@@ -148,6 +153,8 @@ def score(photo: Photo, result) -> Counter:
     """right / wrong matched tiles and how many of each are `uncertain`."""
     c = Counter()
     for i, j in matches(result.detections, photo.gt):
+        if photo.codes[j] is None:  # an unclear label (datasets.audit)
+            continue
         d = result.detections[i]
         ok = d.tile == photo.codes[j]
         c["right" if ok else "wrong"] += 1

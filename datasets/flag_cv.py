@@ -31,25 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.audit import AUDIT, apply_audit
 from datasets.calibrate import SCORES, effective_margin, fit_flag
 from datasets.flag_data import as_reading, beyond_flags, collect
 from datasets.flag_model import FEATURES, features, fit_logistic, threshold_for
 from datasets.tiles import SHARED
-
-AUDIT = Path(__file__).parent / "reports" / "val-label-audit.json"
-
-
-def apply_audit(recs: list[dict], audit: list[dict]) -> list[dict]:
-    """Records with audited labels: `label_wrong` verdicts take `true`; `unclear` ones are dropped."""
-    by = {(a["photo"], a["box"]): a for a in audit}
-    out = []
-    for r in recs:
-        a = by.get((r["photo"], r["box"]))
-        if a is None or a["verdict"] == "reader_wrong":
-            out.append(r)
-        elif a["verdict"] == "label_wrong":
-            out.append({**r, "label": a["true"]})
-    return out
 
 
 def fold_of(name: str, folds: int) -> int:

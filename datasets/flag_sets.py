@@ -20,7 +20,9 @@ set's swapped copy left out too; for the swapped set: the plain sets only), its 
 `--target-right` of the fitting tiles' right reads, and it is applied to the held-out set, with
 the hand's fifth-copy rule (`vision.flagging.fifth_copies`). Reported per set and pooled, with the
 flag as shipped before (`uncertain` of the reader without `flag.npz`). The shipped model: fitted
-on everything (prototypes from the plain photos only).
+on everything (prototypes from the plain photos only). Labels: as audited by eye
+(`datasets.audit`: three wrong labels put right, one unclear box left out); `--no-audit`: the raw
+labels (flag 2 was first fitted and reported on them, models/MODEL.md).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.audit import audited_records
 from datasets.flag_model import fit_logistic, threshold_for
 from datasets.stand_ins import stand_in_copy
 from datasets.tiles import SHARED
@@ -115,6 +118,7 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
                     {
                         "set": "swapped" if tag == "swapped" else grouping.get(stem, f"alone_{stem}"),
                         "stem": stem,
+                        "box": int(j),
                         "tag": tag,
                         "label": codes[j],
                         "label_id": classes.index(codes[j]) if codes[j] in classes else -1,
@@ -247,6 +251,12 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--bold", help="the bold-ink stand-in (datasets.stand_ins, made when missing): reported on only"
     )
+    ap.add_argument(
+        "--audit",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="labels as datasets/reports/val-label-audit.json judged them (datasets.audit)",
+    )
     ap.add_argument("--cache", help="records (pickle): read when present, else written")
     ap.add_argument("--json")
     ap.add_argument("--write", help="write the model fitted on everything here (models/flag.npz)")
@@ -274,12 +284,21 @@ def main(argv=None) -> int:
             recs += [{**r, "set": "bold"} for r in collect(reader, Path(a.bold), "report", grouping)]
         if a.cache:
             Path(a.cache).write_bytes(pickle.dumps(recs))
-    reported = [r for r in recs if r["tag"] == "report"]
-    recs = [r for r in recs if r["tag"] != "report"]
     from vision.modelfiles import open_model
 
-    n_cls = len(open_model(Path(a.models) / "classifier.onnx", "classify", 1).classes)
-    report = {"features": list(FEATURES), "band": a.band, "grey": a.grey, "target_right": a.target_right}
+    classes = list(open_model(Path(a.models) / "classifier.onnx", "classify", 1).classes)
+    n_cls = len(classes)
+    if a.audit:
+        recs = audited_records(recs, classes)
+    reported = [r for r in recs if r["tag"] == "report"]
+    recs = [r for r in recs if r["tag"] != "report"]
+    report = {
+        "features": list(FEATURES),
+        "band": a.band,
+        "grey": a.grey,
+        "target_right": a.target_right,
+        "labels": "audited" if a.audit else "raw",
+    }
     report["curve"] = {}
     for t in TARGETS:
         h = leave_sets_out(recs, n_cls, a.band, t, a.grey)

@@ -32,12 +32,18 @@ HAND_MIN = 8
 """A labelled row of this many tiles makes a photo a table photo (`--hands-only`)."""
 
 
-def labels(root: Path, seed: int = 1, val_frac: float = 0.2, hands_only: bool = False) -> dict[str, dict]:
+def labels(
+    root: Path, seed: int = 1, val_frac: float = 0.2, hands_only: bool = False, audit: bool = False
+) -> dict[str, dict]:
     """`{"STEM.jpg": {"rows": [[code, ...]], "row_bbox": [[x0, y0, x1, y1]]}}` for the validation photos.
 
     `seed` and `val_frac` are the recipes' `[real]` values (0.6.x: 1 and 0.2), so the photos are the
-    ones every model since 0.6.0 held out. Flower tiles are `X`, as eval_rows reads them.
+    ones every model since 0.6.0 held out. Flower tiles are `X`, as eval_rows reads them. `audit`:
+    a label judged wrong by `datasets.audit` takes the tile seen (an unclear one stays as labelled).
     """
+    from datasets.audit import verdicts
+
+    table = verdicts() if audit else {}
     cmap = class_map(root)
     stems = photos(root)
     split = split_by_source(stems, seed, val_frac)
@@ -45,13 +51,14 @@ def labels(root: Path, seed: int = 1, val_frac: float = 0.2, hands_only: bool = 
     for stem in sorted(s for s in stems if split[s] == "val"):
         w = h = 640  # the export stretched every photo to 640 x 640
         dets = []
-        for line in (root / "labels" / f"{stem}.txt").read_text().splitlines():
-            if not line.strip():
-                continue
+        lines = [ln for ln in (root / "labels" / f"{stem}.txt").read_text().splitlines() if ln.strip()]
+        for j, line in enumerate(lines):
             c, cx, cy, bw, bh = line.split()[:5]
             cx, cy, bw, bh = (float(v) for v in (cx, cy, bw, bh))
             xyxy = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-            dets.append(Detection(xyxy, cmap[int(c)], 1.0))
+            v = table.get((stem, j))
+            tile = v["true"] if v is not None and v["verdict"] == "label_wrong" else cmap[int(c)]
+            dets.append(Detection(xyxy, tile, 1.0))
         rows = rows_of(dets)
         if not rows or (hands_only and max(len(r) for r in rows) < HAND_MIN):
             continue
