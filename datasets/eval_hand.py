@@ -4,6 +4,7 @@ each without and with the table's references, in one pass over the validation sp
     python -m datasets.eval_hand --json datasets/reports/hand-0.6.4.json
     python -m datasets.eval_hand --held-out RECS.pkl   # the flag of each set fitted without it
     python -m datasets.eval_hand --root HUE_COPY       # a stand-in copy (datasets.stand_ins)
+    python -m datasets.eval_hand --root BOLD --one-set # a long evening: every photo one set
 
 The photos are the validation part of `real_photos_rf` (`datasets.real.split_by_source`, seed 1,
 0.2), grouped by physical set as `datasets.eval_refs` grouped them (`datasets/reports/refs-0.6.3.json`
@@ -20,6 +21,10 @@ a photo alone in its set is read without references both times.
 - `--held-out RECS.pkl` (the records `python -m datasets.flag_sets --cache RECS.pkl` writes): each
   photo is read with the flag model of its set held out (`datasets.flag_sets.held_out_model`), so
   the flag figures are those of sets never fitted on; the readings themselves do not change.
+
+Labels: as audited by eye (`datasets.audit`; `--no-audit`: the raw labels). `--one-set`: every
+photo is taken as one set, read with the confirmed tiles of all the others (about 1,000
+references: a table that has played many hands with one set).
 
 Evaluation only; nothing here is fitted. Needs `../shared` (`JXMJ_SHARED`); without it, says so
 and exits 0.
