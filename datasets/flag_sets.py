@@ -204,7 +204,9 @@ def main(argv=None) -> int:
     report["curve"] = {}
     for t in TARGETS:
         h = leave_sets_out(recs, n_cls, a.band, t, a.grey)
-        report["curve"][f"{t:g}"] = {k: h[k]["after"] for k in ("plain_sets", "swapped", "pooled")}
+        report["curve"][f"{t:g}"] = {
+            k: h[k]["after"] for k in ("plain_sets", "swapped", "pooled") if h.get(k)
+        }
     report["held_out"] = leave_sets_out(recs, n_cls, a.band, a.target_right, a.grey)
     lm = np.array([r["logit_margin"] for r in recs])
     report["tta_share"] = round(float((lm < a.band).mean()), 3)
