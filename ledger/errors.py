@@ -7,6 +7,8 @@ English text; the CLI prints ``{"error": str(e), "code": e.code}`` with exit sta
 
 from __future__ import annotations
 
+import json
+
 __all__ = ["CODES", "ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError", "shown"]
 
 ECHO_CHARS = 80
@@ -23,12 +25,20 @@ a hand may also pass a scoring code through (``not_complete``, ``fifth_copy``: s
 
 
 def shown(value: object) -> str:
-    """``repr(value)`` cut to about :data:`ECHO_CHARS` characters, for a value echoed in an error.
+    """A user's value echoed in an error, cut to about :data:`ECHO_CHARS` characters: as the
+    file or the command line spells it, never as Python does — ``true`` / ``false`` / ``null``
+    (not ``True`` / ``None``), a list or an object as JSON; a string quoted.
 
-    >>> shown("ab"), shown("x" * 100)[-3:]
-    ("'ab'", 'xx…')
+    >>> shown("ab"), shown("x" * 100)[-3:], shown(True), shown(None), shown([1, True, None])
+    ("'ab'", 'xx…', 'true', 'null', '[1, true, null]')
     """
-    text = repr(value)
+    if value is None or isinstance(value, bool | list | tuple | dict):
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except ValueError:  # a list holding itself, or NaN
+            text = repr(value)
+    else:
+        text = repr(value)
     return text if len(text) <= ECHO_CHARS else f"{text[:ECHO_CHARS]}…"
 
 

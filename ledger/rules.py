@@ -101,7 +101,8 @@ def _check(key: str, value: Any, default: Any, bounded: bool) -> Any:
         ok = isinstance(value, str) and value in CHOICES.get(key, (value,))
     if not ok:
         whole = f"a whole number from {lo} to {hi}" if bounded else "a whole number >= 0"
-        want = CHOICES.get(key) or ((whole if type(default) is int else type(default).__name__),)
+        kind = "true or false" if isinstance(default, bool) else whole if type(default) is int else "a string"
+        want = CHOICES.get(key) or (kind,)
         echo = shown(value) if not isinstance(value, int) or abs(value) < 10**12 else f"{str(value)[:12]}…"
         raise LedgerError("bad_rule", f"house rule {key} = {echo} is not allowed: use {' / '.join(want)}")
     return value
