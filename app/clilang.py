@@ -20,6 +20,9 @@ __all__ = ["LANGS", "decimal_number", "lang_of", "whole_number"]
 LANGS = ("zh", "en")
 MAX_DIGITS = 9  # a hand number or a count: far beyond any table, and no 4300-digit int() to parse
 _WHOLE = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+_DECIMAL = re.compile(
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)", re.I
+)
 
 
 def lang_of(args: argparse.Namespace) -> str:
@@ -49,14 +52,17 @@ def whole_number(text: str) -> int:
 
 def decimal_number(text: str) -> float:
     """argparse type: a number written in ASCII (``"0.5"``, ``"1e-3"``, also ``"nan"``: the caller
-    checks its range), as ``float`` reads it.
+    checks its range), as ``float`` reads it, but spelled as a person types a number: no digit
+    separators (``float("1_0")`` is 10) and no spaces around it.
 
     Raises:
-        argparse.ArgumentTypeError: naming the value (``'٠.٥'``, ``'abc'``).
+        argparse.ArgumentTypeError: naming the value (``'٠.٥'``, ``'abc'``, ``'1_0'``, ``' 1'``).
+
+    >>> decimal_number("0.25"), decimal_number("-1e-3")
+    (0.25, -0.001)
     """
     if not text.isascii():
         raise argparse.ArgumentTypeError(f"not a number in ASCII digits 0-9: {text[:40]!r}")
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not _DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}")
+    return float(text)

@@ -9,6 +9,7 @@ Seats are 0-3 in turn order (counter-clockwise round the table).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -33,17 +34,24 @@ MAX_TITLE = 80  # the tables.title column (VARCHAR(80))
 DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "payers")
 
 
+_MONEY = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+"""Money as text: ASCII digits with at most one decimal point, a minus at most (refused as not above
+0); no plus, exponent, separator or space."""
+
+
 def parse_money(value: Any, what: str = "base point value") -> Decimal:
     """A positive amount of money as :class:`Decimal` (``1``, ``0.5``, ``"2"``: text in ASCII
     digits), at most 4 decimals; raises :class:`LedgerError` ``bad_money`` naming the value."""
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}")
+        raise LedgerError("bad_money", f"the {what} must be a number, not {shown(value)}")
     if isinstance(value, str) and not value.isascii():  # Decimal("٢") is 2: digits of any script
         raise LedgerError("bad_money", f"the {what} must be a number in ASCII digits 0-9, not {shown(value)}")
+    if isinstance(value, str) and not _MONEY.fullmatch(value):  # Decimal(" 1_0 ") is 10
+        raise LedgerError("bad_money", f"the {what} must be a number such as 1 or 0.5, not {shown(value)}")
     try:
         d = Decimal(str(value))
     except InvalidOperation:
-        raise LedgerError("bad_money", f"the {what} must be a number, not {value!r}") from None
+        raise LedgerError("bad_money", f"the {what} must be a number, not {shown(value)}") from None
     if not d.is_finite() or d <= 0 or d > 10**6 or d != d.quantize(Decimal("0.0001")):
         raise LedgerError(
             "bad_money", f"the {what} must be above 0, at most 1000000, 4 decimals at most: {shown(value)}"

@@ -227,3 +227,32 @@ def test_the_other_commands_numbers_are_ascii_too(argv, fragment, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["code"] == "bad_usage" and fragment in out["error"]
     assert decimal_number("0.5") == 0.5
+
+
+@pytest.mark.parametrize("base", ["1_0", " 1", "1 ", "1e2", "+1", "0x10", "1,5", "1.2.3"])
+def test_a_base_spelled_unlike_a_number_a_person_types_is_bad_money(jx, base):
+    rc, out = jx("new", "--variant", "xinyu", "--seats", *"abcd", "--base", base)
+    assert rc == 2 and out["code"] == "bad_money"
+    assert out["error"] == f"the base point value must be a number such as 1 or 0.5, not {base!r}"
+
+
+@pytest.mark.parametrize(("base", "shown"), [("2", "2"), ("0.5", "0.5"), ("1.", "1"), (".25", "0.25")])
+def test_a_base_in_plain_digits_is_kept(jx, base, shown):
+    rc, out = jx("new", "--variant", "xinyu", "--seats", *"abcd", "--base", base)
+    assert rc == 0 and str(out["table"]["base"]) == shown
+
+
+@pytest.mark.parametrize("text", ["1_0", " 0.5", "0.5 ", "0x1", "1,5", "", "."])
+def test_conf_and_point_value_refuse_separators_and_spaces(text, capsys):
+    assert cli.main(["detect", "x.png", "--conf", text]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["code"] == "bad_usage" and "argument --conf: not a number" in out["error"]
+    assert cli.main(["photo", "x.jpg", "--json", "--variant", "xinyu", "--point-value", text]) == 2
+    assert "argument --point-value: not a number" in json.loads(capsys.readouterr().out)["error"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("0.5", 0.5), ("1e-3", 0.001), ("-2", -2.0), (".5", 0.5), ("5.", 5.0)]
+)
+def test_decimal_number_reads_what_a_person_types(text, value):
+    assert decimal_number(text) == value
