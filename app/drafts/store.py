@@ -4,7 +4,8 @@ One table, ``jxmj_app_drafts``, in the ledger's database but not in the ledger's
 ledger's tables hold what was played, this one what a phone is entering. A key names whose
 draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's token is its
 address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
-the token). Only issued tokens open a draft, drafts expire, all of them are capped
+the token), ``edit:CODE:TOKEN`` (the phone's unsaved change to a recorded hand of a table,
+`app.ui.table.edit_draft`). Only issued tokens open a draft, drafts expire, all of them are capped
 (:mod:`app.drafts.policy`). Opening the store creates the table
 once and moves the drafts older releases kept in the ledger's ``jxmj_drafts`` into it.
 """

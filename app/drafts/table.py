@@ -10,7 +10,7 @@ metadata = sa.MetaData()
 drafts = sa.Table(
     "jxmj_app_drafts",
     metadata,
-    sa.Column("key", sa.String(64), primary_key=True),  # "table:CODE:TOKEN" or "token:TOKEN"
+    sa.Column("key", sa.String(64), primary_key=True),  # "table:CODE:TOKEN", "token:TOKEN", "edit:CODE:TOKEN"
     sa.Column("data", sa.Text, nullable=False),  # JSON: the hand, its conditions, the table's choices
     sa.Column("blob", sa.LargeBinary, nullable=True),  # the photo, when there is one
     sa.Column("updated", sa.String(32), nullable=False),  # ISO 8601, UTC

@@ -56,6 +56,18 @@ def labels(options, key) -> Callable[[object], str]:
     return table.__getitem__
 
 
+def label_id(label: object, keys: dict[str, str]) -> str | None:
+    """The id in `keys` (``{id: catalog key}``) whose label, in any language, is `label`; None
+    when none is. A widget keyed by its labels (tabs) changes identity with the language: this
+    finds what the player chose whichever language it was drawn in (the Learn page's tabs, the
+    吃炮 payers' tabs).
+
+    >>> label_id("Practice", {"xinyu": "variant.xinyu", "practice": "learn.practice"})
+    'practice'
+    """
+    return next((i for i, key in keys.items() if label in {catalog(lang)[key] for lang in LANGS}), None)
+
+
 def has(key: str) -> bool:
     """The current language's catalog has `key` (for labels of engine codes that may be new)."""
     return key in catalog(_current.get())

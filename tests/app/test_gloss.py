@@ -18,7 +18,7 @@ from app.ui.learn.rules import catalog_keys
 from app.ui.render.html import items_table
 from app.ui.state import OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
-from app.ui.table.history import EDIT_KINDS
+from app.ui.table.edit import EDIT_KINDS
 from scoring import REASON_CODES
 from scoring.errors import CODES
 from scoring.model import EVENTS, MELD_KINDS

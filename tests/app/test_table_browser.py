@@ -232,3 +232,59 @@ def test_an_edit_refused_because_another_phone_wrote_is_said_and_kept_open(serve
         finally:
             browser.close()
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
+
+
+def test_a_reload_keeps_the_edit_panels_choices_on_a_phone(server):  # noqa: F811
+    """On a 390 x 844 phone: 修改某一把, hand 1, 改成黄庄 and 跟庄 ticked, then a reload (the
+    choices were never saved): the panel is open again on hand 1 with both choices and says they
+    were brought back; 保存修改 saves them and leaves no draft."""
+    from playwright.sync_api import sync_playwright
+
+    from app.drafts import open_drafts
+    from app.ui import i18n
+
+    zh = i18n.catalog("zh")
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    for _ in range(2):
+        store.append(
+            code,
+            {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+        )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, locale="zh-CN")
+            page = ctx.new_page()
+            page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
+            page.locator('#jx-table[data-hands="2"]').wait_for(timeout=WAIT)
+            page.get_by_text(zh["table.edit"], exact=True).first.click()
+            number = page.locator("[class*='st-key-tw_edit_n'] input")
+            number.fill("1")
+            number.press("Enter")
+            kind = page.locator("[class*='st-key-ed_kind_1'] button", has_text=zh["table.edit_drawn"])
+            kind.first.click(timeout=WAIT)
+            page.wait_for_timeout(800)
+            page.locator("[class*='st-key-ed_f_1'] label").first.click(timeout=WAIT)
+            followed = page.locator("[class*='st-key-ed_f_1'] input[type=checkbox]").first
+            page.wait_for_function("e => e.checked", arg=followed.element_handle(), timeout=WAIT)
+            page.wait_for_timeout(1500)  # the draft is written at the end of the run
+            token = page.evaluate("() => new URLSearchParams(location.search).get('d')")
+            page.reload(wait_until="domcontentloaded")
+            said = page.get_by_text(zh["table.edit_restored"].format(n=1))
+            said.first.wait_for(timeout=WAIT)  # the panel is open again and says so
+            shows_1 = "() => document.querySelector(\"[class*='st-key-tw_edit_n'] input\")?.value === '1'"
+            page.wait_for_function(shows_1, timeout=WAIT)  # on hand 1 (the field fills a moment later)
+            assert kind.first.get_attribute("aria-checked") == "true"  # 改成黄庄 still chosen
+            assert page.locator("[class*='st-key-ed_f_1'] input[type=checkbox]").first.is_checked()
+            said.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "browser-table-edit-reload.png"))
+            page.locator("[class*='st-key-tb_edit_1'] button").first.click()
+            page.get_by_text(zh["table.edit_restored"].format(n=1)).first.wait_for(
+                state="detached", timeout=WAIT
+            )
+        finally:
+            browser.close()
+    hand = open_store().get(code).hands[0]
+    assert (hand.kind, hand.follow.followed) == ("drawn", True)
+    assert open_drafts().load(f"edit:{code}:{token}") is None

@@ -8,7 +8,7 @@ import streamlit as st
 from app.ui.hand import session
 from app.ui.hand.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.hand.session import bind, bind_seat
-from app.ui.i18n import LANGS, catalog, labels, t
+from app.ui.i18n import label_id, labels, t
 from app.ui.state import ME, OTHER_SEATS
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS
@@ -109,10 +109,9 @@ TAB_DEFAULT = "payers_tab_default"
 
 def _chosen_payer(seats: list[str]) -> str:
     """The seat of the tab the player chose last (its label in either language), else the first."""
-    label = ss.get("payers_tab")
-    for s in seats:
-        if label in {catalog(lang)[f"seat.{s}"] for lang in LANGS}:
-            ss[PAYER_TAB] = s
+    chosen = label_id(ss.get("payers_tab"), {s: f"seat.{s}" for s in seats})
+    if chosen is not None:
+        ss[PAYER_TAB] = chosen
     return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
 
 

@@ -59,8 +59,7 @@ def chosen_tab(asked: str | None = None) -> str:
     variant `asked` by the address when it is new to this session, else the first."""
     shown = ss.get(TAB)
     if shown is not None:
-        words = [i18n.catalog(lang) for lang in i18n.LANGS]
-        ss[TAB_ID] = next((tab for tab, key in tab_keys().items() if shown in {w[key] for w in words}), None)
+        ss[TAB_ID] = i18n.label_id(shown, tab_keys())
     if asked in EXAMPLES and ss.get(TAB_ASKED) != asked:
         ss[TAB_ASKED] = ss[TAB_ID] = asked
     return ss.get(TAB_ID) or next(iter(EXAMPLES))

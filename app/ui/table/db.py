@@ -18,6 +18,7 @@ from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
 
 __all__ = [
+    "BEGUN",
     "began",
     "begun_at",
     "error_text",
@@ -81,10 +82,14 @@ def shown(rec: TableRecord) -> int:
     return st.session_state.get(SHOWN, {}).get(rec.table.code, rec.revision)
 
 
-def began(code: str, action: str) -> None:
+def began(code: str, action: str, keep: bool = False) -> None:
     """The player began `action` (e.g. ``"edit"``: opened the edit panel, chose the hand) on
-    table `code` as this phone shows it now; a widget callback (before the run rereads the table)."""
+    table `code` as this phone shows it now; a widget callback (before the run rereads the table).
+    `keep`: an action already begun stays begun where it was (a field of the edit's form: the
+    edit began when the panel was opened, not at its last tap)."""
     seen = st.session_state.get(SHOWN, {}).get(code)
+    if keep and (code, action) in st.session_state.get(BEGUN, {}):
+        return
     if seen is not None:
         st.session_state.setdefault(BEGUN, {})[(code, action)] = seen
 

@@ -1,22 +1,19 @@
 """The table's history: a line chart of each player's running total, and every hand — dealer,
-raise and why, each winner's decomposition drawn as tiles and item table, the money — with an
-edit form (seats, 跟庄, or the hand in the editor) that recomputes every later hand."""
+raise and why, each winner's decomposition drawn as tiles and item table, the money — with the
+edit panel (`app.ui.table.edit`: seats, 跟庄, or the hand in the editor) that recomputes every
+later hand."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from app.safe_text import md
-from app.ui.flash import show_posted
 from app.ui.hand.numbers import number_field
-from app.ui.hand.session import hip, started
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
-from app.ui.table.db import began, begun_at, forget_begun, remember, store, write
-from app.ui.table.seats import winner_entry
+from app.ui.table.edit import edit_panel, restore
 
 ss = st.session_state
-EDIT_KINDS = ("keep", "drawn")
 PAGE = 10  # hands drawn per page of the history
 CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
 #: the four seats' lines: Okabe-Ito colours that stay apart under every colour blindness (blue,
@@ -115,7 +112,8 @@ def hand_title(ledger, o) -> str:
 
 def history(rec, ledger) -> None:
     """The hands, newest first, `PAGE` at a time (a 2,000-hand table draws as fast as a short one),
-    then one edit form for the hand chosen."""
+    then the edit panel (`app.ui.table.edit`; after a reload, with the edit entered before it)."""
+    restore(rec)
     if not ledger.outcomes:
         return
     st.subheader(t("table.history"))
@@ -138,103 +136,4 @@ def history(rec, ledger) -> None:
                 st.markdown(decomposition_html(r.decomposition, win, size="sm"), unsafe_allow_html=True)
                 st.markdown(items_table(r), unsafe_allow_html=True)
     if not rec.table.locked:
-        code = rec.table.code
-        # opening the panel or choosing the hand begins the edit on the table shown then; the panel
-        # keeps its open state (its key) while the page reruns, a refused save included
-        begin = {"on_change": began, "args": (code, "edit")}
-        with st.expander(t("table.edit"), key="tw_edit_open", **begin):
-            number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
-            if number is not None:  # else the field says the range
-                _edit_form(rec, ledger.outcomes[number - 1])
-            show_posted("edit")  # the edit's outcome under its form
-            st.button(t("table.edit_drop"), key="tb_edit_drop", on_click=drop_edit, args=(code, n))
-
-
-EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
-
-
-def drop_edit(code: str, last: int) -> None:
-    """A callback: the edit entered on table `code` dropped — the panel closed, the hand chosen
-    back to the `last`, every edit form drawn anew (keys of a new generation: a widget's value
-    stays in the browser while its key does)."""
-    ss["tw_edit_open"] = False
-    ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
-    ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
-    forget_begun(code, "edit")
-
-
-def _edit_key(name: str, n: int) -> str:
-    """The key of edit form widget `name` of hand `n` in this generation (`drop_edit`)."""
-    gen = ss.get(EDIT_GEN, 0)
-    return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
-
-
-def _edit_form(rec, o) -> None:
-    """Change the seats or 跟庄 of hand `o`, turn it into a drawn hand, or put the hand in the
-    editor in its place; the ledger checks the new list and recomputes everything after it."""
-    table, h, n = rec.table, o.hand, o.number
-
-    def key(name: str) -> str:
-        return _edit_key(name, n)
-
-    with st.form(key("edit")):
-        st.caption(t("table.edit_help"))
-        kind = st.segmented_control(
-            t("table.edit_kind"), EDIT_KINDS, format_func=lambda k: t(f"table.edit_{k}"), default="keep",
-            key=key("ed_kind"),
-        )  # fmt: skip
-        single = h.kind == "win" and len(h.winners) == 1
-        winner = discarder = None
-        if single:
-            winner = st.selectbox(
-                t("table.winner"), range(4), index=h.winners[0].seat, format_func=lambda s: table.seats[s],
-                key=key("ed_w"), placeholder=t("a11y.choose"),
-            )  # fmt: skip
-            options = [None, 0, 1, 2, 3]
-
-            def how(s):
-                return t("cond.self_drawn") if s is None else table.seats[s]
-
-            discarder = st.selectbox(
-                t("table.how"),
-                options,
-                index=options.index(h.discarder),
-                format_func=how,
-                key=key("ed_d"),
-                placeholder=t("a11y.choose"),
-            )
-            use_editor = st.checkbox(t("table.edit_use_editor"), key=key("ed_use"), disabled=not started())
-        followed = st.checkbox(t("table.followed"), value=h.follow.followed, key=key("ed_f"))
-        dragon = st.checkbox(t("table.follow_dragon"), value=h.follow.dragon, key=key("ed_fd"))
-        second = st.checkbox(t("table.follow_second"), value=h.follow.second, key=key("ed_fs"))
-        go = st.form_submit_button(t("table.edit_save"))
-    if not go:
-        return
-    data = h.to_json()
-    data.pop("recorded", None)
-    data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
-    if kind == "drawn":
-        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
-    elif single:
-        entry = (
-            winner_entry(table, hip().hand, hip().cond, winner)
-            if use_editor
-            else {**data["winners"][0], "seat": winner}
-        )
-        if not use_editor:
-            entry.pop("eaten", None)  # 吃炮 facts belong to the old payers; the edit names new seats
-            if winner == h.winners[0].seat and discarder == h.discarder:
-                entry["eaten"] = data["winners"][0].get("eaten", {})
-        data.update(winners=[entry], discarder=discarder)
-
-    def save() -> None:  # against the table shown when the edit began: another phone's write since
-        # is a conflict; the form keeps what was entered, to save again on the table shown now
-        try:
-            hand, after = store().edit(
-                table.code, n, data, expected=len(rec.hands), revision=begun_at(rec, "edit")
-            )
-        finally:
-            forget_begun(table.code, "edit")
-        remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
-
-    write(save, "edit", "table.edited", code=table.code, changed="table.changed_edit", n=n)
+        edit_panel(rec, ledger)

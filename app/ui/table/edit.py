@@ -1,0 +1,164 @@
+"""The 修改某一把 / Change a hand panel under the table's history: choose a recorded hand, change
+its seats or 跟庄, turn it into a drawn hand, or put the hand in the editor in its place; the
+ledger checks the new list and recomputes every later hand.
+
+Every choice reaches the server as it is made (no `st.form`: a form's fields stay in the
+browser until it is submitted, so a reload lost them) and is kept as a draft
+(`app.ui.table.edit_draft`): a reload opens the panel again on the same hand with the same
+choices and says so. The save checks the table's revision the edit began on: another phone's
+write since is a conflict, said in the panel, and the choices stay to save again or drop.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.ui.flash import show_posted
+from app.ui.hand.numbers import number_field
+from app.ui.hand.session import hip, started
+from app.ui.i18n import t
+from app.ui.table import edit_draft
+from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, store, write
+from app.ui.table.edit_draft import EDIT_KINDS, SELF
+from app.ui.table.seats import winner_entry
+
+ss = st.session_state
+EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
+GONE = "tbl_edit_gone"  # session state: {code: the hand a reload's draft named, no longer on the table}
+
+__all__ = ["EDIT_KINDS", "drop_edit", "edit_key", "edit_panel", "restore"]
+
+
+def restore(rec) -> None:
+    """A reload: the edit entered before it put back (`edit_draft.restore`), or, when its hand
+    is no longer on the table, said here until the player begins another edit."""
+    if rec.table.locked:
+        return
+    code = rec.table.code
+    gone = edit_draft.restore(code, len(rec.hands), edit_key)
+    if gone is not None:
+        ss.setdefault(GONE, {})[code] = gone
+    if (code, "edit") in ss.get(BEGUN, {}):
+        ss.get(GONE, {}).pop(code, None)
+    if code in ss.get(GONE, {}):
+        st.warning(t("table.edit_gone", n=ss[GONE][code]))
+
+
+def edit_panel(rec, ledger) -> None:
+    """The panel (closed until opened; open while the page reruns, a refused save included)."""
+    code, n = rec.table.code, len(ledger.outcomes)
+    # opening the panel or choosing the hand begins the edit on the table shown then
+    begin = {"on_change": began, "args": (code, "edit")}
+    with st.expander(t("table.edit"), key="tw_edit_open", **begin):
+        number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
+        if number is not None:  # else the field says the range
+            if ss.get(edit_draft.RESTORED, {}).get(code) == number:
+                st.info(t("table.edit_restored", n=number))
+            _edit_form(rec, ledger.outcomes[number - 1])
+        show_posted("edit")  # the edit's outcome under its form
+        st.button(t("table.edit_drop"), key="tb_edit_drop", on_click=drop_edit, args=(code, n))
+
+
+def drop_edit(code: str, last: int) -> None:
+    """A callback: the edit entered on table `code` dropped — the panel closed, the hand chosen
+    back to the `last`, every edit form drawn anew (keys of a new generation: a widget's value
+    stays in the browser while its key does), its draft deleted."""
+    ss["tw_edit_open"] = False
+    ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
+    ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
+    forget_begun(code, "edit")
+    edit_draft.clear(code)
+
+
+def edit_key(name: str, n: int) -> str:
+    """The key of edit form widget `name` of hand `n` in this generation (`drop_edit`)."""
+    gen = ss.get(EDIT_GEN, 0)
+    return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
+
+
+def _defaults(h) -> dict:
+    """The form's fields as the recorded hand `h` has them (`edit_draft.FIELDS`)."""
+    out = {"ed_kind": "keep", "ed_f": h.follow.followed, "ed_fd": h.follow.dragon, "ed_fs": h.follow.second}
+    if h.kind == "win" and len(h.winners) == 1:
+        discarder = SELF if h.discarder is None else h.discarder
+        out |= {"ed_w": h.winners[0].seat, "ed_d": discarder, "ed_use": False}
+    return out
+
+
+def _edit_form(rec, o) -> None:
+    """The fields of hand `o`'s edit (each in the session under `edit_key`, starting at the
+    recorded hand's value), its draft written, and its save."""
+    table, h, n = rec.table, o.hand, o.number
+    defaults = _defaults(h)
+    for name, value in defaults.items():
+        if edit_key(name, n) not in ss:
+            ss[edit_key(name, n)] = value
+    field = {"on_change": began, "args": (table.code, "edit", True)}  # begun once: at its first change
+
+    def key(name: str) -> str:
+        return edit_key(name, n)
+
+    with st.container(border=True, key=key("edit")):
+        st.caption(t("table.edit_help"))
+        kind = st.segmented_control(
+            t("table.edit_kind"), EDIT_KINDS, format_func=lambda k: t(f"table.edit_{k}"), key=key("ed_kind"),
+            **field,
+        )  # fmt: skip
+        single = "ed_w" in defaults
+        winner = discarder = None
+        use_editor = False
+        if single:
+            winner = st.selectbox(
+                t("table.winner"), range(4), format_func=lambda s: table.seats[s], key=key("ed_w"),
+                placeholder=t("a11y.choose"), **field,
+            )  # fmt: skip
+
+            def how(s):
+                return t("cond.self_drawn") if s == SELF else table.seats[s]
+
+            discarder = st.selectbox(
+                t("table.how"), [SELF, 0, 1, 2, 3], format_func=how, key=key("ed_d"),
+                placeholder=t("a11y.choose"), **field,
+            )  # fmt: skip
+            discarder = None if discarder == SELF else discarder
+            use_editor = st.checkbox(
+                t("table.edit_use_editor"), key=key("ed_use"), disabled=not started(), **field
+            )
+        followed = st.checkbox(t("table.followed"), key=key("ed_f"), **field)
+        dragon = st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
+        second = st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
+        go = st.button(t("table.edit_save"), key=key("tb_edit"))
+    form = {name: ss.get(key(name)) for name in defaults}
+    edit_draft.save(table.code, n, form, defaults, rec.revision)
+    if not go:
+        return
+    data = h.to_json()
+    data.pop("recorded", None)
+    data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
+    if kind == "drawn":
+        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
+    elif single:
+        entry = (
+            winner_entry(table, hip().hand, hip().cond, winner)
+            if use_editor
+            else {**data["winners"][0], "seat": winner}
+        )
+        if not use_editor:
+            entry.pop("eaten", None)  # 吃炮 facts belong to the old payers; the edit names new seats
+            if winner == h.winners[0].seat and discarder == h.discarder:
+                entry["eaten"] = data["winners"][0].get("eaten", {})
+        data.update(winners=[entry], discarder=discarder)
+
+    def save() -> None:  # against the table shown when the edit began: another phone's write since
+        # is a conflict; the form keeps what was entered, to save again on the table shown now
+        try:
+            hand, after = store().edit(
+                table.code, n, data, expected=len(rec.hands), revision=begun_at(rec, "edit")
+            )
+        finally:
+            forget_begun(table.code, "edit")
+        remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
+        ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1  # saved: the form drawn anew, from the hand as it is now
+        edit_draft.clear(table.code)
+
+    write(save, "edit", "table.edited", code=table.code, changed="table.changed_edit", n=n)
