@@ -82,7 +82,8 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
 
     The command's module says how (`error_format(args)`: "json", "text" or "stderr", the
     same function its own errors follow; where JSON, `error_object(args, message, code)` may
-    give the object, in the command's `--lang`), given the options of the command line as its
+    give the object, in the command's `--lang`; where "stderr", its ``error`` goes first when it
+    is a translation, one with a ``detail``), given the options of the command line as its
     parser reads them (`_given_options`). Before a command is known (none given, an unknown
     one) there is no such answer: the usage line and the error go to standard error, as
     argparse writes them."""
@@ -112,7 +113,10 @@ def _usage_error(e: UsageError, argv: list[str], top: argparse.ArgumentParser) -
     style = answer(given) if answer else "json"
     if style == "text":
         return emit(f"error: {message}") or 2
-    if style == "stderr":
+    if style == "stderr":  # in the command's --lang: its sentence first where it has one
+        said = shape(given, message, USAGE_CODE) if shape else {}
+        if "detail" in said:
+            warn(f"{parser.prog}: {said['error']}")
         warn(message)
         return 2
     said = shape(given, message, USAGE_CODE) if shape else {"error": message, "code": USAGE_CODE}

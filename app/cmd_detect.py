@@ -15,20 +15,28 @@ used (a missing or unreadable reference photo, a box outside it, a bad tile code
 2,000, models without the embedding output: `vision.refs.ERROR_CODES`). --annotate never writes
 onto the photo it reads (the same file, a link to it) unless --force is given; it writes a
 temporary file beside the target and renames it, so a failure leaves the target as it was.
-The models come from models/ (or the directory in $JXMJ_MODELS_DIR).
+The models come from models/ (or the directory in $JXMJ_MODELS_DIR). --lang zh|en (before or
+after IMAGE; default: the locale's) is the language of the errors: in zh "error" is the Chinese
+sentence and "detail" the English one.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 
 from app.cliio import StreamError, emit_json, read_stdin
-from app.clilang import decimal_number
+from app.clilang import LANGS, decimal_number, lang_of
+from app.detect_annotate import (
+    AnnotateOntoInput,
+    check_annotate_content,
+    check_annotate_path,
+    write_annotation,
+)
+from app.detect_errors import ERROR_CODES, REFS_ERROR_CODES  # noqa: F401 - the codes, also here
 
 DESCRIPTION = __doc__
+LANG_HELP = 'language of the errors (default: from the locale); zh adds "detail", the English sentence'
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +59,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or 1/8 size, and again larger only when its tiles are smaller than the classifier's input there)",
     )
     parser.add_argument("--pretty", action="store_true", help="indent the JSON")
+    add_lang_argument(parser)
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGS, default=None, help=LANG_HELP)
 
 
 def add_refs_argument(parser: argparse.ArgumentParser) -> None:
@@ -66,32 +79,33 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="let --annotate replace the input photo itself")
 
 
-#: `{"error", "code"}` codes besides `vision.image.ERROR_CODES` (the image's) and `bad_usage` (app.cli)
-ERROR_CODES = (
-    "models_unavailable",
-    "bad_annotate_path",
-    "annotate_onto_input",
-    "annotate_not_written",
-    "internal_error",
-)
+def error_object(args: argparse.Namespace, message: str, code: str) -> dict[str, str]:
+    """The error object in the language of `args` (`app.cli` answers usage errors with it too)."""
+    from app import detect_errors
+
+    return detect_errors.error_object(message, code, lang_of(args))
 
 
-REFS_ERROR_CODES = (
-    "refs_unreadable",
-    "refs_bad_json",
-    "refs_bad_tile",
-    "refs_too_many",
-    "ref_photo_unreadable",
-    "ref_box_outside",
-    "refs_unsupported",
-)
-"""The `--refs` codes: `vision.refs.ERROR_CODES` (listed here so that `jxmj score` need not import
-vision; a test checks they agree)."""
+def error(
+    args: argparse.Namespace, message: str, status: int, code: str, case: str | None = None, **fields
+) -> int:
+    """Exit `status` with ``{"error": sentence, "code": stable code}`` on standard output, in the
+    language of `args` (`app.detect_errors`; `fields`: the values the sentence names)."""
+    from app import detect_errors
+
+    return emit_json(detect_errors.error_object(message, code, lang_of(args), case, fields)) or status
 
 
-def error(message: str, status: int, code: str) -> int:
-    """Exit `status` with ``{"error": sentence, "code": stable code}`` on standard output."""
-    return emit_json({"error": message, "code": code}) or status
+def problem_of(exc: Exception, args: argparse.Namespace) -> tuple[str | None, dict]:
+    """``(case, fields)`` of an error `detect` raised, for its translated sentence: the error's
+    own values and the file it is about (the photo, REFS.json)."""
+    from app.detect_errors import image_name
+    from vision.refs import RefsError
+
+    fields = dict(getattr(exc, "fields", {}))
+    if isinstance(exc, RefsError):
+        return exc.case, {"file": getattr(args, "refs", None), **fields}
+    return getattr(exc, "case", None), {"file": image_name(args.image, lang_of(args)), **fields}
 
 
 def read_input(name: str) -> bytes | Path:
@@ -141,80 +155,6 @@ conf_value = ReaderLimit("conf_threshold")
 """argparse type for --conf (`jxmj detect`, `jxmj photo`): 0.01..0.99; 0 or 1e-320 kept every box."""
 
 
-ANNOTATE_FORMATS = (".png", ".jpg", ".jpeg", ".webp")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def _is_standard_input(out: Path) -> bool:
-    """Whether `out` is the file standard input reads (`jxmj detect - --annotate p.jpg < p.jpg`)."""
-    try:
-        return os.path.samestat(os.fstat(0), out.stat())
-    except (OSError, ValueError):
-        return False
-
-
-class AnnotateOntoInput(Exception):
-    """`--annotate` names the photo read from standard input (a pipe: its bytes are the file's)."""
-
-    code = "annotate_onto_input"
-
-
-def check_annotate_content(path: str | None, source: bytes, force: bool = False) -> None:
-    """Raise `AnnotateOntoInput` when the photo came through a pipe and `path` holds those same
-    bytes (`cat p.jpg | jxmj detect - --annotate p.jpg`); checked after reading, before writing."""
-    if path is None or force:
-        return
-    out = Path(path)
-    try:
-        same = out.is_file() and out.stat().st_size == len(source) and out.read_bytes() == source
-    except OSError:
-        same = False
-    if same:
-        raise AnnotateOntoInput(
-            f"--annotate {path} is the input photo: choose another file name (or add --force)"
-        )
-
-
-def check_annotate_path(path: str | None, image: str = "-", force: bool = False) -> tuple[str, str] | None:
-    """Why `--annotate PATH` cannot be written, as ``(sentence, code)``, or None when it can
-    (checked before detecting).
-
-    Refused: no file name, a folder, an unknown extension, a missing folder (`bad_annotate_path`),
-    and — unless `force` — the input photo `image` itself, a link to it, or any existing symbolic
-    link (`annotate_onto_input`).
-    """
-    if path is None:
-        return None
-    out = Path(path)
-    if path == "" or out.is_dir():
-        return f"--annotate needs an image file name such as boxes.png, not {path!r}", "bad_annotate_path"
-    if out.suffix.lower() not in ANNOTATE_FORMATS:
-        return (
-            f"--annotate {path}: the file name must end in {', '.join(ANNOTATE_FORMATS)}",
-            "bad_annotate_path",
-        )
-    if not out.parent.exists():
-        return f"--annotate {path}: the folder {out.parent} does not exist", "bad_annotate_path"
-    if force:
-        return None
-    if image == "-" and _is_standard_input(out):
-        why = f"--annotate {path} is the photo on standard input: choose another file name (or add --force)"
-        return why, "annotate_onto_input"
-    if image != "-" and (out.exists() or out.is_symlink()) and _same_file(out, Path(image)):
-        why = f"--annotate {path} is the input photo: choose another file name (or add --force)"
-        return why, "annotate_onto_input"
-    if out.is_symlink():
-        why = f"--annotate {path} is a symbolic link: choose another file name (or add --force)"
-        return why, "annotate_onto_input"
-    return None
-
-
 def make_reader(args: argparse.Namespace):
     """The shared `TileReader` for the command's options (raises `vision.ModelError`)."""
     from vision import ReaderConfig, get_reader
@@ -246,58 +186,28 @@ def detect(args: argparse.Namespace):
     return reader.detect(loaded, refset), loaded
 
 
-SAVE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
-
-
-def write_annotation(path: str, result, loaded) -> None:
-    """Save the annotated photo (at the decoded size) to `path`; the format follows the extension.
-
-    Written to a temporary file in the same folder and renamed over `path` (atomic: `path`
-    is either the old file or the whole new one; a symbolic link is replaced, not followed).
-
-    Raises:
-        OSError, ValueError: the file cannot be written (the temporary file is removed).
-    """
-    from vision.annotate import annotate
-
-    im = annotate(
-        loaded.pixels, result.detections, result.groups, scale=loaded.scale, rejected=result.rejected
-    )
-    out = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            im.save(fh, SAVE_FORMATS[out.suffix.lower()])
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
     from vision import ImageError, ModelError
     from vision.refs import RefsError
 
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
-        message, code = problem
-        return error(message, 2, code)
+        message, code, case, fields = problem
+        return error(args, message, 2, code, case, **fields)
     try:
         result, loaded = detect(args)
     except (ImageError, RefsError, AnnotateOntoInput) as exc:
-        return error(str(exc), 2, exc.code)
+        case, fields = problem_of(exc, args)
+        return error(args, str(exc), 2, exc.code, case, **fields)
     except ModelError as exc:
-        return error(str(exc), 1, "models_unavailable")
+        return error(args, str(exc), 1, "models_unavailable")
     except Exception as exc:  # never a traceback: a reader bug is reported as an error object
-        return error(
-            f"internal error while reading the photo ({type(exc).__name__}: {exc})", 2, "internal_error"
-        )
+        why = f"internal error while reading the photo ({type(exc).__name__}: {exc})"
+        return error(args, why, 2, "internal_error")
     if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
-            return error(f"cannot write {args.annotate}: {exc}", 2, "annotate_not_written")
+            why = f"cannot write {args.annotate}: {exc}"
+            return error(args, why, 2, "annotate_not_written", path=args.annotate)
     return emit_json(result.to_json(), indent=1 if args.pretty else None)

@@ -14,6 +14,8 @@ can be corrected and scored again with `jxmj score -`.
 
 Exit status: 0 scored; 2 bad input (unreadable photo, no tiles, a hand that cannot be
 scored — the message says why and shows the hand); 1 models missing or invalid.
+--lang zh|en (before or after IMAGE; default: the locale's) is the language of the errors: in
+zh the Chinese sentence, and the English one beside it ("detail" with --json).
 """
 
 from __future__ import annotations
@@ -24,8 +26,14 @@ import math
 from typing import Any
 
 from app.cliio import emit, emit_json, warn
-from app.clilang import decimal_number
-from app.cmd_detect import add_force_argument, add_refs_argument, check_annotate_path, conf_value
+from app.clilang import decimal_number, lang_of
+from app.cmd_detect import (
+    add_force_argument,
+    add_lang_argument,
+    add_refs_argument,
+    check_annotate_path,
+    conf_value,
+)
 from app.photo_hand import hand_from_photo
 from scoring import HandError, score_json
 from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
@@ -69,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_force_argument(parser)
     add_refs_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object: detect, hand, score")
+    add_lang_argument(parser)
 
 
 def error_format(args: argparse.Namespace) -> str:
@@ -77,15 +86,38 @@ def error_format(args: argparse.Namespace) -> str:
     return "json" if getattr(args, "json", False) else "stderr"
 
 
-def _fail(message: str, status: int, as_json: bool, code: str, extra: dict[str, Any] | None = None) -> int:
+def error_object(args: argparse.Namespace, message: str, code: str) -> dict[str, str]:
+    """The error object in the language of `args` (`app.cli` answers usage errors with it too)."""
+    from app import detect_errors
+
+    return detect_errors.error_object(message, code, lang_of(args))
+
+
+def _fail(
+    args: argparse.Namespace,
+    message: str,
+    status: int,
+    code: str,
+    extra: dict[str, Any] | None = None,
+    case: str | None = None,
+    fields: dict[str, Any] | None = None,
+    key: str | None = None,
+) -> int:
     """Exit `status`: with --json ``{"error", "code", ...extra}`` on standard output (the codes of
     `jxmj detect`, then `no_tiles`, `no_winning_tile` or the scoring engine's), else a sentence
-    on standard error."""
-    if as_json:
-        return emit_json({"error": message, "code": code, **(extra or {})}) or status
-    warn(f"jxmj photo: {message}")
+    on standard error; in the language of `args` (`app.detect_errors`: in zh the Chinese sentence
+    for `key` or the code and `case`, with `fields`, and the English `message` beside it)."""
+    from app import detect_errors
+
+    lang = lang_of(args)
+    said = detect_errors.error_object(message, code, lang, case, fields, key, extra)
+    if error_format(args) == "json":
+        return emit_json(said) or status
+    warn(f"jxmj photo: {said['error']}")
+    if "detail" in said:
+        warn(f"  {message}")
     if extra and "hand" in extra:
-        warn("hand read from the photo (fix it and run `jxmj score -`):")
+        warn(detect_errors.say(lang, "detect.hand_shown"))
         warn(json.dumps(extra["hand"], ensure_ascii=False))
     return status
 
@@ -128,27 +160,39 @@ def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.cmd_detect import AnnotateOntoInput, detect, write_annotation
+    try:
+        return _run(args)
+    except Exception as exc:  # never a traceback: a bug is reported as an error object
+        why = f"internal error while reading the photo ({type(exc).__name__}: {exc})"
+        return _fail(args, why, 2, "internal_error")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from app.cmd_detect import AnnotateOntoInput, detect, problem_of, write_annotation
+    from app.detect_errors import NOT_SCORED, scoring_fields
     from vision import ImageError, ModelError
     from vision.refs import RefsError
 
     as_json = error_format(args) == "json"
     problem = check_annotate_path(args.annotate, args.image, args.force)
     if problem:
-        return _fail(problem[0], 2, as_json, problem[1])
+        message, code, case, fields = problem
+        return _fail(args, message, 2, code, case=case, fields=fields)
     try:
         result, loaded = detect(args)
     except (ImageError, RefsError, AnnotateOntoInput) as exc:
-        return _fail(str(exc), 2, as_json, exc.code)
+        case, fields = problem_of(exc, args)
+        return _fail(args, str(exc), 2, exc.code, case=case, fields=fields)
     except ModelError as exc:
-        return _fail(str(exc), 1, as_json, "models_unavailable")
+        return _fail(args, str(exc), 1, "models_unavailable")
     if args.annotate is not None:
         try:
             write_annotation(args.annotate, result, loaded)
         except (OSError, ValueError, KeyError) as exc:
-            return _fail(f"cannot write {args.annotate}: {exc}", 2, as_json, "annotate_not_written")
+            why = f"cannot write {args.annotate}: {exc}"
+            return _fail(args, why, 2, "annotate_not_written", fields={"path": args.annotate})
     if not result.detections:
-        return _fail("no tiles found in the photo", 2, as_json, "no_tiles", {"detect": result.to_json()})
+        return _fail(args, "no tiles found in the photo", 2, "no_tiles", {"detect": result.to_json()})
 
     guess = hand_from_photo(result, args.variant)
     fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
@@ -167,11 +211,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not hand["winning_tile"]:
         why = "no face-up tile was read, so there is no hand to score"
-        return _fail(why, 2, as_json, "no_winning_tile", payload)
+        return _fail(args, why, 2, "no_winning_tile", payload)
     try:
         score = score_json(dict(hand))
     except HandError as exc:
-        return _fail(f"the hand read from the photo cannot be scored: {exc}", 2, as_json, exc.code, payload)
+        why = f"the hand read from the photo cannot be scored: {exc}"
+        return _fail(args, why, 2, exc.code, payload, fields=scoring_fields(exc.code), key=NOT_SCORED)
 
     if as_json:
         return emit_json({**payload, "score": score})

@@ -7,7 +7,9 @@ English text; the CLI prints ``{"error": str(e), "code": e.code}`` with exit sta
 
 from __future__ import annotations
 
-import json
+import math
+
+from scoring.jsontype import json_type
 
 __all__ = ["CODES", "ConflictError", "LedgerError", "LockedError", "NotFoundError", "StoreError", "shown"]
 
@@ -27,19 +29,43 @@ a hand may also pass a scoring code through (``not_complete``, ``fifth_copy``: s
 def shown(value: object) -> str:
     """A user's value echoed in an error, cut to about :data:`ECHO_CHARS` characters: as the
     file or the command line spells it, never as Python does — ``true`` / ``false`` / ``null``
-    (not ``True`` / ``None``), a list or an object as JSON; a string quoted.
+    (not ``True`` / ``None``), inside a list or an object too; a string quoted; a number too large
+    for a float (JSON's ``1e400``, read as ``inf``: `scoring.jsontype.json_type`'s words).
 
     >>> shown("ab"), shown("x" * 100)[-3:], shown(True), shown(None), shown([1, True, None])
     ("'ab'", 'xx…', 'true', 'null', '[1, true, null]')
+    >>> shown(float("inf")), shown([float("nan")])
+    ('a number too large', '[nan (not a number)]')
     """
-    if value is None or isinstance(value, bool | list | tuple | dict):
-        try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
-        except ValueError:  # a list holding itself, or NaN
-            text = repr(value)
-    else:
-        text = repr(value)
+    text = _spelled(value, ECHO_CHARS + 1)
     return text if len(text) <= ECHO_CHARS else f"{text[:ECHO_CHARS]}…"
+
+
+def _spelled(value: object, budget: int) -> str:
+    """`value` in JSON's words for its constants, at least `budget` characters of it (a long list
+    is not spelled out whole: only what the echo shows; each level down spends one of it)."""
+    if budget <= 0:
+        return "…"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, float) and not math.isfinite(value):  # JSON's 1e400, TOML's inf / nan
+        return json_type(value)  # 'a number too large', never Python's inf
+    if isinstance(value, list | tuple | dict):
+        items = value.items() if isinstance(value, dict) else value
+        parts, used = [], 0
+        for item in items:
+            part = (
+                f"{_spelled(item[0], budget - 1)}: {_spelled(item[1], budget - 1)}"
+                if isinstance(value, dict)
+                else _spelled(item, budget - 1)
+            )
+            parts.append(part)
+            used += len(part) + 2
+            if used > budget:
+                break
+        inner = ", ".join(parts)
+        return f"{{{inner}}}" if isinstance(value, dict) else f"[{inner}]"
+    return repr(value)
 
 
 class LedgerError(ValueError):

@@ -57,7 +57,7 @@ is an edge (a file, HTTP, the database column); everywhere else values stay type
 
 DUP_LINES = 8
 """A run of this many non-trivial lines (normalised) in two modules is a duplicated block. (The
-7-line list of `--refs` codes that `app/cmd_detect.py` keeps beside `vision.refs.ERROR_CODES`, so
+7-line list of `--refs` codes that `app/detect_errors.py` keeps beside `vision.refs.ERROR_CODES`, so
 that `jxmj score` loads no vision, stays under it; tests/test_cmd_detect.py checks they agree.)"""
 
 

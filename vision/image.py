@@ -356,7 +356,8 @@ def open_image(
             limit=limit,
         ) from None
     except MemoryError:
-        raise ImageError("too_much_memory", "image is too large to decode in memory") from None
+        limit = DECODE_BUDGET // 2**20
+        raise ImageError("too_much_memory", "image is too large to decode in memory", limit=limit) from None
     except Exception:  # any decoder failure on corrupt data (OSError, SyntaxError, struct.error, ...)
         raise ImageError("corrupt", "the image file is truncated or corrupt") from None
     pixels = orient(pixels, orientation)

@@ -205,8 +205,9 @@ class TileReader(ClassifierViews):
         t1 = time.perf_counter()
         refs = refs if refs is not None and len(refs.labels) else None
         if refs is not None and not self.embeds:
+            model = self.classifier.path.name
             raise RefsError(
-                f"the classifier {self.classifier.path.name} has no embedding output", "refs_unsupported"
+                f"the classifier {model} has no embedding output", "refs_unsupported", model=model
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more = {"refs": refs} if refs is not None else {}

@@ -38,15 +38,18 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
     """
     classes = reader.classifier.classes
     if refs and not reader.embeds:
+        model = reader.classifier.path.name
         raise RefsError(
-            f"the classifier {reader.classifier.path.name} (version {reader.classifier.version}) has no "
+            f"the classifier {model} (version {reader.classifier.version}) has no "
             "embedding output, so it cannot read with references (models/MODEL.md 0.6.3 adds it)",
             "refs_unsupported",
+            model=model,
         )
     by_photo: dict[Path, list[int]] = {}
     for n, ref in enumerate(refs):
         if ref.tile not in classes or ref.tile == NONE_CLASS:
-            raise RefsError(f"{position(n)}: {ref.tile!r} is not a tile code", "refs_bad_tile")
+            why = f"{position(n)}: {ref.tile!r} is not a tile code"
+            raise RefsError(why, "refs_bad_tile", "unknown", ref=n + 1, tile=repr(ref.tile))
         by_photo.setdefault(ref.image.resolve(), []).append(n)
     rows: list[np.ndarray] = []
     labels: list[int] = []
@@ -54,8 +57,10 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         try:
             loaded = open_image(path, min_side=reader.config.decode_min_side or None)
         except ImageError as exc:
-            why = f"{position(idx[0])}: the photo {refs[idx[0]].image} cannot be read: {exc}"
-            raise RefsError(why, "ref_photo_unreadable") from None
+            photo = refs[idx[0]].image
+            why = f"{position(idx[0])}: the photo {photo} cannot be read: {exc}"
+            fields = {**exc.fields, "ref": idx[0] + 1, "photo": str(photo), "cause": exc.code}
+            raise RefsError(why, "ref_photo_unreadable", **fields) from None
         for n in idx:
             check_box(refs[n], n, loaded.width, loaded.height)
         xyxy = np.array([refs[n].xyxy for n in idx], np.float32)

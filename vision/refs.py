@@ -52,11 +52,19 @@ image; a box outside its photo (or empty); a classifier without the `embedding` 
 
 
 class RefsError(ValueError):
-    """References that cannot be used: `str(error)` a sentence, `error.code` one of `ERROR_CODES`."""
+    """References that cannot be used: `str(error)` a sentence, `error.code` one of `ERROR_CODES`.
 
-    def __init__(self, message: str, code: str) -> None:
+    `error.case` says which of the code's problems it is (``"twice"``, ``"xyxy"``, ... or None),
+    and `error.fields` the values the sentence names (``ref``: the reference counting
+    from 1, ``key``, ``tile``, ``count``, ``limit``, ``photo``, ``box``, ``width``, ``height``,
+    ``model``), so that a translated sentence can say the same (`app.detect_errors`).
+    """
+
+    def __init__(self, message: str, code: str, case: str | None = None, **fields: object) -> None:
         super().__init__(message)
         self.code = code
+        self.case = case
+        self.fields = fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,38 +150,57 @@ def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = CLASS_COD
     try:
         doc, twice = _decode(data)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise RefsError(f"the references are not JSON ({exc})", "refs_bad_json") from None
+        raise RefsError(f"the references are not JSON ({exc})", "refs_bad_json", "not_json") from None
     if isinstance(doc, _Object) and doc.twice is not None:
-        raise RefsError(f"the references give the key {_key(doc.twice)} twice: give it once", "refs_bad_json")
+        key = _key(doc.twice)
+        raise RefsError(
+            f"the references give the key {key} twice: give it once", "refs_bad_json", "twice", key=key
+        )
     items = doc.get("refs") if isinstance(doc, dict) else None
     if not isinstance(items, list):
-        raise RefsError('the references must be an object {"refs": [...]}', "refs_bad_json")
+        raise RefsError('the references must be an object {"refs": [...]}', "refs_bad_json", "shape")
     if len(items) > MAX_REFS:
-        raise RefsError(f"{len(items)} references: at most {MAX_REFS} are read", "refs_too_many")
+        n = len(items)
+        raise RefsError(
+            f"{n} references: at most {MAX_REFS} are read", "refs_too_many", "refs", count=n, limit=MAX_REFS
+        )
     known = [c for c in classes if c != "none"]
     out = []
     for n, item in enumerate(items):
-        where = position(n)
+        where, ref = position(n), n + 1
         if isinstance(item, _Object) and item.twice is not None:
-            raise RefsError(f"{where} gives the key {_key(item.twice)} twice: give it once", "refs_bad_json")
+            key = _key(item.twice)
+            why = f"{where} gives the key {key} twice: give it once"
+            raise RefsError(why, "refs_bad_json", "ref_twice", ref=ref, key=key)
         if not isinstance(item, dict) or not {"image", "xyxy", "tile"} <= item.keys():
-            raise RefsError(f'{where} must be an object with "image", "xyxy" and "tile"', "refs_bad_json")
+            why = f'{where} must be an object with "image", "xyxy" and "tile"'
+            raise RefsError(why, "refs_bad_json", "entry", ref=ref)
         image, box, tile = item["image"], item["xyxy"], item["tile"]
         if not isinstance(image, str) or not image or "\x00" in image or not _is_path(image):
-            raise RefsError(f"{where}: image must be a photo's path", "refs_bad_json")
+            raise RefsError(f"{where}: image must be a photo's path", "refs_bad_json", "image", ref=ref)
         if not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
-            raise RefsError(f"{where}: xyxy must be four numbers [x0, y0, x1, y1]", "refs_bad_json")
+            why = f"{where}: xyxy must be four numbers [x0, y0, x1, y1]"
+            raise RefsError(why, "refs_bad_json", "xyxy", ref=ref)
         if not isinstance(tile, str):
-            raise RefsError(f'{where}: tile must be a tile code, a string such as "6m"', "refs_bad_tile")
+            why = f'{where}: tile must be a tile code, a string such as "6m"'
+            raise RefsError(why, "refs_bad_tile", "not_text", ref=ref)
         if tile not in known:
-            raise RefsError(f"{where}: {_key(tile[:20])} is not a tile code", "refs_bad_tile")
+            code = _key(tile[:20])
+            raise RefsError(
+                f"{where}: {code} is not a tile code", "refs_bad_tile", "unknown", ref=ref, tile=code
+            )
         path = Path(image).expanduser()
         out.append(Ref(path if path.is_absolute() else base / path, tuple(float(v) for v in box), tile))
     if twice:  # an object given a key twice somewhere else (an ignored field's value)
-        raise RefsError(f"the references give the key {_key(twice[0])} twice in one object", "refs_bad_json")
+        key = _key(twice[0])
+        raise RefsError(
+            f"the references give the key {key} twice in one object", "refs_bad_json", "twice", key=key
+        )
     photos = {os.path.normpath(r.image) for r in out}
     if len(photos) > MAX_REF_PHOTOS:
-        raise RefsError(f"references from {len(photos)} photos: at most {MAX_REF_PHOTOS}", "refs_too_many")
+        n = len(photos)
+        why = f"references from {n} photos: at most {MAX_REF_PHOTOS}"
+        raise RefsError(why, "refs_too_many", "photos", count=n, limit=MAX_REF_PHOTOS)
     return out
 
 
@@ -189,10 +216,12 @@ def load_refs(path: str | Path, classes: Sequence[str] = CLASS_CODES) -> list[Re
         with open(p, "rb") as fh:
             data = fh.read(MAX_REFS_BYTES + 1)
     except OSError as exc:
-        raise RefsError(f"cannot read the references {p}: {exc.strerror or exc}", "refs_unreadable") from None
+        why = f"cannot read the references {p}: {exc.strerror or exc}"
+        raise RefsError(why, "refs_unreadable", "unreadable") from None
     if len(data) > MAX_REFS_BYTES:
+        limit = MAX_REFS_BYTES // 2**20
         raise RefsError(
-            f"the references {p} are larger than {MAX_REFS_BYTES // 2**20} MiB", "refs_unreadable"
+            f"the references {p} are larger than {limit} MiB", "refs_unreadable", "too_large", limit=limit
         )
     return parse_refs(data, p.absolute().parent, classes)  # a linked REFS.json: its own folder
 
@@ -204,9 +233,15 @@ def check_box(ref: Ref, index: int, width: int, height: int) -> None:
     x0, y0, x1, y1 = ref.xyxy
     inside = -BOX_SLACK <= x0 < x1 <= width + BOX_SLACK and -BOX_SLACK <= y0 < y1 <= height + BOX_SLACK
     if not (inside and x1 - x0 >= 1 and y1 - y0 >= 1):
+        box = list(ref.xyxy)
         raise RefsError(
-            f"{position(index)}: the box {list(ref.xyxy)} is not inside {ref.image.name} ({width}x{height})",
+            f"{position(index)}: the box {box} is not inside {ref.image.name} ({width}x{height})",
             "ref_box_outside",
+            ref=index + 1,
+            box=box,
+            photo=ref.image.name,
+            width=width,
+            height=height,
         )
 
 

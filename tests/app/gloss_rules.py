@@ -43,6 +43,7 @@ ZH_ASCII = {
     *("GIF", "BMP", "TIFF", "PDF"),  # a refused upload's format, named
     *("jxmj", "app", "https", "http", "JXMJ_DB", "QR"),  # the brand and its command line
     *("ledger", "scoring", "true", "false"),  # the house rules' JSON keys and values
+    *("score", "annotate", "force", "models", "JXMJ_MODELS_DIR"),  # jxmj detect / photo's commands
     "EN",  # the language switch names English in English
 }
 

@@ -130,6 +130,7 @@ def test_the_engines_english_items_gloss_their_chinese(variant, level):
 BUILT = {
     "csv.": "csv.{k}",  # app/cmd_table.py: the export's column heads
     "image.": "image.{exc.code}",  # app/ui/score/photo.py: vision's image error codes
+    "detect.": 'f"detect.{code}"',  # app.detect_errors: jxmj detect / photo's error codes
     "ledger.": "ledger.{e.code}",  # the ledger's error codes
     "raise.": "raise.{r.code}",  # ledger.raises: why a hand was raised
     "rule.": "rule.{key}",  # the house rules' labels, one per rule key

@@ -17,33 +17,31 @@ from tests.app.test_state import hand
 
 ROW15 = "234m567p678s99s111p1m"  # 15 tiles, no four alike
 ROW17 = "123m456m789m11s234p5p6p7p"  # 17 tiles, no four alike
-ROW19 = "123m456m789m11s234p567p8p"  # 19 tiles
+ROW19 = "123m456m789m11s234p567p8p9p"  # 19 tiles (it held 18)
 
 
 @pytest.mark.parametrize(
-    "tiles, melds, want, over, past_kongs",
+    "tiles, melds, n, want, over, past_kongs",
     [
-        (ROW15, (), 14, True, True),  # 15 standing, no kong: one too many
-        ("234m567p678s99s", (("kong", "7777p"),), 15, False, False),  # 15 with a kong: a hand
-        ("234m567p678s99s7777p", (), 14, True, False),  # 15, four alike standing: maybe a kong
-        (ROW17, (), 14, True, True),  # 17 standing: more than a hand, not more than any hand
-        (
-            "234m99s",
-            (("kong", "7777p"), ("kong", "1111s"), ("kong", "EEEE")),
-            17,
-            False,
-            False,
-        ),  # 17, 3 kongs
-        ("234m567p678s99s1m", (("kong", "7777p"), ("kong", "1111s")), 16, True, True),  # 17, 2 kongs
-        (ROW19, (), 14, True, True),  # 19 standing
-        ("1111m2222m3333m4444m55m6m", (), 14, True, True),  # 19 with four alike standing
-        ("2222m55m6m", (("kong", "1111s"), ("kong", "3333p"), ("kong", "EEEE")), 17, True, True),  # 19
+        (ROW15, (), 15, 14, True, True),  # 15 standing, no kong: one too many
+        ("234m567p678s99s", (("kong", "7777p"),), 15, 15, False, False),  # 15 with a kong: a hand
+        ("234m567p678s99s7777p", (), 15, 14, True, False),  # 15, four alike standing: maybe a kong
+        (ROW17, (), 17, 14, True, True),  # 17 standing: more than a hand, not more than any hand
+        ("234m99s", (("kong", "7777p"), ("kong", "1111s"), ("kong", "EEEE")), 17, 17, False, False),
+        # 17 with 2 kongs: one over the 16 they allow (the case held 20: 12 standing + 8)
+        ("234m567p99s1m", (("kong", "7777p"), ("kong", "1111s")), 17, 16, True, True),
+        ("234m567p678s99s1m", (("kong", "7777p"), ("kong", "1111s")), 20, 16, True, True),  # past 18
+        (ROW19, (), 19, 14, True, True),  # 19 standing
+        ("1111m2222m3333m4444m55m6m", (), 19, 14, True, True),  # 19 with four alike standing
+        ("2222m55m6m", (("kong", "1111s"), ("kong", "3333p"), ("kong", "EEEE")), 19, 17, True, True),
     ],
-)
+)  # fmt: skip
 def test_over_hand_whenever_the_tiles_are_more_than_a_hand_with_the_kongs_laid_apart(
-    tiles, melds, want, over, past_kongs
+    tiles, melds, n, want, over, past_kongs
 ):
+    """`n`: the tiles as they lie (a kong is 4), so each case holds the count it is about."""
     h = hand(tiles, *melds)
+    assert physical(h) == n
     assert wanted(h) == want and over_hand(h) is over and too_many(h) is past_kongs
 
 

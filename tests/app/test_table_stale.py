@@ -16,6 +16,7 @@ from tests.app.test_table_page import _open as _phone
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 EDIT, UNDO, LOCK = (ZH[f"table.changed_{k}"] for k in ("edit", "undo", "lock"))
+HAND1 = "李四 +3 · 王五 -3"  # `_two_hands`' first hand: 李四 wins 3 炮 on 王五's discard
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +58,7 @@ def test_an_edit_after_another_phone_recorded_is_a_conflict_and_the_edit_stays()
     _save(a, 1)
     hands = open_store().get(code).hands
     assert [h.kind for h in hands] == ["win", "win", "drawn"]  # hand 1 unchanged
-    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
+    assert _said(a) == EDIT.format(hand=1, n=3, money=HAND1)  # hand 1 as it is, not the last
     assert _totals(a) == ["0", "6", "-6", "0"]  # A shows B's hand 3 (drawn: no money)
     assert a.number_input(key="tw_edit_n").value == 1  # A's edit is still there ...
     assert a.segmented_control(key="ed_kind_1").value == "drawn"
@@ -79,7 +80,7 @@ def test_an_edit_checks_the_table_shown_when_it_began_not_at_the_last_tap():
     a.segmented_control(key="ed_kind_1").set_value("drawn")
     _save(a, 1)
     assert [h.kind for h in open_store().get(code).hands] == ["win", "win", "drawn"]
-    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
+    assert _said(a) == EDIT.format(hand=1, n=3, money=HAND1)  # hand 1 as it is, not the last
     assert a.segmented_control(key="ed_kind_1").value == "drawn"
     _save(a, 1)
     assert [h.kind for h in open_store().get(code).hands] == ["drawn", "win", "drawn"]
@@ -92,7 +93,7 @@ def test_an_edit_kept_after_a_conflict_can_be_dropped():
     _begin_edit(a, 1)
     _click(b, "tb_drawn")
     _save(a, 1)
-    assert _said(a) == EDIT.format(hand=1, n=3, money="0")
+    assert _said(a) == EDIT.format(hand=1, n=3, money=HAND1)  # hand 1 as it is, not the last
     _click(a, "tb_edit_drop")
     assert a.number_input(key="tw_edit_n").value == 3  # the panel as new: the last hand, 保持原样
     kind = next(c for c in a.segmented_control if c.key and c.key.startswith("ed_kind_3"))

@@ -115,11 +115,17 @@ def money_line(seats, deltas, name=md) -> str:
 
 def _changed(code: str, where: str, key: str, hand: object = None) -> Flash:
     """The table changed under this phone: the catalog sentence `key` — what was not written
-    (`hand`: the hand an edit changed), what the table holds now (read again: its hands, its
-    last hand's money) and what the player may do."""
+    (`hand`: the hand an edit changed), what the table holds now (read again: its hands and the
+    money of its last hand, or for an edit of the hand edited: ``table.changed_edit``, or
+    ``table.changed_edit_gone`` when another phone took that hand back) and what the player may do."""
     rec, ledger = table_now(code)
     n = len(rec.hands)
-    money = money_line(rec.table.seats, ledger.outcomes[-1].deltas, str) if ledger.outcomes else ""
+    edit = key == "table.changed_edit" and isinstance(hand, int) and hand > 0
+    shown_hand = hand if edit else n  # an edit: the money of the hand it changes, as it is now
+    if edit and hand > n:
+        key = "table.changed_edit_gone"
+    deltas = ledger.outcomes[shown_hand - 1].deltas if 0 < shown_hand <= len(ledger.outcomes) else ()
+    money = money_line(rec.table.seats, deltas, str)
     return Flash("warning", key, {"n": n, "money": money or "0", "hand": hand}, where=where)
 
 

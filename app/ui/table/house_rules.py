@@ -8,6 +8,7 @@ the form untouched has none.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -17,6 +18,7 @@ from app import jsonin
 from app.ui.hand.numbers import number_field
 from app.ui.i18n import has, t
 from ledger import LedgerError
+from ledger.errors import shown
 from ledger.rules import CHOICES, INT_RANGE, INT_RANGES, load_ledger_rules, rule_sections, scoring_rules
 from scoring import HandError
 from scoring.errors import BAD_RULE_VALUE, UNKNOWN_RULE_KEY
@@ -145,9 +147,13 @@ def _scoring_problem(variant: str, key: str, value: Any) -> RuleProblem:
 
 
 def _shown(value: Any) -> str:
-    """A typed JSON value as the player wrote it (``true``, not Python's ``True``), cut at 24."""
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
+    """A typed JSON value as the player wrote it (``true``, not Python's ``True``; inside a list
+    or an object too: ``[1, null]``, not ``[1, None]``), cut at 24; a number too large to read
+    (``1e400``) in the page's words, not Python's ``inf``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return t("rule.value_too_large")
+    if value is None or isinstance(value, bool | list | tuple | dict):
+        return shown(value)[:24]  # JSON's words for its constants (ledger.errors.shown)
     return str(value)[:24]
 
 

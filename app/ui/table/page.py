@@ -100,6 +100,8 @@ def rules_text(house_rules: dict) -> str:
 
 
 def header(rec, ledger) -> None:
+    """The table's title, rules, running totals and, while it is open, the next hand: its number,
+    dealer (also marked 庄 on the totals) and raise. A locked table has no next hand: none shown."""
     table = rec.table
     title = md(table.title) if table.title else html.escape(t("table.untitled"))
     st.markdown(
@@ -115,9 +117,11 @@ def header(rec, ledger) -> None:
     last = ledger.outcomes[-1].deltas if ledger.outcomes else None
     for i, col in enumerate(cols):
         with col:
-            dealer = " · " + t("table.dealer_mark") if i == ledger.next_dealer else ""
+            dealer = " · " + t("table.dealer_mark") if i == ledger.next_dealer and not table.locked else ""
             delta = num(last[i]) if last is not None and last[i] else None
             st.metric(md(table.seats[i]) + dealer, num(ledger.totals[i]), delta)  # a label is Markdown
+    if table.locked:  # settled: no next hand, so no next dealer and no raise pending for it
+        return
     raise_ = ledger.next_raise
     why = t("list.sep").join(t(f"raise.{r.code}", n=r.source, x=r.factor) for r in ledger.next_reasons)
     st.markdown(
