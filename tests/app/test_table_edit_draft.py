@@ -165,7 +165,7 @@ def test_another_phones_edit_meanwhile_is_still_a_conflict_and_the_choices_stay(
     _save(again, 1)
     rec = open_store().get(code)
     assert rec.hands[0].winners[0].seat == 1 and rec.hands[0].follow.dragon  # B's edit stands
-    money = money_line(rec.table.seats, rec.ledger().outcomes[-1].deltas, str)
+    money = money_line(rec.table.seats, rec.ledger().outcomes[0].deltas, str)  # hand 1 as B left it
     assert ZH["table.changed_edit"].format(hand=1, n=2, money=money) in _said(again)
     assert again.selectbox(key="ed_w_1").value == 3  # the edit stays, to save again or drop
     assert _draft(code, again)[0]["form"]["ed_w"] == 3
