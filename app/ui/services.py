@@ -189,12 +189,14 @@ def _conf(code: str, conf: float | None) -> float:
 @dataclass(slots=True)
 class Photo:
     """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
-    `scale` = preview px per full-resolution px, and the seconds each step took."""
+    `scale` = preview px per full-resolution px, the seconds each step took, and `refs`: how many
+    references of the table's set it was read with (0: none, as on the score page)."""
 
     preview_jpeg: bytes
     scale: float
     result: object  # vision.DetectResult (vision is imported lazily: the app opens without it)
     seconds: dict[str, float] = field(default_factory=dict)
+    refs: int = 0
 
 
 class PhotoError(Exception):
@@ -333,7 +335,8 @@ def read_photo(
     except Exception as exc:  # the cause goes to the log only: no internal names on the page
         log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
-    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1})
+    used = int(getattr(refs, "count", 0) or 0) if refs is not None else 0
+    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1}, used)
 
 
 def _preview(image) -> tuple[bytes, float]:

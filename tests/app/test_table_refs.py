@@ -82,6 +82,12 @@ def _odd(at) -> EditTile:
     return next(t for t in at.session_state.hip.hand.tiles if abs(dets[t.detection].xyxy[0] - x0) < 2)
 
 
+def _read_with(at) -> list[str]:
+    """The caption saying the photo was read with the table's learned tiles."""
+    line = i18n.catalog("zh")["photo.read_with_refs"].split("{n}")[0]
+    return [c.value for c in at.caption if c.value.startswith(line)]
+
+
 def _learned(at) -> list[str]:
     line = i18n.catalog("zh")["table.refs_learned"].split("{n}")[0]
     return [c.value for c in at.caption if c.value.startswith(line)]
@@ -96,6 +102,7 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert _learned(at) == []  # no photo read yet in this process: no reader built for the line
     _photo(at, paint(odd_blue=40))
     assert _learned(at) == [i18n.catalog("zh")["table.refs_learned"].format(n=0)]
+    assert _read_with(at) == []  # nothing learned yet: read as without
     assert _odd(at).code == "7s"  # the model alone misreads this set's 8s
     hand: EditHand = at.session_state.hip.hand
     i = next(k for k, t in enumerate(hand.concealed) if t is _odd(at))
@@ -118,6 +125,7 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
 
     _photo(at, paint(odd_blue=44))  # the next photo at this table, the same set
     assert _odd(at).code == "8s"
+    assert _read_with(at) == [i18n.catalog("zh")["photo.read_with_refs"].format(n=13)]
     assert sorted(t.code for t in at.session_state.hip.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
                                                                        "7s", "8s"]  # fmt: skip
 
@@ -137,6 +145,7 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     at.run()
     _photo(at, paint(odd_blue=44))
     assert _odd(at).code == "7s"  # the score page reads as without the table's set
+    assert _read_with(at) == []
 
 
 def test_undo_takes_the_hands_references_back(models):

@@ -161,4 +161,6 @@ def detection_view() -> None:
         return
     grey = sum(1 for b in boxes if b.grey)
     st.caption(t("photo.found", n=len(boxes), low=unsure_count(boxes), out=grey))  # the frames drawn
+    if photo.refs:  # read with the table's set (牌局): say so, or the learning is invisible
+        st.caption(t("photo.read_with_refs", n=photo.refs))
     left_out_view()
