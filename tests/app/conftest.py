@@ -97,3 +97,18 @@ def at():
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return app
+
+
+@pytest.fixture
+def fresh_store() -> Iterator[None]:
+    """A store and reader built anew for the test (Streamlit's resource cache cleared before and
+    after), and the thread's language Chinese again after it: AppTest runs in this thread, so an
+    English test would leave the next one reading English."""
+    import streamlit as st
+
+    from app.ui import i18n
+
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+    i18n.set_lang("zh")

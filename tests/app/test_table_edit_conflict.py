@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 
 import pytest
-import streamlit as st
 
 from app.ui import i18n
 from ledger.store import open_store
@@ -18,12 +17,7 @@ from tests.app.test_table_stale import HAND1, _begin_edit, _save, _two_hands
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_store():
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
-    i18n.set_lang("zh")  # AppTest runs in this thread: the next test reads Chinese again
+pytestmark = pytest.mark.usefixtures("fresh_store")
 
 
 def _said(at) -> str:

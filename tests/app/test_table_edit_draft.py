@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from app.drafts import open_drafts
@@ -21,11 +20,7 @@ from tests.app.test_table_page import _open as _phone
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_store():
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
+pytestmark = pytest.mark.usefixtures("fresh_store")
 
 
 def _two_hands(code: str) -> None:

@@ -4,7 +4,6 @@ pending for it ("第 3 把：李四 坐庄。升级 ×2（第 2 把黄庄）。"
 from __future__ import annotations
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from app.ui import i18n
@@ -16,12 +15,7 @@ ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 DRAWN = {"kind": "drawn", "follow": {"followed": False, "dragon": False, "second": False}}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_store():
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
-    i18n.set_lang("zh")  # AppTest runs in this thread: the next test reads Chinese again
+pytestmark = pytest.mark.usefixtures("fresh_store")
 
 
 def _page(code: str, lang: str) -> AppTest:

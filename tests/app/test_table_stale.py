@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 
 import pytest
-import streamlit as st
 
 from app.ui import i18n
 from ledger.store import open_store
@@ -19,11 +18,7 @@ EDIT, UNDO, LOCK = (ZH[f"table.changed_{k}"] for k in ("edit", "undo", "lock"))
 HAND1 = "李四 +3 · 王五 -3"  # `_two_hands`' first hand: 李四 wins 3 炮 on 王五's discard
 
 
-@pytest.fixture(autouse=True)
-def _fresh_store():
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
+pytestmark = pytest.mark.usefixtures("fresh_store")
 
 
 def _said(at) -> str:
