@@ -112,6 +112,18 @@ def _check_melds(melds: tuple[Meld, ...], rules: RuleTable, prefix: str, owner: 
     ``prefix`` names the player in messages ("" = the winner)."""
     for i, m in enumerate(melds):
         check_meld(m, rules, f"{prefix}meld {i + 1}")
+    _check_chow_rule(melds, rules, owner)
+
+
+def _check_chow_rule(melds: tuple[Meld, ...], rules: RuleTable, owner: str) -> None:
+    """At most four melds, and the chow rule (§1.1, §1.3a): one chow, as the fourth meld, after
+    three pungs or exposed kongs. For a payer, ``melds`` includes the counted sets laid out."""
+    if len(melds) > 4:
+        raise HandError(
+            E.TOO_MANY_MELDS,
+            f"{owner}: {len(melds)} sets in all (counted sets and melds); a hand has at most four "
+            "(DECISIONS §1.3a)",
+        )
     chows = sum(1 for m in melds if m.kind == "chow")
     if chows and rules.chow == "fourth_meld_only" and (chows > 1 or len(melds) != 4):
         raise HandError(
@@ -195,6 +207,9 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
             held[t] += 1
     payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
     payers = lay_out(payers, held)  # counted sets as melds
+    for p in payers:  # a counted set is a meld: the four-meld limit and the chow rule (§1.3a)
+        if p.melds:
+            _check_chow_rule(p.melds, rules, f"payer {p.name!r}'s sets")
     _check_payer_facts(payers, rules, hand, ev)
     robbed_note = None
     if "robbing_kong" in ev:
@@ -329,8 +344,10 @@ def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[
             raise bad("earthly (地胡) comes before any meld: there can be no melds")
     if "heavenly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile", "earthly"}:
         raise bad("heavenly (天胡) cannot combine with kong or last-tile events")
-    if "earthly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile"}:
-        raise bad("earthly (地胡) cannot combine with kong or last-tile events")
+    # 地胡 + 杠上流泪 can happen (§1.3a): the dealer's concealed kong from his first 14, then his
+    # first discard (the timing check refuses an exposed meld of his); 抢杠 and 海底 cannot
+    if "earthly" in ev and ev & {"robbing_kong", "kong_bloom", "last_tile"}:
+        raise bad("earthly (地胡) cannot combine with robbing_kong or last-tile events")
 
 
 def _default_name(i: int, n: int, given: set[str]) -> DefaultName:
@@ -374,7 +391,8 @@ def _payers(
                 E.EVENT_NOT_IN_VARIANT,
                 f"{where}: ready_declared (报听) is a Jiujiang rule, not {rules.name_en}",
             )
-        _check_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
+        for j, m in enumerate(p.melds):  # shapes here; the count and chow rule once the
+            check_meld(m, rules, f"{where} meld {j + 1}")  # counted sets are laid out (§1.3a)
         out.append(p if code is None else replace(p, name=name, default_name=code))
     dealers = sum(p.is_dealer for p in out) + winner_is_dealer
     if dealers > 1:
