@@ -205,7 +205,7 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
     if rules.self_draw_only and not h.self_drawn:
         why = (
             f"{rules.name_en} is won by self-draw only (DECISIONS §2)",
-            f"{rules.name_zh}只能自摸胡（DECISIONS §2）",
+            f"{rules.name_zh}只能自摸胡（规则 2）",
         )
         return why, SELF_DRAW_ONLY
     if rules.family == "pao" and not h.self_drawn:
@@ -215,7 +215,7 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
             return (
                 f"below the minimum (二炮起胡): {own} 炮 on a discard, {need} needed; "
                 "吃炮 does not count (DECISIONS §1.4)",
-                f"不够二炮起胡：点炮只有 {own} 炮，要 {need} 炮；吃炮不算（DECISIONS §1.4）",
+                f"不够二炮起胡：点炮只有 {own} 炮，要 {need} 炮；吃炮不算（规则 1.4）",
             ), BELOW_MINIMUM
     return None, None
 
