@@ -18,7 +18,7 @@ from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
-from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS, check_timing
+from scoring.timing import check_events, check_timing
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
@@ -192,7 +192,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
                     E.EVENT_NOT_IN_VARIANT,
                     f"event {e!r} has no place in {v} (its events: {', '.join(rules.events)})",
                 )
-        _check_events(ev, self_drawn, winner_is_dealer, melds)
+        check_events(ev, self_drawn, winner_is_dealer, melds)
         events = {e for e in ev if e != "last_tile"}
         if "last_tile" in ev:
             events.add("last_tile_draw" if self_drawn else "last_tile_discard")
@@ -315,39 +315,6 @@ def _check_copies(
             raise HandError(
                 E.FIFTH_COPY, f"five or more copies of {what}: {n} appear in the input; a set has four"
             )
-
-
-def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[Meld]) -> None:
-    def bad(message: str) -> HandError:
-        return HandError(E.INCONSISTENT_EVENT, message)
-
-    wrong = ev & (DISCARD_EVENTS if self_drawn else SELF_DRAWN_EVENTS)  # won the other way
-    if "kong_bloom" in ev:
-        if "kong_bloom" in wrong:
-            raise bad("kong_bloom (杠上开花) is a self-draw: set self_drawn to true")
-        if not any(m.is_kong for m in melds):
-            raise bad("kong_bloom (杠上开花) needs a kong among the winner's melds")
-    for e, zh in (("robbing_kong", "抢杠"), ("kong_discard", "杠上流泪")):
-        if e in wrong:
-            raise bad(f"{e} ({zh}) is a win on another player's tile: set self_drawn to false")
-    if {"robbing_kong", "kong_discard"} <= ev:
-        raise bad("robbing_kong and kong_discard cannot both happen on one winning tile")
-    if "heavenly" in ev:
-        if "heavenly" in wrong or not dealer:
-            raise bad("heavenly (天胡) is the dealer's self-drawn win on the first 14 tiles")
-        if melds:
-            raise bad("heavenly (天胡) is won on the first 14 tiles: there can be no melds")
-    if "earthly" in ev:
-        if "earthly" in wrong or dealer:
-            raise bad("earthly (地胡) is a non-dealer's win on the dealer's first discard")
-        if melds:
-            raise bad("earthly (地胡) comes before any meld: there can be no melds")
-    if "heavenly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile", "earthly"}:
-        raise bad("heavenly (天胡) cannot combine with kong or last-tile events")
-    # 地胡 + 杠上流泪 can happen (§1.3a): the dealer's concealed kong from his first 14, then his
-    # first discard (the timing check refuses an exposed meld of his); 抢杠 and 海底 cannot
-    if "earthly" in ev and ev & {"robbing_kong", "kong_bloom", "last_tile"}:
-        raise bad("earthly (地胡) cannot combine with robbing_kong or last-tile events")
 
 
 def _default_name(i: int, n: int, given: set[str]) -> DefaultName:
