@@ -118,11 +118,12 @@ def wait_words(result: ScoreResult, lang: str = "en") -> str:
         return words["free"].format(tiles=format_tiles(hand, sort=True))
     if result.shape == "seven_pairs":
         return words["pair"].format(win=win.code)
+    where = win.code
     if result.wait == "closed":
-        said = words["closed"].format(win=win.code, a=Tile(win - 1).code, b=Tile(win + 1).code)
-    else:
-        said = words.get(result.wait or "", "{win}").format(win=win.code)
-    return words["shape_of"].format(wait=said) if uncounted_wait(result) else said
+        where = words["closed_in"].format(win=win.code, a=Tile(win - 1).code, b=Tile(win + 1).code)
+    if uncounted_wait(result):  # the app's words (wait.several): single wait shape, not counted
+        return words["shape_of"].format(wait=result.wait, where=where)
+    return words.get(result.wait or "", "{win}").format(win=where)
 
 
 _ONE_TILE = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}

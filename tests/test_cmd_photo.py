@@ -139,7 +139,7 @@ def test_photo_at_the_table_leaves_discards_and_the_logo_out(tmp_path, monkeypat
     [  # issue 36 item 12: one wording with `jxmj score --format text` and the app
         (
             "xz 234m567p789p11122s +2s self dealer",
-            "wait: single 2s (the shape only, not counted)",
+            "wait: single wait shape on 2s, not counted",
             "single wait shape, but waiting on 2 kinds (2s, 3s): not counted as one",
         ),
         ("jj 11m33p44p55p77s99sCC +C", "wait: pair of C (seven pairs)", None),
@@ -154,6 +154,6 @@ def test_photo_text_says_the_wait_as_the_score_text(spec, wait, note):
     result = score(parse_case(spec))
     text = "\n".join(_score_text(result))
     assert next(line for line in text.splitlines() if "decomposition:" in line).endswith(wait)
-    assert "wait: single\n" not in text + "\n" and "单钓" not in text
+    assert "wait: single 2s" not in text and "wait: single\n" not in text + "\n" and "单钓" not in text
     if note:
         assert note in text and note in format_text(result, "en")
