@@ -35,9 +35,11 @@ from app.cmd_detect import (
     conf_value,
 )
 from app.photo_hand import hand_from_photo
-from scoring import HandError, score_json
+from scoring import HandError, HandInput, ScoreResult, score
 from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
 from scoring.rules import load_rules
+from scoring.text import wait_words
+from scoring.text_zh import wait_note
 from vision.detection import ROLES
 
 DESCRIPTION = __doc__
@@ -142,18 +144,26 @@ def _left_out_text(result) -> list[str]:
     return [f"  left out: {', '.join(named)}"] if named else []
 
 
-def _score_text(variant: str, score: dict[str, Any]) -> list[str]:
+def _score_text(result: ScoreResult) -> list[str]:
+    """The score in a few lines; the wait in the words of `jxmj score --format text` (one wording:
+    ``pair of E (seven pairs)``, never 单钓 for seven pairs; a one-tile shape the hand did not
+    count, waiting on several kinds, says so as the app does)."""
+    score = result.to_json()
     lines = []
-    if not score.get("can_win", True):
-        return [f"cannot win: {score.get('reason')}"]
-    unit = "×" if load_rules(variant).family == "fan" else "炮"
-    lines.append(f"score ({variant}): {score.get('own')} {unit}")
+    if not result.can_win:
+        return [f"cannot win: {result.reason}"]
+    rules = load_rules(result.variant)
+    unit = "×" if rules.family == "fan" else "炮"
+    lines.append(f"score ({result.variant}): {score.get('own')} {unit}")
     for item in score.get("items", []):
         value = item.get("points", item.get("multiplier"))
         lines.append(f"  {item.get('name_zh', '')} {item.get('name_en', item.get('key', ''))}: {value}")
     if score.get("decomposition"):
         parts = " ".join(f"{d.get('tiles')}({d.get('kind')})" for d in score["decomposition"])
-        lines.append(f"  decomposition: {parts}   wait: {score.get('wait')}")
+        lines.append(f"  decomposition: {parts}   wait: {wait_words(result)}")
+        note = wait_note(result, "en", rules.options.wait_bonus_needs_single_wait and rules.family == "pao")
+        if note:
+            lines.append(f"  {note}")
     for p in score.get("payments", []):
         lines.append(f"  {p.get('payer')} pays {p.get('amount')}")
     return lines
@@ -213,16 +223,16 @@ def _run(args: argparse.Namespace) -> int:
         why = "no face-up tile was read, so there is no hand to score"
         return _fail(args, why, 2, "no_winning_tile", payload)
     try:
-        score = score_json(dict(hand))
+        scored = score(HandInput.from_json(dict(hand)))
     except HandError as exc:
         why = f"the hand read from the photo cannot be scored: {exc}"
         return _fail(args, why, 2, exc.code, payload, fields=scoring_fields(exc.code), key=NOT_SCORED)
 
     if as_json:
-        return emit_json({**payload, "score": score})
+        return emit_json({**payload, "score": scored.to_json()})
     lines = [f"{len(result.detections)} tiles read ({result.width}x{result.height} px):"]
     lines += _rows_text(result) + _left_out_text(result)
     lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
     lines += [f"  - {note}" for note in notes]
-    lines += _score_text(args.variant, score)
+    lines += _score_text(scored)
     return emit("\n".join(lines))

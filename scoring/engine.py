@@ -168,7 +168,8 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
 
 
 def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
-    """The product of the multipliers that hold (§2), the largest of each exclusion group."""
+    """The product of the multipliers that hold (§2), the largest of each exclusion group; the
+    cap is applied to the kept reading only (:func:`_cap`)."""
     rules = h.rules
     pats = rules.patterns
     holding = [k for k, d, _p in (rules.pattern_items if h.events else rules.plain_pattern_items) if d.fn(r)]
@@ -186,11 +187,16 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
     own = 1
     for _k, _w, m in lines:
         own *= m
-    ctx.values = {"own": own}
-    for why, m in reg["cap"].fn(ctx):
-        lines.append(("cap", why, m))
-        own = rules.options.cap
     return own, lines
+
+
+def _cap(r: Reading, h: CheckedHand, own: float, lines: list[Line]) -> float:
+    """封顶 (§2) on the kept reading, chosen by its uncapped product (计大不计小): the cap limits
+    what is paid, not what the hand is; the 封顶 item says so. Returns the capped product."""
+    for why, m in registry("fan")["cap"].fn(Ctx(r, h.rules, values={"own": own})):
+        lines.append(("cap", why, m))
+        own = h.rules.options.cap
+    return own
 
 
 def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | None]:
@@ -199,7 +205,7 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
     if rules.self_draw_only and not h.self_drawn:
         why = (
             f"{rules.name_en} is won by self-draw only (DECISIONS §2)",
-            f"{rules.name_zh}只能自摸胡（DECISIONS §2）",
+            f"{rules.name_zh}只能自摸胡（规则 2）",
         )
         return why, SELF_DRAW_ONLY
     if rules.family == "pao" and not h.self_drawn:
@@ -209,7 +215,7 @@ def _gate(h: CheckedHand, own: float) -> tuple[tuple[str, str] | None, str | Non
             return (
                 f"below the minimum (二炮起胡): {own} 炮 on a discard, {need} needed; "
                 "吃炮 does not count (DECISIONS §1.4)",
-                f"不够二炮起胡：点炮只有 {own} 炮，要 {need} 炮；吃炮不算（DECISIONS §1.4）",
+                f"不够二炮起胡：点炮只有 {own} 炮，要 {need} 炮；吃炮不算（规则 1.4）",
             ), BELOW_MINIMUM
     return None, None
 
@@ -260,6 +266,8 @@ def score_checked(h: CheckedHand) -> ScoreResult:
             best_key, best = key, (r, own, lines)
     assert best is not None
     r, own, lines = best
+    if not pao and rules.options.cap:
+        own = _cap(r, h, own, lines)
     items = _items(lines, r, rules, not pao)  # reasons for the kept reading only
     why, reason_code = _gate(h, own)
     payments = _payments(h, own) if why is None else []

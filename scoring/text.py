@@ -22,10 +22,10 @@ from pathlib import Path
 
 from scoring.result import Block, ScoreResult, _money, _num, rule_sections
 from scoring.rules import load_rules
-from scoring.text_zh import error_zh, wait_note, wait_zh, zh_codes, zh_tiles
+from scoring.text_zh import error_zh, uncounted_wait, wait_note, wait_zh, zh_codes, zh_tiles
 from scoring.tiles import Tile, format_tiles
 
-__all__ = ["LANGS", "format_error", "format_text"]
+__all__ = ["LANGS", "format_error", "format_text", "wait_words"]
 
 LANGS = ("zh", "en")
 
@@ -103,8 +103,12 @@ def _blocks(result: ScoreResult, lang: str) -> str:
     return " ".join(out)
 
 
-def _wait_words(result: ScoreResult, lang: str) -> str:
-    """The winning block's wait in real tiles: 卡 2m（1m_3m）, 边 3p, 单钓 5s, 对倒 …"""
+def wait_words(result: ScoreResult, lang: str = "en") -> str:
+    """The winning block's wait in real tiles, the one wording of the CLIs (`jxmj score --format
+    text`, `jxmj photo`): ``closed 2m in 1m_3m``, ``edge 3p``, ``single 5s``, ``pair of E (seven
+    pairs)`` — never 单钓 for seven pairs (DECISIONS §1.3a); in Chinese ``卡张：一三万听二万``."""
+    if lang == "zh":
+        return wait_zh(result)
     words = _WAIT_BY_LANG[lang]
     win = result.winning_tile
     if win is None:
@@ -114,9 +118,42 @@ def _wait_words(result: ScoreResult, lang: str) -> str:
         return words["free"].format(tiles=format_tiles(hand, sort=True))
     if result.shape == "seven_pairs":
         return words["pair"].format(win=win.code)
+    where = win.code
     if result.wait == "closed":
-        return words["closed"].format(win=win.code, a=Tile(win - 1).code, b=Tile(win + 1).code)
-    return words.get(result.wait or "", "{win}").format(win=win.code)
+        where = words["closed_in"].format(win=win.code, a=Tile(win - 1).code, b=Tile(win + 1).code)
+    if uncounted_wait(result):  # the app's words (wait.several): single wait shape, not counted
+        return words["shape_of"].format(wait=result.wait, where=where)
+    return words.get(result.wait or "", "{win}").format(win=where)
+
+
+_ONE_TILE = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}
+
+
+def _excluded(result: ScoreResult, rules, lang: str) -> list[str]:
+    """A line for each adder whose own condition holds but that a holding pattern shuts out of
+    the whole hand (DECISIONS §1.3a; the why-not's words): ``地胡不算门清``, ``杠上开花不算自摸``."""
+    if not rules.exclusions or not result.can_win:
+        return []
+    have = {i.key for i in result.items if i.points}
+    holds = {  # the adder's own condition, from the result
+        "concealed": not any(b.source == "meld" and b.kind != "concealed_kong" for b in result.decomposition),
+        "self_drawn": len(result.payments) == 3,
+    }
+    one = _ONE_TILE.get(result.wait or "")
+    if one is not None and len(result.waits) == 1 and result.shape == "standard":
+        holds[one] = True
+    out = []
+    for adder, by in rules.exclusions.items():
+        pats = sorted(by & have, key=list(rules.patterns).index)
+        if adder in have or not pats or not holds.get(adder):
+            continue
+        zh, en, _ = rules.name(adder)
+        names = [rules.name(p) for p in pats]
+        if lang == "zh":
+            out.append(_BY_LANG[lang]["excluded"].format(pattern="、".join(n[0] for n in names), item=zh))
+        else:
+            out.append(_BY_LANG[lang]["excluded"].format(pattern=" and ".join(n[1] for n in names), item=en))
+    return out
 
 
 def _rule(ref: str, lang: str) -> str:
@@ -156,9 +193,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         waits = "、".join(Tile(t).zh for t in result.waits) or "-"
         lines.append(w["wait"].format(wait=wait_zh(result), waits=waits))
     else:
-        lines.append(
-            w["wait"].format(wait=_wait_words(result, lang), waits=format_tiles(result.waits) or "-")
-        )
+        lines.append(w["wait"].format(wait=wait_words(result, lang), waits=format_tiles(result.waits) or "-"))
     note = wait_note(result, lang, rules.options.wait_bonus_needs_single_wait and not fan)
     if note:
         lines.append(f"  {note}")
@@ -172,6 +207,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
         else:
             rows.append([i.key, i.name_zh, i.name_en, val, i.reason, _rule(i.rule, lang)])
     lines.extend(_table(rows))
+    lines.extend(f"  {line}" for line in _excluded(result, rules, lang))
     if result.own is not None:
         lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
     if result.payments:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from scoring.result import ScoreResult
 from scoring.tiles import HONOURS, RANK_ZH, SUIT_ZH, SUITS, Tile, parse_tiles
 
-__all__ = ["ERROR_ZH", "error_zh", "wait_note", "wait_zh", "zh_codes", "zh_tiles"]
+__all__ = ["ERROR_ZH", "error_zh", "uncounted_wait", "wait_note", "wait_zh", "zh_codes", "zh_tiles"]
 
 
 def zh_tiles(tiles: Iterable[int]) -> str:
@@ -68,12 +68,14 @@ def wait_zh(result: ScoreResult) -> str:
         hand = sorted(t for b in result.decomposition if b.source == "hand" for t in b.tiles)
         return f"不论牌型：{zh_tiles(hand)}"
     if result.shape == "seven_pairs":
-        return f"七对单钓：{w}"
+        return f"七对：{w}配成对"  # 七对不算单钓 (DECISIONS §1.3a)
     rest = list(_block(result))
     if int(win) in rest:
         rest.remove(int(win))
     names = {"closed": "卡张", "edge": "边张", "open": "两面", "single": "单钓", "pung": "对倒"}
     name = names.get(result.wait or "", result.wait or "-")
+    if uncounted_wait(result):  # the app's words: 单钓的样子，但听 2 种牌，不算单钓 (the note says)
+        name += "的样子"
     if result.wait in ("closed", "edge", "open") and rest:
         return f"{name}：{zh_tiles(rest)}听{w}"
     return f"{name}：{w}"
@@ -82,23 +84,34 @@ def wait_zh(result: ScoreResult) -> str:
 _WAIT_KEYS = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}
 
 
+def uncounted_wait(result: ScoreResult) -> str | None:
+    """The adder key (``single_wait`` …) of a 边/卡/单钓 shape that is not counted because the
+    hand waited on several kinds (the items hold no such adder); ``None`` otherwise."""
+    key = _WAIT_KEYS.get(result.wait or "")
+    if key is None or len(result.waits) < 2 or result.shape != "standard":
+        return None
+    if result.variant == "xinyu" or any(i.key == key for i in result.items):
+        return None  # xinyu (番) has no wait adders at all
+    return key
+
+
 def wait_note(result: ScoreResult, lang: str, needs_single: bool) -> str | None:
     """Why 边/卡/单钓 is not counted though the winning tile is one: the hand waited on several
-    kinds (DECISIONS §1.3, option ``wait_bonus_needs_single_wait``); ``None`` otherwise."""
-    key = _WAIT_KEYS.get(result.wait or "")
-    if key is None or not needs_single or len(result.waits) < 2 or result.shape != "standard":
-        return None
-    if any(i.key == key for i in result.items):
+    kinds (DECISIONS §1.3, option ``wait_bonus_needs_single_wait``); ``None`` otherwise. The
+    app's words (``wait.several``: 单钓的样子，但听 2 种牌，不算单钓), with the kinds waited on."""
+    key = uncounted_wait(result)
+    if key is None or not needs_single:
         return None
     if lang == "zh":
         name = {"edge_wait": "边张", "closed_wait": "卡张", "single_wait": "单钓"}[key]
         kinds = "、".join(Tile(t).zh for t in result.waits)
-        return f"{name}不算：胡前听 {len(result.waits)} 种牌（{kinds}），边、卡、单钓要只听一张"
+        n = len(result.waits)
+        return f"{name}的样子，但听 {n} 种牌（{kinds}），不算{name}：边、卡、单钓要只听一张"
     name = {"edge_wait": "edge", "closed_wait": "closed", "single_wait": "single"}[key]
     kinds = ", ".join(Tile(t).code for t in result.waits)
-    return (
-        f"no {name} wait counted: before the win the hand waited on {len(result.waits)} kinds "
-        f"({kinds}); edge, closed and single waits count only when one kind is waited on"
+    return (  # the app's words (wait.several), with the kinds
+        f"{name} wait shape, but waiting on {len(result.waits)} kinds ({kinds}): not counted as one; "
+        "edge, closed and single waits count only when one kind is waited on"
     )
 
 

@@ -14,13 +14,13 @@ other than a concealed kong) and ``payer_ready_declared`` (a payer declared 报�
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from scoring import errors as E
 from scoring.errors import HandError
-from scoring.model import Payer
+from scoring.model import Meld, Payer
 
-__all__ = ["DISCARD_EVENTS", "IMPOSSIBLE", "SELF_DRAWN_EVENTS", "check_timing", "conditions"]
+__all__ = ["DISCARD_EVENTS", "IMPOSSIBLE", "SELF_DRAWN_EVENTS", "check_events", "check_timing", "conditions"]
 
 #: Events of a self-drawn win (杠上开花, 天胡) and of a win on another player's tile (抢杠, 杠上流泪,
 #: 地胡); ``last_tile`` and ``ready_declared`` go with either. :mod:`scoring.validate` refuses an
@@ -108,3 +108,41 @@ def _label(name: str) -> str:
         "payer_exposed_melds": "the discarder's exposed meld",
         "payer_ready_declared": "a payer's ready_declared",
     }.get(name, name)
+
+
+def check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[Meld]) -> None:
+    """Each event against the rest of the input (docs/score-json.md "Event checks"): won the
+    right way (self-drawn or on a discard), by the right player, with the melds it needs or
+    forbids; and the events no hand holds together (天胡 with any kong or last-tile event, 地胡
+    with 抢杠 / 海底). Raises :class:`HandError` ``inconsistent_event``."""
+
+    def bad(message: str) -> HandError:
+        return HandError(E.INCONSISTENT_EVENT, message)
+
+    wrong = ev & (DISCARD_EVENTS if self_drawn else SELF_DRAWN_EVENTS)  # won the other way
+    if "kong_bloom" in ev:
+        if "kong_bloom" in wrong:
+            raise bad("kong_bloom (杠上开花) is a self-draw: set self_drawn to true")
+        if not any(m.is_kong for m in melds):
+            raise bad("kong_bloom (杠上开花) needs a kong among the winner's melds")
+    for e, zh in (("robbing_kong", "抢杠"), ("kong_discard", "杠上流泪")):
+        if e in wrong:
+            raise bad(f"{e} ({zh}) is a win on another player's tile: set self_drawn to false")
+    if {"robbing_kong", "kong_discard"} <= ev:
+        raise bad("robbing_kong and kong_discard cannot both happen on one winning tile")
+    if "heavenly" in ev:
+        if "heavenly" in wrong or not dealer:
+            raise bad("heavenly (天胡) is the dealer's self-drawn win on the first 14 tiles")
+        if melds:
+            raise bad("heavenly (天胡) is won on the first 14 tiles: there can be no melds")
+    if "earthly" in ev:
+        if "earthly" in wrong or dealer:
+            raise bad("earthly (地胡) is a non-dealer's win on the dealer's first discard")
+        if melds:
+            raise bad("earthly (地胡) comes before any meld: there can be no melds")
+    if "heavenly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile", "earthly"}:
+        raise bad("heavenly (天胡) cannot combine with kong or last-tile events")
+    # 地胡 + 杠上流泪 can happen (§1.3a): the dealer's concealed kong from his first 14, then his
+    # first discard (the timing check refuses an exposed meld of his); 抢杠 and 海底 cannot
+    if "earthly" in ev and ev & {"robbing_kong", "kong_bloom", "last_tile"}:
+        raise bad("earthly (地胡) cannot combine with robbing_kong or last-tile events")

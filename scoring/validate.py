@@ -18,7 +18,7 @@ from scoring.payer_sets import lay_out
 from scoring.result import DefaultName
 from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, format_tiles
-from scoring.timing import DISCARD_EVENTS, SELF_DRAWN_EVENTS, check_timing
+from scoring.timing import check_events, check_timing
 
 __all__ = ["CheckedHand", "check_meld", "check_tiles", "validate"]
 
@@ -112,6 +112,18 @@ def _check_melds(melds: tuple[Meld, ...], rules: RuleTable, prefix: str, owner: 
     ``prefix`` names the player in messages ("" = the winner)."""
     for i, m in enumerate(melds):
         check_meld(m, rules, f"{prefix}meld {i + 1}")
+    _check_chow_rule(melds, rules, owner)
+
+
+def _check_chow_rule(melds: tuple[Meld, ...], rules: RuleTable, owner: str) -> None:
+    """At most four melds, and the chow rule (§1.1, §1.3a): one chow, as the fourth meld, after
+    three pungs or exposed kongs. For a payer, ``melds`` includes the counted sets laid out."""
+    if len(melds) > 4:
+        raise HandError(
+            E.TOO_MANY_MELDS,
+            f"{owner}: {len(melds)} sets in all (counted sets and melds); a hand has at most four "
+            "(DECISIONS §1.3a)",
+        )
     chows = sum(1 for m in melds if m.kind == "chow")
     if chows and rules.chow == "fourth_meld_only" and (chows > 1 or len(melds) != 4):
         raise HandError(
@@ -180,7 +192,7 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
                     E.EVENT_NOT_IN_VARIANT,
                     f"event {e!r} has no place in {v} (its events: {', '.join(rules.events)})",
                 )
-        _check_events(ev, self_drawn, winner_is_dealer, melds)
+        check_events(ev, self_drawn, winner_is_dealer, melds)
         events = {e for e in ev if e != "last_tile"}
         if "last_tile" in ev:
             events.add("last_tile_draw" if self_drawn else "last_tile_discard")
@@ -195,6 +207,9 @@ def validate(hand: HandInput, rules: RuleTable | None = None) -> CheckedHand:
             held[t] += 1
     payers = _payers(hand, rules, self_drawn, winner_is_dealer, ev)
     payers = lay_out(payers, held)  # counted sets as melds
+    for p in payers:  # a counted set is a meld: the four-meld limit and the chow rule (§1.3a)
+        if p.melds:
+            _check_chow_rule(p.melds, rules, f"payer {p.name!r}'s sets")
     _check_payer_facts(payers, rules, hand, ev)
     robbed_note = None
     if "robbing_kong" in ev:
@@ -302,37 +317,6 @@ def _check_copies(
             )
 
 
-def _check_events(ev: set[str], self_drawn: bool, dealer: bool, melds: Sequence[Meld]) -> None:
-    def bad(message: str) -> HandError:
-        return HandError(E.INCONSISTENT_EVENT, message)
-
-    wrong = ev & (DISCARD_EVENTS if self_drawn else SELF_DRAWN_EVENTS)  # won the other way
-    if "kong_bloom" in ev:
-        if "kong_bloom" in wrong:
-            raise bad("kong_bloom (杠上开花) is a self-draw: set self_drawn to true")
-        if not any(m.is_kong for m in melds):
-            raise bad("kong_bloom (杠上开花) needs a kong among the winner's melds")
-    for e, zh in (("robbing_kong", "抢杠"), ("kong_discard", "杠上流泪")):
-        if e in wrong:
-            raise bad(f"{e} ({zh}) is a win on another player's tile: set self_drawn to false")
-    if {"robbing_kong", "kong_discard"} <= ev:
-        raise bad("robbing_kong and kong_discard cannot both happen on one winning tile")
-    if "heavenly" in ev:
-        if "heavenly" in wrong or not dealer:
-            raise bad("heavenly (天胡) is the dealer's self-drawn win on the first 14 tiles")
-        if melds:
-            raise bad("heavenly (天胡) is won on the first 14 tiles: there can be no melds")
-    if "earthly" in ev:
-        if "earthly" in wrong or dealer:
-            raise bad("earthly (地胡) is a non-dealer's win on the dealer's first discard")
-        if melds:
-            raise bad("earthly (地胡) comes before any meld: there can be no melds")
-    if "heavenly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile", "earthly"}:
-        raise bad("heavenly (天胡) cannot combine with kong or last-tile events")
-    if "earthly" in ev and ev & {"robbing_kong", "kong_discard", "kong_bloom", "last_tile"}:
-        raise bad("earthly (地胡) cannot combine with kong or last-tile events")
-
-
 def _default_name(i: int, n: int, given: set[str]) -> DefaultName:
     """The code of a payer's default name that no payer was given in English or in Chinese:
     ``player 2`` or ``玩家2`` named by the user is kept, and the default is another."""
@@ -374,7 +358,8 @@ def _payers(
                 E.EVENT_NOT_IN_VARIANT,
                 f"{where}: ready_declared (报听) is a Jiujiang rule, not {rules.name_en}",
             )
-        _check_melds(p.melds, rules, f"{where} ", f"{where}'s melds")
+        for j, m in enumerate(p.melds):  # shapes here; the count and chow rule once the
+            check_meld(m, rules, f"{where} meld {j + 1}")  # counted sets are laid out (§1.3a)
         out.append(p if code is None else replace(p, name=name, default_name=code))
     dealers = sum(p.is_dealer for p in out) + winner_is_dealer
     if dealers > 1:

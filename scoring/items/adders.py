@@ -8,15 +8,25 @@ excludes it for the whole hand (``[adder_rules] <adder>_excluded_by``, §1.3a).
 from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, register
+from scoring.tiles import Tile, format_tiles
 
 __all__ = ["adder_value"]
 
 _EMPTY: frozenset[str] = frozenset()
-_WAIT_TEXT = {
-    "edge_wait": ("edge wait (12+3 or 89+7)", "边张（12 听 3，89 听 7）"),
-    "closed_wait": ("closed wait (13+2)", "卡张（13 听 2）"),
-    "single_wait": ("single wait: the winning tile completes the pair", "单钓：胡的牌凑成将"),
-}
+_WAIT_NAMES = {"edge_wait": ("edge wait", "边张"), "closed_wait": ("closed wait", "卡张")}
+
+
+def _wait_text(x: Ctx, key: str) -> tuple[str, str]:
+    """The wait in the real tiles of the winning block (``卡张：13m听2m``; Chinese text and the app
+    write the codes as names, 一三万听二万), the words of the wait line above the items."""
+    win = x.reading.facts.win
+    w = Tile(win).code
+    if key == "single_wait":
+        return f"single wait: {w} completes the pair", f"单钓：{w}配成将"
+    start = x.reading.win_block[1]
+    rest = format_tiles([t for t in (start, start + 1, start + 2) if t != win])
+    en, zh = _WAIT_NAMES[key]
+    return f"{en}: {rest} waiting on {w}", f"{zh}：{rest}听{w}"
 
 
 def adder_value(x: Ctx, adder: str) -> int:
@@ -65,10 +75,10 @@ def _wait(x: Ctx, key: str) -> list[tuple[tuple[str, str], int]]:
     if x.reading.wait != key.removesuffix("_wait"):
         return []
     if not x.rules.options.wait_bonus_needs_single_wait:
-        return _one(x, key, _WAIT_TEXT[key])
+        return _one(x, key, _wait_text(x, key))
     if x.n_waits != 1:
         return []
-    en, zh = _WAIT_TEXT[key]
+    en, zh = _wait_text(x, key)
     return _one(x, key, (en + ", the only tile waited on", zh + "，只听这一张"))
 
 

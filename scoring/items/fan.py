@@ -38,9 +38,18 @@ def concealed(r: Reading) -> bool:
     return r.shape != "seven_pairs" or r.facts.rules.options.concealed_with_seven_pairs
 
 
-@register(
-    FAN, "kong", lambda r: (f"{r.facts.kongs} kong(s) among the winner's melds", f"{r.facts.kongs} 个杠")
-)
+def _kong_reason(r: Reading) -> tuple[str, str]:
+    """The kongs, and how often their ×2 counts (once however many, unless ``kong_counts_once``
+    is false): "2 个杠，×2 只算一次"."""
+    n = r.facts.kongs
+    if n > 1 and r.facts.rules.options.kong_counts_once:
+        return f"{n} kongs among the winner's melds; the x2 counts once", f"{n} 个杠，×2 只算一次"
+    if n > 1:
+        return f"{n} kongs among the winner's melds; x2 for each", f"{n} 个杠，每个杠 ×2"
+    return "a kong among the winner's melds", "有 1 个杠"
+
+
+@register(FAN, "kong", _kong_reason)
 def kong(r: Reading) -> int:
     """开杠: the winner has at least one kong — x2 once however many (§2), or once per kong where
     the table's ``kong_counts_once`` is false."""

@@ -143,7 +143,7 @@ def _removed_by(x: Facts, key: str) -> tuple[str, str]:
     flowers = [p for p in rules.patterns if p in x.have and not rules.patterns[p].addon]
     if key == rules.basic.get("key", "basic") and flowers:
         p_en, p_zh = _name(rules, flowers[0])
-        return f"{p_en} holds, a flower pattern", f"有花牌{p_zh}"
+        return f"{p_en} holds, a flower pattern", f"已有花：{p_zh}"
     if key in ADDER_KEYS and flowers and not any(rules.patterns[p].adders.get(key, 0) for p in flowers):
         names = [_name(rules, p) for p in flowers]
         return (

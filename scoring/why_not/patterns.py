@@ -25,6 +25,12 @@ def _other_suits(x: Facts) -> list[int]:
 
 
 def _two_suits(x: Facts) -> Said:
+    suits = x.suits()
+    if len(suits) == 3:  # the three suits by name: tiles of two of them would hide the third
+        return (
+            "more than one suit: Characters, Dots and Bamboo all held",
+            "不止一种花色：万、筒、条三种都有",
+        )
     others = _other_suits(x)
     if others:
         return f"more than one suit: {tiles_en(others)}", f"不止一种花色：{tiles_zh(others)}"

@@ -122,7 +122,7 @@ def test_lines_are_language_pure(line):
         ("jj 123m456p789s345s55p +2m", "edge_wait", "中间一张", "middle"),
         ("jj 99s +9s self pung:111m pung:777p pung:555s pung:666s", "closed_wait", "配成将", "pair"),
         ("jj 11223344556677m +7m", "concealed", "七对不算门清", "never counts"),
-        ("jj 11223344556677m +7m self", "basic", "有花牌", "flower pattern"),
+        ("jj 11223344556677m +7m self", "basic", "已有花：七仙女", "flower pattern"),
         ("xz 99s +9s pung:CCC pung:PPP pung:555s pung:777p", "edge_wait", "配成将", "pair"),
     ],
 )
