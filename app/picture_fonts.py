@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import os
 from functools import cache
+from typing import TYPE_CHECKING
 
-from PIL import ImageFont
+if TYPE_CHECKING:  # Pillow is imported on first drawing: the 牌局 page asks `font_files` on every run
+    from PIL import ImageFont
 
 __all__ = ["CANDIDATES", "FONT_ENV", "Fonts", "PictureError", "font_files"]
 
@@ -71,6 +73,8 @@ def no_font_error() -> PictureError:
 @cache
 def _face(path: str) -> int:
     """The face of a collection to use: the Simplified Chinese one (Noto Sans CJK SC), else the first."""
+    from PIL import ImageFont
+
     for index in range(12):
         try:
             family = ImageFont.truetype(path, _CHECK_SIZE, index=index).getname()[0] or ""
@@ -83,6 +87,8 @@ def _face(path: str) -> int:
 
 @cache
 def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
     return ImageFont.truetype(path, size, index=_face(path))
 
 

@@ -80,17 +80,8 @@ class Canvas:
         self.y += int(size * (gap - 1))
 
     def wrapped(self, text: str, size: int, fill=INK) -> None:
-        """Write `text` over as many lines as the page's width needs (broken between characters)."""
-        width, line = WIDTH - 2 * PAD, ""
-        for char in text:
-            if line.strip() and self.fonts.length(line + char, size) > width:
-                cut = line.rfind(" ") if " " in line.strip() else -1  # after a word, else anywhere
-                line, rest = (line[:cut], line[cut + 1 :]) if cut > 2 else (line, "")
-                self.line(line, size, fill, gap=1.4)
-                line = "  " + rest + char
-            else:
-                line += char
-        if line.strip():
+        """Write `text` over as many lines as the page's width needs (`wrap`)."""
+        for line in wrap(self.fonts, text, size):
             self.line(line, size, fill, gap=1.4)
 
     def heading(self, text: str) -> None:
@@ -106,6 +97,21 @@ class Canvas:
         return out.getvalue()
 
 
+def wrap(fonts: Fonts, text: str, size: int, width: int = WIDTH - 2 * PAD) -> list[str]:
+    """`text` in lines no wider than `width`: broken after a word where there is one, else
+    between characters (Chinese); the lines after the first indented."""
+    lines, line = [], ""
+    for char in text:
+        if line.strip() and fonts.length(line + char, size) > width:
+            cut = line.rfind(" ") if " " in line.strip() else -1
+            line, rest = (line[:cut], line[cut + 1 :]) if cut > 2 else (line, "")
+            lines.append(line)
+            line = "  " + rest + char
+        else:
+            line += char
+    return [*lines, line] if line.strip() else lines
+
+
 def date_of(created: datetime, t) -> str:
     """The day the table was opened, in this machine's time zone (the server's: the same for the
     page and the CLI on it)."""
@@ -113,16 +119,22 @@ def date_of(created: datetime, t) -> str:
     return t("picture.date", y=day.year, m=day.month, d=day.day)
 
 
-def _estimate(ledger, hands: bool) -> int:
-    """Enough height for everything (the page is cut below its last line)."""
-    n = min(len(ledger.outcomes), MAX_HANDS_DRAWN) if hands else 0
-    return 1900 + n * 3 * 50
+def _estimate(ledger, fonts: Fonts, hands: bool, t) -> int:
+    """Enough height for everything (the page is cut below its last line): at most 1,900 px and
+    40 px per line of the hands."""
+    if not hands:
+        return 1900
+    lines = sum(
+        len(wrap(fonts, hand_line(ledger, o, t, num=num), 28)) for o in ledger.outcomes[-MAX_HANDS_DRAWN:]
+    )
+    return 1900 + 40 * (lines + 1)
 
 
 def draw(ledger, lang: str = "zh", *, hands: bool = False, fonts: Fonts | None = None) -> Canvas:
     """The picture of `ledger` (a replayed `ledger.Ledger`) drawn on a `Canvas`."""
     t, table = words(lang), ledger.table
-    c = Canvas(fonts or Fonts(), _estimate(ledger, hands))
+    fonts = fonts or Fonts()
+    c = Canvas(fonts, _estimate(ledger, fonts, hands, t))
     c.line(table.title or t("table.untitled"), 64, bold=True, gap=1.3)
     base, count = t("table.base_is", base=num(table.base)), t("picture.hands", n=len(ledger.outcomes))
     about = (date_of(table.created, t), t(f"variant.{table.variant}"), base, count)
