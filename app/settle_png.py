@@ -31,6 +31,7 @@ WIDTH = 1080
 PAD = 60
 INK, GREY, LINE, PAPER = (33, 33, 33), (110, 110, 110), (220, 220, 220), (255, 255, 255)
 CARD = (246, 246, 246)
+BASE_HEIGHT = 2200
 MAX_HANDS_DRAWN = 200  # a longer table's picture lists its last 200 hands (and says so)
 
 
@@ -93,7 +94,7 @@ class Canvas:
     def png(self) -> bytes:
         """The page cut below its last line, as PNG bytes (no metadata: the same bytes every time)."""
         out = io.BytesIO()
-        self.img.crop((0, 0, WIDTH, self.y + PAD)).save(out, "PNG", optimize=True)
+        self.img.crop((0, 0, WIDTH, min(self.y + PAD, self.img.height))).save(out, "PNG", optimize=True)
         return out.getvalue()
 
 
@@ -120,14 +121,13 @@ def date_of(created: datetime, t) -> str:
 
 
 def _estimate(ledger, fonts: Fonts, hands: bool, t) -> int:
-    """Enough height for everything (the page is cut below its last line): at most 1,900 px and
-    40 px per line of the hands."""
+    """Enough height for everything (the page is cut below its last line): `BASE_HEIGHT` for the
+    totals, transfers, chart and notes, and 40 px per line of the hands."""
     if not hands:
-        return 1900
-    lines = sum(
-        len(wrap(fonts, hand_line(ledger, o, t, num=num), 28)) for o in ledger.outcomes[-MAX_HANDS_DRAWN:]
-    )
-    return 1900 + 40 * (lines + 1)
+        return BASE_HEIGHT
+    shown = ledger.outcomes[-MAX_HANDS_DRAWN:]
+    lines = sum(len(wrap(fonts, hand_line(ledger, o, t, num=num), 28)) for o in shown)
+    return BASE_HEIGHT + 40 * (lines + 1)
 
 
 def draw(ledger, lang: str = "zh", *, hands: bool = False, fonts: Fonts | None = None) -> Canvas:
