@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app import cmd_table_settle
+from app import table_settle
 from app.cliio import emit, emit_json
 from app.clilang import LANGS, lang_of, whole_number
 from app.table_files import store_files, write_file
@@ -84,7 +84,7 @@ def _add_actions(sub) -> None:
     _expect(p)
     for name, help_text in (("show", "the whole ledger as JSON"), ("lock", "lock a settled table read-only")):
         sub.add_parser(name, help=help_text).add_argument("code")
-    cmd_table_settle.add_parser(sub)
+    table_settle.add_parser(sub)
     p = sub.add_parser("export", help="the table as JSON (restorable) or CSV")
     p.add_argument("code")
     p.add_argument("--format", choices=("json", "csv"), default="json")
@@ -231,7 +231,7 @@ def _run(args: argparse.Namespace) -> int:
     elif a == "show":
         _print(export_json(store.get(args.code).ledger()))
     elif a == "settle":
-        _print(cmd_table_settle.run(store, args))
+        _print(table_settle.run(store, args))
     elif a == "export":
         ledger = store.get(args.code).ledger()
         lang = getattr(args, "lang", None) or "zh"  # no --lang: zh, as the app's download

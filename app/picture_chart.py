@@ -85,7 +85,7 @@ def draw_chart(c, ledger, t, pad: int) -> int:
         c.draw.line((x, y1, x, y1 + 8), fill=AXIS, width=2)
         c.text((x - c.fonts.length(str(i), 24) / 2, y1 + 36), str(i), 24, LABEL)
     c.text((x1, y1 + 36 + 34), t("table.hand_axis"), 24, LABEL, right=True)
-    c.text((PAD, top - 14), t("table.total_axis"), 24, LABEL)
+    c.text((PAD, top - 22), t("table.total_axis"), 24, LABEL)
     for s in range(len(seats)):
         points = [px(i, float(row[s])) for i, row in enumerate(series)]
         _dashed(c.draw, points, SEAT_COLOURS[s], SEAT_DASHES[s])

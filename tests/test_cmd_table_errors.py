@@ -35,7 +35,7 @@ def _codes_in_source() -> dict[str, set[str]]:
     files = [
         *sorted((ROOT / "ledger").rglob("*.py")),
         ROOT / "app" / "cmd_table.py",
-        ROOT / "app" / "cmd_table_settle.py",
+        ROOT / "app" / "table_settle.py",
         ROOT / "app" / "table_files.py",
         ROOT / "app" / "ledgerin.py",
     ]
