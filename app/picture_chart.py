@@ -94,5 +94,5 @@ def draw_chart(c, ledger, t, pad: int) -> int:
         x = PAD + (s % 2) * (WIDTH - 2 * PAD) // 2
         yy = y + (s // 2) * 50
         _dashed(c.draw, [(x, yy - 12), (x + 60, yy - 12)], SEAT_COLOURS[s], SEAT_DASHES[s])
-        c.text((x + 76, yy), name, 30)
+        c.text((x + 76, yy), name, c.fit(name, 30, (WIDTH - 2 * PAD) // 2 - 96))
     return y + 2 * 50

@@ -13,6 +13,7 @@ Pillow only, no Streamlit.
 from __future__ import annotations
 
 import io
+import threading
 from datetime import datetime
 from decimal import Decimal
 
@@ -31,7 +32,7 @@ WIDTH = 1080
 PAD = 60
 INK, GREY, LINE, PAPER = (33, 33, 33), (110, 110, 110), (220, 220, 220), (255, 255, 255)
 CARD = (246, 246, 246)
-BASE_HEIGHT = 2200
+BASE_HEIGHT = 2800
 MAX_HANDS_DRAWN = 200  # a longer table's picture lists its last 200 hands (and says so)
 
 
@@ -80,10 +81,17 @@ class Canvas:
         self.text((PAD, self.y), text, size, fill, bold)
         self.y += int(size * (gap - 1))
 
-    def wrapped(self, text: str, size: int, fill=INK) -> None:
+    def wrapped(self, text: str, size: int, fill=INK, gap: float = 1.4, bold: bool = False,
+                indent: str = "  ") -> None:  # fmt: skip
         """Write `text` over as many lines as the page's width needs (`wrap`)."""
-        for line in wrap(self.fonts, text, size):
-            self.line(line, size, fill, gap=1.4)
+        for line in wrap(self.fonts, text, size, indent=indent):
+            self.line(line, size, fill, gap=gap, bold=bold)
+
+    def fit(self, text: str, size: int, width: float, least: int = 16) -> int:
+        """The largest size from `size` down to `least` that writes `text` within `width`."""
+        while size > least and self.fonts.length(text, size) > width:
+            size -= 2
+        return size
 
     def heading(self, text: str) -> None:
         self.y += 30
@@ -98,16 +106,16 @@ class Canvas:
         return out.getvalue()
 
 
-def wrap(fonts: Fonts, text: str, size: int, width: int = WIDTH - 2 * PAD) -> list[str]:
+def wrap(fonts: Fonts, text: str, size: int, width: int = WIDTH - 2 * PAD, indent: str = "  ") -> list[str]:
     """`text` in lines no wider than `width`: broken after a word where there is one, else
-    between characters (Chinese); the lines after the first indented."""
+    between characters (Chinese); the lines after the first begin with `indent`."""
     lines, line = [], ""
     for char in text:
         if line.strip() and fonts.length(line + char, size) > width:
             cut = line.rfind(" ") if " " in line.strip() else -1
             line, rest = (line[:cut], line[cut + 1 :]) if cut > 2 else (line, "")
             lines.append(line)
-            line = "  " + rest + char
+            line = indent + rest + char
         else:
             line += char
     return [*lines, line] if line.strip() else lines
@@ -122,7 +130,8 @@ def date_of(created: datetime, t) -> str:
 
 def _estimate(ledger, fonts: Fonts, hands: bool, t) -> int:
     """Enough height for everything (the page is cut below its last line): `BASE_HEIGHT` for the
-    totals, transfers, chart and notes, and 40 px per line of the hands."""
+    title, totals, transfers, chart and notes (long names and title on more lines), and 40 px per
+    line of the hands."""
     if not hands:
         return BASE_HEIGHT
     shown = ledger.outcomes[-MAX_HANDS_DRAWN:]
@@ -135,15 +144,16 @@ def draw(ledger, lang: str = "zh", *, hands: bool = False, fonts: Fonts | None =
     t, table = words(lang), ledger.table
     fonts = fonts or Fonts()
     c = Canvas(fonts, _estimate(ledger, fonts, hands, t))
-    c.line(table.title or t("table.untitled"), 64, bold=True, gap=1.3)
+    title = table.title or t("table.untitled")  # 80 characters at most: smaller, then on more lines
+    c.wrapped(title, c.fit(title, 64, WIDTH - 2 * PAD, 44), gap=1.3, bold=True, indent="")
     base, count = t("table.base_is", base=num(table.base)), t("picture.hands", n=len(ledger.outcomes))
     about = (date_of(table.created, t), t(f"variant.{table.variant}"), base, count)
-    c.line(" · ".join(about), 30, GREY, gap=1.6)
+    c.wrapped(" · ".join(about), 30, GREY, gap=1.6)
     _totals(c, ledger)
     c.heading(t("table.settlement"))
     s = settle(table.seats, ledger.totals)
     for text in s.lines() or [t("table.all_square")]:
-        c.line(text, 44, gap=1.45)
+        c.wrapped(text, 44, gap=1.45)
     c.heading(t("table.chart"))
     if ledger.outcomes:
         c.y = draw_chart(c, ledger, t, PAD)
@@ -171,10 +181,7 @@ def _totals(c: Canvas, ledger) -> None:
         x, y = PAD + (i % 2) * (w + gap), top + (i // 2) * (h + gap)
         c.draw.rounded_rectangle((x, y, x + w, y + h), radius=18, fill=CARD)
         c.draw.rectangle((x, y + 18, x + 10, y + h - 18), fill=SEAT_COLOURS[i])
-        size = 38  # a long name (24 characters at most) smaller, to fit its card
-        while size > 16 and c.fonts.length(name, size) > w - 50:
-            size -= 2
-        c.text((x + 34, y + 58), name, size)
+        c.text((x + 34, y + 58), name, c.fit(name, 38, w - 50))  # 24 characters at most: smaller
         c.text((x + w - 28, y + 128), signed(total), 56, bold=True, right=True)
     c.y = top + 2 * h + gap
 
@@ -182,4 +189,10 @@ def _totals(c: Canvas, ledger) -> None:
 def settle_png(ledger, lang: str = "zh", *, hands: bool = False) -> bytes:
     """The settlement picture of `ledger` in `lang` as PNG bytes (`hands`: with every hand).
     Raises `app.picture_fonts.PictureError` (``no_font``) on a machine without a CJK font."""
-    return draw(ledger, lang, hands=hands).png()
+    with _DRAWING:
+        return draw(ledger, lang, hands=hands).png()
+
+
+_DRAWING = threading.Lock()
+"""One picture at a time in a process: the page's downloads run in threads, and the fonts (FreeType
+faces, cached per size) are shared."""

@@ -234,3 +234,24 @@ def test_the_page_offers_the_picture_beside_the_settlement(lang, monkeypatch):
     assert not [b for b in at.get("download_button") if b.proto.label == words["table.picture"]]
     said = words["table.picture_no_font"].format(package="fonts-noto-cjk", env="JXMJ_FONT")
     assert said in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_longest_names_and_title_stay_on_the_page(store, lang):
+    """24-character names and an 80-character title are written smaller or over more lines: every
+    text inside the page's width, nothing cut at its foot."""
+    needs_cjk_font()
+    seats = tuple(name * 12 for name in SEATS)  # 24 characters, the most a name may have
+    canvas = draw(store.get(_evening(store, title="周五晚上" * 20, seats=seats)).ledger(), lang, hands=True)
+    img = Image.open(io.BytesIO(canvas.png()))
+    assert img.width == WIDTH
+    for text, (x0, _, x1, y1) in canvas.drawn:
+        assert 0 <= x0 and x1 <= WIDTH - 30, (text, x1)
+        assert y1 < img.height
+    texts = [text for text, _ in canvas.drawn]
+    assert "周五晚上" * 20 in {"".join(texts[:k]) for k in (2, 3, 4)}  # the title over a few lines
+    assert texts[-1] == i18n.catalog(lang)["picture.footer"].format(code=canvas_code(canvas))
+
+
+def canvas_code(canvas) -> str:
+    return canvas.drawn[-1][0].rsplit(" ", 1)[-1]
