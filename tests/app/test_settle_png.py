@@ -227,6 +227,7 @@ def test_the_page_offers_the_picture_beside_the_settlement(lang, monkeypatch):
     at = _page(code, lang)
     [button] = [b for b in at.get("download_button") if b.proto.label == words["table.picture"]]
     assert button.proto.id.endswith("tb_png")
+    assert button.proto.deferred_file_id and not button.proto.url  # made on the tap, not on the run
     assert words["table.picture_hands"] in [c.label for c in at.checkbox]
     assert not [c for c in at.caption if c.value.startswith(words["table.picture_no_font"][:6])]
     monkeypatch.setattr("app.ui.table.settle_view.font_files", lambda: ())
@@ -255,3 +256,28 @@ def test_the_longest_names_and_title_stay_on_the_page(store, lang):
 
 def canvas_code(canvas) -> str:
     return canvas.drawn[-1][0].rsplit(" ", 1)[-1]
+
+
+PAGE_RUN = """
+import os, tempfile
+os.environ["JXMJ_DB"] = "sqlite:///" + tempfile.mkdtemp() + "/l.sqlite3"
+from streamlit.testing.v1 import AppTest
+from ledger import Table
+from ledger.store import open_store
+code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
+open_store().append(code, {"seat": 1, "discarder": 2, "hand": hand})
+at = AppTest.from_file("app/streamlit_app.py", default_timeout=60)
+at.query_params["table"] = code
+at.run()
+assert not at.exception and at.get("download_button")
+"""
+
+
+def test_a_run_of_the_page_imports_no_pillow():
+    """The settlement with its picture button costs the page's run nothing: Pillow and the
+    drawing load on the tap (the first run of a page imports no Pillow, README's Measured)."""
+    from tests.app.test_light_imports import heavy_after
+
+    assert heavy_after(PAGE_RUN, {"PIL", "app"}) == "app"  # the page ran; no PIL
+    assert heavy_after(PAGE_RUN + "\nimport app.settle_png", {"PIL"}) == "PIL"  # the probe sees it
