@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     _add_actions(sub)
     for name, action in sub.choices.items():  # the same --lang after ACTION; not given: the one before
-        if name != "export":  # export's says more (CSV)
+        if name not in ("export", "settle"):  # theirs say more (the CSV, the picture)
             action.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=LANG_HELP)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from app.clilang import LANGS
+
 __all__ = ["add_parser", "run"]
 
 
@@ -20,6 +22,11 @@ def add_parser(sub) -> None:
         "to FILE, in --lang (default zh, as the app's); needs a CJK font (Debian: fonts-noto-cjk)",
     )  # fmt: skip
     p.add_argument("--hands", action="store_true", help="with --png: list every hand in the picture")
+    p.add_argument(
+        "--lang", choices=LANGS, default=argparse.SUPPRESS,
+        help="language of the errors and of the picture's words (default: the picture in zh, as the "
+        "app's; errors from the locale)",
+    )  # fmt: skip
 
 
 def run(store, args: argparse.Namespace) -> dict[str, Any]:
