@@ -219,9 +219,10 @@ def _page(code: str, lang: str):
 
 @pytest.mark.usefixtures("fresh_store")
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_page_offers_the_picture_beside_the_settlement(lang, monkeypatch):
+def test_the_page_offers_the_picture_beside_the_settlement(lang):
     """One tap: a download button under the transfers, in the page's language (the picture is
-    made on the tap, never on a run); a server without a CJK font says so there instead."""
+    made on the tap, never on a run)."""
+    needs_cjk_font()
     words = i18n.catalog(lang)
     code = _evening(open_store())
     at = _page(code, lang)
@@ -230,6 +231,13 @@ def test_the_page_offers_the_picture_beside_the_settlement(lang, monkeypatch):
     assert button.proto.deferred_file_id and not button.proto.url  # made on the tap, not on the run
     assert words["table.picture_hands"] in [c.label for c in at.checkbox]
     assert not [c for c in at.caption if c.value.startswith(words["table.picture_no_font"][:6])]
+
+
+@pytest.mark.usefixtures("fresh_store")
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_server_without_a_cjk_font_says_so_where_the_picture_would_be(lang, monkeypatch):
+    words = i18n.catalog(lang)
+    code = _evening(open_store())
     monkeypatch.setattr("app.ui.table.settle_view.font_files", lambda: ())
     at = _page(code, lang)
     assert not [b for b in at.get("download_button") if b.proto.label == words["table.picture"]]
