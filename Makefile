@@ -27,6 +27,7 @@ run: $(BIN)/.jxmj-runtime
 
 test: setup
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-cjk-font.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q

@@ -13,8 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app import table_settle
 from app.cliio import emit, emit_json
 from app.clilang import LANGS, lang_of, whole_number
+from app.table_files import store_files, write_file
 from scoring.rules import VARIANTS
 
 DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, raises, kong money, settlement.
@@ -23,7 +25,7 @@ DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, rai
   jxmj table record CODE hand.json     # {"seat": "李四", "discarder": "王五", "hand": {score JSON}}
   jxmj table drawn CODE [--follow]     # 黄庄 (drawn hand); --follow: the dealer was followed (跟庄)
   jxmj table false-win CODE 赵六       # 炸糊 (星子): the declarer pays each other player
-  jxmj table show CODE | settle CODE [--lock] | export CODE --format csv | import FILE
+  jxmj table show CODE | settle CODE [--lock] [--png FILE] | export CODE --format csv | import FILE
 A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --seats), and after
 '--', which ends the options: jxmj table false-win CODE -- -阿三
 Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...});
@@ -39,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     _add_actions(sub)
     for name, action in sub.choices.items():  # the same --lang after ACTION; not given: the one before
-        if name != "export":  # export's says more (CSV)
+        if name not in ("export", "settle"):  # theirs say more (the CSV, the picture)
             action.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=LANG_HELP)
 
 
@@ -82,9 +84,7 @@ def _add_actions(sub) -> None:
     _expect(p)
     for name, help_text in (("show", "the whole ledger as JSON"), ("lock", "lock a settled table read-only")):
         sub.add_parser(name, help=help_text).add_argument("code")
-    p = sub.add_parser("settle", help="nets and the fewest transfers")
-    p.add_argument("code")
-    p.add_argument("--lock", action="store_true", help="also lock the table read-only")
+    table_settle.add_parser(sub)
     p = sub.add_parser("export", help="the table as JSON (restorable) or CSV")
     p.add_argument("code")
     p.add_argument("--format", choices=("json", "csv"), default="json")
@@ -152,55 +152,6 @@ def _read(path: str, export: bool = False) -> Any:
     from app import ledgerin
 
     return ledgerin.read(path, export)
-
-
-def _store_files(store) -> list[str]:
-    """The files of an SQLite store (the database, its WAL, shared memory and journal)."""
-    from ledger.store.db import sqlite_file
-
-    database = sqlite_file(store.engine.url)
-    return [] if database is None else [database + suffix for suffix in ("", "-wal", "-shm", "-journal")]
-
-
-def _write(path: str, text: str, protect: list[str] = ()) -> None:
-    """Write `text` to `path` atomically: a temporary file beside it, renamed over it (a full disk
-    leaves the previous file whole); a path that exists and is no regular file (`/dev/stdout`, a
-    pipe) is written as it is. Refused: a file of `protect` (the ledger's own files)."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    from app.jsonin import short
-    from ledger import LedgerError
-
-    out = Path(path)
-    for f in protect:
-        try:
-            same = out.resolve() == Path(f).resolve() or (out.exists() and os.path.samefile(out, f))
-        except OSError:
-            same = False
-        if same:
-            raise LedgerError(
-                "output_is_store",
-                f"{short(path)} is a file of the ledger database itself: export to another file",
-            )
-    tmp = None
-    try:
-        if out.exists() and not out.is_file():  # a device or a pipe: nothing to replace
-            with open(out, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-            return
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}-", suffix=".tmp", dir=out.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(tmp, out)
-    except OSError as e:  # a folder, a missing folder, a full disk: named, never "internal"
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
-        raise LedgerError("output_not_written", f"cannot write {short(path)}: {e.strerror or e}") from None
 
 
 def _print(obj: Any) -> None:
@@ -280,10 +231,7 @@ def _run(args: argparse.Namespace) -> int:
     elif a == "show":
         _print(export_json(store.get(args.code).ledger()))
     elif a == "settle":
-        rec = store.lock(args.code) if args.lock else store.get(args.code)
-        _print(
-            {"code": rec.table.code, "locked": rec.table.locked, **export_json(rec.ledger())["settlement"]}
-        )
+        _print(table_settle.run(store, args))
     elif a == "export":
         ledger = store.get(args.code).ledger()
         lang = getattr(args, "lang", None) or "zh"  # no --lang: zh, as the app's download
@@ -293,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )
         if args.output:
-            _write(args.output, text, _store_files(store))
+            write_file(args.output, text, store_files(store))
             _print({"code": ledger.table.code, "written": args.output})
         elif emit(text.removesuffix("\n")):
             raise _OutputFailed

@@ -26,6 +26,7 @@ CLI_CODES = (
     "input_unreadable",
     "output_not_written",  # export -o FILE cannot be written
     "output_is_store",  # export -o onto the ledger database itself
+    "no_font",  # settle --png on a machine without a CJK font (app.picture_fonts)
     "bad_usage",  # app.cli.USAGE_CODE: an unknown option, a missing argument, a refused value
     "internal",  # a bug, reported as an error object, never a traceback
 )

@@ -35,6 +35,8 @@ def _codes_in_source() -> dict[str, set[str]]:
     files = [
         *sorted((ROOT / "ledger").rglob("*.py")),
         ROOT / "app" / "cmd_table.py",
+        ROOT / "app" / "table_settle.py",
+        ROOT / "app" / "table_files.py",
         ROOT / "app" / "ledgerin.py",
     ]
     found: dict[str, set[str]] = {}

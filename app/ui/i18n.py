@@ -43,10 +43,21 @@ def lang() -> str:
 
 
 def t(key: str, /, **fields: object) -> str:
-    text = catalog(_current.get()).get(key)
+    return _word(_current.get(), key, fields)
+
+
+def _word(lang: str, key: str, fields: dict[str, object]) -> str:
+    text = catalog(lang).get(key)
     if text is None:
         text = catalog(DEFAULT).get(key, key)
     return text.format(**fields) if fields else text
+
+
+def words(lang: str) -> Callable[..., str]:
+    """`t` in `lang` whatever this run's language is (a file made in a chosen language: the
+    settlement picture of `jxmj table settle --png` and of the page's download)."""
+    lang = lang if lang in LANGS else DEFAULT
+    return lambda key, /, **fields: _word(lang, key, fields)
 
 
 def labels(options, key) -> Callable[[object], str]:

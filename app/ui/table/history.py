@@ -11,15 +11,12 @@ from app.safe_text import md
 from app.ui.hand.numbers import number_field
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
+from app.ui.render.seat_lines import SEAT_COLOURS, SEAT_DASHES, hand_line
 from app.ui.table.edit import edit_panel, restore
 
 ss = st.session_state
 PAGE = 10  # hands drawn per page of the history
 CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
-#: the four seats' lines: Okabe-Ito colours that stay apart under every colour blindness (blue,
-#: orange, black, reddish purple; tests/app/test_table_phones.py simulates them), and a dash each
-SEAT_COLOURS = ("#0072B2", "#E69F00", "#000000", "#CC79A7")
-SEAT_DASHES = ([1, 0], [8, 4], [2, 3], [10, 3, 2, 3])
 
 
 def chart(ledger) -> None:
@@ -91,23 +88,7 @@ def _plain(x) -> int | float:
 
 def hand_title(ledger, o) -> str:
     """The hand's expander label (Markdown: the seat names are made inert, `app.safe_text.md`)."""
-    seats, h = tuple(md(n) for n in ledger.table.seats), o.hand
-    if h.kind == "win":
-        who = t("list.sep").join(seats[w.seat] for w in h.winners)
-        how = (
-            t("table.self_drawn_by", who=who)
-            if h.discarder is None
-            else t("table.won_off", who=who, off=seats[h.discarder])
-        )
-    elif h.kind == "drawn":
-        how = t("table.kind_drawn")
-    else:
-        how = t("table.kind_false_win", who=seats[h.declarer])
-    raise_ = f" · ×{o.raise_}" if o.raise_ > 1 else ""
-    money = " · ".join(f"{seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(o.deltas) if d)
-    return f"{o.number}. {how} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
-        f" · {money}" if money else ""
-    )
+    return hand_line(ledger, o, t, md, num)
 
 
 def history(rec, ledger) -> None:

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import streamlit as st
 
 from app import ledgerin
 from app.photo_gate import PhotoBusy, photo_slot
+from app.picture_fonts import FONT_ENV, font_files
 from app.safe_text import md
 from app.table_csv import csv_bytes
 from app.ui.builtin import refusal_slot
@@ -35,12 +37,37 @@ def settlement(rec, ledger) -> None:
     lines = s.lines()
     st.markdown('<div id="jx-transfers">' + "<br>".join(lines or [t("table.all_square")]) + "</div>",
                 unsafe_allow_html=True)  # fmt: skip
+    picture(code, ledger)
     if not rec.table.locked:
         # ticked on the settlement shown then: another phone's write since is a conflict
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure", on_change=began, args=(code, "lock"))
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
             write(lambda: _lock(rec), "settle", "table.locked", code=code, changed="table.changed_lock")
     show_posted("settle")  # the lock's outcome where it was tapped
+
+
+def picture(code: str, ledger) -> None:
+    """The settlement picture (结算图) for the family chat: one tap downloads it, in the page's
+    language, made on the tap (`app.settle_png`, Pillow: never on a run of the page) — the bytes
+    `jxmj table settle CODE --png FILE --lang` writes. A server without a CJK font says so here
+    instead (`app.picture_fonts`: which package to install)."""
+    if not font_files():
+        st.caption(t("table.picture_no_font", package="fonts-noto-cjk", env=FONT_ENV))
+        return
+    hands = st.checkbox(t("table.picture_hands"), key="tw_png_hands")
+    png = picture_file(ledger, lang(), hands)
+    st.download_button(t("table.picture"), png, f"jxmj-{code}.png", "image/png", key="tb_png")
+
+
+def picture_file(ledger, language: str, hands: bool) -> Callable[[], bytes]:
+    """The download's callable: the picture of `ledger` in `language` (`hands`: every hand listed)."""
+
+    def build() -> bytes:
+        from app.settle_png import settle_png
+
+        return settle_png(ledger, language, hands=hands)
+
+    return build
 
 
 def _lock(rec) -> None:
