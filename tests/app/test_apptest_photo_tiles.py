@@ -87,14 +87,19 @@ def test_a_whole_row_goes_out_and_back_with_one_tap(monkeypatch):
     assert _hand_dets(at) == list(range(14))
 
 
-def test_a_meld_goes_out_with_one_tap(monkeypatch):
+def test_the_minus_on_a_meld_puts_its_tiles_back_into_the_hand(monkeypatch):
+    """Issue 36 item 6: ⊖ sent the meld's tiles to the grey "not in the hand" pool; now they stand
+    in the hand again (taking them out is their row's button)."""
     result = photo("7p 7p~ 7p | 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
     at = _app(monkeypatch, result)
     _upload(at)
     assert len(at.session_state.hip.hand.melds) == 1
     at.button(key="meldout_0").click()
     at.run()
-    assert at.session_state.hip.hand.melds == () and _hand_dets(at) == list(range(3, 14))
+    h = at.session_state.hip.hand
+    assert h.melds == () and _hand_dets(at) == list(range(14))
+    assert [x.code for x in h.concealed].count("7p") == 4 and h.winning_tile == "9s"
+    assert not [b for b in at.button if b.key and b.key.startswith("tile_out")]
 
 
 def test_too_many_tiles_says_so_and_offers_the_hand_row_not_a_kong_question(monkeypatch):
