@@ -165,3 +165,32 @@ def test_the_left_out_tiles_and_the_over_full_hand_speak_the_page_language(monke
     assert at.button(key="tile_out0").help == i18n.t("photo.put_back", tile=name("6m"))
     assert at.button(key="rowout_2").label == i18n.t("photo.row_out", row=2, n=14)
     assert at.button(key="rowin_1").label == i18n.t("photo.row_in", row=1, n=12)
+
+
+def test_an_unsure_fourth_reading_makes_no_kong_on_the_page(monkeypatch):
+    """Issue 36 item 5: a flower read 七万 at 33 % beside 777m laid apart was a kong (+2 炮): the
+    page shows the pung and the unsure tile standing, flagged, and asks no kong question."""
+    import dataclasses
+
+    result = photo("1m 2m 3m 4m 5m 6m 2p 3p 4p 9s 9s | 7m 7m 7m 7m")
+    result.detections[14] = dataclasses.replace(result.detections[14], conf=0.33)
+    at = _app(monkeypatch, result)
+    _upload(at)
+    h = at.session_state.hip.hand
+    assert [(m.kind, m.codes) for m in h.melds] == [("pung", ["7m"] * 3)]
+    assert h.concealed[-1].code == "7m" and h.concealed[-1].needs_check
+    assert not [b for b in at.button if b.key and b.key.startswith("mkkong_")]
+
+
+def test_a_marker_read_as_a_tile_is_left_out_of_the_hand(monkeypatch):
+    """Issue 36 item 8: a square box read 中 (flagged) at the row's end is `other`: greyed, listed
+    to put back, not in the hand."""
+    from tests.vision.test_markers import SIZE, _disc, _row_and
+    from vision.arrange import arrange
+    from vision.detection import DetectResult
+
+    dets, groups = arrange(_row_and(_disc()), SIZE)
+    at = _app(monkeypatch, DetectResult(width=SIZE[0], height=SIZE[1], detections=dets, groups=groups))
+    _upload(at)
+    assert "C" not in [x.code for x in at.session_state.hip.hand.tiles] and _hand_dets(at) == list(range(14))
+    assert at.button(key="tile_out14")
