@@ -121,6 +121,9 @@ def test_the_page_says_17_is_more_than_a_hand_and_one_tap_keeps_14(monkeypatch):
 # -- issue 36 item 4: the offer is a whole hand, the likeliest one ------------------------------
 
 
+HAND14 = "1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 9s 9s"
+
+
 def _standing(result) -> EditHand:
     """The app's hand of `result` with every set read as standing tiles (a row spaced by suit)."""
     result.groups = [dataclasses.replace(g, kind_guess="hand") for g in result.groups]
@@ -166,13 +169,15 @@ def test_a_confident_tile_of_the_row_is_never_dropped_to_keep_an_unsure_one():
     assert best is not None and sorted(in_hand(best)) == [k for k in range(15) if k != 7]
 
 
-def test_among_sure_tiles_the_offer_is_the_complete_hand():
-    """A neighbour's 东 at the start of a sure row of 15: the 14 that win are offered (the surest
-    run of 14 kept the 东 and dropped the pair's 9s)."""
-    result = photo("E 1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 9s 9s")
+@pytest.mark.parametrize("row", ["E 1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 9s 9s", f"E {HAND14} S W N"])
+def test_among_sure_tiles_the_offer_is_the_complete_hand(row):
+    """A neighbour's winds at the ends of a sure row (15 or 18 tiles): the 14 that win are offered
+    (the surest run of 14 kept the 东 and dropped the pair's 9s)."""
+    result = photo(row)
     h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
     best = likeliest(h, result.detections, result.groups)
     assert best is not None and sorted(in_hand(best)) == list(range(1, 15))
+    assert "".join(x.code for x in best.concealed) == HAND14.replace(" ", "")
 
 
 def test_the_page_asks_the_kong_and_offers_nothing_when_a_standing_kong_explains_the_tiles(monkeypatch):

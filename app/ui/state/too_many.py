@@ -161,8 +161,9 @@ def _rank(unit: tuple, row_of: dict, main_row: int, row_y: dict, fy: float, scal
     return (tier, round(abs(dy) / scale), dy < 0, -conf)
 
 
-CHOICES = 3000
-"""The most ways of cutting one tier `likeliest` tries for a complete hand (else the surest)."""
+CHOICES = 5000
+"""The most ways of cutting one tier `likeliest` tries for a complete hand, else the surest tiles:
+a row of 18 read sure cut to 14 is 3,060 (about 60 ms here)."""
 
 
 def _complete(hand: EditHand, units, keep: list, ranked: list, row_of, main_row, variant: str) -> list:
