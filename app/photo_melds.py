@@ -13,9 +13,9 @@ A set is a meld only when the photo lays it apart from the standing row (issue 3
   七万 at 33 % beside 777m): such a set laid apart is the pung of its three sure tiles, the
   fourth standing, flagged; with fewer than three sure tiles all of it stands. A kong the photo
   does not lay apart is not assumed: the editor asks (`EditHand.kong_candidates`);
-- four tiles laid apart with a sideways tile, three of them alike and one not (a kong whose tops
-  the photo cut off: 111s read plus a 1m), are that kong, its odd tile flagged for the player;
-  never a pung with a stray tile.
+- four tiles laid apart with a sideways tile, three of them alike read sure and one not, read
+  unsure (a kong whose tops the photo cut off: 111s read plus a 1m), are that kong, its odd tile
+  flagged for the player; never a pung with a stray tile.
 
 Pure; no Streamlit.
 """
@@ -88,13 +88,16 @@ def sure_kong(kind: str, tiles: list[PhotoTile]) -> tuple[str, list[PhotoTile], 
 
 
 def cut_kong(tiles: list[PhotoTile], claimed: bool) -> str | None:
-    """The code of the kong four tiles laid apart with a sideways tile are when three are alike and
-    one is not (its reading wrong: a kong whose tops are cut off), else None."""
+    """The code of the kong four tiles laid apart with a sideways tile are when three are alike,
+    read sure, and the fourth is not and is read unsure (a kong whose tops the photo cut off),
+    else None. A sure odd tile is a tile of its own beside a pung (the winning tile laid there)."""
     codes = [t.code for t in tiles]
     if not claimed or len(codes) != 4 or "back" in codes or _UNKNOWN in codes:
         return None
     code, n = Counter(codes).most_common(1)[0]
-    return code if n == 3 else None
+    alike = [t for t in tiles if t.code == code]
+    odd = [t for t in tiles if t.code != code]
+    return code if n == 3 and all(sure(t) for t in alike) and not sure(odd[0]) else None
 
 
 def chows_allowed(variant: str, other_melds: int) -> bool:

@@ -280,8 +280,11 @@ def test_a_claimed_kong_never_lays_apart_an_unsure_reading_inside_the_row():
 def test_a_kong_whose_tops_are_cut_off_is_that_kong_with_its_odd_tile_flagged():
     """Issue 36 item 6: a claimed kong laid apart, read 111s + a 1m (its tops cut off), came
     as a pung of 一條 and a stray 一万 standing: now the kong of 1s, the odd tile to check."""
-    guess = hand_from_photo(photo("1s 1s~ 1s 1m | 2m 3m 4m 5p 6p 7p 2s 3s 4s 9p | 9p"), "jiujiang")
+    row = "1s 1s~ 1s 1m | 2m 3m 4m 5p 6p 7p 2s 3s 4s 9p | 9p"
+    guess = hand_from_photo(_unsure(photo(row), 3, conf=0.38), "jiujiang")
     assert [(m.kind, m.codes) for m in guess.melds] == [("kong", ["1s"] * 4)]
     odd = guess.melds[0].tiles[3]
     assert odd.detection == 3 and odd.uncertain and odd.conf == 0.0
     assert "1m" not in [t.code for t in guess.concealed] and len(guess.concealed) == 11
+    sure = hand_from_photo(photo(row), "jiujiang")  # the 1m read sure: a tile laid beside the pung
+    assert [(m.kind, m.codes) for m in sure.melds] == [("pung", ["1s"] * 3)]
