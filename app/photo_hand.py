@@ -43,6 +43,7 @@ from app.photo_melds import (
     inner_groups,
     melds_inside,
     set_apart_kind,
+    sure,
     sure_kong,
 )
 from app.photo_melds import meld_kind_inside as _meld_kind  # noqa: F401  (tests name it so)
@@ -321,7 +322,8 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
     """A meld of `kind`: a concealed kong's backs take its faces' name (all unknown when it shows
     none) and it is completed to four tiles."""
     if kind == "concealed_kong":
-        name = faces[0] if faces else UNKNOWN
+        named = [t.code for t in tiles if t.code != "back" and sure(t)]
+        name = named[0] if named else faces[0] if faces else UNKNOWN
         unknown = name == UNKNOWN
         tiles = [
             t if t.code == name else PhotoTile(name, t.detection, 0.0 if unknown else t.conf, unknown)

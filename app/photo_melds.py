@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from scoring.model import KONG_KINDS
 from scoring.rules import load_rules
 from vision.detection import Group
 from vision.layout import guess_kind
@@ -124,7 +123,7 @@ def melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list
     and are never face down, so three or four tiles around a sideways tile that make a pung,
     kong or chow are a claimed meld, and four tiles with backs whose faces are alike (the
     back-face-face-back of a concealed kong) are a concealed kong. Left to right, longest first;
-    no kong of an unsure face (`sure`)."""
+    no kong of an unsure face (`sure`): four faces all sure, a concealed kong's faces one sure."""
     found: list[tuple[str, list[PhotoTile], bool]] = []
     rest: list[PhotoTile] = []
     i = 0
@@ -134,8 +133,10 @@ def melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list
             claimed = any(t.detection in sideways for t in window)
             kind = meld_kind_inside([t.code for t in window], claimed) if len(window) == n else None
             faces = [t for t in window if t.code != "back"]
-            if kind in KONG_KINDS and not all(sure(t) for t in faces):
-                kind = None
+            if kind == "kong" and not all(sure(t) for t in faces):
+                kind = None  # four faces: each must be read sure
+            elif kind == "concealed_kong" and faces and not any(sure(t) for t in faces):
+                kind = None  # backs and faces: the kong is named by a sure face
             if kind is not None:
                 found.append((kind, window, claimed))
                 i += n

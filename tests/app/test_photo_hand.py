@@ -288,3 +288,18 @@ def test_a_kong_whose_tops_are_cut_off_is_that_kong_with_its_odd_tile_flagged():
     assert "1m" not in [t.code for t in guess.concealed] and len(guess.concealed) == 11
     sure = hand_from_photo(photo(row), "jiujiang")  # the 1m read sure: a tile laid beside the pung
     assert [(m.kind, m.codes) for m in sure.melds] == [("pung", ["1s"] * 3)]
+
+
+@pytest.mark.parametrize(
+    ("unsure", "melds", "standing"),
+    [
+        ((2,), [("concealed_kong", "7m7m7m7m")], "1m2m3m4s4s"),  # one face sure: it names the kong
+        ((1, 2), [], "?7m7m?1m2m3m4s4s"),  # no face sure: no kong, the faces stand to be checked
+    ],
+)
+def test_a_concealed_kong_inside_the_row_needs_a_face_read_sure(unsure, melds, standing):
+    result = _unsure(photo("back 7m 7m back 1m 2m 3m 4s 4s"), *unsure)
+    result.groups = [type(result.groups[0])(tuple(range(len(result.detections))), "hand")]
+    guess = hand_from_photo(result, "xingzi")
+    assert [(m.kind, "".join(m.codes)) for m in guess.melds] == melds
+    assert "".join(t.code for t in guess.concealed) == standing
