@@ -194,3 +194,13 @@ def test_a_marker_read_as_a_tile_is_left_out_of_the_hand(monkeypatch):
     _upload(at)
     assert "C" not in [x.code for x in at.session_state.hip.hand.tiles] and _hand_dets(at) == list(range(14))
     assert at.button(key="tile_out14")
+
+
+def test_sets_inside_the_standing_row_stand_on_the_page(monkeypatch):
+    """Issue 36 item 6: a standing 333p between standing sets was a 碰, a 789p one of whose boxes
+    looked sideways a 吃 (then "这种打法这里不能吃"): both stand in the hand."""
+    result = photo("1m 2m 3m | 7p~ 8p 9p | 3p 3p 3p | 5s 6s 7s 9s | 9s")
+    at = _app(monkeypatch, result)
+    _upload(at)
+    h = at.session_state.hip.hand
+    assert h.melds == () and len(h.concealed) == 14 and h.winning_tile == "9s"
