@@ -7,7 +7,11 @@ ordinary tile in 新余):
 | group (`kind_guess`) | becomes |
 |---|---|
 | `pung` `kong` `concealed_kong` | a meld; a concealed kong's backs take the name of its faces |
-| `chow` | a meld when a tile lies sideways (a chow is always claimed), else standing tiles |
+| `chow` | a meld when a tile lies sideways and the variant claims one here, else standing tiles |
+| a set inside the standing row (standing sets left and right), no tile sideways | standing tiles |
+
+A kong is never completed by an unsure reading, and four laid apart with a sideways tile, three
+alike, are that kong with the odd reading flagged (`app.photo_melds`, issue 36 items 5 and 6).
 | 4 tiles with backs, all faces alike | a concealed kong (暗杠) |
 | `bonus`, and every 發 anywhere (九江/星子) | bonus tiles set aside |
 | `bonus` in 新余 | its own kind again (`FFF` a pung), else standing tiles |
@@ -33,6 +37,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.photo_check import second_readings
+from app.photo_melds import (
+    chows_allowed,
+    cut_kong,
+    inner_groups,
+    melds_inside,
+    set_apart_kind,
+    sure,
+    sure_kong,
+)
+from app.photo_melds import meld_kind_inside as _meld_kind  # noqa: F401  (tests name it so)
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
@@ -184,10 +198,12 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         groups = list(result.groups or _layout(dets))
     elif total > MAX_HAND_TILES:
         guess.notes.append(Note("too_many_tiles", count=total))
+    inner = inner_groups(groups)
     win_det: int | None = None
     hand_groups: list[Group] = []
+    chows: list[PhotoMeld] = []
     flowers = 0
-    for g in groups:
+    for k, g in enumerate(groups):
         codes = [_code(dets[i].tile) for i in g.tiles]
         kind = g.kind_guess
         if kind == "bonus" and bonus_code is None:
@@ -195,6 +211,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
             kind = "hand" if kind in ("unknown", "bonus") else kind
         if kind == "chow" and not g.claimed:
             kind = "hand"  # an upright run set apart is a player spacing the hand (the sample photo)
+        kind = set_apart_kind(kind, g, k in inner)  # inside the standing row: standing tiles
         tiles: list[PhotoTile] = []
         set_aside = 0
         for i, code in zip(g.tiles, codes, strict=True):
@@ -210,20 +227,28 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
                 tiles.append(tile)
         if kind == "bonus":
             guess.notes.append(Note("bonus_set_apart", count=set_aside))
-        faces = [t.code for t in tiles if t.code != "back"]
         shape = guess_kind([t.code for t in tiles], g.claimed, fa_is_bonus=False)  # 發, flowers taken out
         if kind not in MELD_KINDS and shape == "concealed_kong":
             kind = shape
         if not tiles:
             continue
+        odd = cut_kong(tiles, g.claimed) if kind not in MELD_KINDS and k not in inner else None
+        if odd is not None:  # a kong laid apart, one reading wrong: the kong, that tile to check
+            tiles = [t if t.code == odd else PhotoTile(odd, t.detection, 0.0, True) for t in tiles]
+            kind, rest = "kong", []
+        else:  # an unsure reading never completes a kong
+            kind, tiles, rest = sure_kong(kind, tiles)
         if kind in MELD_KINDS:
-            guess.melds.append(_meld(kind, tiles, faces, g.claimed, guess.notes))
-            continue
+            meld = _meld(kind, tiles, [t.code for t in tiles if t.code != "back"], g.claimed, guess.notes)
+            (chows if kind == "chow" else guess.melds).append(meld)
+            if not rest:
+                continue
+            tiles, kind = rest, "hand"
         if kind in ("hand", "unknown") and len(tiles) > 2:
-            found, tiles = _melds_inside(tiles, {i for i in g.tiles if dets[i].rotated})
-            guess.melds += [
-                _meld(k, ts, [t.code for t in ts if t.code != "back"], c, guess.notes) for k, ts, c in found
-            ]
+            found, tiles = melds_inside(tiles, {i for i in g.tiles if dets[i].rotated})
+            for kk, ts, c in found:
+                meld = _meld(kk, ts, [t.code for t in ts if t.code != "back"], c, guess.notes)
+                (chows if kk == "chow" else guess.melds).append(meld)
         if kind == "hand":
             hand_groups.append(g)
         for t in tiles:
@@ -234,6 +259,11 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
                 win_det = t.detection
                 guess.notes.append(Note("winning_set_apart", tiles=t.code))
             guess.concealed.append(t)
+    if chows and chows_allowed(variant, len(guess.melds)):
+        guess.melds += chows
+    else:  # a run the variant cannot claim here: standing tiles (its note goes with it)
+        guess.concealed += [t for m in chows for t in m.tiles]
+        guess.notes[:] = [n for n in guess.notes if not (n.code == "meld_guessed" and n.kind == "chow")]
     if flowers:
         guess.notes.append(Note("flowers_left_out", count=flowers))
     if len(guess.bonus) > _MAX_BONUS:
@@ -292,7 +322,8 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
     """A meld of `kind`: a concealed kong's backs take its faces' name (all unknown when it shows
     none) and it is completed to four tiles."""
     if kind == "concealed_kong":
-        name = faces[0] if faces else UNKNOWN
+        named = [t.code for t in tiles if t.code != "back" and sure(t)]
+        name = named[0] if named else faces[0] if faces else UNKNOWN
         unknown = name == UNKNOWN
         tiles = [
             t if t.code == name else PhotoTile(name, t.detection, 0.0 if unknown else t.conf, unknown)
@@ -307,40 +338,6 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
         Note("meld_guessed", tiles=_tile_string(meld.codes), count=len(tiles), kind=kind, claimed=claimed)
     )
     return meld
-
-
-def _melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list[PhotoTile]]:
-    """Melds lying inside a run of standing tiles, the rest: standing tiles never lie sideways
-    and are never face down, so three or four tiles around a sideways tile that make a pung,
-    kong or chow are a claimed meld, and four tiles with backs whose faces are alike (the
-    back-face-face-back of a concealed kong) are a concealed kong. Left to right, longest first."""
-    found: list[tuple[str, list[PhotoTile], bool]] = []
-    rest: list[PhotoTile] = []
-    i = 0
-    while i < len(tiles):
-        for n in (4, 3):
-            window = tiles[i : i + n]
-            claimed = any(t.detection in sideways for t in window)
-            kind = _meld_kind([t.code for t in window], claimed) if len(window) == n else None
-            if kind is not None:
-                found.append((kind, window, claimed))
-                i += n
-                break
-        else:
-            rest.append(tiles[i])
-            i += 1
-    return found, rest
-
-
-def _meld_kind(codes: list[str], claimed: bool) -> str | None:
-    """The meld three or four tiles inside the standing hand are, or None. The shape is
-    `vision.layout.guess_kind`'s; inside the standing hand an upright pung, kong or chow is
-    standing tiles, so it counts only with a sideways tile (`claimed`), and tiles with backs
-    only as a concealed kong without one."""
-    kind = guess_kind(codes, claimed, fa_is_bonus=False)
-    if kind == "concealed_kong":
-        return None if claimed else kind
-    return kind if claimed and kind in ("pung", "kong", "chow") else None
 
 
 def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Group]) -> int | None:

@@ -56,14 +56,18 @@ def refine_region(
 
 
 def arrange(
-    dets: list[Detection], image_size: tuple[int, int] | None = None, margins: Sequence[float] | None = None
+    dets: list[Detection],
+    image_size: tuple[int, int] | None = None,
+    margins: Sequence[float] | None = None,
+    markers: Sequence[bool] | None = None,
 ) -> tuple[list[Detection], list[Group]]:
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
     pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
     `uncertain` every reading of a tile the hand's other tiles show more often than a set holds
     (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a
     set with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles
-    (`vision.layout`) and make those of sets laid down `meld`.
+    (`vision.layout`) and make those of sets laid down `meld`. The tiles `markers` names (a red
+    marker, `vision.markers.red_markers`) are `other` whatever their place.
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles
@@ -71,6 +75,7 @@ def arrange(
     """
     geo = uncut(dets, image_size)  # the layout sees boxes cut by the photo's edge made whole
     roles = table_roles(geo, image_size)
+    roles = [("other" if markers and markers[i] else r) for i, r in enumerate(roles)]
     kept = [replace(d, role=r) if d.role != r else d for d, r in zip(dets, roles, strict=True)]
     inside = [i for i, r in enumerate(roles) if r == "hand"]
     tiles = [kept[i].tile for i in inside]

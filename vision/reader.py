@@ -40,6 +40,7 @@ from vision.boxes import LIMITS, SIDEWAYS_RATIO, check_limit, decode_localizer, 
 from vision.detection import Detection, DetectResult, Rejected
 from vision.flagging import load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
+from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
     CLASSIFIER_FILE,
     LOCALIZER_FILE,
@@ -254,7 +255,9 @@ class TileReader(ClassifierViews):
             )
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         fifth = margins if self.flag_model is not None else None
-        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth)
+        boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
+        red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
+        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
         return result
 
     def _second_pass(

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from math import log
 from statistics import median
 
 import numpy as np
@@ -64,6 +65,7 @@ from vision.hand_rows import (
     standing,
 )
 from vision.layout import OFF_ROW_MIN, OFF_ROW_SIZE
+from vision.markers import MARKER_TILT
 from vision.walls import wall_tiles
 
 ISOLATED = 4.0
@@ -126,8 +128,10 @@ def _hand_of(
     lo, hi = OFF_ROW_SIZE
     for k in found.hand:
         med = median(long_side(detections[i]) for i in runs[k])
+        up = median(_aspect(detections[i]) for i in runs[k])
         for i in runs[k]:
-            if not lo * med <= long_side(detections[i]) <= hi * med:
+            odd = _marker_shaped(detections[i], up, image_size)
+            if not lo * med <= long_side(detections[i]) <= hi * med or odd:
                 roles[i] = "other"
                 in_hand.discard(i)
     nearest = _nearest_gaps(detections)
@@ -141,6 +145,25 @@ def _hand_of(
         unlike = not small * a_size <= size <= big * a_size
         roles[i] = "other" if alone or unlike or i in theirs else "discard"
     return roles, found.score
+
+
+def _aspect(d: Detection) -> float:
+    """Width / height, at most 1 (a sideways tile reads as the upright one)."""
+    a = d.width / d.height if d.height > 0 else 1.0
+    return a if a <= 1 else 1 / a
+
+
+def _marker_shaped(d: Detection, upright: float, image_size: tuple[int, int] | None) -> bool:
+    """A flagged reading whose box is neither standing nor sideways (`vision.markers.MARKER_TILT`
+    from the run's `upright` aspect): a round or square marker, not a tile. A box the photo's
+    edge cuts (within `EDGE` of it) has no shape of its own."""
+    if not d.uncertain or d.height <= 0 or upright <= 0:
+        return False
+    x0, y0, x1, y1 = d.xyxy
+    if image_size is not None and min(x0, y0, image_size[0] - x1, image_size[1] - y1) <= EDGE:
+        return False
+    a = d.width / d.height
+    return min(abs(log(a / upright)), abs(log(a * upright))) > MARKER_TILT
 
 
 def _others_sets(detections: Sequence[Detection], found: HandRows) -> set[int]:

@@ -87,14 +87,19 @@ def test_a_whole_row_goes_out_and_back_with_one_tap(monkeypatch):
     assert _hand_dets(at) == list(range(14))
 
 
-def test_a_meld_goes_out_with_one_tap(monkeypatch):
+def test_the_minus_on_a_meld_puts_its_tiles_back_into_the_hand(monkeypatch):
+    """Issue 36 item 6: ⊖ sent the meld's tiles to the grey "not in the hand" pool; now they stand
+    in the hand again (taking them out is their row's button)."""
     result = photo("7p 7p~ 7p | 2m 3m 4m 5p 6p 7p 6s 7s 8s 9s | 9s")
     at = _app(monkeypatch, result)
     _upload(at)
     assert len(at.session_state.hip.hand.melds) == 1
     at.button(key="meldout_0").click()
     at.run()
-    assert at.session_state.hip.hand.melds == () and _hand_dets(at) == list(range(3, 14))
+    h = at.session_state.hip.hand
+    assert h.melds == () and _hand_dets(at) == list(range(14))
+    assert [x.code for x in h.concealed].count("7p") == 4 and h.winning_tile == "9s"
+    assert not [b for b in at.button if b.key and b.key.startswith("tile_out")]
 
 
 def test_too_many_tiles_says_so_and_offers_the_hand_row_not_a_kong_question(monkeypatch):
@@ -160,3 +165,42 @@ def test_the_left_out_tiles_and_the_over_full_hand_speak_the_page_language(monke
     assert at.button(key="tile_out0").help == i18n.t("photo.put_back", tile=name("6m"))
     assert at.button(key="rowout_2").label == i18n.t("photo.row_out", row=2, n=14)
     assert at.button(key="rowin_1").label == i18n.t("photo.row_in", row=1, n=12)
+
+
+def test_an_unsure_fourth_reading_makes_no_kong_on_the_page(monkeypatch):
+    """Issue 36 item 5: a flower read 七万 at 33 % beside 777m laid apart was a kong (+2 炮): the
+    page shows the pung and the unsure tile standing, flagged, and asks no kong question."""
+    import dataclasses
+
+    result = photo("1m 2m 3m 4m 5m 6m 2p 3p 4p 9s 9s | 7m 7m 7m 7m")
+    result.detections[14] = dataclasses.replace(result.detections[14], conf=0.33)
+    at = _app(monkeypatch, result)
+    _upload(at)
+    h = at.session_state.hip.hand
+    assert [(m.kind, m.codes) for m in h.melds] == [("pung", ["7m"] * 3)]
+    assert h.concealed[-1].code == "7m" and h.concealed[-1].needs_check
+    assert not [b for b in at.button if b.key and b.key.startswith("mkkong_")]
+
+
+def test_a_marker_read_as_a_tile_is_left_out_of_the_hand(monkeypatch):
+    """Issue 36 item 8: a square box read 中 (flagged) at the row's end is `other`: greyed, listed
+    to put back, not in the hand."""
+    from tests.vision.test_markers import SIZE, _disc, _row_and
+    from vision.arrange import arrange
+    from vision.detection import DetectResult
+
+    dets, groups = arrange(_row_and(_disc()), SIZE)
+    at = _app(monkeypatch, DetectResult(width=SIZE[0], height=SIZE[1], detections=dets, groups=groups))
+    _upload(at)
+    assert "C" not in [x.code for x in at.session_state.hip.hand.tiles] and _hand_dets(at) == list(range(14))
+    assert at.button(key="tile_out14")
+
+
+def test_sets_inside_the_standing_row_stand_on_the_page(monkeypatch):
+    """Issue 36 item 6: a standing 333p between standing sets was a 碰, a 789p one of whose boxes
+    looked sideways a 吃 (then "这种打法这里不能吃"): both stand in the hand."""
+    result = photo("1m 2m 3m | 7p~ 8p 9p | 3p 3p 3p | 5s 6s 7s 9s | 9s")
+    at = _app(monkeypatch, result)
+    _upload(at)
+    h = at.session_state.hip.hand
+    assert h.melds == () and len(h.concealed) == 14 and h.winning_tile == "9s"

@@ -56,7 +56,7 @@ def test_meld_row_says_nothing_in_english_on_the_chinese_page(browser, server):
         _make_kong(page)
         assert _english(page) == set()
         out = page.locator("[class*=st-key-meldout_0] button:visible").first
-        assert out.get_attribute("aria-label") == "把这个副露拿出手牌"
+        assert out.get_attribute("aria-label") == "拆开这个副露，牌放回手牌"
         box = page.locator("[class*=st-key-meldkind_0_] input:visible").first
         assert box.get_attribute("placeholder") == "选一项"
         assert box.input_value() == "明杠"
@@ -68,6 +68,6 @@ def test_meld_row_in_english(browser, server):
     with phone(browser, server, "en") as page:
         _make_kong(page)
         out = page.locator("[class*=st-key-meldout_0] button:visible").first
-        assert out.get_attribute("aria-label") == "Take this meld out of the hand"
+        assert out.get_attribute("aria-label") == "Break this meld up: its tiles back into the hand"
         opener = page.locator("[class*=st-key-meldkind_0_] button[aria-haspopup=listbox]:visible").first
         assert opener.get_attribute("aria-label") == "Show the choices"

@@ -11,7 +11,15 @@ from app.photo_hand import hand_from_photo
 from app.ui import i18n
 from app.ui.state import EditHand
 from app.ui.state.photo_tiles import in_hand
-from app.ui.state.too_many import likeliest, over_hand, over_hand_words, physical, too_many, wanted
+from app.ui.state.too_many import (
+    kong_first,
+    likeliest,
+    over_hand,
+    over_hand_words,
+    physical,
+    too_many,
+    wanted,
+)
 from tests.app.test_photo_hand import photo
 from tests.app.test_state import hand
 
@@ -108,3 +116,77 @@ def test_the_page_says_17_is_more_than_a_hand_and_one_tap_keeps_14(monkeypatch):
     at.button(key="btn_keep_likely").click()
     at.run()
     assert len(_hand_dets(at)) == 14 and not [w for w in at.warning if MAYBE in w.value]
+
+
+# -- issue 36 item 4: the offer is a whole hand, the likeliest one ------------------------------
+
+
+HAND14 = "1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 9s 9s"
+
+
+def _standing(result) -> EditHand:
+    """The app's hand of `result` with every set read as standing tiles (a row spaced by suit)."""
+    result.groups = [dataclasses.replace(g, kind_guess="hand") for g in result.groups]
+    return EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+
+
+def test_a_standing_kong_that_explains_the_extra_tile_is_asked_first_and_nothing_offered():
+    """15 tiles, 6666s standing: the kong question comes first; the offer (it was "只留最像手牌的
+    11 张", dropping 6666s) waits."""
+    result = photo("1m 2m 3m 7p 8p 9p 9s 9s | 4m 4m 4m | 6s 6s 6s 6s")
+    h = _standing(result)
+    assert physical(h) == 15 and over_hand(h) and kong_first(h) and h.kong_candidates()
+    assert likeliest(h, result.detections, result.groups) is None
+
+
+def test_an_unsure_fourth_copy_is_no_kong_question_and_the_offer_leaves_it_out():
+    result = photo("1m 2m 3m 7p 8p 9p 9s 9s | 4m 4m 4m | 6s 6s 6s 6s")
+    result.detections[14] = dataclasses.replace(result.detections[14], conf=0.33)  # a flower, read 6s
+    h = _standing(result)
+    assert not h.kong_candidates() and not kong_first(h)
+    best = likeliest(h, result.detections, result.groups)
+    assert best is not None and sorted(in_hand(best)) == list(range(14))
+
+
+def test_two_logos_read_face_down_are_left_out_not_the_melds_row():
+    """16 tiles: 14 real (a row of melds behind the standing row) and two logo "?" at the row's
+    ends. It offered 13 (the standing row with both "?" and one pung): now the 14 real ones."""
+    result = photo("7p 7p~ 7p | 5s 5s~ 5s", "back 1m 2m 3m 4m 5m 6m 9s 9s back")
+    h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+    assert physical(h) == 16 and [t.code for t in h.concealed].count("?") == 2
+    best = likeliest(h, result.detections, result.groups)
+    assert best is not None and physical(best) == 14 and len(best.melds) == 2
+    assert "?" not in [t.code for t in best.concealed] and best.winning_tile == "9s"
+
+
+def test_a_confident_tile_of_the_row_is_never_dropped_to_keep_an_unsure_one():
+    """One row of 15, the unsure tile in its middle: the offer drops it, not an end of the row (the
+    run of 14 it offered before dropped a sure 9s)."""
+    result = photo("1m 2m 3m 4m 5m 6m 7p 2s 8p 9p 1s 2s 3s 9s 9s")
+    result.detections[7] = dataclasses.replace(result.detections[7], conf=0.41)
+    h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+    best = likeliest(h, result.detections, result.groups)
+    assert best is not None and sorted(in_hand(best)) == [k for k in range(15) if k != 7]
+
+
+@pytest.mark.parametrize("row", ["E 1m 2m 3m 4m 5m 6m 7p 8p 9p 1s 2s 3s 9s 9s", f"E {HAND14} S W N"])
+def test_among_sure_tiles_the_offer_is_the_complete_hand(row):
+    """A neighbour's winds at the ends of a sure row (15 or 18 tiles): the 14 that win are offered
+    (the surest run of 14 kept the 东 and dropped the pair's 9s)."""
+    result = photo(row)
+    h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+    best = likeliest(h, result.detections, result.groups)
+    assert best is not None and sorted(in_hand(best)) == list(range(1, 15))
+    assert "".join(x.code for x in best.concealed) == HAND14.replace(" ", "")
+
+
+def test_the_page_asks_the_kong_and_offers_nothing_when_a_standing_kong_explains_the_tiles(monkeypatch):
+    from tests.app.test_apptest_photo_tiles import _app, _upload
+
+    result = photo("1m 2m 3m 7p 8p 9p 9s 9s | 4m 4m 4m | 6s 6s 6s 6s")
+    result.groups = [dataclasses.replace(g, kind_guess="hand") for g in result.groups]
+    at = _app(monkeypatch, result)
+    _upload(at)
+    keys = [b.key for b in at.button if b.key]
+    assert "btn_keep_likely" not in keys and "mkkong_concealed_kong_6s" in keys
+    assert not [w for w in at.warning if MAYBE in w.value]

@@ -96,17 +96,30 @@ def test_four_with_one_back_is_a_concealed_kong_of_its_faces():
 
 
 PUNG = {"kind": "pung", "tiles": "777p"}
+FOUR = "6s~ 7s 8s | 1p 1p 1p | 2p 2p~ 2p | 3p~ 3p 3p | 9s 9s"  # a claimed chow and three pungs
+
+
+def _pungs(*tiles: str) -> list[dict]:
+    return [{"kind": "pung", "tiles": t} for t in tiles]
 
 
 @pytest.mark.parametrize(
-    "row,melds,concealed",
+    "row,variant,melds,concealed",
     [
-        ("1m 2m 3m | 6s 7s 8s | 7p 7p 7p | 9s 9s", [PUNG], "123m67899s"),
-        ("1m 2m 3m | 6s~ 7s 8s | 7p 7p 7p | 9s 9s", [{"kind": "chow", "tiles": "678s"}, PUNG], "123m99s"),
+        ("1m 2m 3m | 6s 7s 8s | 9s 9s | 7p 7p 7p", "jiujiang", [PUNG], "123m67899s"),
+        # issue 36 item 6: a pung between standing sets is the player's spacing, not a meld
+        ("1m 2m 3m | 6s 7s 8s | 7p 7p 7p | 9s 9s", "jiujiang", [], "123m777p67899s"),
+        # a claimed chow is a meld only where the variant lets it be: as 九江's fourth meld ...
+        (FOUR, "jiujiang", [*_pungs("111p", "222p", "333p"), {"kind": "chow", "tiles": "678s"}], "99s"),
+        # ... never in 新余, and not beside one meld in 九江 (was "这种打法这里不能吃")
+        (FOUR, "xinyu", _pungs("111p", "222p", "333p"), "67899s"),
+        ("1m 2m 3m | 6s~ 7s 8s | 7p 7p 7p | 9s 9s", "jiujiang", [], "123m777p67899s"),
     ],
 )
-def test_a_run_set_apart_is_a_chow_only_with_a_sideways_tile(row, melds, concealed):
-    json_ = hand_from_photo(photo(row), "jiujiang").to_score_json()
+def test_a_run_set_apart_is_a_chow_only_with_a_sideways_tile_where_the_variant_claims_one(
+    row, variant, melds, concealed
+):
+    json_ = hand_from_photo(photo(row), variant).to_score_json()
     assert json_["melds"] == melds and json_["concealed"] == concealed
 
 
@@ -136,7 +149,9 @@ def test_every_note_has_an_english_sentence(code):
             "1m2m3m4s4s",
         ),
         ("1m 2m 3m 5s 5s~ 5s 5s 8p 8p", [("kong", "5s5s5s5s", True)], "1m2m3m8p8p"),
-        ("4m~ 5m 6m 1p 1p 1p", [("chow", "4m5m6m", True)], "1p1p1p"),  # an upright triplet stands
+        # an upright triplet stands; a claimed chow with no three melds beside it is no 星子 chow
+        # (issue 36 item 6: it stands, after the rest; it was a chow the engine then refused)
+        ("4m~ 5m 6m 1p 1p 1p", [], "1p1p1p4m5m6m"),
         ("1m 2m 3m 5p 5p", [], "1m2m3m5p5p"),
         # four backs inside the run: a kong turned down whose tile cannot be seen, as set apart
         # (it was a concealed kong of 1m, a face-down tile left standing)
@@ -230,3 +245,61 @@ def test_whole_keeps_every_grouped_tile_for_the_app_to_offer_its_own_likeliest_h
     assert len(whole.concealed) == 26 and "too_many_tiles" not in [n.code for n in whole.notes]
     cut = hand_from_photo(result, "xingzi")
     assert sorted(t.detection for t in cut.concealed) == list(range(12, 26)) and cut.winning_tile == "9s"
+
+
+def _unsure(result: DetectResult, *ks: int, conf: float = 0.33, **more) -> DetectResult:
+    """`result` with detections `ks` read at `conf` (and `more` fields, e.g. `uncertain=True`)."""
+    import dataclasses
+
+    for k in ks:
+        result.detections[k] = dataclasses.replace(result.detections[k], conf=conf, **more)
+    return result
+
+
+def test_an_unsure_reading_never_completes_a_kong_laid_apart():
+    """Issue 36 item 5: a flower read as 七万 at 33 % beside 777m was a kong (+2 炮): now the
+    pung of the three sure 7m, the unsure one standing for the player to check."""
+    result = _unsure(photo("1m 2m 3m 4m 5m 6m 2p 3p 4p 9s 9s | 7m 7m 7m 7m"), 14)
+    guess = hand_from_photo(result, "jiujiang", whole=True)
+    assert [(m.kind, m.codes) for m in guess.melds] == [("pung", ["7m"] * 3)]
+    assert [t.detection for m in guess.melds for t in m.tiles] == [11, 12, 13]
+    assert guess.concealed[-1].detection == 14 and guess.concealed[-1].conf == pytest.approx(0.33)
+    sure = hand_from_photo(photo("1m 2m 3m 4m 5m 6m 2p 3p 4p 9s 9s | 7m 7m 7m 7m"), "jiujiang")
+    assert [m.kind for m in sure.melds] == ["kong"]  # four sure readings: the kong
+
+
+def test_a_claimed_kong_never_lays_apart_an_unsure_reading_inside_the_row():
+    row = "1m 2m 3m 5s 5s~ 5s 5s 8p 8p"
+    result = _unsure(photo(row), 6, conf=0.9, uncertain=True)  # flagged by the reader
+    result.groups = [type(result.groups[0])(tuple(range(len(result.detections))), "hand")]
+    guess = hand_from_photo(result, "xingzi")
+    assert [(m.kind, "".join(m.codes)) for m in guess.melds] == [("pung", "5s5s5s")]
+    assert "5s" in [t.code for t in guess.concealed]
+
+
+def test_a_kong_whose_tops_are_cut_off_is_that_kong_with_its_odd_tile_flagged():
+    """Issue 36 item 6: a claimed kong laid apart, read 111s + a 1m (its tops cut off), came
+    as a pung of 一條 and a stray 一万 standing: now the kong of 1s, the odd tile to check."""
+    row = "1s 1s~ 1s 1m | 2m 3m 4m 5p 6p 7p 2s 3s 4s 9p | 9p"
+    guess = hand_from_photo(_unsure(photo(row), 3, conf=0.38), "jiujiang")
+    assert [(m.kind, m.codes) for m in guess.melds] == [("kong", ["1s"] * 4)]
+    odd = guess.melds[0].tiles[3]
+    assert odd.detection == 3 and odd.uncertain and odd.conf == 0.0
+    assert "1m" not in [t.code for t in guess.concealed] and len(guess.concealed) == 11
+    sure = hand_from_photo(photo(row), "jiujiang")  # the 1m read sure: a tile laid beside the pung
+    assert [(m.kind, m.codes) for m in sure.melds] == [("pung", ["1s"] * 3)]
+
+
+@pytest.mark.parametrize(
+    ("unsure", "melds", "standing"),
+    [
+        ((2,), [("concealed_kong", "7m7m7m7m")], "1m2m3m4s4s"),  # one face sure: it names the kong
+        ((1, 2), [], "?7m7m?1m2m3m4s4s"),  # no face sure: no kong, the faces stand to be checked
+    ],
+)
+def test_a_concealed_kong_inside_the_row_needs_a_face_read_sure(unsure, melds, standing):
+    result = _unsure(photo("back 7m 7m back 1m 2m 3m 4s 4s"), *unsure)
+    result.groups = [type(result.groups[0])(tuple(range(len(result.detections))), "hand")]
+    guess = hand_from_photo(result, "xingzi")
+    assert [(m.kind, "".join(m.codes)) for m in guess.melds] == melds
+    assert "".join(t.code for t in guess.concealed) == standing

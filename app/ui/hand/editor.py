@@ -254,9 +254,11 @@ def _on_meld_kind(j: int, key: str) -> None:
 
 
 def _on_meld_out(j: int) -> None:
+    """⊖ on a meld: its tiles back among the standing ones (the obvious action, issue 36 item 6);
+    taking a photo's tiles out of the hand is each tile's own button, or its photo row's."""
     h = session.hip()
     if j < len(h.hand.melds):
-        h.set_hand(h.hand.without_meld(j))
+        h.set_hand(h.hand.with_meld_kind(j, DISSOLVE))
     h.sel = None
 
 

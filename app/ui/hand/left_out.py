@@ -17,7 +17,15 @@ from app.ui.hand import session
 from app.ui.i18n import t
 from app.ui.render.tiles import label, name, spoken
 from app.ui.state.photo_tiles import in_hand, left_out, photo_tile, rows, set_aside_codes
-from app.ui.state.too_many import MOST_TILES, likeliest, over_hand, over_hand_words, physical, too_many
+from app.ui.state.too_many import (
+    MOST_TILES,
+    kong_first,
+    likeliest,
+    over_hand,
+    over_hand_words,
+    physical,
+    too_many,
+)
 
 __all__ = ["left_out_view", "over_full", "too_many_hint"]
 
@@ -84,11 +92,12 @@ def over_full() -> bool:
 def too_many_hint() -> None:
     """Said when a photo's hand holds more tiles than a winning hand with its kongs laid apart
     (`state.too_many.over_hand`): how many, and the likeliest hand one tap away. Over 18 it is
-    more than any winning hand."""
+    more than any winning hand. When four alike standing explain the extra tiles (`kong_first`),
+    the kong question comes first (the editor's) and this waits."""
     result, hand = _result(), session.hip().hand
-    if result is None or not over_hand(hand):
+    if result is None or not over_hand(hand) or kong_first(hand):
         return
-    best = likeliest(hand, result.detections, result.groups)
+    best = likeliest(hand, result.detections, result.groups, session.hip().cond.variant)
     n = physical(hand)
     with st.container(horizontal=True, vertical_alignment="center", key="toomany"):
         if n > MOST_TILES:

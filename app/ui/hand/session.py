@@ -29,6 +29,7 @@ import streamlit as st
 
 from app.ui import services
 from app.ui.state import Conditions, EditHand
+from app.ui.state.photo_tiles import for_variant, in_hand
 from app.ui.state.progress import HandInProgress
 from scoring import ScoreResult
 from scoring.rules import load_rules
@@ -143,10 +144,13 @@ def sync_from_widgets() -> None:
 
     h = hip()
     cond: Conditions = h.cond
+    was = cond.variant
     for name in ("variant", "self_drawn", "discarder"):
         v = ss.get(f"w_{name}")
         if v is not None:
             setattr(cond, name, v)
+    if cond.variant != was:
+        _variant_changed(h)
     bonus = f"bonus_{h.hand.bonus_tiles}" if load_rules(cond.variant).bonus_tile is not None else None
     h.bad_numbers = numbers.sync(cond, bonus)  # point value, counts, 發: whole numbers in range, else bad
     if "w_dealer" in ss:
@@ -157,3 +161,13 @@ def sync_from_widgets() -> None:
         _store_seat(info, "ready_declared", ss.get(f"w_{seat}_ready_declared"))
     if load_rules(cond.variant).self_draw_only:
         cond.self_drawn = True
+
+
+def _variant_changed(h: HandInProgress) -> None:
+    """What the new variant sets aside, derived again from the photo's reading
+    (`state.photo_tiles.for_variant`: 發 set aside in 九江 / 星子 stand in the hand in 新余)."""
+    photo = h.photo if h.photo_src != "typed" and (in_hand(h.hand) or h.hand.is_empty) else None
+    dets, groups = (photo.result.detections, photo.result.groups) if photo is not None else ((), ())
+    hand = for_variant(h.hand, dets, groups, h.cond.variant)
+    if hand != h.hand:
+        h.set_hand(hand)

@@ -88,13 +88,15 @@ class EditHand:
 
     def kong_candidates(self) -> list[int]:
         """When the hand has more than 14 tiles (a kong counts 3): the index of one tile of
-        each code that stands four times — a kong the photo did not lay apart."""
+        each code that stands four times, each read sure — a kong the photo did not lay apart
+        (asked, never assumed). An unsure reading never completes a kong (issue 36 item 5: a
+        flower read as 七万 at 33 % beside 777m)."""
         if self.tile_count <= 14:
             return []
         first: dict[str, int] = {}
         seen: dict[str, int] = {}
         for i, t in enumerate(self.concealed):
-            seen[t.code] = seen.get(t.code, 0) + 1
+            seen[t.code] = seen.get(t.code, 0) + (0 if t.needs_check else 1)
             first.setdefault(t.code, i)
         return [first[c] for c, n in seen.items() if n == 4 and c != UNKNOWN]
 

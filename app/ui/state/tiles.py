@@ -10,14 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.photo_hand import UNKNOWN
+from app.photo_melds import SURE_CONF
 from scoring.tiles import ALL_TILES
 
 _ORDER = {t.code: int(t) for t in ALL_TILES}
-SURE_CONF = 0.5
-"""A reading below this confidence is shown unsure (red dashed) even when the reader did not flag
-it: a tile at 44 % is never shown as sure. On `real_rows_public` (models 0.6.2, 903 in-row tiles)
-this adds 23 frames (2.5 %) to the reader's 46 flags; on the 22 of its photos whose rows align
-with the labels (649 tiles, 3 wrong) it marks 8 more right tiles (1.2 %) and no more wrong ones."""
 DISSOLVE = "concealed"
 """The meld-kind choice that puts a meld's tiles back into the standing hand."""
 
