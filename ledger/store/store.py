@@ -29,7 +29,7 @@ from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.store import dberror, readonly, rows
 from ledger.store import schema as S
-from ledger.store.db import given_url, make_engine
+from ledger.store.db import given_url, make_engine, read_snapshot
 from ledger.store.dberror import db_errors
 from ledger.store.integrity import check_hands, quick_check
 
@@ -117,6 +117,8 @@ class Store:
         try:
             with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
                 with conn.begin():
+                    if not write:
+                        read_snapshot(conn)
                     yield conn
         except StoreError as e:
             if e.code != "store_io_error":
