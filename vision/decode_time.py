@@ -13,8 +13,10 @@ decoder runs (`check_jpeg`):
 - **EXIF segments.** Pillow joins a JPEG's APP1 ``Exif`` segments by repeated ``bytes +=``:
   quadratic in their count (600 segments of 64 KB: ~2 s per open, and a photo is opened up to
   three times). A camera writes one (EXIF's own limit is one 64 KB segment); more than
-  `MAX_EXIF_SEGMENTS` is `too_much_metadata`. Other APPn segments (ICC profiles, extended XMP:
-  a phone's depth map) cost time linear in their bytes and are not limited here.
+  `MAX_EXIF_SEGMENTS` is `too_much_metadata`, and so are more than `MAX_SEGMENTS` segments of
+  any kind (each costs Pillow's parser, which reads the markers a byte at a time, and this
+  walk). Other APPn segments (ICC profiles, extended XMP: a phone's depth map) cost time linear
+  in their bytes and are not limited otherwise.
 
 Whatever the format, a decode that has spent more than `DECODE_SECONDS` of its thread's CPU
 time when the decoder asks for more of the file is stopped (`TimedBytes`: `DecodeTooSlow`,
@@ -37,6 +39,7 @@ __all__ = [
     "DECODE_SECONDS",
     "MAX_EXIF_SEGMENTS",
     "MAX_SCANS",
+    "MAX_SEGMENTS",
     "DecodeTooSlow",
     "JpegMarkers",
     "TimedBytes",
@@ -57,6 +60,11 @@ DECODE_SECONDS = 1.5
 JPEG, the largest the memory budget lets through, 0.77 s; a 100-megapixel baseline one 0.40 s;
 a 12-megapixel phone photo ~0.05 s). `jxmj detect` decodes a photo up to three times (`vision.reader`)."""
 
+MAX_SEGMENTS = 20_000
+"""Segments (markers) walked at most: a photo has a few dozen (up to ~300 with a large ICC profile
+or a phone's depth map in extended XMP); millions of empty ones would hold this walk (and Pillow's
+own, a byte at a time) for a minute. Past it the walk stops: `too_much_metadata`."""
+
 _MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 """The next marker after a scan's entropy-coded data: 0xFF followed by neither a stuffed 0x00, a
 restart marker (RSTn, inside the data) nor a fill byte (0xFF; the marker starts at the last one)."""
@@ -72,22 +80,23 @@ class JpegMarkers:
 
     scans: int
     exif_segments: int
+    segments: int = 0
 
 
 def jpeg_markers(data: bytes) -> JpegMarkers | None:
-    """Count the scans and APP1 Exif segments of a JPEG's primary picture, walking its segments
-    by their lengths and each scan's entropy-coded data to the next marker; None when `data` does
-    not start as a JPEG. A walk that runs into damage stops there with what it counted (the
-    decoder reports the damage).
+    """Count the scans, APP1 Exif segments and all segments of a JPEG's primary picture, walking
+    its segments by their lengths and each scan's entropy-coded data to the next marker; None
+    when `data` does not start as a JPEG. A walk that runs into damage stops there with what it
+    counted (the decoder reports the damage), and so does one past `MAX_SEGMENTS` segments.
 
     >>> scan = b"\\xff\\xda\\x00\\x02" + b"\\x12\\xff\\x00\\x34\\xff\\xd0\\x56"  # a stuffed 0xFF, a restart
     >>> jpeg_markers(b"\\xff\\xd8" + scan + scan + b"\\xff\\xd9")
-    JpegMarkers(scans=2, exif_segments=0)
+    JpegMarkers(scans=2, exif_segments=0, segments=2)
     """
     if not data.startswith(b"\xff\xd8"):
         return None
-    i, scans, exif = 2, 0, 0
-    while i + 4 <= len(data) and data[i] == 0xFF:
+    i, scans, exif, segments = 2, 0, 0, 0
+    while i + 4 <= len(data) and data[i] == 0xFF and segments <= MAX_SEGMENTS:
         marker = data[i + 1]
         if marker == 0xFF:  # a fill byte before a marker
             i += 1
@@ -97,6 +106,7 @@ def jpeg_markers(data: bytes) -> JpegMarkers | None:
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
             i += 2
             continue
+        segments += 1
         end = i + 2 + int.from_bytes(data[i + 2 : i + 4], "big")
         if marker == 0xE1 and data[i + 4 : i + 10] == b"Exif\x00\x00":
             exif += 1
@@ -107,7 +117,7 @@ def jpeg_markers(data: bytes) -> JpegMarkers | None:
                 break
             end = found.start()
         i = end
-    return JpegMarkers(scans, exif)
+    return JpegMarkers(scans, exif, segments)
 
 
 def check_jpeg(data: bytes) -> None:
@@ -124,14 +134,18 @@ def check_jpeg(data: bytes) -> None:
             scans=found.scans,
             limit=MAX_SCANS,
         )
-    if found.exif_segments > MAX_EXIF_SEGMENTS:
-        raise ImageError(
-            "too_much_metadata",
-            f"this JPEG holds {found.exif_segments} EXIF blocks (at most {MAX_EXIF_SEGMENTS} are read; "
-            "a camera writes one): save it again without its metadata",
-            segments=found.exif_segments,
-            limit=MAX_EXIF_SEGMENTS,
-        )
+    for count, limit, what in (
+        (found.exif_segments, MAX_EXIF_SEGMENTS, "EXIF blocks (a camera writes one"),
+        (found.segments, MAX_SEGMENTS, "header blocks (a photo has a few dozen"),
+    ):
+        if count > limit:
+            raise ImageError(
+                "too_much_metadata",
+                f"this JPEG holds {count} {what}; at most {limit} are read): "
+                "save it again without its metadata",
+                segments=count,
+                limit=limit,
+            )
 
 
 class TimedBytes(io.BytesIO):

@@ -14,7 +14,7 @@ from PIL import Image, ImageFile
 from tests.vision.conftest import encode
 from tests.vision.jpeg_bombs import exif_padded, scan_bomb
 from vision import decode_time, image
-from vision.decode_time import MAX_EXIF_SEGMENTS, MAX_SCANS, jpeg_markers
+from vision.decode_time import MAX_EXIF_SEGMENTS, MAX_SCANS, MAX_SEGMENTS, jpeg_markers
 from vision.image import ImageError, decode_cost, open_image, read_cost
 
 
@@ -63,13 +63,26 @@ def test_a_jpeg_padded_with_exif_blocks_is_refused_before_pillow_joins_them():
     assert open_image(exif_padded(MAX_EXIF_SEGMENTS)).pixels.shape == (64, 64, 3)
 
 
+def test_millions_of_empty_segments_are_refused_without_walking_them_all():
+    flat = encode(Image.new("L", (64, 64), 128), "JPEG")
+    for empty in (b"\xff\xe1\x00\x02", b"\xff\xfe\x00\x02", b"\xff\xda\x00\x02\x00"):  # APP1, COM, SOS
+        data = flat[:2] + empty * 2_000_000 + flat[2:]  # 8-10 MB: a minute to walk, and for Pillow
+        started = time.thread_time()
+        err = _refused(data)
+        assert time.thread_time() - started < 1.0, empty
+        said = (err.code, err.fields["limit"])
+        assert said in {("too_much_metadata", MAX_SEGMENTS), ("too_many_scans", MAX_SCANS)}
+        assert decode_cost(data) == 0
+
+
 def test_a_marker_walk_skips_what_only_looks_like_a_marker():
     photo = encode(np.random.default_rng(3).integers(0, 256, (256, 256, 3), np.uint8), "JPEG", quality=95)
     assert b"\xff\x00" in photo  # entropy-coded 0xFF bytes, stuffed
     exif = b"Exif\x00\x00" + b"\xff\xda\xff\xe1" * 8  # scan and APP1 markers inside a segment
     app1 = b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif
-    assert jpeg_markers(photo[:2] + app1 + photo[2:]) == decode_time.JpegMarkers(scans=1, exif_segments=1)
-    assert jpeg_markers(photo + scan_bomb(500)) == decode_time.JpegMarkers(1, 0)  # after EOI: not decoded
+    found = jpeg_markers(photo[:2] + app1 + photo[2:])
+    assert (found.scans, found.exif_segments) == (1, 1) and found.segments == jpeg_markers(photo).segments + 1
+    assert jpeg_markers(photo + scan_bomb(500)).scans == 1  # after the end of image: not decoded
     assert jpeg_markers(b"\x89PNG\r\n\x1a\n") is None
 
 
@@ -80,8 +93,9 @@ def test_every_decode_stops_past_its_cpu_time(monkeypatch):
         err = _refused(data)
         assert (err.code, err.fields) == ("too_slow", {"limit": -1.0})
     monkeypatch.setattr(decode_time, "MAX_SCANS", 10**6)  # let a bomb through the marker check
+    monkeypatch.setattr(decode_time, "MAX_SEGMENTS", 10**6)
     monkeypatch.setattr(image, "DECODE_SECONDS", 0.3)
-    bomb = scan_bomb(20_000, (2000, 2000))  # ~6 s to decode whole; ~0.4 MB, read 64 KB at a time
+    bomb = scan_bomb(12_000, (2000, 2000))  # ~2.6 s to decode whole; 0.25 MB, read 64 KB at a time
     started = time.thread_time()
     assert _refused(bomb, min_side=1000).code == "too_slow"
-    assert time.thread_time() - started < 3.0  # stopped at the next read past 0.3 s
+    assert time.thread_time() - started < 2.0  # stopped at the first read past 0.3 s
