@@ -219,11 +219,17 @@ def _float(text: str) -> float:
 
 
 def parse(
-    text: str, lengths: bool = True, limits: dict[str, int] | None = None, skip: tuple[str, ...] = ()
+    text: str,
+    lengths: bool = True,
+    limits: dict[str, int] | None = None,
+    skip: tuple[str, ...] = (),
+    too_large: bool = False,
 ) -> Any:
     """Decode JSON text strictly (duplicate fields, over-long integers, NaN, Infinity and 1e999 refused)
     and `check_strings` it (`lengths`, `limits`, `skip` as there). Empty text (or only white
-    space) is `bad_json` saying so, not a decoder's "Expecting value".
+    space) is `bad_json` saying so, not a decoder's "Expecting value". `too_large`: a number too
+    large for a float (`1e999`) is read as infinity, for a caller that checks every value by its
+    key next and names it there (the app's house rules).
 
     >>> parse(" ")
     Traceback (most recent call last):
@@ -237,7 +243,7 @@ def parse(
             text.lstrip("\ufeff"),
             object_pairs_hook=_no_duplicates,
             parse_int=_int,
-            parse_float=_float,
+            parse_float=float if too_large else _float,
             parse_constant=_constant,
         )
     except RecursionError:
