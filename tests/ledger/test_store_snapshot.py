@@ -76,7 +76,7 @@ def test_a_reader_beside_a_writer_process_never_sees_damage(store, db_url):
     assert writer.returncode == 0
     writes = int(out)
     assert damaged == [], f"{len(damaged)} of {reads + len(damaged)} reads said {set(damaged)}"
-    assert reads > 50 and writes > 50, (reads, writes)
+    assert reads > 50 and writes > 20, (reads, writes)  # enough of both to overlap
     assert counts <= {2, 3}
     with store.engine.connect() as conn:  # the writer's last undo left two hands
         assert conn.execute(sa.select(sa.func.count()).select_from(schema.hands)).scalar_one() == 2
