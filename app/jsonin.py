@@ -10,7 +10,8 @@ raises `InputError` with one sentence naming the problem:
   own limit may be switched off, and converting millions of digits takes minutes);
 - a string holding a lone surrogate (`"\\ud800"`: not text; it cannot be printed or stored);
 - `NaN`, `Infinity` or `-Infinity` (not JSON, RFC 8259: they could be stored but never read
-  back by a strict reader);
+  back by a strict reader), and a number too large for a float however it is spelled (`1e999`,
+  `-1E400`, 400 digits: Python reads it as infinity, which would be written back as `Infinity`);
 - arrays and objects nested more than `MAX_DEPTH` deep (a hand is 4 deep; deeper input would
   exhaust Python's recursion further on);
 - a tile string (`concealed`, `winning_tile`, a meld's `tiles`) longer than
@@ -23,6 +24,7 @@ Messages quote at most `ECHO_CHARS` characters of a user's value (`clip`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -203,12 +205,31 @@ def _constant(name: str) -> Any:
     raise InputError(BAD_JSON, f"the input holds {name}, which is not a JSON number: give a number")
 
 
+def _float(text: str) -> float:
+    """`json.loads` hook for a number with a fraction or an exponent: refused when it reads as
+    infinity (`1e999`), which no JSON writer may write back."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(
+            BAD_JSON,
+            f"the input holds {short(text, 40)}, which is not a finite number (it is too large): "
+            "give a number",
+        )
+    return value
+
+
 def parse(
-    text: str, lengths: bool = True, limits: dict[str, int] | None = None, skip: tuple[str, ...] = ()
+    text: str,
+    lengths: bool = True,
+    limits: dict[str, int] | None = None,
+    skip: tuple[str, ...] = (),
+    too_large: bool = False,
 ) -> Any:
-    """Decode JSON text strictly (duplicate fields, over-long integers, NaN and Infinity refused)
+    """Decode JSON text strictly (duplicate fields, over-long integers, NaN, Infinity and 1e999 refused)
     and `check_strings` it (`lengths`, `limits`, `skip` as there). Empty text (or only white
-    space) is `bad_json` saying so, not a decoder's "Expecting value".
+    space) is `bad_json` saying so, not a decoder's "Expecting value". `too_large`: a number too
+    large for a float (`1e999`) is read as infinity, for a caller that checks every value by its
+    key next and names it there (the app's house rules).
 
     >>> parse(" ")
     Traceback (most recent call last):
@@ -219,7 +240,11 @@ def parse(
         raise InputError(BAD_JSON, "the input is empty: give one JSON object")
     try:
         data = json.loads(
-            text.lstrip("\ufeff"), object_pairs_hook=_no_duplicates, parse_int=_int, parse_constant=_constant
+            text.lstrip("\ufeff"),
+            object_pairs_hook=_no_duplicates,
+            parse_int=_int,
+            parse_float=float if too_large else _float,
+            parse_constant=_constant,
         )
     except RecursionError:
         raise InputError(

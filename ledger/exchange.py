@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
+from unicodedata import normalize
 
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
 from ledger.model import Table, _num, by_index
-from ledger.names import check_text, visible
+from ledger.names import check_text, shows_nothing, visible
 from ledger.settle import settle
 
 __all__ = ["CSV_WORDS", "FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
@@ -73,14 +74,22 @@ def export_json(ledger: Ledger) -> dict[str, Any]:
 
 
 def _cell(name: str) -> str:
-    """A seat name as a spreadsheet shows it, never a formula (OWASP "CSV injection"): a name that
-    starts with ``= + - @``, a tab or a carriage return gets a leading ``'``.
+    """A seat name as a spreadsheet shows it, never a formula (OWASP "CSV injection"): a name whose
+    first visible character is ``= + - @`` or one a spreadsheet may read as them (full-width
+    ``＝＋－＠``, small ``﹦﹢﹣﹫``: NFKC's forms), a tab or a carriage return, gets a leading
+    ``'`` — also behind characters that show nothing (U+034F, a zero-width space, a byte-order
+    mark, a Hangul filler, a space: :func:`ledger.names.shows_nothing`).
 
-    >>> _cell("=HYPERLINK(1)"), _cell("张三")
-    ("'=HYPERLINK(1)", '张三')
+    >>> _cell("=HYPERLINK(1)"), _cell("张三"), _cell("＝1"), _cell("\u034f+1")
+    ("'=HYPERLINK(1)", '张三', "'＝1", "'\u034f+1")
     """
+    lead = next((ch for ch in name if not shows_nothing(ch)), "")
+    formula = name[:1] in ("\t", "\r") or normalize("NFKC", lead)[:1] in _FORMULA
     name = visible(name)  # a control character stored before ledger.names refused it: U+FFFD
-    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
+    return "'" + name if formula else name
+
+
+_FORMULA = ("=", "+", "-", "@")
 
 
 #: the CSV's words (headers, the kinds of hand) by key; ``delta`` / ``total`` name a seat's columns

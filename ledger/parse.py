@@ -17,7 +17,7 @@ from ledger.errors import LedgerError
 from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table
 from ledger.recorded import RecordedHand, Winner
 from scoring import HandError, HandInput
-from scoring.jsontype import json_type
+from scoring.jsontype import json_type, non_finite
 from scoring.model import SET_KEYS
 
 __all__ = ["Context", "parse_hand", "payer_seats"]
@@ -76,6 +76,9 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     (codes ``bad_hand``, ``unknown_seat``, ``payers_contradict_seats``, ``not_the_dealer``)."""
     if not isinstance(data, dict):
         raise _fail(ctx, f"a hand is a JSON object, not {json_type(data)}")
+    bad = None if ctx.lenient else non_finite(data)  # an annotation is stored as given
+    if bad is not None:
+        raise _fail(ctx, f"it holds {json_type(bad)}, which is not a finite number: give a number")
     unknown = sorted(set(data) - _HAND_KEYS)
     if unknown:
         raise _fail(ctx, f"unknown field {unknown[0]!r} (a hand has {', '.join(sorted(_HAND_KEYS))})")

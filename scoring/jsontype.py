@@ -8,9 +8,10 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
-__all__ = ["json_type", "not_a_count"]
+__all__ = ["json_type", "non_finite", "not_a_count"]
 
 
 def json_type(v: Any) -> str:
@@ -62,3 +63,23 @@ def not_a_count(v: Any) -> str:
     if type(v) is float and v.is_integer() is False:
         return f"{v} is not a whole number"
     return f"not {json_type(v)}"
+
+
+def non_finite(value: Any) -> Any:
+    """A number in a JSON value (its objects' values and its lists walked) that is not finite —
+    a float read from ``1e999`` or ``NaN``, a ``Decimal('Infinity')`` — or None.
+    Walked without recursion, so any depth is safe.
+
+    >>> non_finite({"a": [1, {"b": float("-inf")}]}), non_finite([1.5, "inf", None])
+    (-inf, None)
+    """
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if (isinstance(v, float) and not math.isfinite(v)) or (isinstance(v, Decimal) and not v.is_finite()):
+            return v
+        if isinstance(v, Mapping):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return None

@@ -12,6 +12,7 @@ from PIL import Image
 
 from app import cli, cmd_detect
 from tests.vision.conftest import encode, huge_png
+from tests.vision.jpeg_bombs import exif_padded, scan_bomb
 
 
 def run_cli(capsys, *argv):
@@ -77,6 +78,8 @@ BAD = {
     "one_by_one": lambda: encode(np.zeros((1, 1, 3), np.uint8), "PNG"),
     "20000x20000_png": huge_png,
     "animated_gif": animated_gif,  # not a format phones make: refused by name
+    "scan_bomb": lambda: scan_bomb(5000, (1000, 1000)),  # 5,000 progressive scans: minutes per MB
+    "exif_padded": lambda: exif_padded(64),  # 64 EXIF blocks: Pillow's joining is quadratic
 }
 BAD_CODES = {  # docs/detect-json.md "Errors"
     "not_an_image": "unsupported_format",
@@ -85,6 +88,8 @@ BAD_CODES = {  # docs/detect-json.md "Errors"
     "one_by_one": "too_small",
     "20000x20000_png": "too_many_pixels",
     "animated_gif": "unsupported_format",
+    "scan_bomb": "too_many_scans",
+    "exif_padded": "too_much_metadata",
 }
 
 NO_TILES = {  # valid images without tiles: a sane empty result

@@ -238,3 +238,49 @@ def test_a_stored_hand_of_deep_arrays_is_corrupt_store(tmp_path, capsys, monkeyp
         c.execute("UPDATE jxmj_hands SET data = ?", ("[" * 100_000 + "]" * 100_000,))
     assert cli.main(["table", "show", code]) == 2
     assert json.loads(capsys.readouterr().out)["code"] == "corrupt_store"
+
+
+TOO_LARGE = ["1e999", "-1e999", "1E400", "1e+309", "-0.5e310", "1" + "0" * 400 + ".0"]
+"""Spellings of a number that reads as infinity (a float past 1.8e308): none may be stored."""
+
+
+@pytest.mark.parametrize("spelled", TOO_LARGE)
+def test_a_number_too_large_is_refused_however_spelled(jx, code, tmp_path, spelled):
+    hand = json.dumps({**WIN, "hand": {**HAND, "_seen": "__N__"}}).replace('"__N__"', spelled)
+    rc, out = jx("record", code, "-", stdin=hand)
+    assert rc == 2 and out["code"] == "bad_input", out
+    assert f"the input holds {spelled[:40]}" in out["error"] and "not a finite number" in out["error"]
+    export = json.dumps(_export(jx, code))
+    for where in ('"base": 1', '"_x": 1'):  # the table's base; an annotation kept as given
+        text = export.replace('"winning_tile": "C"', '"winning_tile": "C", "_x": 1', 1)
+        path = tmp_path / "e.json"
+        path.write_text(text.replace(where, where[:-1] + spelled, 1))
+        rc, out = jx("import", str(path))
+        assert rc == 2 and out["code"] == "bad_import" and "not a finite number" in out["error"], out
+    rc, out = jx("show", code)
+    assert rc == 0 and "Infinity" not in json.dumps(out)
+
+
+def test_score_json_with_a_number_too_large_is_bad_json(tmp_path, capsys):
+    hand = tmp_path / "h.json"
+    hand.write_text(json.dumps({**HAND, "variant": "xingzi", "_n": 0}).replace("0}", "1e999}"))
+    assert cli.main(["score", str(hand)]) == 2
+    assert json.loads(capsys.readouterr().out) == {
+        "error": "the input holds 1e999, which is not a finite number (it is too large): give a number",
+        "code": "bad_json",
+    }
+
+
+def test_a_hand_given_infinity_from_python_is_refused_not_stored(tmp_path):
+    from ledger import Table
+    from ledger.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    code = store.create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+    for bad in (float("inf"), float("-inf"), float("nan")):
+        annotated = {**WIN, "hand": {**HAND, "_x": [1, {"y": bad}]}}
+        for hand in (annotated, {**WIN, "kongs": {"张三": bad}}):
+            with pytest.raises(LedgerError) as e:
+                store.append(code, hand)
+            assert e.value.code == "bad_hand" and "not a finite number" in e.value.message, e.value.message
+    assert store.get(code).hands == ()

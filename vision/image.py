@@ -33,6 +33,10 @@ Policy (all limits are module constants):
 - **Pixel formats.** Whatever the mode (grayscale, palette, CMYK, RGBA, LA, 16-bit), the
   result is 8-bit RGB; transparency is composited onto white; 16-bit samples keep their top
   8 bits. An animated image or a multi-picture file contributes its first (primary) picture.
+- **Time.** A JPEG that would cost time per byte is refused from its markers before it is
+  decoded: more than 100 scans (`too_many_scans`; a progressive photo has ~10) or 16 EXIF
+  blocks (`too_much_metadata`); and any decode stops with `too_slow` once it has spent
+  `vision.decode_time.DECODE_SECONDS` (1.5 s) of CPU time (`vision.decode_time`).
 - **Errors.** Every failure — including any exception a decoder raises on corrupt data — is
   an `ImageError` whose message is one sentence for the user and whose `code` names the
   problem (`ERROR_CODES`) so that the app can translate it.
@@ -50,10 +54,13 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from vision.cost import Plan, decoded_bytes, plan, webp_canvas
+from vision.decode_time import DECODE_SECONDS, DecodeTooSlow, TimedBytes, check_jpeg
+from vision.image_errors import ERROR_CODES, ImageError
 from vision.pixels import orient, to_rgb
 
 __all__ = [
     "DECODE_BUDGET",
+    "ERROR_CODES",
     "MAX_PIXELS",
     "ImageError",
     "LoadedImage",
@@ -79,21 +86,6 @@ ACCEPTED_FORMATS = ("JPEG", "MPO", "PNG", "WEBP", "HEIF", "AVIF")
 
 FORMAT_NAMES = "JPEG, PNG, WebP, HEIC/HEIF or AVIF"
 
-ERROR_CODES = (
-    "empty",
-    "no_file",
-    "is_directory",
-    "unreadable",
-    "file_too_large",
-    "not_image",
-    "unsupported_format",
-    "corrupt",
-    "too_many_pixels",
-    "too_much_memory",
-    "too_small",
-    "bad_array",
-)
-"""Every `ImageError.code`; the app has a translated message for each (`image.<code>`)."""
 
 _EXIF_ORIENTATION = 0x0112
 _OPENERS: tuple[str, ...] = ()  # ACCEPTED_FORMATS this Pillow build has, once registered
@@ -117,20 +109,6 @@ Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 # Pillow refuses truncated files by default; keep it that way (a truncated photo is an error).
 ImageFile.LOAD_TRUNCATED_IMAGES = False
-
-
-class ImageError(ValueError):
-    """The input is not a usable image: empty, not an image, corrupt, too big or too small.
-
-    `str(error)` is one sentence meant for the user (the CLI prints it as `{"error": ...}`);
-    `error.code` is one of `ERROR_CODES` and `error.fields` holds the numbers the sentence
-    names (e.g. `width`, `height`, `limit`), so a translated message can say the same.
-    """
-
-    def __init__(self, code: str, message: str, **fields: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.fields = fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +245,8 @@ def _plan(im: Image.Image, data: bytes, min_side: int | None) -> Plan:
 def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
     """`(pixels, width, height, orientation)`; raises ImageError or whatever the decoder raises."""
     _check_webp(data)
-    with Image.open(io.BytesIO(data), formats=_openers()) as im:
+    check_jpeg(data)
+    with Image.open(TimedBytes(data, DECODE_SECONDS), formats=_openers()) as im:
         w0, h0 = im.size
         _check_size(w0, h0)
         p = _plan(im, data, min_side)
@@ -289,6 +268,7 @@ def _plan_of(data: bytes, min_side: int | None) -> Plan:
     size = webp_canvas(data)
     if size is not None:
         return plan("WEBP", "RGBA", size, data, min_side, DECODE_BUDGET)
+    check_jpeg(data)  # before Pillow reads its EXIF blocks
     with Image.open(io.BytesIO(data), formats=_openers()) as im:
         return _plan(im, data, min_side)
 
@@ -354,6 +334,12 @@ def open_image(
             "too_many_pixels",
             f"image is too large: more than {limit} megapixels (the limit); scale it down first",
             limit=limit,
+        ) from None
+    except DecodeTooSlow:
+        raise ImageError(
+            "too_slow",
+            f"the image took more than {DECODE_SECONDS:g} s to decode (the limit); save it again as a JPEG",
+            limit=DECODE_SECONDS,
         ) from None
     except MemoryError:
         limit = DECODE_BUDGET // 2**20

@@ -210,7 +210,9 @@ class PhotoError(Exception):
         self.fields = fields
 
 
-IMAGE_FIELDS = {"width": "?", "height": "?", "limit": "?", "need": "?", "format": "?"}
+IMAGE_FIELDS = {
+    "width": "?", "height": "?", "limit": "?", "need": "?", "format": "?", "scans": "?", "segments": "?",
+}  # fmt: skip
 """Every field an `image.<code>` message may name, for an `ImageError` that lacks some."""
 
 

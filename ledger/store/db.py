@@ -16,7 +16,15 @@ from sqlalchemy import event
 
 from ledger.errors import StoreError
 
-__all__ = ["BUSY_TIMEOUT_S", "ENV", "default_url", "given_url", "make_engine", "read_only_url"]
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "ENV",
+    "default_url",
+    "given_url",
+    "make_engine",
+    "read_only_url",
+    "read_snapshot",
+]
 
 ENV = "JXMJ_DB"
 BUSY_TIMEOUT_S = 15.0  # how long a writer waits for another's lock before "busy" (read per engine)
@@ -104,6 +112,17 @@ def make_engine(url: str, read_only: bool = False) -> sa.Engine:
     elif parsed.get_backend_name() == "postgresql" and "lock_timeout" not in str(parsed.query):
         _lock_timeout(engine, round(BUSY_TIMEOUT_S * 1000))
     return engine
+
+
+def read_snapshot(conn: sa.Connection) -> None:
+    """Make the transaction just begun on ``conn`` read one snapshot, whatever commits meanwhile:
+    a table's row and its hands are then read as of one moment, never a hand count of one commit
+    and the hands of the next (which the integrity check would call damage). PostgreSQL's default,
+    READ COMMITTED, takes a snapshot per statement: the transaction is made REPEATABLE READ, READ
+    ONLY (a read-only one never fails to serialize). SQLite's WAL reader keeps the snapshot of its
+    first read until the transaction ends already."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
 
 def _lock_timeout(engine: sa.Engine, ms: int) -> None:

@@ -4,7 +4,10 @@ A flipped bit in an index page can make SQLite return part of a table's hands wi
 error, and a deleted row leaves the others numbered 1..n with a gap. So:
 
 - :func:`check_hands` — on every load, the hands read must be exactly ``hand_count`` rows at
-  positions 1..n, else ``corrupt_store`` (a table is never shown or extended in part);
+  positions 1..n, else ``corrupt_store`` (a table is never shown or extended in part). The row
+  and its hands are read in one transaction that sees one snapshot (a write's, which holds the
+  table's row; a reader's, :func:`ledger.store.db.read_snapshot`), so another process's commit
+  between the two reads is never taken for damage;
 - :func:`quick_check` — when a store is opened for writing (``open_store``), SQLite's
   ``PRAGMA quick_check`` (every page and index of the file, without the slower cross-checks of
   ``integrity_check``) must say ``ok``; PostgreSQL checks its pages itself;

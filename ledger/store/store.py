@@ -29,7 +29,7 @@ from ledger.fold import Ledger, replay
 from ledger.model import Hand, Table
 from ledger.store import dberror, readonly, rows
 from ledger.store import schema as S
-from ledger.store.db import given_url, make_engine
+from ledger.store.db import given_url, make_engine, read_snapshot
 from ledger.store.dberror import db_errors
 from ledger.store.integrity import check_hands, quick_check
 
@@ -117,6 +117,8 @@ class Store:
         try:
             with db_errors(self.where), self.engine.connect().execution_options(jxmj_write=write) as conn:
                 with conn.begin():
+                    if not write:
+                        read_snapshot(conn)
                     yield conn
         except StoreError as e:
             if e.code != "store_io_error":
@@ -128,8 +130,9 @@ class Store:
 
     # -- tables -------------------------------------------------------------------------------
     def create_table(self, table: Table, hands: list[Any] | tuple[Any, ...] = ()) -> TableRecord:
-        """Store a new table with ``hands`` (hand JSON, checked one by one). A fresh code is drawn,
-        unless ``table.code`` is set (an import) and free; ``table.locked`` is kept."""
+        """Store a new table with ``hands`` (hand JSON, checked one by one) under a fresh code,
+        always: an import's ``table.code`` is never kept (a file could choose any code, even one
+        free here); ``table.locked`` is kept."""
         checked: list[Hand] = []
         ledger = None
         for data in hands:  # each hand folded once onto the ledger of those before it
@@ -143,19 +146,18 @@ class Store:
         return TableRecord(replace(table, code=code), tuple(checked), 0)
 
     def _insert_table(self, conn: sa.Connection, table: Table, hand_count: int) -> tuple[str, int]:
-        """Insert the table's row under ``table.code`` when it is free, else under a fresh code;
-        returns ``(code, id)``. A code another writer takes between the check and the insert (a
-        PostgreSQL read does not wait for the other's commit) fails the insert as a duplicate: the
-        savepoint undoes it and a fresh code is drawn."""
+        """Insert the table's row under a fresh code; returns ``(code, id)``. A code another writer
+        takes between the check and the insert (a PostgreSQL read does not wait for the other's
+        commit) fails the insert as a duplicate: the savepoint undoes it and another is drawn."""
         seats = json.dumps(table.seats, ensure_ascii=False)
         row = dict(
             title=table.title, variant=table.variant, seats=seats, base=str(table.base),
             house_rules=json.dumps(table.house_rules, ensure_ascii=False),
             created=table.created.isoformat(), locked=table.locked, hand_count=hand_count, revision=0,
         )  # fmt: skip
-        code = table.code
         for _ in range(8):
-            if code and conn.execute(sa.select(S.tables.c.id).where(S.tables.c.code == code)).first() is None:
+            code = new_code()
+            if conn.execute(sa.select(S.tables.c.id).where(S.tables.c.code == code)).first() is None:
                 try:
                     with conn.begin_nested():
                         return code, conn.execute(
@@ -164,7 +166,6 @@ class Store:
                 except sa.exc.IntegrityError as e:
                     if dberror.kind(e) != dberror.DUPLICATE:
                         raise
-            code = new_code()
         raise ConflictError("another writer took every table code drawn: try again")
 
     def get(self, code: str) -> TableRecord:

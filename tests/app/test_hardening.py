@@ -13,6 +13,7 @@ from PIL import Image
 
 from app.ui import i18n
 from tests.app.conftest import photo_gate_held, total_of
+from tests.vision.jpeg_bombs import scan_bomb
 
 HAND = "234m567p678s777p99s"
 INTERNAL = re.compile(r"\b\w*(Error|Exception)\b|Traceback|\(\w+: ")  # exception names, "(TypeError: ..."
@@ -43,6 +44,7 @@ def _truncated_jpeg() -> bytes:
 
 BAD_UPLOADS = {
     "text": (lambda: b"this is not a picture", "image.not_image", {}),
+    "scan_bomb": (lambda: scan_bomb(5000), "image.too_many_scans", {"scans": 5000, "limit": 100}),
     "gif": (
         lambda: _encode(Image.new("RGB", (64, 48)), "GIF"),
         "image.unsupported_format",

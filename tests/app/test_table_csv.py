@@ -84,3 +84,41 @@ def test_the_download_button_is_built_by_the_shared_module():
     from app.ui.table import settle_view
 
     assert settle_view.csv_bytes is csv_bytes  # one builder: the app's file is the CLI's
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "＝HYPERLINK(1)",  # full-width = + - @: a spreadsheet may read them as their ASCII forms
+        "＋1",
+        "－1",
+        "＠a",
+        "﹦1",  # SMALL EQUALS SIGN (NFKC: =)
+        "\u034f=1+1",  # COMBINING GRAPHEME JOINER: shows nothing, the = stands first
+        "\u034f\u034f＋1",
+        "\ufe0f-1",  # VARIATION SELECTOR-16
+        "\u3164@a",  # HANGUL FILLER
+        "\u2800=1",  # BRAILLE PATTERN BLANK
+        "\u200b=1",  # ZERO WIDTH SPACE (stored before names refused it: shown as U+FFFD)
+        "\ufeff+1",  # a byte-order mark
+        "\u00a0\u034f=1",  # NO-BREAK SPACE, then a mark
+    ],
+)
+def test_a_formula_behind_an_invisible_or_full_width_character_is_guarded(name):
+    from ledger import add_hand
+    from ledger.names import visible
+
+    table = Table("xingzi", (name, "b", "c", "d"), stored=True)  # as stored: typed before a check
+    _, ledger = add_hand(table, [], {"kind": "false_win", "declarer": 0})
+    rows = _rows(csv_bytes(ledger, "en"))
+    shown = visible(table.seats[0])  # as stored, a control or format character shown as U+FFFD
+    assert rows[0][8] == f"'{shown} +/-" and rows[1][2] == f"'{shown}"
+    assert rows[1][8:12] == ["-30", "10", "10", "10"]
+
+
+@pytest.mark.parametrize("name", ["张三", "a=b", "1+1", "\u034fa", "甲-", "\u034f"])
+def test_a_name_that_starts_with_no_formula_is_left_as_it_is(name):
+    from ledger import replay
+
+    rows = _rows(csv_bytes(replay(Table("xingzi", (name, "b", "c", "d"), stored=True), []), "en"))
+    assert rows[0][8] == name + " +/-"

@@ -59,6 +59,20 @@ def test_export_import_restores_a_table(store):
         assert e.value.code in ("bad_import", "bad_seats")
 
 
+def test_an_import_always_gets_a_new_code(store, tmp_path):
+    code = _table(store)
+    store.append(code, drawn())
+    exported = export_json(store.get(code).ledger())
+    elsewhere = open_store(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")  # where every code is free
+    for wanted in (code, "33333333333", "K7QM9ACXTRE"):  # the table's, a chosen one, the README's
+        data = {**exported, "table": {**exported["table"], "code": wanted}}
+        rec = elsewhere.create_table(*table_from_export(data))
+        assert rec.table.code != wanted and len(elsewhere.get(rec.table.code).hands) == 1
+        with pytest.raises(NotFoundError):
+            elsewhere.get(wanted)
+    elsewhere.close()
+
+
 def test_two_writers_never_lose_or_double_a_hand(store, db_url):
     code = _table(store)
     store.append(code, drawn())

@@ -88,8 +88,9 @@ def typed_rules(
     if text.strip():
         if len(text) > MAX_RULES:
             raise RuleProblem(t("rule.too_long", n=MAX_RULES))
-        try:  # as strict as `jxmj table new --rules`: no duplicate fields, no 5000-digit numbers
-            rules = jsonin.parse(text, lengths=False)
+        try:  # as strict as `jxmj table new --rules`: no duplicate fields, no 5000-digit numbers;
+            # 1e400 is read to be refused below by its key ("drawn.window cannot be a number too large")
+            rules = jsonin.parse(text, lengths=False, too_large=True)
         except jsonin.InputError as e:
             where = re.search(r"line (\d+) column (\d+)", str(e))
             raise RuleProblem(

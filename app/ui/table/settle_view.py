@@ -139,8 +139,7 @@ def imported_note(code: str) -> None:
         return
     del ss[IMPORTED]
     old, new = said
-    key = "table.imported_same" if old == new else "table.imported_new"
-    st.info(t(key, old=old or "—", new=new))
+    st.info(t("table.imported_new", old=old or "—", new=new))  # an import never keeps the file's code
 
 
 def read_export(raw: bytes) -> object:
