@@ -9,7 +9,7 @@ bounded like score JSON (`app.jsonin`), checked before the ledger sees it.
 - **An export** (`import`): at most `MAX_IMPORT_HANDS` hands, the file at most
   `MAX_IMPORT_BYTES` (`MAX_IMPORT_HANDS` x `MAX_EXPORT_HAND_BYTES`, a hand with its derived
   outcome, plus `MAX_HAND_BYTES` for the table: 8,257,536 bytes, about 7.9 MiB, as README.md
-  and docs/ledger-json.md say; tests/test_ledger_input.py checks) and `MAX_IMPORT_VALUES` JSON
+  and docs/ledger-json.md say; tests/cli/test_ledger_input.py checks) and `MAX_IMPORT_VALUES` JSON
   values (counted before parsing, as commas: `[[],[],...]` would cost json.loads 22 bytes per
   byte); the table and every hand within the hand limits above. `import_cost` is what
   reading one holds at most (the app's 导入 is admitted by `app.photo_gate` on it, like a

@@ -59,7 +59,7 @@ def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, cap
 def test_the_readme_tour_scores_the_bundled_sample_photo(capsys):
     """`jxmj photo app/assets/sample_hand.jpg ...` of the README, with the shipped models: the
     sample's upright 678s set apart stands (no chow meld), so the hand scores as its truth."""
-    sample = Path(__file__).resolve().parents[1] / "app" / "assets"
+    sample = Path(__file__).resolve().parents[2] / "app" / "assets"
     status = cli.main(
         [
             "photo",
