@@ -24,14 +24,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from app.photo_guess import UNKNOWN, PhotoTile
 from scoring.rules import load_rules
 from vision.detection import Group
 from vision.layout import guess_kind
-
-if TYPE_CHECKING:
-    from app.photo_hand import PhotoTile
 
 SURE_CONF = 0.5
 """A reading below this confidence is shown unsure (red dashed) even when the reader did not flag
@@ -39,12 +36,10 @@ it: a tile at 44 % is never shown as sure. On `real_rows_public` (models 0.6.2, 
 this adds 23 frames (2.5 %) to the reader's 46 flags; on the 22 of its photos whose rows align
 with the labels (649 tiles, 3 wrong) it marks 8 more right tiles (1.2 %) and no more wrong ones."""
 
-_UNKNOWN = "?"
-
 
 def sure(t: PhotoTile) -> bool:
     """A face read with confidence: known, not flagged, at `SURE_CONF` or over (a back is no face)."""
-    return t.code not in (_UNKNOWN, "back") and not t.uncertain and t.conf >= SURE_CONF
+    return t.code not in (UNKNOWN, "back") and not t.uncertain and t.conf >= SURE_CONF
 
 
 def standing_kind(g: Group) -> bool:
@@ -91,7 +86,7 @@ def cut_kong(tiles: list[PhotoTile], claimed: bool) -> str | None:
     read sure, and the fourth is not and is read unsure (a kong whose tops the photo cut off),
     else None. A sure odd tile is a tile of its own beside a pung (the winning tile laid there)."""
     codes = [t.code for t in tiles]
-    if not claimed or len(codes) != 4 or "back" in codes or _UNKNOWN in codes:
+    if not claimed or len(codes) != 4 or "back" in codes or UNKNOWN in codes:
         return None
     code, n = Counter(codes).most_common(1)[0]
     alike = [t for t in tiles if t.code == code]
