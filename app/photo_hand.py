@@ -50,7 +50,7 @@ from app.photo_melds import meld_kind_inside as _meld_kind  # noqa: F401  (tests
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, TILE_CODES
-from vision.detection import Detection, DetectResult, Group
+from vision.detection import BACK, FLOWER, Detection, DetectResult, Group
 from vision.layout import group_tiles, guess_kind
 
 MAX_HAND_TILES = 18
@@ -104,7 +104,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         set_aside = 0
         for i, code in zip(g.tiles, codes, strict=True):
             tile = PhotoTile(code, i, float(dets[i].conf), dets[i].uncertain)
-            if code == "flower":
+            if code == FLOWER:
                 flowers += 1
             elif code == bonus_code:
                 guess.bonus.append(tile)
@@ -127,7 +127,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         else:  # an unsure reading never completes a kong
             kind, tiles, rest = sure_kong(kind, tiles)
         if kind in MELD_KINDS:
-            meld = _meld(kind, tiles, [t.code for t in tiles if t.code != "back"], g.claimed, guess.notes)
+            meld = _meld(kind, tiles, [t.code for t in tiles if t.code != BACK], g.claimed, guess.notes)
             (chows if kind == "chow" else guess.melds).append(meld)
             if not rest:
                 continue
@@ -135,12 +135,12 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         if kind in ("hand", "unknown") and len(tiles) > 2:
             found, tiles = melds_inside(tiles, {i for i in g.tiles if dets[i].rotated})
             for kk, ts, c in found:
-                meld = _meld(kk, ts, [t.code for t in ts if t.code != "back"], c, guess.notes)
+                meld = _meld(kk, ts, [t.code for t in ts if t.code != BACK], c, guess.notes)
                 (chows if kk == "chow" else guess.melds).append(meld)
         if kind == "hand":
             hand_groups.append(g)
         for t in tiles:
-            if t.code == "back":
+            if t.code == BACK:
                 guess.notes.append(Note("face_down_in_hand"))
                 t = PhotoTile(UNKNOWN, t.detection, 0.0, True)
             elif kind == "winning_tile":
@@ -178,7 +178,7 @@ def _likeliest(
     (`vision.roles.meld_roles`) of the other rows, nearest rows first, while they fit."""
 
     def counted(g: Group) -> int:
-        return sum(1 for i in g.tiles if _code(dets[i].tile) not in ("flower", bonus_code))
+        return sum(1 for i in g.tiles if _code(dets[i].tile) not in (FLOWER, bonus_code))
 
     total = sum(counted(g) for g in groups)
     if total <= MAX_HAND_TILES:
@@ -203,14 +203,14 @@ def _bonus_code(variant: str) -> str | None:
 
 
 def _code(tile: str) -> str:
-    return tile if tile in TILE_CODES or tile in ("back", "flower") else UNKNOWN
+    return tile if tile in TILE_CODES or tile in (BACK, FLOWER) else UNKNOWN
 
 
 def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, notes: list[Note]) -> PhotoMeld:
     """A meld of `kind`: a concealed kong's backs take its faces' name (all unknown when it shows
     none) and it is completed to four tiles."""
     if kind == "concealed_kong":
-        named = [t.code for t in tiles if t.code != "back" and sure(t)]
+        named = [t.code for t in tiles if t.code != BACK and sure(t)]
         name = named[0] if named else faces[0] if faces else UNKNOWN
         unknown = name == UNKNOWN
         tiles = [

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from app.photo_guess import UNKNOWN, PhotoTile
 from scoring.rules import load_rules
-from vision.detection import Group
+from vision.detection import BACK, Group
 from vision.layout import guess_kind
 
 SURE_CONF = 0.5
@@ -39,7 +39,7 @@ with the labels (649 tiles, 3 wrong) it marks 8 more right tiles (1.2 %) and no 
 
 def sure(t: PhotoTile) -> bool:
     """A face read with confidence: known, not flagged, at `SURE_CONF` or over (a back is no face)."""
-    return t.code not in (UNKNOWN, "back") and not t.uncertain and t.conf >= SURE_CONF
+    return t.code not in (UNKNOWN, BACK) and not t.uncertain and t.conf >= SURE_CONF
 
 
 def standing_kind(g: Group) -> bool:
@@ -86,7 +86,7 @@ def cut_kong(tiles: list[PhotoTile], claimed: bool) -> str | None:
     read sure, and the fourth is not and is read unsure (a kong whose tops the photo cut off),
     else None. A sure odd tile is a tile of its own beside a pung (the winning tile laid there)."""
     codes = [t.code for t in tiles]
-    if not claimed or len(codes) != 4 or "back" in codes or UNKNOWN in codes:
+    if not claimed or len(codes) != 4 or BACK in codes or UNKNOWN in codes:
         return None
     code, n = Counter(codes).most_common(1)[0]
     alike = [t for t in tiles if t.code == code]
@@ -127,7 +127,7 @@ def melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list
             window = tiles[i : i + n]
             claimed = any(t.detection in sideways for t in window)
             kind = meld_kind_inside([t.code for t in window], claimed) if len(window) == n else None
-            faces = [t for t in window if t.code != "back"]
+            faces = [t for t in window if t.code != BACK]
             if kind == "kong" and not all(sure(t) for t in faces):
                 kind = None  # four faces: each must be read sure
             elif kind == "concealed_kong" and faces and not any(sure(t) for t in faces):

@@ -16,6 +16,7 @@ from app.ui.rule_links import links_html
 from scoring import Block, Item, Payment, ScoreResult
 from scoring.rules import load_rules
 from scoring.text_zh import zh_codes
+from vision.detection import BACK
 
 
 def num(v: float | int | None) -> str:
@@ -59,7 +60,7 @@ def decomposition_html(blocks: Sequence[Block], win_tile: str | None, size: str 
         caption = label("meld", b.kind) if b.source == "meld" else label("block", b.kind)
         codes = [tile.code for tile in b.tiles]
         if b.kind == "concealed_kong" and len(codes) == 4:  # laid down as on the table: backs outside
-            codes = ["back", codes[1], codes[2], "back"]
+            codes = [BACK, codes[1], codes[2], BACK]
         groups.append((caption, codes, b.winning))
     marked = any(w for _, _, w in groups)
     parts = []
