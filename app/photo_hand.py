@@ -9,15 +9,15 @@ ordinary tile in 新余):
 | `pung` `kong` `concealed_kong` | a meld; a concealed kong's backs take the name of its faces |
 | `chow` | a meld when a tile lies sideways and the variant claims one here, else standing tiles |
 | a set inside the standing row (standing sets left and right), no tile sideways | standing tiles |
-
-A kong is never completed by an unsure reading, and four laid apart with a sideways tile, three
-alike, are that kong with the odd reading flagged (`app.photo_melds`, issue 36 items 5 and 6).
 | 4 tiles with backs, all faces alike | a concealed kong (暗杠) |
 | `bonus`, and every 發 anywhere (九江/星子) | bonus tiles set aside |
 | `bonus` in 新余 | its own kind again (`FFF` a pung), else standing tiles |
 | `flowers`, a flower tile anywhere | left out |
 | `winning_tile` | the winning tile, standing in the hand |
 | `hand`, `unknown` | standing tiles |
+
+A kong is never completed by an unsure reading, and four laid apart with a sideways tile, three
+alike, are that kong with the odd reading flagged (`app.photo_melds`).
 
 **A face-down tile that is not part of a kong** (one back in the standing hand, four backs
 whose tile cannot be seen) is kept as an unknown tile `?` with `conf` 0, where it lies: the
