@@ -20,7 +20,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-from scoring.result import Block, ScoreResult, _money, _num, rule_sections
+from scoring.result import Block, ScoreResult, _money, json_number, rule_sections
 from scoring.rules import load_rules
 from scoring.text_zh import error_zh, uncounted_wait, wait_note, wait_zh, zh_codes, zh_tiles
 from scoring.tiles import Tile, format_tiles
@@ -201,7 +201,8 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     unit = ("番" if zh else "x") if fan else "炮"
     rows = [[h.format(unit=unit) for h in w["head"]]]
     for i in result.items:
-        val = f"{'×' if zh else 'x'}{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
+        times = "×" if zh else "x"
+        val = f"{times}{json_number(i.multiplier)}" if i.multiplier is not None else str(i.points)
         if zh:  # no key and no English name in Chinese text (issue 25 item 9)
             rows.append([i.name_zh, val, zh_codes(i.reason_zh), _rule(i.rule, lang)])
         else:
@@ -209,9 +210,9 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     lines.extend(_table(rows))
     lines.extend(f"  {line}" for line in _excluded(result, rules, lang))
     if result.own is not None:
-        lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
+        lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=json_number(result.own)))
     if result.payments:
-        lines.append(w["payments_fan" if fan else "payments"].format(pv=_num(result.point_value)))
+        lines.append(w["payments_fan" if fan else "payments"].format(pv=json_number(result.point_value)))
         # columns that say something for this hand: 吃炮 in 九江/星子, ×2 when a payment is doubled,
         # kong money when there is some (新余)
         pays = result.payments

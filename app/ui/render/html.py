@@ -8,24 +8,26 @@ player or the engine supplied is escaped. Tested in tests/app/test_render.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from html import escape
 
 from app.ui.i18n import has, lang, t
 from app.ui.render.tiles import groups_html
 from app.ui.rule_links import links_html
 from scoring import Block, Item, Payment, ScoreResult
+from scoring.result import json_number
 from scoring.rules import load_rules
 from scoring.text_zh import zh_codes
 from vision.detection import BACK
 
 
-def num(v: float | int | None) -> str:
-    """`3.0` -> `"3"`, `2.5` -> `"2.5"`, None -> `"0"`."""
+def num(v: float | int | Decimal | None) -> str:
+    """A number on the page, as `json_number` writes it: `3.0` -> `"3"`, `2.5` -> `"2.5"`,
+    `Decimal("2.50")` -> `"2.5"`, None -> `"0"`; a float to 6 significant digits (no float noise)."""
     if v is None:
         return "0"
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    n = json_number(v)
+    return f"{n:g}" if isinstance(n, float) and not isinstance(v, Decimal) else str(n)
 
 
 def label(prefix: str, value: str) -> str:
