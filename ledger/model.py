@@ -31,6 +31,9 @@ SEAT_COUNT = 4
 KINDS = ("win", "drawn", "false_win")
 MAX_NAME = 24
 MAX_TITLE = 80  # the tables.title column (VARCHAR(80))
+MAX_NOTE_CHARS = 200
+"""The longest `Hand.note` (characters): `ledger.parse` refuses a longer one, the CLI's reader
+(`app.ledgerin`) before parsing."""
 #: Score-JSON fields the table decides (DECISIONS §1.5-1.6): never stored with a hand.
 DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "payers")
 
