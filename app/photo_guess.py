@@ -76,7 +76,7 @@ class Note:
 
     @property
     def text(self) -> str:
-        """The English sentence (the CLI's words; the app translates by `code`)."""
+        """The English sentence (the CLI's words)."""
         how = "with a sideways tile" if self.claimed else "set apart"
         return _NOTE_TEXT[self.code].format(tiles=self.tiles, count=self.count, kind=self.kind, how=how)
 

@@ -26,9 +26,9 @@ it as a `?` to tap; `HandGuess.to_score_json` (the CLI's score JSON, which has n
 tile) leaves unknown tiles out and its note says so.
 
 Every tile keeps its detection index and confidence, so the app can mark it on the photo.
-Every guess and every tile left out is a `Note` with a `code` (translated by the app) and an
-English `text` (printed by the CLI). The values (`HandGuess`, `PhotoTile`, `PhotoMeld`, `Note`)
-live in the leaf `app.photo_guess` and are importable from here too.
+Every guess and every tile left out is a `Note` with a stable `code` and an English `text`
+(printed by the CLI; the web app shows the hand itself, not the notes). The values (`HandGuess`,
+`PhotoTile`, `PhotoMeld`, `Note`) live in the leaf `app.photo_guess` and are importable from here.
 """
 
 from __future__ import annotations
