@@ -81,10 +81,10 @@ def item_name(item: Item) -> tuple[str, str]:
     return (en, zh) if lang() == "en" else (zh, "")
 
 
-def item_reason(item: Item, variant: str) -> tuple[str, str]:
+def item_reason(item: Item) -> tuple[str, str]:
     """(why, reference): the engine's own reason for this item in the page language, its tiles
     written as tile names on the Chinese page (``连对 三四五六七八九筒``, not ``3456789p``): one
-    home for the reasons, the engine (issue 25 item 7; ``variant`` kept for the callers)."""
+    home for the reasons, the engine."""
     if lang() == "zh" and item.reason_zh:
         return zh_codes(item.reason_zh), item.rule
     return item.reason, item.rule
@@ -127,7 +127,7 @@ def items_table(result: ScoreResult) -> str:
     for it in result.items:
         first, second = item_name(it)
         value = f"×{num(it.multiplier)}" if it.multiplier is not None else f"+{num(it.points)}"
-        why, ref = item_reason(it, result.variant)
+        why, ref = item_reason(it)
         rows.append(
             f"<tr><td>{escape(first)}"
             + (f"<br><span class='jx-en'>{escape(second)}</span>" if second else "")
