@@ -50,12 +50,12 @@ __all__ = [
     "MAX_IMPORT_HANDS",
     "import_cost",
     "parse_export",
-    "parse_hand",
     "read",
+    "read_hand_text",
 ]
 
 
-def parse_hand(text: str) -> Any:
+def read_hand_text(text: str) -> Any:
     """A hand's JSON text (record, edit) as its value; raises :class:`LedgerError`."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_HAND_BYTES:
         raise LedgerError("input_too_large", f"the hand is larger than {MAX_HAND_BYTES // 1024} KiB")
@@ -136,4 +136,4 @@ def read(path: str, export: bool = False) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise LedgerError("bad_input", f"the input is not UTF-8 text (byte {e.start + 1} is not)") from None
-    return parse_hand(text.lstrip("\ufeff"))
+    return read_hand_text(text.lstrip("\ufeff"))

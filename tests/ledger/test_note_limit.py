@@ -8,12 +8,12 @@ import pytest
 from app import ledgerin
 from ledger import LedgerError, Table
 from ledger.model import MAX_NOTE_CHARS
-from ledger.parse import Context, parse_hand
+from ledger.parse import Context, read_hand_text
 from tests.ledger.util import SEATS
 
 
 def _note(text: str):
-    return parse_hand(Table("jiujiang", SEATS), {"kind": "drawn", "note": text}, Context(1))
+    return read_hand_text(Table("jiujiang", SEATS), {"kind": "drawn", "note": text}, Context(1))
 
 
 def test_the_parse_takes_a_note_up_to_the_limit_and_names_it():
@@ -26,6 +26,6 @@ def test_the_parse_takes_a_note_up_to_the_limit_and_names_it():
 def test_the_cli_reader_checks_the_same_limit():
     assert ledgerin.LIMITS["note"] == MAX_NOTE_CHARS
     assert not hasattr(ledgerin, "MAX_NOTE_CHARS") or ledgerin.MAX_NOTE_CHARS is MAX_NOTE_CHARS
-    ledgerin.parse_hand('{"kind": "drawn", "note": "%s"}' % ("x" * MAX_NOTE_CHARS))
+    ledgerin.read_hand_text('{"kind": "drawn", "note": "%s"}' % ("x" * MAX_NOTE_CHARS))
     with pytest.raises(LedgerError):
-        ledgerin.parse_hand('{"kind": "drawn", "note": "%s"}' % ("x" * (MAX_NOTE_CHARS + 1)))
+        ledgerin.read_hand_text('{"kind": "drawn", "note": "%s"}' % ("x" * (MAX_NOTE_CHARS + 1)))
