@@ -8,12 +8,12 @@ import pytest
 from app import ledgerin
 from ledger import LedgerError, Table
 from ledger.model import MAX_NOTE_CHARS
-from ledger.parse import Context, read_hand_text
+from ledger.parse import Context, parse_hand
 from tests.ledger.util import SEATS
 
 
 def _note(text: str):
-    return read_hand_text(Table("jiujiang", SEATS), {"kind": "drawn", "note": text}, Context(1))
+    return parse_hand(Table("jiujiang", SEATS), {"kind": "drawn", "note": text}, Context(1))
 
 
 def test_the_parse_takes_a_note_up_to_the_limit_and_names_it():
