@@ -1,6 +1,6 @@
 """Which sets of a photo are melds (`app.photo_hand.hand_from_photo`'s meld rules).
 
-A set is a meld only when the photo lays it apart from the standing row (issue 36 item 6):
+A set is a meld only when the photo lays it apart from the standing row:
 
 - a set the layout names (`vision.layout.guess_kind`) that lies *inside* the standing row —
   standing tiles left and right of it in the same photo row — is standing tiles unless a tile
@@ -9,7 +9,7 @@ A set is a meld only when the photo lays it apart from the standing row (issue 3
 - a claimed chow is a meld only where the variant lets one be claimed (新余 never; 九江 / 星子
   as the fourth meld: with three other melds laid apart), else its tiles stand (a standing 789p
   one of whose boxes looked sideways);
-- a kong is never completed by an uncertain reading (`sure`; issue 36 item 5: a flower read as
+- a kong is never completed by an uncertain reading (`sure`; a flower read as
   七万 at 33 % beside 777m): such a set laid apart is the pung of its three sure tiles, the
   fourth standing, flagged; with fewer than three sure tiles all of it stands. A kong the photo
   does not lay apart is not assumed: the editor asks (`EditHand.kong_candidates`);

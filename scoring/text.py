@@ -167,7 +167,7 @@ def _rule(ref: str, lang: str) -> str:
 
 def format_error(code: str, message: str, lang: str = "en") -> str:
     """An error line of `jxmj score --format text`: the English sentence, or in Chinese a sentence
-    by ``code`` with the tiles or key the message names, and the code (issue 25 item 9)."""
+    by ``code`` with the tiles or key the message names, and the code."""
     if lang == "zh":
         return _BY_LANG["zh"]["error"].format(message=error_zh(code, message), code=code)
     return _BY_LANG["en"]["error"].format(message=message, code=code)
@@ -203,7 +203,7 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     for i in result.items:
         times = "×" if zh else "x"
         val = f"{times}{json_number(i.multiplier)}" if i.multiplier is not None else str(i.points)
-        if zh:  # no key and no English name in Chinese text (issue 25 item 9)
+        if zh:  # no key and no English name in Chinese text
             rows.append([i.name_zh, val, zh_codes(i.reason_zh), _rule(i.rule, lang)])
         else:
             rows.append([i.key, i.name_zh, i.name_en, val, i.reason, _rule(i.rule, lang)])

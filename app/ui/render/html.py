@@ -41,7 +41,7 @@ _ONE_TILE_WAITS = {"edge": "edge_wait", "closed": "closed_wait", "single": "sing
 
 def wait_label(result: ScoreResult) -> str:
     """The wait's label; a 边/卡/单钓 shape the engine did not count because the hand waited on
-    several kinds says so (issue 25 item 6: "单钓 · 听 六条 九条" contradicted the items)."""
+    several kinds says so (never "单钓 · 听 六条 九条", which the items contradict)."""
     text = label("wait", result.wait or "none")
     key = _ONE_TILE_WAITS.get(result.wait or "")
     if key and len(result.waits) > 1 and not any(i.key == key for i in result.items):
