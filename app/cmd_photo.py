@@ -35,12 +35,9 @@ from app.cmd_detect import (
     conf_value,
 )
 from app.photo_hand import hand_from_photo
-from scoring import HandError, HandInput, ScoreResult, score
+from scoring import HandError, HandInput, format_text, score
 from scoring.model import EVENTS, MAX_POINT_VALUE, MIN_POINT_VALUE, VARIANTS
-from scoring.rules import load_rules
-from scoring.text import wait_words
-from scoring.text_zh import wait_note
-from vision.detection import ROLES
+from vision.detection import NOT_PLAYERS
 
 DESCRIPTION = __doc__
 
@@ -139,34 +136,9 @@ def _rows_text(result) -> list[str]:
 def _left_out_text(result) -> list[str]:
     """One line naming the tiles left out of the hand by their role (`vision.roles`), if any:
     `  left out: 12 discard, 4 wall, 1 other`."""
-    counts = [(sum(d.role == role for d in result.detections), role) for role in ROLES[2:]]
+    counts = [(sum(d.role == role for d in result.detections), role) for role in NOT_PLAYERS]
     named = [f"{n} {role}" for n, role in counts if n]
     return [f"  left out: {', '.join(named)}"] if named else []
-
-
-def _score_text(result: ScoreResult) -> list[str]:
-    """The score in a few lines; the wait in the words of `jxmj score --format text` (one wording:
-    ``pair of E (seven pairs)``, never 单钓 for seven pairs; a one-tile shape the hand did not
-    count, waiting on several kinds, says so as the app does)."""
-    score = result.to_json()
-    lines = []
-    if not result.can_win:
-        return [f"cannot win: {result.reason}"]
-    rules = load_rules(result.variant)
-    unit = "×" if rules.family == "fan" else "炮"
-    lines.append(f"score ({result.variant}): {score.get('own')} {unit}")
-    for item in score.get("items", []):
-        value = item.get("points", item.get("multiplier"))
-        lines.append(f"  {item.get('name_zh', '')} {item.get('name_en', item.get('key', ''))}: {value}")
-    if score.get("decomposition"):
-        parts = " ".join(f"{d.get('tiles')}({d.get('kind')})" for d in score["decomposition"])
-        lines.append(f"  decomposition: {parts}   wait: {wait_words(result)}")
-        note = wait_note(result, "en", rules.options.wait_bonus_needs_single_wait and rules.family == "pao")
-        if note:
-            lines.append(f"  {note}")
-    for p in score.get("payments", []):
-        lines.append(f"  {p.get('payer')} pays {p.get('amount')}")
-    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -234,5 +206,5 @@ def _run(args: argparse.Namespace) -> int:
     lines += _rows_text(result) + _left_out_text(result)
     lines.append("hand (guessed): " + json.dumps(hand, ensure_ascii=False))
     lines += [f"  - {note}" for note in notes]
-    lines += _score_text(scored)
+    lines += format_text(scored, "en").splitlines()
     return emit("\n".join(lines))

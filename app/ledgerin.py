@@ -4,12 +4,13 @@ bounded like score JSON (`app.jsonin`), checked before the ledger sees it.
 - **A hand** (`record`, `edit`): at most `MAX_HAND_BYTES` (64 KiB, the score path's
   `jsonin.MAX_INPUT_BYTES`; a hand with three winners is a few kB), strict JSON, and every
   string within the score path's limits: a tile string `jsonin.MAX_TILE_CHARS`, a `note`
-  `MAX_NOTE_CHARS` (ledger.parse), a `recorded` time `MAX_RECORDED_CHARS`, any other text or
-  field name `jsonin.MAX_TEXT_CHARS`; nesting at most `jsonin.MAX_DEPTH`.
+  `ledger.model.MAX_NOTE_CHARS` (the limit `ledger.parse` checks), a `recorded` time
+  `MAX_RECORDED_CHARS`, any other text or field name `jsonin.MAX_TEXT_CHARS`; nesting at most
+  `jsonin.MAX_DEPTH`.
 - **An export** (`import`): at most `MAX_IMPORT_HANDS` hands, the file at most
   `MAX_IMPORT_BYTES` (`MAX_IMPORT_HANDS` x `MAX_EXPORT_HAND_BYTES`, a hand with its derived
   outcome, plus `MAX_HAND_BYTES` for the table: 8,257,536 bytes, about 7.9 MiB, as README.md
-  and docs/ledger-json.md say; tests/test_ledger_input.py checks) and `MAX_IMPORT_VALUES` JSON
+  and docs/ledger-json.md say; tests/cli/test_ledger_input.py checks) and `MAX_IMPORT_VALUES` JSON
   values (counted before parsing, as commas: `[[],[],...]` would cost json.loads 22 bytes per
   byte); the table and every hand within the hand limits above. `import_cost` is what
   reading one holds at most (the app's 导入 is admitted by `app.photo_gate` on it, like a
@@ -29,6 +30,7 @@ from typing import Any
 
 from app import jsonin
 from ledger import LedgerError
+from ledger.model import MAX_NOTE_CHARS
 
 MAX_HAND_BYTES = jsonin.MAX_INPUT_BYTES
 MAX_EXPORT_HAND_BYTES = 4 * 1024  # on average; measured: 2.4 KB per hand (indented), 5 KB for three winners
@@ -37,7 +39,6 @@ MAX_IMPORT_HANDS = 2000  # an evening is ~100 hands; bench/bench_ledger.py times
 MAX_IMPORT_BYTES = MAX_IMPORT_HANDS * MAX_EXPORT_HAND_BYTES + MAX_HAND_BYTES
 MAX_IMPORT_VALUES = MAX_IMPORT_HANDS * MAX_EXPORT_HAND_VALUES
 BYTES_PER_VALUE = 96  # what json.loads holds per value at most (an empty list: 56 + its slot), measured 90
-MAX_NOTE_CHARS = 200
 MAX_RECORDED_CHARS = 40  # an ISO 8601 time with its offset
 LIMITS = {"note": MAX_NOTE_CHARS, "recorded": MAX_RECORDED_CHARS}
 DERIVED = ("outcome",)  # a hand's fields an export adds and an import drops
@@ -49,12 +50,12 @@ __all__ = [
     "MAX_IMPORT_HANDS",
     "import_cost",
     "parse_export",
-    "parse_hand",
     "read",
+    "read_hand_text",
 ]
 
 
-def parse_hand(text: str) -> Any:
+def read_hand_text(text: str) -> Any:
     """A hand's JSON text (record, edit) as its value; raises :class:`LedgerError`."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_HAND_BYTES:
         raise LedgerError("input_too_large", f"the hand is larger than {MAX_HAND_BYTES // 1024} KiB")
@@ -135,4 +136,4 @@ def read(path: str, export: bool = False) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise LedgerError("bad_input", f"the input is not UTF-8 text (byte {e.start + 1} is not)") from None
-    return parse_hand(text.lstrip("\ufeff"))
+    return read_hand_text(text.lstrip("\ufeff"))

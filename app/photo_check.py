@@ -9,7 +9,7 @@ reading; every tile whose runner-up alone makes the hand whole, with no fifth co
 when no single runner-up helps.
 
 >>> from vision.detection import Detection
->>> from app.photo_hand import HandGuess, PhotoTile
+>>> from app.photo_guess import HandGuess, PhotoTile
 >>> codes = "1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 4s 9p 6p".split()  # 9p read, 9p the pair's twin
 >>> dets = [Detection((0, 0, 1, 1), c, 0.9, second="9p" if k == 13 else None) for k, c in enumerate(codes)]
 >>> guess = HandGuess([PhotoTile(c, k, 0.9) for k, c in enumerate(codes)], winning_index=12)
@@ -22,15 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from app.photo_guess import HandGuess
 from scoring import HandError, is_complete
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES, TILE_CODES
 from vision.detection import Detection
-
-if TYPE_CHECKING:
-    from app.photo_hand import HandGuess
 
 SET_COPIES = 4
 """A set holds four of each tile: a fifth reading is wrong."""

@@ -9,15 +9,15 @@ ordinary tile in 新余):
 | `pung` `kong` `concealed_kong` | a meld; a concealed kong's backs take the name of its faces |
 | `chow` | a meld when a tile lies sideways and the variant claims one here, else standing tiles |
 | a set inside the standing row (standing sets left and right), no tile sideways | standing tiles |
-
-A kong is never completed by an unsure reading, and four laid apart with a sideways tile, three
-alike, are that kong with the odd reading flagged (`app.photo_melds`, issue 36 items 5 and 6).
 | 4 tiles with backs, all faces alike | a concealed kong (暗杠) |
 | `bonus`, and every 發 anywhere (九江/星子) | bonus tiles set aside |
 | `bonus` in 新余 | its own kind again (`FFF` a pung), else standing tiles |
 | `flowers`, a flower tile anywhere | left out |
 | `winning_tile` | the winning tile, standing in the hand |
 | `hand`, `unknown` | standing tiles |
+
+A kong is never completed by an unsure reading, and four laid apart with a sideways tile, three
+alike, are that kong with the odd reading flagged (`app.photo_melds`).
 
 **A face-down tile that is not part of a kong** (one back in the standing hand, four backs
 whose tile cannot be seen) is kept as an unknown tile `?` with `conf` 0, where it lies: the
@@ -26,17 +26,17 @@ it as a `?` to tap; `HandGuess.to_score_json` (the CLI's score JSON, which has n
 tile) leaves unknown tiles out and its note says so.
 
 Every tile keeps its detection index and confidence, so the app can mark it on the photo.
-Every guess and every tile left out is a `Note` with a `code` (translated by the app) and an
-English `text` (printed by the CLI).
+Every guess and every tile left out is a `Note` with a stable `code` and an English `text`
+(printed by the CLI; the web app shows the hand itself, not the notes). The values (`HandGuess`,
+`PhotoTile`, `PhotoMeld`, `Note`) live in the leaf `app.photo_guess` and are importable from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from app.photo_check import second_readings
+from app.photo_guess import MAX_BONUS, NOTE_CODES, UNKNOWN, HandGuess, Note, PhotoMeld, PhotoTile, tile_string
 from app.photo_melds import (
     chows_allowed,
     cut_kong,
@@ -49,124 +49,12 @@ from app.photo_melds import (
 from app.photo_melds import meld_kind_inside as _meld_kind  # noqa: F401  (tests name it so)
 from scoring.model import MELD_KINDS
 from scoring.rules import load_rules
-from scoring.tiles import ALL_TILES, TILE_CODES, format_tiles, parse_tiles
-from vision.detection import Detection, DetectResult, Group
+from scoring.tiles import ALL_TILES, TILE_CODES
+from vision.detection import BACK, FLOWER, Detection, DetectResult, Group
 from vision.layout import group_tiles, guess_kind
-
-UNKNOWN = "?"
-"""The code of a tile the photo could not name (a face-down tile outside a kong)."""
-
-_MAX_BONUS = 4
 
 MAX_HAND_TILES = 18
 """The most tiles a winning hand holds (four kongs and a pair), flowers and bonus 發 aside."""
-
-
-@dataclass(frozen=True, slots=True)
-class PhotoTile:
-    """One tile of the guess. `code`: a tile code or `UNKNOWN`; `detection`: index into
-    `DetectResult.detections` (None for a tile added to complete a kong); `conf`: 0..1;
-    `uncertain`: the reader flags the reading (`Detection.uncertain`), or the tile is unknown."""
-
-    code: str
-    detection: int | None
-    conf: float
-    uncertain: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PhotoMeld:
-    """A meld guessed from a set laid apart. `kind`: one of `scoring.model.MELD_KINDS`;
-    `claimed`: the set has a sideways tile."""
-
-    kind: str
-    tiles: tuple[PhotoTile, ...]
-    claimed: bool = False
-
-    @property
-    def codes(self) -> list[str]:
-        return [t.code for t in self.tiles]
-
-
-_NOTE_TEXT = {
-    "bonus_set_apart": "{count} 發 set apart: bonus tiles",
-    "fa_in_hand": "a 發 among the standing tiles counted as a bonus tile",
-    "flowers_left_out": "{count} flower tile(s) left out",
-    "meld_guessed": "{kind} {tiles} guessed from {count} tiles {how}",
-    "hidden_kong": "a face-down kong whose tile cannot be seen: unknown (left out of the score JSON)",
-    "face_down_in_hand": "a face-down tile in the hand: unknown (left out of the score JSON)",
-    "winning_set_apart": "winning tile {tiles} guessed: the lone tile set apart",
-    "winning_rightmost": "no tile set apart: winning tile guessed as the rightmost one, {tiles}",
-    "too_many_bonus": "{count} 發 read, more than the 4 a set has: 4 counted",
-    "too_many_tiles": "more tiles in the hand rows than the 18 a winning hand holds ({count}): "
-    "the main row and the sets laid apart kept, the rest left out",
-}
-NOTE_CODES = tuple(_NOTE_TEXT)
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One guess or one tile left out. `code`: one of `NOTE_CODES`; `tiles`, `count`, `kind`
-    and `claimed` fill in its sentence."""
-
-    code: str
-    tiles: str = ""
-    count: int = 0
-    kind: str = ""
-    claimed: bool = False
-
-    @property
-    def text(self) -> str:
-        """The English sentence (the CLI's words; the app translates by `code`)."""
-        how = "with a sideways tile" if self.claimed else "set apart"
-        return _NOTE_TEXT[self.code].format(tiles=self.tiles, count=self.count, kind=self.kind, how=how)
-
-
-@dataclass(slots=True)
-class HandGuess:
-    """A hand read from a photo — every field a guess.
-
-    Attributes:
-        concealed: the standing tiles, winning tile included, in the order they lie.
-        winning_index: index into `concealed` of the winning tile (None: no face-up tile).
-        melds: melds laid apart.
-        bonus: 發 set aside (九江/星子; at most 4 counted, `bonus_tiles`).
-        notes: what was guessed and what was left out.
-    """
-
-    concealed: list[PhotoTile] = field(default_factory=list)
-    winning_index: int | None = None
-    melds: list[PhotoMeld] = field(default_factory=list)
-    bonus: list[PhotoTile] = field(default_factory=list)
-    notes: list[Note] = field(default_factory=list)
-
-    @property
-    def winning_tile(self) -> str | None:
-        return None if self.winning_index is None else self.concealed[self.winning_index].code
-
-    @property
-    def bonus_tiles(self) -> int:
-        return min(len(self.bonus), _MAX_BONUS)
-
-    def to_score_json(self, **fields: Any) -> dict[str, Any]:
-        """The hand fields of docs/score-json.md (`concealed`, `winning_tile`, `melds`,
-        `bonus_tiles`) plus `fields` (e.g. `variant=`, `self_drawn=`). Unknown tiles are left
-        out (score JSON has no notation for them): a meld with one is left out whole."""
-        data: dict[str, Any] = {
-            "concealed": _tile_string([t.code for t in self.concealed]),
-            "winning_tile": self.winning_tile,
-            "melds": [
-                {"kind": m.kind, "tiles": _tile_string(m.codes)} for m in self.melds if UNKNOWN not in m.codes
-            ],
-            "bonus_tiles": self.bonus_tiles,
-        }
-        data.update(fields)
-        return data
-
-
-def _tile_string(codes: Sequence[str]) -> str:
-    """Known codes as a sorted tile string (`["2m", "?", "1m", "C"]` -> `"12mC"`)."""
-    return format_tiles(parse_tiles([c for c in codes if c != UNKNOWN]), sort=True)
 
 
 def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) -> HandGuess:
@@ -216,7 +104,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         set_aside = 0
         for i, code in zip(g.tiles, codes, strict=True):
             tile = PhotoTile(code, i, float(dets[i].conf), dets[i].uncertain)
-            if code == "flower":
+            if code == FLOWER:
                 flowers += 1
             elif code == bonus_code:
                 guess.bonus.append(tile)
@@ -239,7 +127,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         else:  # an unsure reading never completes a kong
             kind, tiles, rest = sure_kong(kind, tiles)
         if kind in MELD_KINDS:
-            meld = _meld(kind, tiles, [t.code for t in tiles if t.code != "back"], g.claimed, guess.notes)
+            meld = _meld(kind, tiles, [t.code for t in tiles if t.code != BACK], g.claimed, guess.notes)
             (chows if kind == "chow" else guess.melds).append(meld)
             if not rest:
                 continue
@@ -247,12 +135,12 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         if kind in ("hand", "unknown") and len(tiles) > 2:
             found, tiles = melds_inside(tiles, {i for i in g.tiles if dets[i].rotated})
             for kk, ts, c in found:
-                meld = _meld(kk, ts, [t.code for t in ts if t.code != "back"], c, guess.notes)
+                meld = _meld(kk, ts, [t.code for t in ts if t.code != BACK], c, guess.notes)
                 (chows if kk == "chow" else guess.melds).append(meld)
         if kind == "hand":
             hand_groups.append(g)
         for t in tiles:
-            if t.code == "back":
+            if t.code == BACK:
                 guess.notes.append(Note("face_down_in_hand"))
                 t = PhotoTile(UNKNOWN, t.detection, 0.0, True)
             elif kind == "winning_tile":
@@ -266,7 +154,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         guess.notes[:] = [n for n in guess.notes if not (n.code == "meld_guessed" and n.kind == "chow")]
     if flowers:
         guess.notes.append(Note("flowers_left_out", count=flowers))
-    if len(guess.bonus) > _MAX_BONUS:
+    if len(guess.bonus) > MAX_BONUS:
         guess.notes.append(Note("too_many_bonus", count=len(guess.bonus)))
     guess.winning_index = _winning_index(guess, win_det, hand_groups)
     return second_readings(guess, dets, variant)  # a tile whose runner-up reading makes it whole
@@ -290,7 +178,7 @@ def _likeliest(
     (`vision.roles.meld_roles`) of the other rows, nearest rows first, while they fit."""
 
     def counted(g: Group) -> int:
-        return sum(1 for i in g.tiles if _code(dets[i].tile) not in ("flower", bonus_code))
+        return sum(1 for i in g.tiles if _code(dets[i].tile) not in (FLOWER, bonus_code))
 
     total = sum(counted(g) for g in groups)
     if total <= MAX_HAND_TILES:
@@ -315,14 +203,14 @@ def _bonus_code(variant: str) -> str | None:
 
 
 def _code(tile: str) -> str:
-    return tile if tile in TILE_CODES or tile in ("back", "flower") else UNKNOWN
+    return tile if tile in TILE_CODES or tile in (BACK, FLOWER) else UNKNOWN
 
 
 def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, notes: list[Note]) -> PhotoMeld:
     """A meld of `kind`: a concealed kong's backs take its faces' name (all unknown when it shows
     none) and it is completed to four tiles."""
     if kind == "concealed_kong":
-        named = [t.code for t in tiles if t.code != "back" and sure(t)]
+        named = [t.code for t in tiles if t.code != BACK and sure(t)]
         name = named[0] if named else faces[0] if faces else UNKNOWN
         unknown = name == UNKNOWN
         tiles = [
@@ -335,7 +223,7 @@ def _meld(kind: str, tiles: list[PhotoTile], faces: list[str], claimed: bool, no
             return PhotoMeld(kind, tuple(tiles), claimed)
     meld = PhotoMeld(kind, tuple(tiles), claimed)
     notes.append(
-        Note("meld_guessed", tiles=_tile_string(meld.codes), count=len(tiles), kind=kind, claimed=claimed)
+        Note("meld_guessed", tiles=tile_string(meld.codes), count=len(tiles), kind=kind, claimed=claimed)
     )
     return meld
 
@@ -355,4 +243,14 @@ def _winning_index(guess: HandGuess, win_det: int | None, hand_groups: list[Grou
     return None
 
 
-__all__ = ["NOTE_CODES", "UNKNOWN", "HandGuess", "Note", "PhotoMeld", "PhotoTile", "hand_from_photo"]
+__all__ = [
+    "MAX_HAND_TILES",
+    "NOTE_CODES",
+    "TILE_CODES",
+    "UNKNOWN",
+    "HandGuess",
+    "Note",
+    "PhotoMeld",
+    "PhotoTile",
+    "hand_from_photo",
+]

@@ -1,6 +1,6 @@
 """Which sets of a photo are melds (`app.photo_hand.hand_from_photo`'s meld rules).
 
-A set is a meld only when the photo lays it apart from the standing row (issue 36 item 6):
+A set is a meld only when the photo lays it apart from the standing row:
 
 - a set the layout names (`vision.layout.guess_kind`) that lies *inside* the standing row —
   standing tiles left and right of it in the same photo row — is standing tiles unless a tile
@@ -9,7 +9,7 @@ A set is a meld only when the photo lays it apart from the standing row (issue 3
 - a claimed chow is a meld only where the variant lets one be claimed (新余 never; 九江 / 星子
   as the fourth meld: with three other melds laid apart), else its tiles stand (a standing 789p
   one of whose boxes looked sideways);
-- a kong is never completed by an uncertain reading (`sure`; issue 36 item 5: a flower read as
+- a kong is never completed by an uncertain reading (`sure`; a flower read as
   七万 at 33 % beside 777m): such a set laid apart is the pung of its three sure tiles, the
   fourth standing, flagged; with fewer than three sure tiles all of it stands. A kong the photo
   does not lay apart is not assumed: the editor asks (`EditHand.kong_candidates`);
@@ -24,14 +24,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from app.photo_guess import UNKNOWN, PhotoTile
 from scoring.rules import load_rules
-from vision.detection import Group
+from vision.detection import BACK, Group
 from vision.layout import guess_kind
-
-if TYPE_CHECKING:
-    from app.photo_hand import PhotoTile
 
 SURE_CONF = 0.5
 """A reading below this confidence is shown unsure (red dashed) even when the reader did not flag
@@ -39,12 +36,10 @@ it: a tile at 44 % is never shown as sure. On `real_rows_public` (models 0.6.2, 
 this adds 23 frames (2.5 %) to the reader's 46 flags; on the 22 of its photos whose rows align
 with the labels (649 tiles, 3 wrong) it marks 8 more right tiles (1.2 %) and no more wrong ones."""
 
-_UNKNOWN = "?"
-
 
 def sure(t: PhotoTile) -> bool:
     """A face read with confidence: known, not flagged, at `SURE_CONF` or over (a back is no face)."""
-    return t.code not in (_UNKNOWN, "back") and not t.uncertain and t.conf >= SURE_CONF
+    return t.code not in (UNKNOWN, BACK) and not t.uncertain and t.conf >= SURE_CONF
 
 
 def standing_kind(g: Group) -> bool:
@@ -91,7 +86,7 @@ def cut_kong(tiles: list[PhotoTile], claimed: bool) -> str | None:
     read sure, and the fourth is not and is read unsure (a kong whose tops the photo cut off),
     else None. A sure odd tile is a tile of its own beside a pung (the winning tile laid there)."""
     codes = [t.code for t in tiles]
-    if not claimed or len(codes) != 4 or "back" in codes or _UNKNOWN in codes:
+    if not claimed or len(codes) != 4 or BACK in codes or UNKNOWN in codes:
         return None
     code, n = Counter(codes).most_common(1)[0]
     alike = [t for t in tiles if t.code == code]
@@ -132,7 +127,7 @@ def melds_inside(tiles: list[PhotoTile], sideways: set[int]) -> tuple[list, list
             window = tiles[i : i + n]
             claimed = any(t.detection in sideways for t in window)
             kind = meld_kind_inside([t.code for t in window], claimed) if len(window) == n else None
-            faces = [t for t in window if t.code != "back"]
+            faces = [t for t in window if t.code != BACK]
             if kind == "kong" and not all(sure(t) for t in faces):
                 kind = None  # four faces: each must be read sure
             elif kind == "concealed_kong" and faces and not any(sure(t) for t in faces):

@@ -23,8 +23,8 @@ from app.picture_chart import draw_chart
 from app.picture_fonts import Fonts
 from app.ui.i18n import words
 from app.ui.render.seat_lines import SEAT_COLOURS, hand_line
-from ledger.model import _num
 from ledger.settle import settle
+from scoring.result import json_number
 
 __all__ = ["WIDTH", "Canvas", "draw", "settle_png"]
 
@@ -38,7 +38,7 @@ MAX_HANDS_DRAWN = 200  # a longer table's picture lists its last 200 hands (and 
 
 def num(d: Decimal) -> str:
     """A sum as the page writes it: ``36``, ``2.5``."""
-    return str(_num(d))
+    return str(json_number(d))
 
 
 def signed(d: Decimal) -> str:

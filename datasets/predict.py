@@ -18,6 +18,8 @@ import numpy as np
 import onnxruntime as ort
 from PIL import Image, ImageOps
 
+from vision.boxes import SIDEWAYS_RATIO
+
 
 class Predictor:
     def __init__(self, models="models", conf=0.3, iou=0.45, threads=2):
@@ -78,7 +80,7 @@ class Predictor:
         crops = []
         for x0, y0, x1, y1, *_ in boxes:
             c = img[int(y0) : int(np.ceil(y1)), int(x0) : int(np.ceil(x1))]
-            if c.shape[1] > c.shape[0] * 1.15:
+            if c.shape[1] > c.shape[0] * SIDEWAYS_RATIO:
                 c = np.rot90(c)
             if c.size == 0:
                 c = np.zeros((H, W, 3), np.uint8)
@@ -104,7 +106,7 @@ class Predictor:
                     "tile": tile,
                     "conf": round(float(s * pc), 4),
                     "face_down": tile == "back",
-                    "rotated": bool((x1 - x0) > (y1 - y0) * 1.15),
+                    "rotated": bool((x1 - x0) > (y1 - y0) * SIDEWAYS_RATIO),
                 }
             )
         return {"detections": dets, "timing_ms": {"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000}}

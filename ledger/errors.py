@@ -22,7 +22,7 @@ CODES = (
     "store_io_error", "store_unreachable", "table_locked", "table_not_found", "unknown_rule",
     "unknown_seat", "unknown_variant",
 )  # fmt: skip
-"""Every ``code`` the ledger raises (tests/test_cmd_table_errors.py reads the source for them);
+"""Every ``code`` the ledger raises (tests/cli/test_cmd_table_errors.py reads the source for them);
 a hand may also pass a scoring code through (``not_complete``, ``fifth_copy``: scoring.errors.CODES)."""
 
 

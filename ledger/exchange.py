@@ -18,9 +18,10 @@ from unicodedata import normalize
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
-from ledger.model import Table, _num, by_index
+from ledger.model import Table, by_index
 from ledger.names import check_text, shows_nothing, visible
 from ledger.settle import settle
+from scoring.result import json_number
 
 __all__ = ["CSV_WORDS", "FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
 
@@ -43,9 +44,9 @@ def outcome_json(ledger: Ledger, o: HandOutcome) -> dict[str, Any]:
         "dealer": seats[o.dealer],
         "raise": o.raise_,
         "reasons": _reasons(o.reasons),
-        "point_value": _num(o.point_value),
-        "deltas": {n: _num(d) for n, d in zip(seats, o.deltas, strict=True)},
-        "totals": {n: _num(t) for n, t in zip(seats, o.totals, strict=True)},
+        "point_value": json_number(o.point_value),
+        "deltas": {n: json_number(d) for n, d in zip(seats, o.deltas, strict=True)},
+        "totals": {n: json_number(t) for n, t in zip(seats, o.totals, strict=True)},
         "results": [r.to_json() for r in o.results],
     }
     if o.error:
@@ -61,13 +62,13 @@ def export_json(ledger: Ledger) -> dict[str, Any]:
         "version": VERSION,
         "table": t.to_json(),
         "hands": [{**o.hand.to_json(), "outcome": outcome_json(ledger, o)} for o in ledger.outcomes],
-        "totals": {n: _num(v) for n, v in zip(t.seats, ledger.totals, strict=True)},
+        "totals": {n: json_number(v) for n, v in zip(t.seats, ledger.totals, strict=True)},
         "next": {
             "hand": len(ledger.outcomes) + 1,
             "dealer": t.seats[ledger.next_dealer],
             "raise": ledger.next_raise,
             "reasons": _reasons(ledger.next_reasons),
-            "point_value": _num(ledger.next_point_value),
+            "point_value": json_number(ledger.next_point_value),
         },
         "settlement": settle(t.seats, ledger.totals).to_json(),
     }
@@ -115,11 +116,11 @@ def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
     for o in ledger.outcomes:
         h = o.hand
         w.writerow([
-            o.number, w_[h.kind], seats[o.dealer], o.raise_, _num(o.point_value),
+            o.number, w_[h.kind], seats[o.dealer], o.raise_, json_number(o.point_value),
             " ".join(seats[x.seat] for x in h.winners),
             "" if h.discarder is None else seats[h.discarder],
             "" if h.declarer is None else seats[h.declarer],
-            *(_num(d) for d in o.deltas), *(_num(t) for t in o.totals),
+            *(json_number(d) for d in o.deltas), *(json_number(t) for t in o.totals),
         ])  # fmt: skip
     return buf.getvalue()
 

@@ -22,6 +22,7 @@ from ledger.recorded import Winner
 from ledger.rules import LedgerRules, largest_raise, load_ledger_rules, scoring_rules
 from scoring import VARIANTS
 from scoring.model import MAX_POINT_VALUE
+from scoring.result import json_number
 
 __all__ = ["KINDS", "SEAT_COUNT", "Follow", "Hand", "Table", "Winner", "by_index", "parse_money"]
 
@@ -30,6 +31,9 @@ SEAT_COUNT = 4
 KINDS = ("win", "drawn", "false_win")
 MAX_NAME = 24
 MAX_TITLE = 80  # the tables.title column (VARCHAR(80))
+MAX_NOTE_CHARS = 200
+"""The longest `Hand.note` (characters): `ledger.parse` refuses a longer one, the CLI's reader
+(`app.ledgerin`) before parsing."""
 #: Score-JSON fields the table decides (DECISIONS §1.5-1.6): never stored with a hand.
 DERIVED_FIELDS = ("variant", "self_drawn", "winner_is_dealer", "point_value", "payers")
 
@@ -168,7 +172,7 @@ class Table:
             "title": self.title,
             "variant": self.variant,
             "seats": list(self.seats),
-            "base": _num(self.base),
+            "base": json_number(self.base),
             "house_rules": self.house_rules,
             "created": self.created.isoformat(),
             "locked": self.locked,
@@ -289,8 +293,3 @@ def _listed(by_key: dict, pair: Any = None) -> list[dict[str, Any]]:
         plain = isinstance(v, dict) and "seat" not in v
         out.append({"seat": seat, **v} if plain else {"seat": seat, "value": v})
     return out
-
-
-def _num(d: Decimal) -> int | float:
-    """A Decimal as a JSON number: an int when whole (``15``, not ``15.0``)."""
-    return int(d) if d == d.to_integral() else float(d)

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ledger.model import _num
+from scoring.result import json_number
 
 __all__ = ["Settlement", "Transfer", "settle", "transfers"]
 
@@ -36,13 +36,14 @@ class Settlement:
 
     def lines(self) -> list[str]:
         """One line per transfer, ``"李四 → 张三 36"``."""
-        return [f"{self.seats[t.payer]} → {self.seats[t.payee]} {_num(t.amount)}" for t in self.transfers]
+        seats = self.seats
+        return [f"{seats[t.payer]} → {seats[t.payee]} {json_number(t.amount)}" for t in self.transfers]
 
     def to_json(self) -> dict:
         return {
-            "nets": {name: _num(n) for name, n in zip(self.seats, self.nets, strict=True)},
+            "nets": {name: json_number(n) for name, n in zip(self.seats, self.nets, strict=True)},
             "transfers": [
-                {"from": self.seats[t.payer], "to": self.seats[t.payee], "amount": _num(t.amount)}
+                {"from": self.seats[t.payer], "to": self.seats[t.payee], "amount": json_number(t.amount)}
                 for t in self.transfers
             ],
             "lines": self.lines(),

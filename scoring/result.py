@@ -75,7 +75,7 @@ class Item:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key}
         if self.multiplier is not None:
-            out["multiplier"] = _num(self.multiplier)
+            out["multiplier"] = json_number(self.multiplier)
         else:
             out["points"] = self.points
         out.update(name_zh=self.name_zh, name_en=self.name_en, reason=self.reason, reason_zh=self.reason_zh)
@@ -185,7 +185,7 @@ class ScoreResult:
         if self.reason_zh is not None:
             out["reason_zh"] = self.reason_zh
         if self.own is not None:
-            out["own"] = _num(self.own)
+            out["own"] = json_number(self.own)
         out["items"] = [i.to_json() for i in self.items]
         out["decomposition"] = [b.to_json() for b in self.decomposition]
         out["shape"] = self.shape
@@ -196,7 +196,7 @@ class ScoreResult:
         out["payments"] = [p.to_json() for p in self.payments]
         if self.payments:
             out["total"] = _money(self.total)
-        out["point_value"] = _num(self.point_value)
+        out["point_value"] = json_number(self.point_value)
         if self.notes:
             out["notes"] = list(self.notes)
             out["notes_zh"] = list(self.notes_zh)
@@ -205,8 +205,13 @@ class ScoreResult:
         return out
 
 
-def _num(x: float | Decimal) -> float | int:
-    """Integral numbers as int in JSON (15, not 15.0); a Decimal as int or float."""
+def json_number(x: float | Decimal) -> float | int:
+    """A number as JSON writes it: an int when whole (``15``, not ``15.0``), a Decimal as int or float.
+    The one formatter of numbers for JSON, exports and pages (scoring, ledger and app use it).
+
+    >>> json_number(15.0), json_number(Decimal("2.50")), json_number(Decimal("36.00")), json_number(7)
+    (15, 2.5, 36, 7)
+    """
     if isinstance(x, Decimal):
         return int(x) if x == x.to_integral() else float(x)
     if isinstance(x, float) and x.is_integer():
@@ -215,11 +220,11 @@ def _num(x: float | Decimal) -> float | int:
 
 
 def _money(x: float) -> float | int:
-    """An amount: as :func:`_num`, with float noise rounded away (0.1 x 12 is 1.2, not 1.2000000000000002);
-    a Decimal is exact already."""
+    """An amount: as :func:`json_number`, with float noise rounded away (0.1 x 12 is 1.2, not
+    1.2000000000000002); a Decimal is exact already."""
     if isinstance(x, float) and math.isfinite(x):
         x = float(f"{x:.12g}")
-    return _num(x)
+    return json_number(x)
 
 
 def _kong(x: int | float | Decimal) -> int | float:

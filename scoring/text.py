@@ -20,7 +20,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-from scoring.result import Block, ScoreResult, _money, _num, rule_sections
+from scoring.result import Block, ScoreResult, _money, json_number, rule_sections
 from scoring.rules import load_rules
 from scoring.text_zh import error_zh, uncounted_wait, wait_note, wait_zh, zh_codes, zh_tiles
 from scoring.tiles import Tile, format_tiles
@@ -167,7 +167,7 @@ def _rule(ref: str, lang: str) -> str:
 
 def format_error(code: str, message: str, lang: str = "en") -> str:
     """An error line of `jxmj score --format text`: the English sentence, or in Chinese a sentence
-    by ``code`` with the tiles or key the message names, and the code (issue 25 item 9)."""
+    by ``code`` with the tiles or key the message names, and the code."""
     if lang == "zh":
         return _BY_LANG["zh"]["error"].format(message=error_zh(code, message), code=code)
     return _BY_LANG["en"]["error"].format(message=message, code=code)
@@ -201,17 +201,18 @@ def format_text(result: ScoreResult, lang: str = "en") -> str:
     unit = ("番" if zh else "x") if fan else "炮"
     rows = [[h.format(unit=unit) for h in w["head"]]]
     for i in result.items:
-        val = f"{'×' if zh else 'x'}{_num(i.multiplier)}" if i.multiplier is not None else str(i.points)
-        if zh:  # no key and no English name in Chinese text (issue 25 item 9)
+        times = "×" if zh else "x"
+        val = f"{times}{json_number(i.multiplier)}" if i.multiplier is not None else str(i.points)
+        if zh:  # no key and no English name in Chinese text
             rows.append([i.name_zh, val, zh_codes(i.reason_zh), _rule(i.rule, lang)])
         else:
             rows.append([i.key, i.name_zh, i.name_en, val, i.reason, _rule(i.rule, lang)])
     lines.extend(_table(rows))
     lines.extend(f"  {line}" for line in _excluded(result, rules, lang))
     if result.own is not None:
-        lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=_num(result.own)))
+        lines.append((w["own_fan"] if fan else w["own_pao"]).format(own=json_number(result.own)))
     if result.payments:
-        lines.append(w["payments_fan" if fan else "payments"].format(pv=_num(result.point_value)))
+        lines.append(w["payments_fan" if fan else "payments"].format(pv=json_number(result.point_value)))
         # columns that say something for this hand: 吃炮 in 九江/星子, ×2 when a payment is doubled,
         # kong money when there is some (新余)
         pays = result.payments

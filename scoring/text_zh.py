@@ -1,4 +1,4 @@
-"""The Chinese of `jxmj score --format text --lang zh` (issue 25 item 9): tiles as Chinese names
+"""The Chinese of `jxmj score --format text --lang zh`: tiles as Chinese names
 (``九九筒``, ``中中中``, never ``99p`` / ``CCC``), waits from the real tiles (``卡张：三五筒听四筒``),
 why 边/卡/单钓 was not counted when the hand waited on several kinds, and error sentences by code
 (the codes stay). English text keeps the notation.

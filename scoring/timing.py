@@ -1,4 +1,4 @@
-"""Events and conditions that the seeds' timing rules out together (DECISIONS §1.3a, issue 25).
+"""Events and conditions that the seeds' timing rules out together (DECISIONS §1.3a).
 
 :mod:`scoring.validate` checks each event against the rest of the input (``kong_bloom`` needs a
 self-draw and a kong, …); this module checks the *pairs* that cannot happen in one hand because of

@@ -1,7 +1,8 @@
 """The architecture check (docs/ARCHITECTURE.md, "Dependencies"): no import cycle among the modules of
 `scoring vision app ledger datasets bench`, no module over 400 lines, dependencies that flow
 `app → ledger / vision → scoring`, JSON only at the edges of `app/` and `ledger/`, and no block of
-code written twice. The files are read as text and parsed with `ast`; nothing
+code written twice; and the tests are found by subject (no test file named after a milestone, the CLI's
+tests in `tests/cli/`). The files are read as text and parsed with `ast`; nothing
 is imported or run, so the check is fast and needs neither the network nor ``../shared``.
 
 How an import counts:
@@ -58,7 +59,7 @@ is an edge (a file, HTTP, the database column); everywhere else values stay type
 DUP_LINES = 8
 """A run of this many non-trivial lines (normalised) in two modules is a duplicated block. (The
 7-line list of `--refs` codes that `app/detect_errors.py` keeps beside `vision.refs.ERROR_CODES`, so
-that `jxmj score` loads no vision, stays under it; tests/test_cmd_detect.py checks they agree.)"""
+that `jxmj score` loads no vision, stays under it; tests/cli/test_cmd_detect.py checks they agree.)"""
 
 
 def _module_name(path: Path) -> str:
@@ -401,3 +402,43 @@ def test_no_duplicated_block():
                 pairs.setdefault((rel, first[0]), []).append(place)
     dups = [f"{places[0]} ({len(places)} runs of {DUP_LINES} lines)" for places in pairs.values()]
     assert not dups, "\n".join(dups)
+
+
+MILESTONE_NAME = re.compile(r"\d|polish|hardening|session|issue|milestone")
+"""A part of a test file's name that tells *when* it was written (an issue, a milestone, a version
+such as ``rules3`` / ``reader_06``, a polish or hardening pass, a work session) instead of *what* it
+tests. A file is found by its subject: ``test_chow_rule.py``, ``test_hostile_input.py``."""
+
+CLI_TEST = re.compile(r"^test_(cmd_|cli)")
+"""The tests of the `jxmj` commands (`app/cli.py`, `app/cmd_*.py`); they live in `tests/cli/`."""
+
+
+def _test_files() -> list[Path]:
+    return sorted((REPO / "tests").rglob("test_*.py"))
+
+
+def milestone_named(path: Path) -> bool:
+    """The file's name says when it was written (`MILESTONE_NAME`), not what it tests."""
+    return bool(MILESTONE_NAME.search(path.stem.removeprefix("test_")))
+
+
+def test_milestone_names_are_recognised():
+    named = ["test_rules3", "test_rules36", "test_reader_06", "test_polish", "test_hardening", "test_issue12"]
+    named += ["test_session_7", "test_rules3_labels"]
+    assert all(milestone_named(Path(f"tests/{n}.py")) for n in named)
+    subjects = ["test_chow_rule", "test_hostile_input", "test_wait_labels", "test_cmd_table", "test_off_row"]
+    assert not any(milestone_named(Path(f"tests/{n}.py")) for n in subjects)
+
+
+def test_no_test_file_named_after_a_milestone():
+    bad = [str(p.relative_to(REPO)) for p in _test_files() if milestone_named(p)]
+    assert not bad, f"test files named after when, not what (rename by subject): {bad}"
+
+
+def test_cli_tests_live_in_tests_cli():
+    stray = [
+        str(p.relative_to(REPO))
+        for p in _test_files()
+        if CLI_TEST.match(p.name) and p.parent != REPO / "tests" / "cli"
+    ]
+    assert not stray, f"CLI tests outside tests/cli/: {stray}"

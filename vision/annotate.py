@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from scoring.tiles import tile_of
-from vision.detection import Detection, Group, Rejected
+from vision.detection import BACK, FLOWER, Detection, Group, Rejected
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_CANDIDATES = (
@@ -44,7 +44,7 @@ def tile_name_zh(code: str) -> str:
     tile = tile_of(code)
     if tile is not None:
         return tile.zh_traditional  # the names of scoring.tiles, as the tiles print them
-    return {"back": "背", "flower": "花"}.get(code, code)
+    return {BACK: "背", FLOWER: "花"}.get(code, code)
 
 
 @functools.lru_cache(maxsize=8)

@@ -6,16 +6,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, get_args
+
+BACK = "back"
+"""`Detection.tile` of a face-down tile (the localizer's class `back`, unless the classifier says
+`FLOWER`)."""
+
+FLOWER = "flower"
+"""`Detection.tile` of a flower / season tile (a classifier class): never part of a hand, set aside
+(the group kind `flowers`)."""
 
 KINDS = ("hand", "winning_tile", "bonus", "flowers", "pung", "kong", "concealed_kong", "chow", "unknown")
 """`Group.kind_guess` values (docs/detect-json.md); `vision.layout` says when each is guessed."""
 
-ROLES = ("hand", "meld", "discard", "wall", "other")
-"""`Detection.role` values (docs/detect-json.md); `vision.roles` says when each is given. Only
-`HAND_ROLES` tiles enter the groups and the hand guess."""
+Role = Literal["hand", "meld", "discard", "wall", "other"]
+"""A `Detection.role` (docs/detect-json.md); `vision.arrange.arrange` gives them (`table_roles`, then
+`meld_roles`, geometry in `vision.roles`)."""
 
-HAND_ROLES = ("hand", "meld")
+ROLES: tuple[Role, ...] = get_args(Role)
+"""Every `Role`, in the order docs/detect-json.md lists them. Only `HAND_ROLES` tiles enter the groups
+and the hand guess."""
+
+HAND_ROLES: tuple[Role, ...] = ("hand", "meld")
+"""The player's roles: the standing tiles and the sets laid apart beside them."""
+
+NOT_PLAYERS: tuple[Role, ...] = tuple(r for r in ROLES if r not in HAND_ROLES)
+"""The roles of tiles that are not the player's (`Detection.off_row`): discards, the wall, other."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,19 +43,20 @@ class Detection:
             (EXIF orientation applied); origin top-left, x to the right, y down;
             `x0 < x1`, `y0 < y1`.
         tile: tile code — `1m`..`9m`, `1p`..`9p`, `1s`..`9s`, `E S W N C F P`
-            (东 南 西 北 中 發 白), `back` for a face-down tile, `flower` for a flower/season tile.
+            (东 南 西 北 中 發 白), `BACK` (`back`) for a face-down tile, `FLOWER` (`flower`) for a
+            flower/season tile.
         conf: confidence in 0..1 (localizer score x classifier probability).
-        face_down: the tile shows its back (then `tile == "back"`).
+        face_down: the tile shows its back (then `tile == BACK`).
         rotated: the tile lies sideways (box width > 1.15 x height): a claimed tile in a meld.
         uncertain: the reading may be wrong (`vision.reading.uncertain`): the app draws it red.
-        role: one of `ROLES` (`vision.roles.assign_roles`): `hand` (the player's standing
+        role: a `Role` (given by `vision.arrange.arrange`): `hand` (the player's standing
             tiles), `meld` (a set laid apart beside them), `discard`, `wall`, `other`.
             A detection made by hand defaults to `hand`.
         second: the classifier's runner-up reading of the tile (a tile code, never `tile`), or
             None (a face-down tile, a runner-up that is no tile, a detection made by hand).
 
-    `off_row` (a property, not a field: one truth) is true exactly when `role` is neither
-    `hand` nor `meld`; such a tile is kept out of the groups and the hand guess.
+    `off_row` (a property, not a field: one truth) is true exactly when `role` is one of
+    `NOT_PLAYERS`; such a tile is kept out of the groups and the hand guess.
     """
 
     xyxy: tuple[float, float, float, float]
@@ -48,7 +65,7 @@ class Detection:
     face_down: bool = False
     rotated: bool = False
     uncertain: bool = False
-    role: str = "hand"
+    role: Role = "hand"
     second: str | None = None
 
     def __post_init__(self) -> None:

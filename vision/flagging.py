@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detection import BACK, FLOWER
 from vision.reading import HAND_MAX_TILES, SET_COPIES
 
 FLAG_FILE = "flag.npz"
@@ -181,11 +182,11 @@ def fifth_copies(tiles, scores, copies: int = SET_COPIES) -> list[bool]:
     False
     """
     out = [False] * len(tiles)
-    if sum(t != "flower" for t in tiles) > HAND_MAX_TILES:
+    if sum(t != FLOWER for t in tiles) > HAND_MAX_TILES:
         return out
     by: dict[str, list[int]] = {}
     for i, t in enumerate(tiles):
-        if t not in ("flower", "back"):
+        if t not in (FLOWER, BACK):
             by.setdefault(t, []).append(i)
     for idx in by.values():
         if len(idx) > copies:

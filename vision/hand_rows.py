@@ -2,7 +2,7 @@
 side, the best run the hand row (the anchor), and the runs that join it.
 
 Boxes only, pixels of one image; all lengths relative to tile sizes (any resolution). Constants
-chosen on synthetic table scenes (`vision.testing.table_scene`) and the `real_photos_rf` validation
+chosen on synthetic table scenes (`vision.testing_table.table_scene`) and the `real_photos_rf` validation
 split; the judge photos were only evaluated on.
 """
 

@@ -30,7 +30,7 @@ from itertools import pairwise
 from statistics import median
 
 from scoring.tiles import SUITS
-from vision.detection import KINDS, Detection, Group
+from vision.detection import BACK, FLOWER, KINDS, Detection, Group
 
 GAP_FACTOR = 0.4
 """A gap wider than this x the median tile width (short side), over the row's own spacing (the
@@ -167,11 +167,11 @@ def guess_kind(tiles: Sequence[str], any_sideways: bool, fa_is_bonus: bool = Tru
     >>> guess_kind(["back", "5s", "6s", "back"], False), guess_kind(["3m", "4m", "5m"], True)
     ('hand', 'chow')
     """
-    faces = [t for t in tiles if t != "back"]
+    faces = [t for t in tiles if t != BACK]
     backs = len(tiles) - len(faces)
     if fa_is_bonus and faces and all(t == "F" for t in faces) and not backs:
         return "bonus"
-    if faces and all(t == "flower" for t in faces) and not backs:
+    if faces and all(t == FLOWER for t in faces) and not backs:
         return "flowers"
     if len(tiles) == 4:
         if backs and len(set(faces)) <= 1:  # one face up or two (or three): a kong turned down
@@ -229,7 +229,7 @@ def _choose_winning_tile(detections: Sequence[Detection], groups: list[Group]) -
         if len(g.tiles) == 1
         and g.kind_guess == "unknown"
         and not detections[g.tiles[0]].face_down
-        and detections[g.tiles[0]].tile != "flower"
+        and detections[g.tiles[0]].tile != FLOWER
         and not detections[g.tiles[0]].rotated
     ]
     if not lone:

@@ -1,5 +1,5 @@
 """Markers: a round or seat marker (a red disc with 北, a wind die) read as a tile is `other`
-(issue 36 item 8: a red 北 marker was read as 中 at the end of the hand row and entered the hand).
+(a red 北 marker read as 中 at the end of the hand row must not enter the hand).
 
 The classifier knows no marker class (a disc it has never seen becomes its likeliest tile, often
 flagged). Two checks on what a marker looks like, each measured to leave real tiles alone:

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from vision.detection import BACK, FLOWER
+
 LOCALIZER_FILE = "localizer.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 ENV_MODELS_DIR = "JXMJ_MODELS_DIR"
@@ -23,8 +25,8 @@ ENV_MODELS_DIR = "JXMJ_MODELS_DIR"
 CLASS_CODES = (
     *(f"{n}{s}" for s in "mps" for n in range(1, 10)),
     *"ESWNCFP",
-    "back",
-    "flower",
+    BACK,
+    FLOWER,
 )
 """Every code a detection may carry: the classifier's 36 classes, in order (the 34 tiles of
 `scoring.tiles.TILE_CODES`, then `back` and `flower`)."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.boxes import softmax
+from vision.detection import BACK, FLOWER
 
 LOW_CONF = 0.6
 """Without a calibration: `conf` below this is uncertain."""
@@ -170,9 +171,9 @@ def beyond_the_set(tiles: Sequence[str]) -> list[bool]:
     >>> any(beyond_the_set(["2p"] * 5 + ["1m"] * 14))  # 19 tiles: more than one hand
     False
     """
-    if sum(t != "flower" for t in tiles) > HAND_MAX_TILES:
+    if sum(t != FLOWER for t in tiles) > HAND_MAX_TILES:
         return [False] * len(tiles)
-    counts = Counter(t for t in tiles if t not in ("flower", "back"))
+    counts = Counter(t for t in tiles if t not in (FLOWER, BACK))
     return [counts[t] > SET_COPIES for t in tiles]
 
 

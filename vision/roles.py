@@ -33,7 +33,7 @@ hand running down the photo). Without a candidate row (a hand laid steeply diago
 set) every tile that is not a wall is `hand`. `meld` is given after grouping (`meld_roles`): a hand tile
 in a group the layout reads as a set laid down (`MELD_GROUP_KINDS`, a chow only when claimed).
 
-Constants chosen on synthetic table scenes (`vision.testing.table_scene`, 72 scenes, seeds
+Constants chosen on synthetic table scenes (`vision.testing_table.table_scene`, 72 scenes, seeds
 other than those of tests/vision/test_roles.py) and the `real_photos_rf` validation split
 (`ROW_TILT`, `ROW_LONG`). The judge photos were only evaluated on; one of them showed that a
 row further away looks flatter, which the synthetic sheets of rows (`rows=`) now hold.

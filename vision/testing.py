@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detection import BACK
 from vision.modelfiles import CLASS_CODES, CLASSIFIER_FILE, LOCALIZER_FILE
 
 BACKGROUND = (30, 90, 40)
@@ -211,7 +212,7 @@ def build_models(
         directory / LOCALIZER_FILE,
         [xyxy for xyxy, _ in tiles],
         image_size=image_size,
-        backs=[code == "back" for _, code in tiles],
+        backs=[code == BACK for _, code in tiles],
         size=localizer_size,
     )
     build_classifier(directory / CLASSIFIER_FILE, size=classifier_size)

@@ -177,14 +177,14 @@ def table_detections(scene: Sequence[TableTile]) -> list:
     """`vision.detection.Detection`s of a `table_scene` (role left at its default), as a reader
     would make them: `face_down` for backs, `rotated` for boxes over 1.15x as wide as tall."""
     from vision.boxes import SIDEWAYS_RATIO
-    from vision.detection import Detection
+    from vision.detection import BACK, Detection
 
     return [
         Detection(
             xyxy,
             code,
             0.9,
-            face_down=code == "back",
+            face_down=code == BACK,
             rotated=xyxy[2] - xyxy[0] > SIDEWAYS_RATIO * (xyxy[3] - xyxy[1]),
         )
         for xyxy, code, _role in scene

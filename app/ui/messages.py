@@ -8,11 +8,9 @@ catalog's, so no English sentence reaches it.
 
 from __future__ import annotations
 
-from app.photo_hand import Note
 from app.ui.flash import code_flash
 from app.ui.i18n import has, lang, t
 from app.ui.render.html import num
-from app.ui.render.tiles import name
 from scoring import ScoreResult
 
 
@@ -30,10 +28,3 @@ def cannot_win_text(result: ScoreResult) -> str:
         return result.reason
     key = f"why.{code}"
     return t(key, own=num(result.own)) if has(key) else t("res.cannot_win")
-
-
-def note_text(note: Note) -> str:
-    """A photo note (`app.photo_hand.Note`) in the page language."""
-    kind = t(f"meld.{note.kind}") if note.kind else ""
-    tiles = name(note.tiles) if note.code.startswith("winning") else note.tiles
-    return t(f"note.{note.code}", tiles=tiles, count=note.count, kind=kind)

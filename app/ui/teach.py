@@ -4,7 +4,7 @@ not, and the one-tile change that would make it hold. Pure: no Streamlit.
 The status comes from the engine (a pattern holds when the result lists its key); the one-tile
 change is found by asking the engine about every single-tile change of the standing tiles. The
 reason is the scoring package's (`scoring.why_not.explain`: what this hand lacks and the item's
-own condition, for every pattern and adder; issue 25).
+own condition, for every pattern and adder).
 """
 
 from __future__ import annotations
@@ -12,25 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.ui.i18n import lang
-from app.ui.state import Conditions, EditHand, Selection, hand_input, tile_kinds
+from app.ui.state import Conditions, EditHand, hand_input
 from scoring import HandError, ScoreResult
-from scoring.model import EVENTS
+from scoring.items import registry
 from scoring.rules import load_rules
 from scoring.rules.overrides import ADDER_KEYS as ADDERS
-from scoring.why_not import explain
-
-EVENT_PATTERNS = frozenset(EVENTS) | {"last_tile_draw", "last_tile_discard"}
-"""Patterns set by how the hand was won (③), not by its tiles: not taught here."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Tile `index` of the standing tiles becomes `code`: then the pattern holds, total `total`."""
-
-    index: int
-    old: str
-    code: str
-    total: float
+from scoring.why_not import Change, explain, one_tile_changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +31,11 @@ class PatternStatus:
 
 
 def shape_patterns(variant: str) -> list[str]:
-    return [k for k in load_rules(variant).patterns if k not in EVENT_PATTERNS]
+    """The variant's patterns set by its tiles: not those set by how the hand was won (③, the
+    items registered with `event`: 天胡, 杠上开花, 海底 …), which are not taught here."""
+    rules = load_rules(variant)
+    items = registry(rules.family)
+    return [k for k in rules.patterns if not (k in items and items[k].event)]
 
 
 def taught_keys(variant: str) -> list[str]:
@@ -53,18 +44,19 @@ def taught_keys(variant: str) -> list[str]:
     return [*shape_patterns(variant), *(k for k in ADDERS if k in rules.names and k not in rules.patterns)]
 
 
-def statuses(hand: EditHand, cond: Conditions, result: ScoreResult, score) -> list[PatternStatus]:
-    """Every shape pattern of the variant with its status. `score(hand, cond)` scores a trial
-    hand (`services.score_hand`); the search tries each standing tile as each tile kind."""
+def statuses(hand: EditHand, cond: Conditions, result: ScoreResult) -> list[PatternStatus]:
+    """Every shape pattern of the variant with its status; for one that does not hold, why not and
+    the one-tile change that makes it hold (`scoring.why_not.one_tile_changes`: each standing tile
+    tried as each tile kind)."""
     rules = load_rules(cond.variant)
     items = {i.key: i for i in result.items}
     keys = taught_keys(cond.variant)
-    best = _one_tile_changes(hand, cond, score) if any(k not in items for k in keys) else {}
+    best = _changes(hand, cond) if any(k not in items for k in keys) else {}
     reasons = _reasons(hand, cond, result)
     out = []
     for key in keys:
         name_zh, name_en, _ = rules.name(key)
-        label = name_zh if lang() == "zh" else name_en  # one language a line (issue 25 item 5)
+        label = name_zh if lang() == "zh" else name_en  # one language a line
         if key in items:
             it = items[key]
             value = f"×{it.multiplier:g}" if it.multiplier is not None else f"+{it.points}"
@@ -87,18 +79,9 @@ def _reasons(hand: EditHand, cond: Conditions, result: ScoreResult) -> dict[str,
     }
 
 
-def _one_tile_changes(hand: EditHand, cond: Conditions, score) -> dict[str, Change]:
-    kinds = tile_kinds(cond.variant)
-    best: dict[str, Change] = {}
-    for i, tile in enumerate(hand.concealed):
-        for code in kinds:
-            if code == tile.code:
-                continue
-            trial = score(hand.with_tile(Selection(i), code), cond)
-            if not isinstance(trial, ScoreResult) or not trial.can_win:
-                continue
-            for it in trial.items:
-                old = best.get(it.key)
-                if old is None or trial.total > old.total:
-                    best[it.key] = Change(i, tile.code, code, trial.total)
-    return best
+def _changes(hand: EditHand, cond: Conditions) -> dict[str, Change]:
+    """key → the single change of a standing tile that makes it hold with the largest total."""
+    try:
+        return one_tile_changes(hand_input(hand, cond))
+    except HandError:
+        return {}

@@ -1,4 +1,4 @@
-"""The layout of a rule table: every key a table may hold, at every level (issue 25 item 3).
+"""The layout of a rule table: every key a table may hold, at every level.
 
 A whole house table (:func:`scoring.rules.load_rules_file`) is checked against it before it is
 parsed, so a misspelt ``pair_runn = 5`` in ``[extras]`` is refused by its path

@@ -161,7 +161,6 @@ def test_photo_path_with_stand_in_models(tmp_path, monkeypatch):
 
 def test_every_catalog_key_the_code_uses_exists():
     """Literal `t("...")` keys in the app's source, and the families built from engine codes."""
-    from app.photo_hand import NOTE_CODES
     from app.ui.learn.examples import EXAMPLES
     from app.ui.learn.rules import catalog_keys
     from app.ui.state import OTHER_SEATS
@@ -179,7 +178,6 @@ def test_every_catalog_key_the_code_uses_exists():
     keys |= {f"payer.{f}" for f in (*COUNTERS, "ready_declared")}
     keys |= {f"variant.{v}" for v in VARIANTS} | {k for v in VARIANTS for k in catalog_keys(v)}
     keys |= {k for v in EXAMPLES.values() for k, _ in v}
-    keys |= {f"note.{c}" for c in NOTE_CODES}
     keys |= {f"lang.{code}" for code in i18n.LANGS} | {f"nav.{p}" for p in PAGES}
     missing = sorted(k for k in keys if k not in i18n.catalog("zh"))
     assert not missing

@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from app.photo_hand import NOTE_CODES
 from app.streamlit_app import PAGES
 from app.ui import i18n
 from app.ui.learn.examples import EXAMPLES
@@ -151,7 +150,7 @@ def test_every_catalog_key_is_used():
     src = _source()
     used = set(re.findall(r"""["']([a-z0-9_]+(?:\.[a-zA-Z0-9_]+)+)["']""", src))
     used |= {f"code.{c}" for c in CODES} | {f"why.{c}" for c in REASON_CODES}
-    used |= {f"note.{c}" for c in NOTE_CODES} | {f"event.{e}" for e in EVENTS}
+    used |= {f"event.{e}" for e in EVENTS}
     used |= {f"meld.{k}" for k in (*MELD_KINDS, "concealed")}
     used |= {f"seat.{s}" for s in ("me", *OTHER_SEATS)}
     used |= {f"payer.{f}" for f in (*COUNTERS, "ready_declared")}

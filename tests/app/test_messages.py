@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from app.photo_hand import NOTE_CODES, Note
 from app.ui import i18n
-from app.ui.messages import code_text, note_text
+from app.ui.messages import code_text
 from scoring import REASON_CODES, HandError
 from scoring.errors import CODES
 
@@ -21,7 +20,6 @@ def test_every_engine_code_has_words(lang):
     catalog = i18n.catalog(lang)
     assert [c for c in CODES if f"code.{c}" not in catalog] == []
     assert [c for c in REASON_CODES if f"why.{c}" not in catalog] == []
-    assert [c for c in NOTE_CODES if f"note.{c}" not in catalog] == []
 
 
 def test_chinese_code_text_hides_the_engine_sentence_english_shows_it():
@@ -31,12 +29,6 @@ def test_chinese_code_text_hides_the_engine_sentence_english_shows_it():
     i18n.set_lang("en")
     assert code_text(exc.code, str(exc)) == "five or more copies of 7p"
     i18n.set_lang("zh")
-
-
-def test_notes_in_chinese():
-    i18n.set_lang("zh")
-    assert note_text(Note("winning_set_apart", tiles="5p")) == "和牌张猜的是单独放开的那张：五筒。"
-    assert "碰" in note_text(Note("meld_guessed", tiles="777p", count=3, kind="pung"))
 
 
 BAD_HANDS = [

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.ui import i18n
 from tests.app.conftest import APP, total_of
-from tests.app.test_hardening import HAND, _type_hand
+from tests.app.test_hostile_input import HAND, _type_hand
 
 
 @pytest.mark.parametrize("typed", [-5.0, 99999999999.0, 0.0000001])

@@ -334,7 +334,7 @@ def test_record_and_undo_say_so_where_the_player_looks_and_no_empty_hand_hint_af
 
 
 def test_a_bad_number_entry_on_the_table_page_previews_and_records_nothing():
-    """As on the score page (tests/app/test_hardening.py): a payer count of 2.5 is never taken as
+    """As on the score page (tests/app/test_hostile_input.py): a payer count of 2.5 is never taken as
     the previous count — no money preview, the record buttons off, the error shown."""
     code = _table()
     at = _open(code)

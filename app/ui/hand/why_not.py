@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui import services
 from app.ui.i18n import t
 from app.ui.render.html import num, patterns_html
 from app.ui.render.tiles import name
@@ -18,7 +17,7 @@ def why_not(hand: EditHand, cond: Conditions, result: ScoreResult, key: str) -> 
     if not st.toggle(t("teach.show"), key=f"whynot_{key}"):
         return
     rows = []
-    for s in statuses(hand, cond, result, services.score_hand):
+    for s in statuses(hand, cond, result):
         if s.holds:
             rows.append((s.name, True, t("teach.holds", value=s.value), ""))
             continue
@@ -26,6 +25,6 @@ def why_not(hand: EditHand, cond: Conditions, result: ScoreResult, key: str) -> 
         change = ""
         if s.change is not None:
             c = s.change
-            change = t("teach.change", old=name(c.old), new=name(c.code), total=num(c.total))
+            change = t("teach.change", old=name(c.old.code), new=name(c.new.code), total=num(c.total))
         rows.append((s.name, False, text, change))
     st.markdown(patterns_html(rows), unsafe_allow_html=True)

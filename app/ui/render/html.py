@@ -8,23 +8,26 @@ player or the engine supplied is escaped. Tested in tests/app/test_render.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from html import escape
 
 from app.ui.i18n import has, lang, t
 from app.ui.render.tiles import groups_html
 from app.ui.rule_links import links_html
 from scoring import Block, Item, Payment, ScoreResult
+from scoring.result import json_number
 from scoring.rules import load_rules
 from scoring.text_zh import zh_codes
+from vision.detection import BACK
 
 
-def num(v: float | int | None) -> str:
-    """`3.0` -> `"3"`, `2.5` -> `"2.5"`, None -> `"0"`."""
+def num(v: float | int | Decimal | None) -> str:
+    """A number on the page, as `json_number` writes it: `3.0` -> `"3"`, `2.5` -> `"2.5"`,
+    `Decimal("2.50")` -> `"2.5"`, None -> `"0"`; a float to 6 significant digits (no float noise)."""
     if v is None:
         return "0"
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    n = json_number(v)
+    return f"{n:g}" if isinstance(n, float) and not isinstance(v, Decimal) else str(n)
 
 
 def label(prefix: str, value: str) -> str:
@@ -38,7 +41,7 @@ _ONE_TILE_WAITS = {"edge": "edge_wait", "closed": "closed_wait", "single": "sing
 
 def wait_label(result: ScoreResult) -> str:
     """The wait's label; a 边/卡/单钓 shape the engine did not count because the hand waited on
-    several kinds says so (issue 25 item 6: "单钓 · 听 六条 九条" contradicted the items)."""
+    several kinds says so (never "单钓 · 听 六条 九条", which the items contradict)."""
     text = label("wait", result.wait or "none")
     key = _ONE_TILE_WAITS.get(result.wait or "")
     if key and len(result.waits) > 1 and not any(i.key == key for i in result.items):
@@ -59,7 +62,7 @@ def decomposition_html(blocks: Sequence[Block], win_tile: str | None, size: str 
         caption = label("meld", b.kind) if b.source == "meld" else label("block", b.kind)
         codes = [tile.code for tile in b.tiles]
         if b.kind == "concealed_kong" and len(codes) == 4:  # laid down as on the table: backs outside
-            codes = ["back", codes[1], codes[2], "back"]
+            codes = [BACK, codes[1], codes[2], BACK]
         groups.append((caption, codes, b.winning))
     marked = any(w for _, _, w in groups)
     parts = []
@@ -78,10 +81,10 @@ def item_name(item: Item) -> tuple[str, str]:
     return (en, zh) if lang() == "en" else (zh, "")
 
 
-def item_reason(item: Item, variant: str) -> tuple[str, str]:
+def item_reason(item: Item) -> tuple[str, str]:
     """(why, reference): the engine's own reason for this item in the page language, its tiles
     written as tile names on the Chinese page (``连对 三四五六七八九筒``, not ``3456789p``): one
-    home for the reasons, the engine (issue 25 item 7; ``variant`` kept for the callers)."""
+    home for the reasons, the engine."""
     if lang() == "zh" and item.reason_zh:
         return zh_codes(item.reason_zh), item.rule
     return item.reason, item.rule
@@ -124,7 +127,7 @@ def items_table(result: ScoreResult) -> str:
     for it in result.items:
         first, second = item_name(it)
         value = f"×{num(it.multiplier)}" if it.multiplier is not None else f"+{num(it.points)}"
-        why, ref = item_reason(it, result.variant)
+        why, ref = item_reason(it)
         rows.append(
             f"<tr><td>{escape(first)}"
             + (f"<br><span class='jx-en'>{escape(second)}</span>" if second else "")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from app.ui.i18n import t
 from scoring.tiles import ALL_TILES, HONOURS, RANK_ZH, tile_of
+from vision.detection import BACK, FLOWER
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CODES = tuple(tile.code for tile in ALL_TILES)
@@ -30,7 +31,7 @@ def name(code: str) -> str:
     tile = tile_of(code)
     if tile is not None and not tile.is_honour:
         return t(f"tile.suit.{tile.suit}", rank=tile.rank, zh_rank=RANK_ZH[tile.rank - 1])
-    return t(f"tile.{code}" if code in HONOURS or code == "back" else "tile.unknown")
+    return t(f"tile.{code}" if code in HONOURS or code == BACK else "tile.unknown")
 
 
 def spoken(code: str, *, unsure=False, win=False, selected=False, out=False) -> str:
@@ -45,15 +46,13 @@ def spoken(code: str, *, unsure=False, win=False, selected=False, out=False) -> 
 
 def short(code: str) -> str:
     """A compact ASCII label for boxes on the photo (no font needed): 5p, E, Rd, Gn, Wh."""
-    return {"C": "Rd", "F": "Gn", "P": "Wh", "back": "bk", "flower": "fl"}.get(code, code)
+    return {"C": "Rd", "F": "Gn", "P": "Wh", BACK: "bk", FLOWER: "fl"}.get(code, code)
 
 
 @cache
 def data_uri(code: str) -> str:
     """The tile's picture as a `data:` URI (PNG from `app/assets/`)."""
-    fname = (
-        f"tile-{code}.png" if code in CODES else ("tile-back.png" if code == "back" else "tile-unknown.png")
-    )
+    fname = f"tile-{code}.png" if code in CODES else ("tile-back.png" if code == BACK else "tile-unknown.png")
     data = (ASSETS / fname).read_bytes()
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 

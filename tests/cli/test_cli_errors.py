@@ -17,7 +17,7 @@ import pytest
 from app import cli, cmd_detect
 from vision.image import ERROR_CODES as IMAGE_CODES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 JSON_USAGE = [  # argv, the start of the sentence, a fragment of it
     (["score", "--bogus"], "jxmj score: ", "unrecognized arguments: --bogus"),
     (["score", "-", "--format", "xml"], "jxmj score: ", "argument --format: invalid choice: 'xml'"),

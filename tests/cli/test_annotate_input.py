@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PHOTO = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4  # the check comes before any decoding
 
 

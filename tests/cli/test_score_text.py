@@ -16,7 +16,7 @@ from app import cli
 from scoring import format_text, score
 from tests.scoring.util import parse_case
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # one hand per variant: 九江 with a kong and 吃炮, 星子 dealer doubling and 卡, 新余 a quad in 七对
 ZH = [

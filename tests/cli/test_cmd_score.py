@@ -175,7 +175,7 @@ def _engine_error(hand) -> tuple[str, str]:
 
 def test_huge_meld_and_payer_lists_are_refused_at_once(monkeypatch, capsys):
     # "at once": refused on the list's length, before a single item is looked at (the engine;
-    # the CLI refuses such an input on its size before parsing it, see tests/test_jsonin.py)
+    # the CLI refuses such an input on its size before parsing it, see tests/cli/test_jsonin.py)
     from scoring import model
 
     looked_at = []
@@ -284,7 +284,7 @@ def test_default_payer_names_avoid_the_names_given(monkeypatch, capsys):
 
 def test_the_readme_tour_hand_scores(monkeypatch, capsys):
     """The hand the README's CLI tour pipes into `jxmj score -` scores (exit 0, can_win)."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     hand = re.search(r"echo '(\{\"variant\".*?\})' > hand\.json", readme, re.S).group(1)
     rc, out = run_cli(monkeypatch, capsys, hand, "-")
     assert rc == 0, out

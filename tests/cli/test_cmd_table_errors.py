@@ -20,7 +20,7 @@ from app.ui import i18n
 from ledger.errors import CODES as LEDGER_CODES
 from scoring.errors import CODES as SCORING_CODES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
 

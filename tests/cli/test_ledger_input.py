@@ -16,7 +16,7 @@ from app import cli, ledgerin
 from app.jsonin import short
 from ledger import LedgerError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
 WIN = {"seat": "李四", "discarder": "王五", "hand": HAND}
 

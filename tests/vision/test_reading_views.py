@@ -1,6 +1,6 @@
-"""What the 0.6.0 models bring to the reader, on stand-in models: `none` boxes go to `rejected`,
-every crop is read at 0° and 180°, `off_row` tiles stay out of the groups, the calibrated
-`uncertain` flag, and the coarse-to-fine second localizer pass."""
+"""How the reader reads a crop, on stand-in models: `none` boxes go to `rejected`, every crop is
+read at 0° and 180° and the likelier view wins, and the calibrated `uncertain` flag (margin, view
+agreement, a tile read more often than a set holds)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ import numpy as np
 import pytest
 
 from vision import ReaderConfig, TileReader, testing
-from vision.arrange import arrange, refine_region
-from vision.boxes import cut_crops, nms
+from vision.arrange import arrange
+from vision.boxes import cut_crops
 from vision.detection import Detection
-from vision.layout import rows_of
 from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
 from vision.reading import Readings, combine_views, uncertain
-from vision.roles import off_row
 
 SIZE = (1600, 1200)
 
@@ -127,66 +125,6 @@ def test_uncertain_flag_from_the_model_calibration(tmp_path):
     assert strict.detect(pixels).to_json()["detections"][0]["uncertain"] is True
 
 
-def test_off_row_tiles_stay_out_of_groups_and_come_last():
-    dets = [Detection(b, c, 0.9) for b, c in row(["1m", "2m", "3m", "4m", "5m"])]
-    far = Detection((1400.0, 100.0, 1472.0, 196.0), "W", 0.9)  # a box on a chair, far away
-    huge = Detection((500.0, 480.0, 760.0, 800.0), "P", 0.9)  # much larger than the row's tiles
-    assert off_row(dets) == [False] * 5
-    assert off_row([*dets, far, huge])[-2:] == [True, True]
-    out, groups = arrange([far, *dets, huge])
-    assert [d.tile for d in out] == ["1m", "2m", "3m", "4m", "5m", "W", "P"]
-    assert [d.off_row for d in out] == [False] * 5 + [True, True]
-    assert sorted(i for g in groups for i in g.tiles) == [0, 1, 2, 3, 4]
-
-
-def test_a_lone_set_apart_winning_tile_is_not_off_row():
-    dets = [Detection(b, c, 0.9) for b, c in row(["1m", "2m", "3m", "4m"])]
-    win = Detection((100 + 5 * 76 + 60, 500.0, 100 + 5 * 76 + 132, 596.0), "9p", 0.9)  # a tile apart
-    below = Detection((200.0, 640.0, 272.0, 736.0), "E", 0.9)  # a second row under the hand
-    assert off_row([*dets, win, below]) == [False] * 6
-
-
-def test_a_hand_laid_steeply_diagonal_is_not_off_row():
-    # 16 tiles 64x57 px, each 26 px right and 40 px up of the one before (too little vertical
-    # overlap for one row), except two steps of 12 and 20 px: those three tiles make the only
-    # "row" of three, as 0.6.1's boxes did on synthetic scene 10, and the old rule flagged 5 of
-    # the others. They do not stand side by side, so there is no hand row and nothing is off_row.
-    steep, x, y = [], 0.0, 1200.0
-    for k in range(16):
-        steep.append(Detection((x, y, x + 64, y + 57), "5p", 0.9))
-        x, y = (x + 12, y - 20) if k in (6, 7) else (x + 26, y - 40)
-    assert sorted(map(len, rows_of(steep)))[-1] == 3
-    assert off_row(steep) == [False] * 16
-    flat = [Detection((66.0 * k, 0.0, 66.0 * k + 64, 57.0), "5p", 0.9) for k in range(16)]
-    far = Detection((2000.0, 900.0, 2064.0, 957.0), "W", 0.9)
-    assert off_row([*flat, far]) == [False] * 16 + [True]
-
-
-def test_refine_region_only_for_small_clusters_in_large_images():
-    cfg = ReaderConfig()
-    small = np.array(
-        [[1000, 1000, 1040, 1060], [1045, 1000, 1085, 1060], [1090, 1000, 1130, 1060]], np.float32
-    )
-    region = refine_region(small, (3000, 4000), (384, 384), cfg)
-    assert region is not None
-    x0, y0, x1, y1 = region
-    assert x0 <= 1000 and x1 >= 1130 and y0 <= 1000 and y1 >= 1060
-    wide = small * np.array([3, 1, 3, 1], np.float32) - np.array([2900, 0, 0, 0], np.float32)
-    wide[:, 0] = np.clip(wide[:, 0], 0, None)
-    assert refine_region(wide, (3000, 4000), (384, 384), cfg) is None  # already fills the width
-    assert refine_region(small / 8, (375, 500), (384, 384), cfg) is None  # no pixels to gain
-    assert refine_region(small, (3000, 4000), (384, 384), ReaderConfig(refine_min_gain=0)) is None
-
-
-def test_nms_merges_two_passes():
-    a = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float32)
-    b = np.array([[0.5, 0, 10.5, 10], [40, 0, 50, 10]], np.float32)
-    xyxy, scores, _cls = nms(
-        np.concatenate([a, b]), np.array([0.9, 0.8, 0.95, 0.7], np.float32), np.zeros(4, np.int64), 0.45, 10
-    )
-    assert len(xyxy) == 3 and scores.tolist() == pytest.approx([0.95, 0.8, 0.7])
-
-
 @pytest.mark.parametrize(
     ("codes", "flagged"),
     [
@@ -206,11 +144,3 @@ def test_a_tile_read_more_often_than_a_set_holds_is_uncertain(codes, flagged):
     dets = [Detection(b, c, 0.99) for b, c in row(codes)]
     out, _groups = arrange(dets)
     assert sorted(d.tile for d in out if d.uncertain) == flagged
-
-
-def test_an_off_row_tile_does_not_count_towards_the_set():
-    dets = [Detection(b, c, 0.99) for b, c in row(["2p"] * 4 + ["3p"] * 2)]
-    far = Detection((3000.0, 2500.0, 3072.0, 2596.0), "2p", 0.99)  # a fifth 2p far from the hand
-    out, _groups = arrange([*dets, far])
-    assert [d.off_row for d in out][-1] is True
-    assert not any(d.uncertain for d in out)

@@ -23,7 +23,7 @@ from vision.modelfiles import CLASSIFIER_FILE
 from vision.refs import ERROR_CODES as REFS_CODES
 from vision.refs import RefsError, parse_refs
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 SOURCES = [  # every module that raises an error these two commands print
     "vision/image.py",

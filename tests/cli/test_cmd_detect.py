@@ -410,7 +410,7 @@ def test_every_refs_error_code_is_documented():
     import re
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "detect-json.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "detect-json.md").read_text()
     section = doc.split("## `--refs`", 1)[1]
     table = set(re.findall(r"^\s*\| `([a-z_]+)` \|", section, re.M))
     assert table == set(cmd_detect.REFS_ERROR_CODES)

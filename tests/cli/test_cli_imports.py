@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "cv2", "onnxruntime", "PIL", "pillow_heif", "streamlit", "pandas", "vision")
 HAND = runpy.run_path(str(ROOT / "bench" / "bench_cli.py"))["HAND"]  # the hand the bench times
 

@@ -16,7 +16,7 @@ import pytest
 
 from app import cmd_app, serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _call(path: str) -> list[dict]:

@@ -38,7 +38,7 @@ def test_photo_text_output(models_env, photo, capsys):
     status = cli.main(["photo", str(photo), "--variant", "jiujiang"])
     out = capsys.readouterr()
     assert status == 0, out.err
-    assert "hand (guessed)" in out.out and "score (jiujiang)" in out.out
+    assert "hand (guessed)" in out.out and "九江 Jiujiang — " in out.out
     assert "row 1" in out.out and "row 2" in out.out
 
 
@@ -59,7 +59,7 @@ def test_photo_unscorable_hand_exits_2_and_shows_the_hand(models_env, photo, cap
 def test_the_readme_tour_scores_the_bundled_sample_photo(capsys):
     """`jxmj photo app/assets/sample_hand.jpg ...` of the README, with the shipped models: the
     sample's upright 678s set apart stands (no chow meld), so the hand scores as its truth."""
-    sample = Path(__file__).resolve().parents[1] / "app" / "assets"
+    sample = Path(__file__).resolve().parents[2] / "app" / "assets"
     status = cli.main(
         [
             "photo",
@@ -134,26 +134,17 @@ def test_photo_at_the_table_leaves_discards_and_the_logo_out(tmp_path, monkeypat
     assert f"left out: 8 discard, {len(roles) - 22} other" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(
-    ("spec", "wait", "note"),
-    [  # issue 36 item 12: one wording with `jxmj score --format text` and the app
-        (
-            "xz 234m567p789p11122s +2s self dealer",
-            "wait: single wait shape on 2s, not counted",
-            "single wait shape, but waiting on 2 kinds (2s, 3s): not counted as one",
-        ),
-        ("jj 11m33p44p55p77s99sCC +C", "wait: pair of C (seven pairs)", None),
-        ("jj 123m456p789s345s55p +2m", "wait: closed 2m in 1m_3m", None),
-    ],
-)
-def test_photo_text_says_the_wait_as_the_score_text(spec, wait, note):
-    from app.cmd_photo import _score_text
-    from scoring import format_text, score
-    from tests.scoring.util import parse_case
+def test_photo_text_is_the_score_text_of_the_guessed_hand(models_env, photo, capsys):
+    """One formatter (`scoring.format_text`): the score part of `jxmj photo`'s text is, line for line,
+    `jxmj score --format text` of the hand it guessed (the wait in one wording, never 单钓 for
+    seven pairs or a shape waiting on several kinds)."""
+    from scoring import HandInput, format_text, score
 
-    result = score(parse_case(spec))
-    text = "\n".join(_score_text(result))
-    assert next(line for line in text.splitlines() if "decomposition:" in line).endswith(wait)
-    assert "wait: single 2s" not in text and "wait: single\n" not in text + "\n" and "单钓" not in text
-    if note:
-        assert note in text and note in format_text(result, "en")
+    args = ["photo", str(photo), "--variant", "xingzi", "--self-drawn", "--dealer"]
+    assert cli.main([*args, "--json"]) == 0
+    hand = json.loads(capsys.readouterr().out)["hand"]
+    assert cli.main(args) == 0
+    text = capsys.readouterr().out
+    expected = format_text(score(HandInput.from_json(hand)), "en")
+    assert text.rstrip("\n").endswith(expected.rstrip("\n"))
+    assert "score (xingzi)" not in text  # the command's own summary is gone

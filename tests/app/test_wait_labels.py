@@ -1,4 +1,4 @@
-"""Issue 25 items 6-7 on the score page: 对倒 has its label, a two-kind wait
+"""The score page's wait labels: 对倒 has its label, a two-kind wait
 is not called 单钓 (the engine gives no 单钓 item for it), and the item reasons are the engine's."""
 
 from __future__ import annotations
