@@ -3,13 +3,13 @@
 Each function scores one side: the winner's reading (values from ``[bonus]``) or a payer's
 melds and 發 (values from ``[eaten]``; a payer has no standing tiles to look at: standing
 中/白 triplets cannot be eaten). ``red_flag`` and ``ready_declared`` — eaten too — are
-patterns (:mod:`scoring.items.patterns`).
+patterns (:mod:`scoring.items.sets`).
 """
 
 from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, register
-from scoring.items.patterns import DRAGONS
+from scoring.items.sets import DRAGONS
 from scoring.tiles import Tile
 
 __all__: list[str] = []

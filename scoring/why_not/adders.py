@@ -7,9 +7,7 @@ removes 门清, …) and the holding patterns' zero values are found by :func:`s
 
 from __future__ import annotations
 
-from scoring.tiles import Tile
-from scoring.why_not.base import Facts, Said, because
-from scoring.why_not.words import (
+from scoring.items.words import (
     count_en,
     count_zh,
     meld_en,
@@ -21,18 +19,15 @@ from scoring.why_not.words import (
     tiles_en,
     tiles_zh,
 )
+from scoring.tiles import Tile
+from scoring.why_not.base import Facts, Said, because
 
 C, P = int(Tile.C), int(Tile.P)
 
 
-@because("basic", "no flower pattern holds", "没有任何花牌牌型")
-def basic(x: Facts) -> Said:
-    return None  # a holding pattern displaces it: explain() names it
-
-
 @because("self_drawn", "the winning tile drawn by yourself", "胡的牌是自己摸的")
 def self_drawn(x: Facts) -> Said:
-    if x.checked.self_drawn:
+    if x.self_drawn:
         return None
     return "won on another player's discard", "胡的是别人打的牌（放炮）"
 
@@ -105,12 +100,12 @@ def single_wait(x: Facts) -> Said:
 
 @because("bonus_tile", "a Green dragon set aside", "摸到發放在面前")
 def bonus_tile(x: Facts) -> Said:
-    return None if x.checked.bonus_tiles else ("none set aside", "面前没有發")
+    return None if x.bonus_tiles else ("none set aside", "面前没有發")
 
 
 @because("four_bonus_tiles", "all four Green dragons set aside", "四张發都放在面前")
 def four_bonus_tiles(x: Facts) -> Said:
-    n = x.checked.bonus_tiles
+    n = x.bonus_tiles
     return None if n == 4 else (f"{n} set aside", f"面前只有{n}张發" if n else "面前没有發")
 
 
