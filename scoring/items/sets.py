@@ -9,6 +9,7 @@ payer's melds (shape ``"payer"``).
 
 from __future__ import annotations
 
+from scoring.decompose import is_all_honours, is_seven_pairs, is_standard, standard_readings
 from scoring.items.base import FAN, PAO, Reading, register
 from scoring.items.lacks import Facts, Said, because
 from scoring.items.words import count_en, count_zh, meld_en, meld_zh, tiles_en, tiles_zh
@@ -84,7 +85,15 @@ def pure_straight_lacks(x: Facts) -> Said:
             f"even in {_SUIT_EN[s]} it lacks {tiles_en(lacking)}",
             f"就连{_SUIT_ZH[s]}子也缺{tiles_zh(lacking)}",
         )
-    return None
+    melded = {m.tiles[0] for m in x.melds if m.kind == "chow"}
+    for _pair, sets in standard_readings(x.standing):  # what the predicate reads: runs of a reading
+        starts = {t for kind, t in sets if kind == "chow"} | melded
+        if any({9 * u, 9 * u + 3, 9 * u + 6} <= starts for u in range(3)):
+            return None
+    return (
+        f"1 to 9 of {_SUIT_EN[s]} held, but not as the runs 1-2-3, 4-5-6 and 7-8-9",
+        f"{_SUIT_ZH[s]}子一到九都有，但拆不成一二三、四五六、七八九三副顺子",
+    )
 
 
 # ---- 全求人 (pao) / 飞起来 (xinyu) all_melded ----
@@ -197,13 +206,17 @@ def concealed_lacks(x: Facts) -> Said:
     if x.melds:
         m = x.melds[0]
         return f"{meld_en(m)}", f"有{meld_zh(m)}"
-    if (
-        x.result is not None
-        and x.result.shape == "seven_pairs"
-        and not x.rules.options.concealed_with_seven_pairs
-    ):
-        return "seven pairs never count as concealed here", "七对不算门清"
-    return None
+    if x.rules.options.concealed_with_seven_pairs or not seven_pairs_only(x.standing, x.rules):
+        return None
+    return "seven pairs never count as concealed here", "七对不算门清"
+
+
+def seven_pairs_only(standing: list[int], rules) -> bool:
+    """The only readings of these standing tiles (no melds) are seven pairs: no standard one, no
+    all-honour free shape."""
+    if not is_seven_pairs(standing) or is_standard(standing):
+        return False
+    return not (rules.all_honours_free_shape and is_all_honours(standing))
 
 
 def _kong_reason(r: Reading) -> tuple[str, str]:

@@ -144,7 +144,12 @@ def _removed_by(x: Facts, key: str) -> tuple[str, str]:
     if key == rules.basic.get("key", "basic") and flowers:
         p_en, p_zh = _name(rules, flowers[0])
         return f"{p_en} holds, a flower pattern", f"已有花：{p_zh}"
-    if key in ADDER_KEYS and flowers and not any(rules.patterns[p].adders.get(key, 0) for p in flowers):
+    if (
+        key in ADDER_KEYS
+        and key not in rules.patterns
+        and flowers
+        and not any(rules.patterns[p].adders.get(key, 0) for p in flowers)
+    ):
         names = [_name(rules, p) for p in flowers]
         return (
             f"{' and '.join(n[0] for n in names)} give(s) it nothing",
