@@ -13,21 +13,26 @@ from scoring.rules import load_overrides
 from tests.scoring.util import parse_case
 
 
-def _item_keys(rules) -> set[str]:
-    """Every item key a table can score: its patterns, 平胡, its named items, what is eaten."""
-    keys = set(rules.patterns) | {rules.basic.get("key", "basic")} | set(rules.names)
-    return keys | (
+def _eaten_keys(rules) -> set[str]:
+    """The item keys a table scores on a payer (吃炮): its ``[eaten]`` values, under their items."""
+    return (
         {k for k in EATEN_KEYS if rules.eaten.get(k) or k in ("dragon_set", "kong")} if rules.eaten else set()
     )
 
 
+def undeclared(family: str, tables) -> set[str]:
+    """The registered keys of ``family`` that none of its ``tables`` declares (uses)."""
+    declared = set().union(*(t.item_keys for t in tables if t.family == family))
+    return set(registry(family)) - declared
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_every_item_key_maps_to_exactly_one_registered_function(variant):
+def test_every_key_a_table_declares_maps_to_exactly_one_registered_function(variant):
     rules = load_rules(variant)
     reg = registry(rules.family)
-    keys = _item_keys(rules)
+    keys = rules.item_keys
     assert keys <= set(reg), keys - set(reg)
-    assert set(reg) <= keys | {"ready_declared"}, set(reg) - keys  # xingzi has no 报听 (the key stays known)
+    assert _eaten_keys(rules) <= keys
     functions = [reg[k].fn for k in keys]
     assert len(set(functions)) == len(functions)  # one function per key, none serves two keys
     for key in keys:
@@ -35,6 +40,30 @@ def test_every_item_key_maps_to_exactly_one_registered_function(variant):
         assert (reg[key].kind == "pattern") == (key in rules.patterns), key
         zh, en, rule = rules.name(key)
         assert zh and en and rule.startswith("DECISIONS §"), key
+
+
+@pytest.mark.parametrize("family", ["pao", "fan"])
+def test_every_registered_function_is_used_by_a_table_of_its_family(family):
+    assert undeclared(family, [load_rules(v) for v in VARIANTS]) == set()
+
+
+def test_a_pattern_one_table_lacks_needs_no_exception(tmp_path):
+    """A xingzi-only pattern (the traced change of issue 38): a row in xingzi's table and its
+    function; jiujiang, which lacks it, needs nothing."""
+    text = (files("scoring.rules") / "xingzi.toml").read_text("utf-8")
+    row = ('name_zh = "断幺"', 'name_en = "All simples"', "base = 10", 'rule = "DECISIONS §1.3"')
+    text += "\n[patterns.all_simples]\n" + "\n".join(row) + "\n"
+    f = tmp_path / "xingzi.toml"
+    f.write_text(text, encoding="utf-8")
+    reg = registry("pao")
+    register(reg, "all_simples")(lambda r: False)
+    try:
+        tables = [load_rules("jiujiang"), load_rules_file(f)]
+        assert "all_simples" not in tables[0].item_keys and "all_simples" in tables[1].item_keys
+        assert undeclared("pao", tables) == set()
+        assert undeclared("pao", tables[:1]) >= {"all_simples"}  # no table uses it: caught
+    finally:
+        del reg["all_simples"]
 
 
 def test_a_key_registers_once():
