@@ -72,23 +72,9 @@ def test_a_key_registers_once():
 
 
 def test_table_numbers_match_decisions():
-    jj, xz, xy = (load_rules(v) for v in VARIANTS)
-    assert {k: p.base for k, p in jj.patterns.items()} == {
-        "half_flush": 10, "full_flush": 20, "all_pungs": 15, "pure_straight": 10, "seven_pairs": 20,
-        "seven_fairies": 50, "all_melded": 10, "red_flag": 10, "kong_bloom": 10, "robbing_kong": 10,
-        "kong_discard": 10, "last_tile_draw": 10, "last_tile_discard": 10, "heavenly": 10, "earthly": 20,
-        "ready_declared": 10,
-    }  # fmt: skip
-    assert {k: p.base for k, p in xz.patterns.items()} == {
-        "half_flush": 10, "full_flush": 15, "all_pungs": 10, "pure_straight": 10, "seven_pairs": 10,
-        "seven_fairies": 50, "all_melded": 10, "red_flag": 10, "kong_bloom": 15, "robbing_kong": 10,
-        "kong_discard": 10, "last_tile_draw": 10, "last_tile_discard": 10, "heavenly": 10, "earthly": 10,
-    }  # fmt: skip
+    """The pattern values: tests/scoring/test_rule_docs.py reads them from DECISIONS' tables."""
+    jj, xy = load_rules("jiujiang"), load_rules("xinyu")
     assert jj.patterns["seven_fairies"].base_self_drawn == 100
-    assert {k: p.multiplier for k, p in xy.patterns.items()} == {
-        "concealed": 2, "kong": 2, "seven_pairs": 4, "luxury_seven_pairs": 8, "half_flush": 2,
-        "full_flush": 4, "all_pungs": 2, "all_melded": 4, "all_honours": 8, "kong_bloom": 2,
-    }  # fmt: skip
     assert jj.options.wait_bonus_needs_single_wait is True and xy.options.cap == 0
     assert jj.bonus == {
         "bonus_tile": 1, "four_bonus_tiles": 10, "dragon_pung": 1, "dragon_standing": 2,
