@@ -10,9 +10,9 @@ holds but the item is still missing, the line names the rule that removed it: an
 adder nothing, or the larger reading (计大不计小). ``one_tile_changes(hand)``: the single-tile change
 of the standing tiles that makes each item hold, with the total it would then collect.
 
-Every key gets its reason from :func:`scoring.items.lacks.because` — a pattern's beside its
-predicate in :mod:`scoring.items`, an adder's, bonus's or extra's in :mod:`.adders`; a table key
-with none is an error (``KeyError``), so a new pattern cannot be added without its why-not. Raises
+Every key gets its reason from :func:`scoring.items.lacks.because` , beside the item's
+function in its :mod:`scoring.items` module (one rule, one place); a table key with none is an
+error (``KeyError``), so a new pattern cannot be added without its why-not. Raises
 :class:`~scoring.errors.HandError` where :func:`scoring.score` does (the hand must be valid).
 
 >>> from scoring import HandInput
@@ -34,7 +34,6 @@ from scoring.rules import RuleTable
 from scoring.rules.overrides import ADDER_KEYS
 from scoring.tiles import Tile
 from scoring.validate import validate
-from scoring.why_not import adders as _adders  # noqa: F401  (registers the adders' reasons)
 from scoring.why_not.base import REASONS, Facts, Reason, reason_of
 
 __all__ = ["REASONS", "Change", "WhyNot", "explain", "item_keys", "one_tile_changes"]
