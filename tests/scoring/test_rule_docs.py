@@ -103,6 +103,19 @@ def test_the_rule_docs_values_are_the_tables(variant):
     assert wrong == []
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_rule_docs_have_a_row_for_every_pattern(variant):
+    rules = load_rules(variant)
+    text = (DOCS / f"{variant}.md").read_text("utf-8")
+    rows = {
+        _key(row[0])
+        for header, body in tables(text)
+        if header[:4] in (["key", "中文", "English", "base"], ["key", "中文", "English", "×"])
+        for row in body
+    }
+    assert set(rules.patterns) - rows == set()
+
+
 def test_decisions_pattern_values_are_the_tables():
     """DECISIONS §1.3 (base JJ / XZ) and §2 (multiplier) against the three tables."""
     jj, xz, xy = (load_rules(v) for v in VARIANTS)

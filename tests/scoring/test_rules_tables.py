@@ -51,19 +51,19 @@ def test_a_pattern_one_table_lacks_needs_no_exception(tmp_path):
     """A xingzi-only pattern (the traced change of issue 38): a row in xingzi's table and its
     function; jiujiang, which lacks it, needs nothing."""
     text = (files("scoring.rules") / "xingzi.toml").read_text("utf-8")
-    row = ('name_zh = "断幺"', 'name_en = "All simples"', "base = 10", 'rule = "DECISIONS §1.3"')
-    text += "\n[patterns.all_simples]\n" + "\n".join(row) + "\n"
+    row = ('name_zh = "房规牌型"', 'name_en = "House pattern"', "base = 10", 'rule = "DECISIONS §1.3"')
+    text += "\n[patterns.house_only_pattern]\n" + "\n".join(row) + "\n"
     f = tmp_path / "xingzi.toml"
     f.write_text(text, encoding="utf-8")
     reg = registry("pao")
-    register(reg, "all_simples")(lambda r: False)
+    register(reg, "house_only_pattern")(lambda r: False)
     try:
         tables = [load_rules("jiujiang"), load_rules_file(f)]
-        assert "all_simples" not in tables[0].item_keys and "all_simples" in tables[1].item_keys
+        assert "house_only_pattern" not in tables[0].item_keys and "house_only_pattern" in tables[1].item_keys
         assert undeclared("pao", tables) == set()
-        assert undeclared("pao", tables[:1]) >= {"all_simples"}  # no table uses it: caught
+        assert undeclared("pao", tables[:1]) >= {"house_only_pattern"}  # no table uses it: caught
     finally:
-        del reg["all_simples"]
+        del reg["house_only_pattern"]
 
 
 def test_a_key_registers_once():
