@@ -10,7 +10,7 @@ holds but the item is still missing, the line names the rule that removed it: an
 adder nothing, or the larger reading (计大不计小). ``one_tile_changes(hand)``: the single-tile change
 of the standing tiles that makes each item hold, with the total it would then collect.
 
-Every key gets its reason from :func:`scoring.items.lacks.because` , beside the item's
+Every key gets its reason from :func:`scoring.items.lacks.because`, beside the item's
 function in its :mod:`scoring.items` module (one rule, one place); a table key with none is an
 error (``KeyError``), so a new pattern cannot be added without its why-not. Raises
 :class:`~scoring.errors.HandError` where :func:`scoring.score` does (the hand must be valid).

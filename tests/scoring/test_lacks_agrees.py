@@ -19,7 +19,7 @@ from scoring.validate import validate
 from tests.scoring.util import parse_case
 
 SETTINGS = settings(
-    max_examples=400,
+    max_examples=300,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
