@@ -1,16 +1,18 @@
 """Every scored key is one registered function (rule → function → test in one hop).
 
-Look a key up where its table section is: ``[patterns.*]`` → :mod:`.patterns` (jiujiang /
-xingzi) or :mod:`.fan` (xinyu), ``[extras]`` → :mod:`.extras`, adders → :mod:`.adders`,
+Look a key up where its table section is: ``[patterns.*]`` → the module of its kind, both
+families side by side, each predicate beside its why-not (:mod:`scoring.items.lacks`):
+:mod:`.suits`, :mod:`.pairs`, :mod:`.sets`, :mod:`.events`; 平胡 → :mod:`.patterns` (基本分 and
+the cap: :mod:`.fan`), ``[extras]`` → :mod:`.extras`, adders → :mod:`.adders`,
 ``[bonus]`` / ``[eaten]`` → :mod:`.bonus`. :data:`PAO` and :data:`FAN` map each key to its
 :class:`~scoring.items.base.ItemDef`; the engine asks them in registration order (patterns,
 平胡, extras, adders, bonus), so the items of a score come out in that order. A new item: a
-TOML row, a function here, a one-line case in ``tests/scoring/``.
+TOML row, a function and its why-not here, a one-line case in ``tests/scoring/``.
 """
 
 from __future__ import annotations
 
-from scoring.items import adders, bonus, extras, fan, patterns  # noqa: F401  (they register)
+from scoring.items import adders, bonus, events, extras, fan, pairs, patterns, sets, suits  # noqa: F401  (they register)
 from scoring.items.base import FAN, PAO, Ctx, HandFacts, ItemDef, Reading, register
 
 __all__ = ["EATEN_KEYS", "FAN", "PAO", "Ctx", "HandFacts", "ItemDef", "Reading", "register", "registry"]

@@ -3,14 +3,18 @@
 Each function scores one side: the winner's reading (values from ``[bonus]``) or a payer's
 melds and 發 (values from ``[eaten]``; a payer has no standing tiles to look at: standing
 中/白 triplets cannot be eaten). ``red_flag`` and ``ready_declared`` — eaten too — are
-patterns (:mod:`scoring.items.patterns`).
+patterns (:mod:`scoring.items.sets`). Beside each, its why-not (:func:`~scoring.items.lacks.because`).
 """
 
 from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, register
-from scoring.items.patterns import DRAGONS
+from scoring.items.lacks import Facts, Said, because
+from scoring.items.sets import DRAGONS
+from scoring.items.words import count_en, count_zh, tiles_en, tiles_zh
 from scoring.tiles import Tile
+
+C, P = DRAGONS
 
 __all__: list[str] = []
 
@@ -33,6 +37,11 @@ def bonus_tile(x: Ctx) -> list[tuple[Why, int]]:
     ]
 
 
+@because("bonus_tile", "a Green dragon set aside", "摸到發放在面前")
+def bonus_tile_lacks(x: Facts) -> Said:
+    return None if x.bonus_tiles else ("none set aside", "面前没有發")
+
+
 @register(PAO, "four_bonus_tiles", kind="bonus")
 def four_bonus_tiles(x: Ctx) -> list[tuple[Why, int]]:
     """四个发财: +``four_bonus_tiles`` more when all four 發 are one player's (§1.3, §1.5)."""
@@ -43,6 +52,12 @@ def four_bonus_tiles(x: Ctx) -> list[tuple[Why, int]]:
     else:
         why = (f"{x.payer.name} holds all four 發", f"{x.payer.name_zh}有四个發")
     return [(why, x.values.get("four_bonus_tiles", 0))]
+
+
+@because("four_bonus_tiles", "all four Green dragons set aside", "四张發都放在面前")
+def four_bonus_tiles_lacks(x: Facts) -> Said:
+    n = x.bonus_tiles
+    return None if n == 4 else (f"{n} set aside", f"面前只有{n}张發" if n else "面前没有發")
 
 
 _MELD_WORDS = {"pung": ("exposed pung", "明碰"), "concealed_kong": ("concealed kong", "暗杠")}
@@ -87,6 +102,16 @@ def dragon_set(x: Ctx) -> list[tuple[Why, int]]:
     return out
 
 
+@because("dragon_set", "a pung or kong of Red or White dragons", "红中或白板成刻子或杠")
+def dragon_set_lacks(x: Facts) -> Said:
+    if x.held[C] >= 3 or x.held[P] >= 3:
+        return None
+    return (
+        f"{count_en(x.held[C], C)} and {count_en(x.held[P], P)}",
+        f"{count_zh(x.held[C], C)}、{count_zh(x.held[P], P)}",
+    )
+
+
 @register(PAO, "kong", kind="bonus")
 def kong(x: Ctx) -> list[tuple[Why, int]]:
     """Every other kong (§1.3): exposed (直杠 or 补杠) ``kong``, concealed ``concealed_kong``; a
@@ -97,3 +122,16 @@ def kong(x: Ctx) -> list[tuple[Why, int]]:
             key = "concealed_kong" if m.kind == "concealed_kong" else "kong"
             out.append((_meld_why(x, m, m.code), x.values.get(key, 0)))
     return out
+
+
+@because("kong", "a kong of tiles other than Red or White dragons", "红中、白板以外的杠", family="pao")
+def kong_lacks(x: Facts) -> Said:
+    if any(m.is_kong and m.tile not in (C, P) for m in x.melds):
+        return None
+    quads = [t for t, n in enumerate(x.standing) if n == 4]
+    if quads:
+        return (
+            f"four {tiles_en(quads)} stand, not declared as a kong",
+            f"四张{tiles_zh(quads)}立在手里，没有开杠",
+        )
+    return "no kong", "没有杠"

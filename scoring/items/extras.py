@@ -2,12 +2,14 @@
 
 One counting function per key of ``[extras]`` names; each returns ``[(reason, 炮), …]`` — one
 entry per run, per extra pair, per quad. The values (and the caps ``*_max``) are the table's.
-A pattern's ``replaces`` (七仙女 replaces 潇洒 and 滚) removes an extra for that reading.
+A pattern's ``replaces`` (七仙女 replaces 潇洒 and 滚) removes an extra for that reading. Beside
+each, its why-not (:func:`~scoring.items.lacks.because`).
 """
 
 from __future__ import annotations
 
 from scoring.items.base import PAO, Ctx, Reading, register
+from scoring.items.lacks import Facts, Said, because
 from scoring.tiles import Tile, format_tiles
 
 __all__ = ["luxury_count", "pair_runs", "pung_run_length"]
@@ -66,6 +68,32 @@ def pair_run(x: Ctx) -> list[tuple[str, int]]:
     return out
 
 
+def _pairs_lacks(x: Facts) -> Said:
+    if x.melds or any(n % 2 for n in x.standing):
+        return "not seven pairs", "不是七对"
+    return None
+
+
+def _pair_runs_held(x: Facts) -> list[list[int]]:
+    """Runs of consecutive same-suit ranks held as pairs (or quads)."""
+    runs: list[list[int]] = []
+    for t in range(27):
+        if x.standing[t] >= 2:
+            if runs and runs[-1][-1] == t - 1 and t % 9:
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+    return runs
+
+
+@because("pair_run", "three or more consecutive pairs of one suit in seven pairs", "七对里同花色连续三对以上")
+def pair_run_lacks(x: Facts) -> Said:
+    said = _pairs_lacks(x)
+    if said is None and max((len(r) for r in _pair_runs_held(x)), default=0) < 3:
+        return "no three pairs in a row", "没有连续三对"
+    return said
+
+
 @register(PAO, "pair_run_extra", kind="extra")
 def pair_run_extra(x: Ctx) -> list[tuple[str, int]]:
     """滚: +``pair_run_extra`` for each rank beyond ``pair_run_min`` in a 潇洒 run, at most
@@ -84,6 +112,15 @@ def pair_run_extra(x: Ctx) -> list[tuple[str, int]]:
     return out[: ex.get("pair_run_extra_max", 3)]
 
 
+@because("pair_run_extra", "more than three consecutive pairs in such a run", "连续的对子超过三对")
+def pair_run_extra_lacks(x: Facts) -> Said:
+    said = _pairs_lacks(x)
+    longest = max((len(r) for r in _pair_runs_held(x)), default=0)
+    if said is None and longest < 4:
+        return f"the longest run has {longest} pair(s)", f"最长只连{longest}对"
+    return said
+
+
 @register(PAO, "luxury", kind="extra")
 def luxury(x: Ctx) -> list[tuple[str, int]]:
     """豪华: +``luxury`` for each quad used as two pairs in 七对, at most ``luxury_max`` (§1.3)."""
@@ -97,6 +134,14 @@ def luxury(x: Ctx) -> list[tuple[str, int]]:
         quad = format_tiles([t] * 4)
         out.append(((f"{quad} used as two pairs", f"{quad} 当两对"), ex.get("luxury", 0)))
     return out
+
+
+@because("luxury", "four alike used as two pairs in seven pairs", "七对里四张一样的当两对")
+def luxury_lacks(x: Facts) -> Said:
+    said = _pairs_lacks(x)
+    if said is None and 4 not in x.standing:
+        return "no four alike", "没有四张一样的"
+    return said
 
 
 @register(PAO, "pung_run", kind="extra")
@@ -115,3 +160,21 @@ def pung_run(x: Ctx) -> list[tuple[str, int]]:
     return [
         ((f"three consecutive triplets {run}", f"三副连刻 {run}"), x.rules.extras.get("pung_run_three", 0))
     ]
+
+
+@because(
+    "pung_run", "three or more consecutive pungs of one suit in all pungs", "碰碰胡里同花色连续三副刻子以上"
+)
+def pung_run_lacks(x: Facts) -> Said:
+    if "all_pungs" not in x.have:
+        return "not all pungs", "不是碰碰胡"
+    sets = sorted(
+        {m.tile for m in x.melds if m.kind != "chow"} | {t for t, n in enumerate(x.standing) if n >= 3}
+    )
+    longest = run = 0
+    for i, t in enumerate(sets):
+        run = run + 1 if i and t == sets[i - 1] + 1 and t < 27 and t % 9 else 1
+        longest = max(longest, run)
+    if longest < 3:
+        return "no three pungs in a row", "没有连续三副刻子"
+    return None

@@ -117,6 +117,15 @@ class RuleTable:
         return out
 
     @functools.cached_property
+    def item_keys(self) -> frozenset[str]:
+        """The item keys this table declares, so uses: its ``[patterns.*]``, its 平胡 (``[basic]``)
+        and the counting items it names (``[names]``); what it eats from a payer (``[eaten]``) is
+        scored under those keys. Each must have one registered function of the table's family, and
+        each function of a family is used by at least one of its tables (a key one table lacks,
+        such as xingzi's missing 报听, needs no exception anywhere)."""
+        return frozenset(self.item_names)
+
+    @functools.cached_property
     def pattern_items(self) -> tuple[tuple[str, ItemDef, PatternRule], ...]:
         """``(key, its registered function, its row)`` for every pattern, in table order."""
         reg = registry(self.family)

@@ -10,7 +10,8 @@ holds but the item is still missing, the line names the rule that removed it: an
 adder nothing, or the larger reading (计大不计小). ``one_tile_changes(hand)``: the single-tile change
 of the standing tiles that makes each item hold, with the total it would then collect.
 
-Every key gets its reason from :func:`scoring.why_not.base.because`; a table key with none is an
+Every key gets its reason from :func:`scoring.items.lacks.because`, beside the item's
+function in its :mod:`scoring.items` module (one rule, one place); a table key with none is an
 error (``KeyError``), so a new pattern cannot be added without its why-not. Raises
 :class:`~scoring.errors.HandError` where :func:`scoring.score` does (the hand must be valid).
 
@@ -33,8 +34,6 @@ from scoring.rules import RuleTable
 from scoring.rules.overrides import ADDER_KEYS
 from scoring.tiles import Tile
 from scoring.validate import validate
-from scoring.why_not import adders as _adders  # noqa: F401  (registers the reasons)
-from scoring.why_not import patterns as _patterns  # noqa: F401
 from scoring.why_not.base import REASONS, Facts, Reason, reason_of
 
 __all__ = ["REASONS", "Change", "WhyNot", "explain", "item_keys", "one_tile_changes"]
@@ -96,7 +95,7 @@ def explain(
     if result is None:
         result = score_checked(checked)
     have = frozenset(i.key for i in result.items if (i.points or 0) != 0 or (i.multiplier or 1) != 1)
-    facts = Facts(checked, result, checked.events, have)
+    facts = Facts.of(checked, result, have)
     out = []
     for key in item_keys(checked.rules):
         if key in have:
@@ -144,7 +143,12 @@ def _removed_by(x: Facts, key: str) -> tuple[str, str]:
     if key == rules.basic.get("key", "basic") and flowers:
         p_en, p_zh = _name(rules, flowers[0])
         return f"{p_en} holds, a flower pattern", f"已有花：{p_zh}"
-    if key in ADDER_KEYS and flowers and not any(rules.patterns[p].adders.get(key, 0) for p in flowers):
+    if (
+        key in ADDER_KEYS
+        and key not in rules.patterns
+        and flowers
+        and not any(rules.patterns[p].adders.get(key, 0) for p in flowers)
+    ):
         names = [_name(rules, p) for p in flowers]
         return (
             f"{' and '.join(n[0] for n in names)} give(s) it nothing",

@@ -8,7 +8,8 @@ the page's own styles, applied a moment later, shift it off the screen. So `foll
 scrolls again once the header has stopped moving, unless the player has scrolled.
 
 Words: ``rules.<variant>.lead``, the shared section titles ``rules.sec.<section>`` and each
-variant's section text ``rules.<variant>.<section>`` in both catalogs.
+variant's section text ``rules.<variant>.<section>`` in both catalogs: explanation only; the values
+are the rule table's, drawn under their section by `app.ui.learn.values`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui.i18n import t
+from app.ui.learn.values import value_tables
 from app.ui.rule_links import anchor, number, sections
 
 
@@ -24,6 +26,8 @@ def rules_view(variant: str) -> None:
     for s in sections(variant):
         st.subheader(f"{number(variant, s)} {t(f'rules.sec.{s}')}", anchor=anchor(variant, s))
         st.markdown(t(f"rules.{variant}.{s}"))
+        for table in value_tables(variant, s):  # the values, from the rule table itself
+            st.markdown(table.markdown())
 
 
 # Runs once per page load (a rerun keeps the element): every 100 ms, up to 4 s, until the player
