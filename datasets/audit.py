@@ -1,11 +1,11 @@
 """The by-eye audit of the validation split's labels (`datasets/reports/val-label-audit.json`).
 
 `real_photos_rf` is labelled by hand and noisy. Every wrong read of the validation split by the
-0.6.0 and 0.6.1 readers was cut out and looked at (models/MODEL.md "Audited labels"); each has a
-verdict: `reader_wrong` (the label is right), `label_wrong` (the tile seen is `true`: the reader
-was right) or `unclear` (the glyph cannot be told: left out of every figure). A box is the index
-of its line among the non-empty lines of the photo's YOLO label file, as `datasets.real.load`
-counts them.
+0.6.0 and 0.6.1 readers was cut out and looked at (datasets/reports/model-history.md "Audited
+labels"); each has a verdict: `reader_wrong` (the label is right), `label_wrong` (the tile seen
+is `true`: the reader was right) or `unclear` (the glyph cannot be told: left out of every figure).
+A box is the index of its line among the non-empty lines of the photo's YOLO label file, as
+`datasets.real.load` counts them.
 
 >>> table = {("p", 2): {"verdict": "label_wrong", "true": "7s"}, ("p", 3): {"verdict": "unclear"}}
 >>> audited_codes("p", ["1s", "2s", "6s", "F", "E"], table)

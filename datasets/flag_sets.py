@@ -22,7 +22,7 @@ the hand's fifth-copy rule (`vision.flagging.fifth_copies`). Reported per set an
 flag as shipped before (`uncertain` of the reader without `flag.npz`). The shipped model: fitted
 on everything (prototypes from the plain photos only). Labels: as audited by eye
 (`datasets.audit`: three wrong labels put right, one unclear box left out); `--no-audit`: the raw
-labels (flag 2 was first fitted and reported on them, models/MODEL.md).
+labels (flag 2 was first fitted and reported on them, datasets/reports/model-history.md).
 """
 
 from __future__ import annotations

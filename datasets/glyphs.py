@@ -110,8 +110,8 @@ def glyph_variation(
     vertical shear that raises horizontal strokes to the right (up to ~17°, with ``vshear``).
     A font gives one form of each character; tile makers carve their own. ``p = 0`` draws nothing
     from ``rng`` (recipe 0.2.0 redraws its scenes exactly). Measured: it made the real 七萬 → 九萬
-    confusion worse (models/MODEL.md, "What changed from 0.2.0"): the shipped classifier trains without
-    it; the shipped localiser's scenes keep it.
+    confusion worse (datasets/reports/model-history.md, "What changed from 0.2.0"): the shipped
+    classifier trains without it; the shipped localiser's scenes keep it.
     """
     if p <= 0 or rng.random() >= p:
         return glyph

@@ -284,7 +284,7 @@ assert not at.exception and at.get("download_button")
 
 def test_a_run_of_the_page_imports_no_pillow():
     """The settlement with its picture button costs the page's run nothing: Pillow and the
-    drawing load on the tap (the first run of a page imports no Pillow, README's Measured)."""
+    drawing load on the tap (the first run of a page imports no Pillow: the README's figures)."""
     from tests.app.test_light_imports import heavy_after
 
     assert heavy_after(PAGE_RUN, {"PIL", "app"}) == "app"  # the page ran; no PIL

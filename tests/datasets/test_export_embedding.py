@@ -1,5 +1,5 @@
 """`datasets.export.add_embedding_output`: the shipped classifier's pooled embedding as a second
-output, its logits bit-identical (models/MODEL.md "0.6.3")."""
+output, its logits bit-identical (datasets/reports/model-history.md "0.6.3")."""
 
 from __future__ import annotations
 
