@@ -153,7 +153,7 @@ class Meld:
                 f"{where}: tiles must be a tile string such as '777p', not {json_type(obj['tiles'])}",
             )
         try:
-            return cls(obj["kind"], obj["tiles"])
+            return cls.of(obj["kind"], obj["tiles"])
         except HandError as e:
             raise e.with_prefix(f"{where}: ") from None
 
