@@ -257,7 +257,9 @@ def _agree(hand: dict[str, Any], key: str, want: Any, why: str, ctx: Context) ->
         raise _fail(ctx, f"{key} = {hand[key]!r} contradicts the table: {why}", "payers_contradict_seats")
 
 
-def _payers(table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Context) -> dict[int, dict[str, Any]]:
+def _payers(
+    table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Context
+) -> dict[int, dict[str, Any]]:
     if raw is None:
         return {}
     who = ", ".join(table.seats[s] for s in paying)
