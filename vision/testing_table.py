@@ -99,12 +99,12 @@ def table_scene(
         cx, cy = rng.uniform(0.27, 0.73) * width, rng.uniform(0.4, 0.66) * height
         if all(abs(cx - px) > 1.1 * tw or abs(cy - py) > 1.1 * th for px, py in placed):
             placed.append((cx, cy))
-            tilt = (
+            spin = (
                 float(rng.choice([0, 90]))
                 if rng.random() < 0.3
                 else float(rng.uniform(15, 70) * rng.choice([-1, 1]))
             )
-            put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", tilt)
+            put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", spin)
     wx = width * 0.22
     for k in range(12 * walls):
         for layer in (0, 1):
