@@ -305,6 +305,14 @@ class HandInput:
             _set(self, "rules", FrozenMap(self.rules))
 
     @classmethod
+    def of(
+        cls, variant: str, concealed: str | Sequence[Tile | str], winning_tile: str | Tile, **fields: Any
+    ) -> HandInput:
+        """Build from tile strings (``HandInput.of("jiujiang", "123m456p789sCC", "C")``): the
+        constructor parses and checks them (its fields are typed as they are kept)."""
+        return cls(variant, concealed, winning_tile, **fields)  # type: ignore[arg-type]
+
+    @classmethod
     def from_json(cls, data: Any) -> HandInput:
         """Check a JSON hand (docs/score-json.md "Input") and build a :class:`HandInput`.
 

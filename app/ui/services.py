@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -167,6 +168,7 @@ def suggest(
         elif add is not None:
             trial = hand.plus(add).with_winning(hand.winning_index or 0)
         else:
+            assert where is not None  # a tile to take out
             trial = hand.without(where)
         out.append(Suggestion(trial, remove, add, where, score_hand(trial, cond)))
     return out
@@ -255,9 +257,10 @@ def _vision_missing() -> str | None:
             return f"ModuleNotFoundError: No module named {name!r}"
     env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
     spec = None if env else importlib.util.find_spec("models")
-    if not env and (spec is None or not spec.origin):
+    origin = spec.origin if spec is not None else None
+    if not env and not origin:
         return "ModelError: no models directory"
-    folder = Path(env).expanduser() if env else Path(spec.origin).parent  # type: ignore[union-attr]
+    folder = Path(env).expanduser() if env else Path(str(origin)).parent
     for name in ("localizer.onnx", "classifier.onnx"):
         if not (folder / name).is_file():
             return f"ModelError: {folder / name} not found"
@@ -281,7 +284,7 @@ PHOTO_REFS = "photo_refs"
 (`app.ui.table.refs`; called only when a photo is read, so a page without one builds no reader)."""
 
 
-def photo_refs() -> dict[str, object]:
+def photo_refs() -> dict[str, Any]:
     """``{"refs": RefSet}`` for :func:`read_photo` while a table's references apply, else ``{}``."""
     lazy = st.session_state.get(PHOTO_REFS)
     refs = lazy() if callable(lazy) else lazy
@@ -349,7 +352,7 @@ def _preview(image) -> tuple[bytes, float]:
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
+        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR)
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale

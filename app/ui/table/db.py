@@ -120,9 +120,10 @@ def _changed(code: str, where: str, key: str, hand: object = None) -> Flash:
     ``table.changed_edit_gone`` when another phone took that hand back) and what the player may do."""
     rec, ledger = table_now(code)
     n = len(rec.hands)
-    edit = key == "table.changed_edit" and isinstance(hand, int) and hand > 0
-    shown_hand = hand if edit else n  # an edit: the money of the hand it changes, as it is now
-    if edit and hand > n:
+    number = hand if isinstance(hand, int) else 0
+    edit = key == "table.changed_edit" and number > 0
+    shown_hand = number if edit else n  # an edit: the money of the hand it changes, as it is now
+    if edit and number > n:
         key = "table.changed_edit_gone"
     deltas = ledger.outcomes[shown_hand - 1].deltas if 0 < shown_hand <= len(ledger.outcomes) else ()
     money = money_line(rec.table.seats, deltas, str)
