@@ -352,7 +352,9 @@ def _preview(image) -> tuple[bytes, float]:
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR)
+        im = im.resize(
+            (max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR
+        )
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale

@@ -13,9 +13,8 @@ from app.ui.table.db import error_text, store
 from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typed_rules
 from app.ui.table.option_rules import options_form
 from ledger import LedgerError, Table
-from ledger.model import parse_money
 from ledger.codes import normalize_code
-from ledger.model import MAX_NAME, MAX_TITLE
+from ledger.model import MAX_NAME, MAX_TITLE, parse_money
 from ledger.names import unprintable
 from scoring.model import VARIANTS
 
