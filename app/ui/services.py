@@ -21,7 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ import streamlit as st
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
 from app.ui.state import ME, Conditions, EditHand, Selection, hand_input
+from app.ui.state.photo import Photo
 from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
@@ -186,19 +187,6 @@ def _conf(code: str, conf: float | None) -> float:
 
 
 # ---------------------------------------------------------------- vision
-
-
-@dataclass(slots=True)
-class Photo:
-    """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
-    `scale` = preview px per full-resolution px, the seconds each step took, and `refs`: how many
-    references of the table's set it was read with (0: none, as on the score page)."""
-
-    preview_jpeg: bytes
-    scale: float
-    result: object  # vision.DetectResult (vision is imported lazily: the app opens without it)
-    seconds: dict[str, float] = field(default_factory=dict)
-    refs: int = 0
 
 
 class PhotoError(Exception):

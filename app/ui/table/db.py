@@ -12,7 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
-from app.ui.flash import Flash, ledger_flash, post
+from app.ui.flash import Flash, ledger_flash
+from app.ui.hand.session import post
 from app.ui.render.html import num
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store

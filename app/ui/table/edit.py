@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui.flash import show_posted
 from app.ui.hand.numbers import number_field
-from app.ui.hand.session import hip, started
+from app.ui.hand.session import hip, show_posted, started
 from app.ui.i18n import t
 from app.ui.table import edit_draft
 from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, store, write

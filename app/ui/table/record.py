@@ -12,12 +12,12 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui import drafting
-from app.ui.flash import show_posted
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
 from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.hand.result import result_view, total_banner
+from app.ui.hand.session import show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
 from app.ui.state import Conditions, EditHand
