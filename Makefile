@@ -30,6 +30,7 @@ test: setup
 	bash scripts/ensure-cjk-font.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 # Every test once more with the shared folder hidden, as on a user's fresh clone (CI has ../shared
@@ -41,9 +42,10 @@ test-no-shared: setup
 lint:
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIN)/mypy
 
 bench: setup
 	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Mapping
 
 from app.cliio import emit, emit_json, warn
 
@@ -50,7 +51,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, with its usage errors raised as :class:`UsageError` instead of printed and exited
     (its subcommand parsers are of this class too)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         raise UsageError(self, message)
 
 
@@ -140,7 +141,7 @@ class _Commands(dict):
     nor the web app's, `jxmj --help` no command module at all. Keys, order and membership
     are the plain dict's, so argparse's choice checks and messages are unchanged."""
 
-    def __init__(self, parsers: dict[str, argparse.ArgumentParser]) -> None:
+    def __init__(self, parsers: Mapping[str, argparse.ArgumentParser]) -> None:
         super().__init__(parsers)
         self._empty = set(parsers)
 
@@ -162,13 +163,13 @@ class _Commands(dict):
     def __getitem__(self, name: str) -> argparse.ArgumentParser:
         return self._fill(name)
 
-    def get(self, name, default=None):  # type: ignore[override]
+    def get(self, name, default=None):
         return self._fill(name) if name in self else default
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         return [self._fill(name) for name in self]
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         return [(name, self._fill(name)) for name in self]
 
 

@@ -177,7 +177,7 @@ def detect(args: argparse.Namespace):
     from vision.refs import load_refs
 
     source = read_input(args.image)  # a closed standard input is refused before the models load
-    if args.image == "-":
+    if isinstance(source, bytes):  # the standard input ("-"); a path is read later
         check_annotate_content(getattr(args, "annotate", None), source, getattr(args, "force", False))
     refs = load_refs(args.refs) if getattr(args, "refs", None) is not None else []
     reader = make_reader(args)

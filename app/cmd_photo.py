@@ -177,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(args, "no tiles found in the photo", 2, "no_tiles", {"detect": result.to_json()})
 
     guess = hand_from_photo(result, args.variant)
-    fields: dict[str, Any] = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
+    fields = {"variant": args.variant, "self_drawn": bool(args.self_drawn)}
     if args.dealer:
         fields["winner_is_dealer"] = True
     if args.event:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "ANNOTATE_FORMATS",
@@ -67,7 +68,7 @@ def check_annotate_content(path: str | None, source: bytes, force: bool = False)
 
 def check_annotate_path(
     path: str | None, image: str = "-", force: bool = False
-) -> tuple[str, str, str, dict[str, str]] | None:
+) -> tuple[str, str, str | None, dict[str, Any]] | None:
     """Why `--annotate PATH` cannot be written, as ``(sentence, code, case, fields)`` (`fields`:
     the values the sentence names, for its translation), or None when it can (checked before
     detecting).

@@ -135,6 +135,11 @@ def _check_string(text: str, path: str | Callable[[], str], limit: int | None) -
         )
 
 
+def _path_of(keys: list[str | int], key: str | int) -> Callable[[], str]:
+    """:func:`_path` of ``keys`` then ``key``, worded only when an error needs it."""
+    return lambda: _path([*keys, key])
+
+
 def _path(keys: list[str | int]) -> str:
     """``winners[0].hand.concealed``: where a value sits (``the input`` for the whole value)."""
     out = ""
@@ -183,7 +188,7 @@ def check_strings(
             if not annotation:
                 limit = MAX_TILE_CHARS if key in TILE_FIELDS else MAX_TEXT_CHARS
                 limit = limits.get(key, limit) if limits and isinstance(key, str) else limit
-            _check_string(value, lambda k=key: _path([*keys, k]), limit)
+            _check_string(value, _path_of(keys, key), limit)
         elif isinstance(value, (dict, list)):
             if len(stack) >= MAX_DEPTH:
                 raise InputError(

@@ -123,7 +123,7 @@ def hand_from_photo(result: DetectResult, variant: str, *, whole: bool = False) 
         odd = cut_kong(tiles, g.claimed) if kind not in MELD_KINDS and k not in inner else None
         if odd is not None:  # a kong laid apart, one reading wrong: the kong, that tile to check
             tiles = [t if t.code == odd else PhotoTile(odd, t.detection, 0.0, True) for t in tiles]
-            kind, rest = "kong", []
+            kind, rest = "kong", list[PhotoTile]()
         else:  # an unsure reading never completes a kong
             kind, tiles, rest = sure_kong(kind, tiles)
         if kind in MELD_KINDS:

@@ -54,16 +54,16 @@ class Canvas:
         self.img = Image.new("RGB", (WIDTH, height), PAPER)
         self.draw = ImageDraw.Draw(self.img)
         self.y = PAD
-        self.drawn: list[tuple[str, tuple[int, int, int, int]]] = []
+        self.drawn: list[tuple[str, tuple[float, float, float, float]]] = []
 
     def text(self, xy: tuple[float, float], text: str, size: int, fill=INK, bold: bool = False,
-             right: bool = False) -> tuple[int, int, int, int]:  # fmt: skip
+             right: bool = False) -> tuple[float, float, float, float]:  # fmt: skip
         """Write `text` with its baseline at `xy` (its right end there when `right`); its box."""
         x, y = xy
         if right:
             x -= self.fonts.length(text, size)
         x0 = x
-        box = [int(x), int(y), int(x), int(y)]
+        box: list[float] = [int(x), int(y), int(x), int(y)]
         for part, font in self.fonts.runs(text, size):
             self.draw.text((x, y), part, font=font, fill=fill, anchor="ls", stroke_width=1 if bold else 0,
                            stroke_fill=fill)  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 __all__ = ["store_files", "write_file"]
@@ -25,7 +26,7 @@ def _opened(target, data: str | bytes):
     return open(target, "w", encoding="utf-8", newline="")
 
 
-def write_file(path: str, data: str | bytes, protect: list[str] = ()) -> None:
+def write_file(path: str, data: str | bytes, protect: Sequence[str] = ()) -> None:
     """Write `data` (text as UTF-8, or bytes) to `path` atomically: a temporary file beside it,
     renamed over it (a full disk leaves the previous file whole); a path that exists and is no
     regular file (`/dev/stdout`, a pipe) is written as it is. Refused: a file of `protect` (the

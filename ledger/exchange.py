@@ -151,8 +151,10 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
         raise bad(f"locked must be true or false, not {shown(t['locked'])}")
     try:
         created = datetime.fromisoformat(t["created"]) if "created" in t else None
+        variant: Any = t.get("variant")  # JSON as read: Table checks both (unknown_variant, bad_seats)
+        seats: Any = t.get("seats")
         table = Table(
-            t.get("variant"), t.get("seats"), t.get("base", 1), t.get("house_rules") or {},
+            variant, seats, t.get("base", 1), t.get("house_rules") or {},
             **({"created": created} if created else {}), code=str(t.get("code", "")),
             locked=t.get("locked", False), title=str(t.get("title", "")), stored=True,
         )  # fmt: skip

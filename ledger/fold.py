@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -117,7 +118,13 @@ def extend(ledger: Ledger, *hands: Hand, strict: bool = True) -> Ledger:
 
 
 def _fold(
-    table: Table, lr: LedgerRules, hands, st: _State, done: tuple[HandOutcome, ...], totals, strict: bool
+    table: Table,
+    lr: LedgerRules,
+    hands: Iterable[Hand],
+    st: _State,
+    done: tuple[HandOutcome, ...],
+    totals: Iterable[Decimal],
+    strict: bool,
 ) -> Ledger:
     """Fold ``hands`` onto the state ``st`` after the outcomes ``done`` (running ``totals``);
     ``lr``: ``table.ledger_rules``, read once by the caller."""
@@ -128,7 +135,8 @@ def _fold(
         number = len(outcomes) + 1
         raise_, reasons = _raise(st, lr)
         pv = table.base * raise_
-        error, results, deltas = None, (), [ZERO] * SEAT_COUNT
+        results: tuple[ScoreResult, ...] = ()
+        error, deltas = None, [ZERO] * SEAT_COUNT
         try:
             results, deltas = _money(table, lr, house, hand, number, st.dealer, pv)
         except LedgerError as e:
@@ -172,8 +180,10 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
         seats = [w.seat for w in hand.winners]
         nxt = seats[0]
         if len(seats) > 1 and not (lr["dealer.several_winners"] == "dealer_keeps" and d in seats):
+            discarder = hand.discarder
+            assert discarder is not None  # several winners: on one discard
             nxt = min(
-                seats, key=lambda s: (s - hand.discarder) % SEAT_COUNT
+                seats, key=lambda s: (s - discarder) % SEAT_COUNT
             )  # counter-clockwise from the discarder
         elif len(seats) > 1:
             nxt = d
@@ -204,7 +214,7 @@ def _advance(st: _State, lr: LedgerRules, hand: Hand, number: int) -> None:
 
 def _money(
     table: Table, lr: LedgerRules, house: FrozenMap, hand: Hand, number: int, dealer: int, pv: Decimal
-):
+) -> tuple[tuple[ScoreResult, ...], list[Decimal]]:
     def fail(msg: str, code: str = "bad_hand") -> LedgerError:
         return LedgerError(code, f"hand {number}: {msg}")
 
@@ -224,7 +234,8 @@ def _money(
             if not res.can_win:
                 raise fail(f"{table.seats[w.seat]} cannot win this hand: {res.reason}", "cannot_win")
             for s, p in zip(payer_seats(w.seat, hand.discarder), res.payments, strict=True):
-                deltas[s] -= p.amount  # a Decimal: the point value given to the engine is one
+                assert isinstance(p.amount, Decimal)  # the point value given to the engine is one
+                deltas[s] -= p.amount
                 deltas[w.seat] += p.amount
     elif hand.kind == "false_win":
         penalty = lr["false_win.penalty"]
@@ -232,19 +243,21 @@ def _money(
             raise fail(
                 "this table's rules have no 炸糊 penalty (DECISIONS §1.6: a 星子 rule)", "rule_not_in_variant"
             )
+        declarer = hand.declarer
+        assert declarer is not None  # a false win has its declarer (ledger.parse)
         for s in range(SEAT_COUNT):
-            if s != hand.declarer:
-                double = lr["false_win.dealer_doubles"] and dealer in (s, hand.declarer)
+            if s != declarer:
+                double = lr["false_win.dealer_doubles"] and dealer in (s, declarer)
                 amount = penalty * pv * (2 if double else 1)
                 deltas[s] += amount
-                deltas[hand.declarer] -= amount
+                deltas[declarer] -= amount
     if hand.kind != "false_win":
         _kong_money(table, lr, hand, rules, pv, deltas, fail)
     return tuple(results), deltas
 
 
 def _score_win(
-    table, hand: Hand, dealer: int, pv: Decimal, house: FrozenMap, fail
+    table: Table, hand: Hand, dealer: int, pv: Decimal, house: FrozenMap, fail: Callable[..., LedgerError]
 ) -> tuple[ScoreResult, ...]:
     """Every winner of the hand, scored together as one discard (``scoring.score_winners``: each
     on its own, the discarder paying each, DECISIONS §1.5). A bad hand is named by its winner."""
@@ -265,7 +278,15 @@ def _score_win(
         raise fail(f"the winners' hands do not fit one discard: {e}", e.code) from None
 
 
-def _kong_money(table, lr, hand, rules: RuleTable, pv, deltas, fail) -> None:
+def _kong_money(
+    table: Table,
+    lr: LedgerRules,
+    hand: Hand,
+    rules: RuleTable,
+    pv: Decimal,
+    deltas: list[Decimal],
+    fail: Callable[..., LedgerError],
+) -> None:
     """新余 kong money of the players other than the winner (DECISIONS §2); the winner's own
     comes with the scored payments."""
     if not lr["kong_money.enabled"] or (hand.kind == "drawn" and not lr["kong_money.in_drawn_hand"]):

@@ -282,7 +282,7 @@ def by_index(old: Any) -> Any:
     return new
 
 
-def _listed(by_key: dict, pair: Any = None) -> list[dict[str, Any]]:
+def _listed(by_key: dict[str, Any], pair: Any = None) -> list[dict[str, Any]]:
     out = []
     for key, v in by_key.items():
         seat: Any = int(key) if key.isdecimal() and key.isascii() and len(key) < 9 else key

@@ -10,6 +10,7 @@ there is one, else seat 2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -125,7 +126,7 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     return Hand("win", winners, discarder, **common)
 
 
-def _seat_of(table: Table, ctx: Context):
+def _seat_of(table: Table, ctx: Context) -> Callable[[Any], int]:
     def seat(value: Any) -> int:
         try:
             return table.seat(value)
@@ -135,7 +136,7 @@ def _seat_of(table: Table, ctx: Context):
     return seat
 
 
-def _none_of(data: dict, keys: tuple[str, ...], what: str, ctx: Context) -> None:
+def _none_of(data: dict[str, Any], keys: tuple[str, ...], what: str, ctx: Context) -> None:
     for k in keys:
         if data.get(k) not in (None, [], {}):
             raise _fail(ctx, f"{what} has no {k}")
@@ -251,18 +252,20 @@ def _typed_winner(table: Table, w: Winner, discarder: int | None, ctx: Context) 
     return w
 
 
-def _agree(hand: dict, key: str, want: Any, why: str, ctx: Context) -> None:
+def _agree(hand: dict[str, Any], key: str, want: Any, why: str, ctx: Context) -> None:
     if key in hand and hand[key] != want:
         raise _fail(ctx, f"{key} = {hand[key]!r} contradicts the table: {why}", "payers_contradict_seats")
 
 
-def _payers(table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Context) -> dict[int, dict]:
+def _payers(
+    table: Table, raw: Any, paying: tuple[int, ...], name: str, ctx: Context
+) -> dict[int, dict[str, Any]]:
     if raw is None:
         return {}
     who = ", ".join(table.seats[s] for s in paying)
     if not isinstance(raw, list) or len(raw) > len(paying):
         raise _fail(ctx, f"{name} is paid by {who}: at most {len(paying)} payers", "payers_contradict_seats")
-    out: dict[int, dict] = {}
+    out: dict[int, dict[str, Any]] = {}
     for i, p in enumerate(raw):
         if not isinstance(p, dict):
             raise _fail(ctx, f"payer {i + 1} must be an object")

@@ -49,7 +49,8 @@ class RecordedHand:
     @classmethod
     def of(cls, hand: HandInput) -> RecordedHand:
         """The recorded part of a scored hand (its table-decided fields dropped)."""
-        return cls(hand.concealed, hand.winning_tile, hand.melds, hand.bonus_tiles, hand.events, hand.rules)
+        rules = FrozenMap(hand.rules)  # already one (HandInput freezes it): no copy
+        return cls(hand.concealed, hand.winning_tile, hand.melds, hand.bonus_tiles, hand.events, rules)
 
     def hand_input(
         self,

@@ -149,8 +149,8 @@ def largest_raise(lr: LedgerRules) -> int:
     follow = max(lr[k] for k in RAISES if k.startswith("follow.")) if lr["follow.enabled"] else 1
     drawn, consecutive = lr["drawn.raise"], lr["drawn.consecutive_raise"]
     if lr["raises.combine"] != "multiply":
-        return max(follow, drawn, consecutive)
-    return drawn ** lr["drawn.window"] * consecutive * follow
+        return int(max(follow, drawn, consecutive))
+    return int(drawn ** lr["drawn.window"] * consecutive * follow)
 
 
 def scoring_rules(variant: str, overrides: Mapping[str, Any] | None) -> RuleTable:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from scoring.result import json_number
 
@@ -39,7 +40,7 @@ class Settlement:
         seats = self.seats
         return [f"{seats[t.payer]} → {seats[t.payee]} {json_number(t.amount)}" for t in self.transfers]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "nets": {name: json_number(n) for name, n in zip(self.seats, self.nets, strict=True)},
             "transfers": [

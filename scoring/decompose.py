@@ -11,7 +11,7 @@ the hand are decomposed, declared melds are added by the caller.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 __all__ = [
     "CHOW",
@@ -31,7 +31,8 @@ PUNG = "pung"
 Block = tuple[str, int]
 SuitReading = tuple[int, tuple[Block, ...]]  # (pair tile or -1, sets)
 
-_SUIT_CACHE: tuple[dict, dict, dict] = ({}, {}, {})
+_SuitCache = dict[tuple[int, ...], tuple[tuple[SuitReading, ...], tuple[SuitReading, ...]]]
+_SUIT_CACHE: tuple[_SuitCache, _SuitCache, _SuitCache] = ({}, {}, {})
 _FLAG_CACHE: dict[tuple[int, ...], int] = {}
 _MAX_CACHE = 200_000
 
@@ -220,7 +221,7 @@ def seven_pairs_of(counts: Sequence[int]) -> list[int] | None:
 
 def decompose_all(counts: Sequence[int]) -> list[tuple[int, tuple[Block, ...]] | tuple[str, list[int]]]:
     """All readings of a 14-tile concealed hand: standard ones plus seven pairs (for benchmarks)."""
-    out: list = list(standard_readings(counts))
+    out: list[tuple[int, tuple[Block, ...]] | tuple[str, list[int]]] = list(standard_readings(counts))
     pairs = seven_pairs_of(counts)
     if pairs is not None:
         out.append(("seven_pairs", pairs))
@@ -255,7 +256,7 @@ def _suit_wait_ranks(key: tuple[int, ...]) -> tuple[int, ...]:
 def waits_of(
     counts: Sequence[int],
     n_melds: int,
-    kinds: Sequence[int],
+    kinds: Collection[int],
     held: Sequence[int] | None = None,
     *,
     free_honours: bool = False,

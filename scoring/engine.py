@@ -81,7 +81,7 @@ def _item(rules: RuleTable, key: str, why: tuple[str, str], value: float, *, fan
 
 #: A line of a reading's score: ``(key, why, value)``; ``why`` is a counting item's ``(en, zh)``, ``None``
 #: (a pattern) or ``_ON_TOP`` (an add-on): :func:`_items` writes those for the kept reading only.
-Line = tuple[str, Any, float]
+Line = tuple[str, Any, int]
 _ON_TOP: Any = object()
 
 
@@ -167,7 +167,7 @@ def eaten_items(rules: RuleTable, payer: Payer) -> list[Item]:
     return [i for i in out if i.points]
 
 
-def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
+def _eval_fan(r: Reading, h: CheckedHand) -> tuple[int, list[Line]]:
     """The product of the multipliers that hold (§2), the largest of each exclusion group; the
     cap is applied to the kept reading only (:func:`_cap`)."""
     rules = h.rules
@@ -190,7 +190,7 @@ def _eval_fan(r: Reading, h: CheckedHand) -> tuple[float, list[Line]]:
     return own, lines
 
 
-def _cap(r: Reading, h: CheckedHand, own: float, lines: list[Line]) -> float:
+def _cap(r: Reading, h: CheckedHand, own: int, lines: list[Line]) -> int:
     """封顶 (§2) on the kept reading, chosen by its uncapped product (计大不计小): the cap limits
     what is paid, not what the hand is; the 封顶 item says so. Returns the capped product."""
     for why, m in registry("fan")["cap"].fn(Ctx(r, h.rules, values={"own": own})):
@@ -229,7 +229,10 @@ def _exact(x: Any) -> Any:
 
 def _payments(h: CheckedHand, own: float) -> list[Payment]:
     """What each payer pays (§1.5 / §2), in the type of the point value (a Decimal stays exact)."""
-    rules, pv = h.rules, h.point_value
+    rules = h.rules
+    # a float or an exact Decimal: ``own`` and the eaten points are whole 炮 / 番, so either
+    # multiplies exactly (float x Decimal is never computed)
+    pv: Any = h.point_value
     out: list[Payment] = []
     if rules.family == "pao":
         doubles = rules.options.dealer_doubles

@@ -39,12 +39,14 @@ class FrozenMap(Mapping[str, Any]):
     """A mapping that cannot be changed and can be hashed (a dict's copy inside)."""
 
     __slots__ = ("_data", "_key")
+    _data: dict[str, Any]
+    _key: frozenset[tuple[str, Any]]
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         if isinstance(data, FrozenMap):  # nothing to copy: it never changes
             self._data, self._key = data._data, data._key
             return
-        self._data: dict[str, Any] = copy.deepcopy(dict(data)) if data else {}
+        self._data = copy.deepcopy(dict(data)) if data else {}
         self._key = frozenset((k, freeze(v)) for k, v in self._data.items())
 
     def __getitem__(self, key: str) -> Any:
@@ -69,7 +71,7 @@ class FrozenMap(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"
 
-    def __deepcopy__(self, memo: dict) -> FrozenMap:
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenMap:
         return self  # it never changes
 
 

@@ -153,7 +153,7 @@ class Meld:
                 f"{where}: tiles must be a tile string such as '777p', not {json_type(obj['tiles'])}",
             )
         try:
-            return cls(obj["kind"], obj["tiles"])
+            return cls.of(obj["kind"], obj["tiles"])
         except HandError as e:
             raise e.with_prefix(f"{where}: ") from None
 
@@ -303,6 +303,14 @@ class HandInput:
             )
         if type(self.rules) is not FrozenMap:
             _set(self, "rules", FrozenMap(self.rules))
+
+    @classmethod
+    def of(
+        cls, variant: str, concealed: str | Sequence[Tile | str], winning_tile: str | Tile, **fields: Any
+    ) -> HandInput:
+        """Build from tile strings (``HandInput.of("jiujiang", "123m456p789sCC", "C")``): the
+        constructor parses and checks them (its fields are typed as they are kept)."""
+        return cls(variant, concealed, winning_tile, **fields)  # type: ignore[arg-type]
 
     @classmethod
     def from_json(cls, data: Any) -> HandInput:

@@ -85,9 +85,9 @@ def _check_copies(hands: list[HandInput], discarder: Payer | None) -> None:
     for m in discarder.melds if discarder is not None else ():
         for t in m.tiles:
             total[t] += 1
-    for t, n in enumerate(total):
+    for k, n in enumerate(total):
         if n > 4:
-            tile = Tile(t)
+            tile = Tile(k)
             raise HandError(
                 E.FIFTH_COPY,
                 f"several winners on one discard: {n} copies of {tile.code} ({tile.zh}) among the "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from scoring import errors as E
 from scoring.errors import HandError
@@ -77,7 +78,8 @@ def lay_out(payers: Sequence[Payer], held: Sequence[int]) -> tuple[Payer, ...]:
                     )
                 used[free[0]] += ps.size
                 laid.append(Meld(ps.kind, (free[0],) * ps.size))
-        out.append(replace(p, melds=(*laid, *p.melds), **dict.fromkeys(SET_KEYS, 0)))
+        no_sets: dict[str, Any] = dict.fromkeys(SET_KEYS, 0)
+        out.append(replace(p, melds=(*laid, *p.melds), **no_sets))
     return tuple(out)
 
 

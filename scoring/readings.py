@@ -73,6 +73,7 @@ def blocks(r: Reading, h: CheckedHand) -> tuple[Block, ...]:
             tiles = (T[t], T[t + 1], T[t + 2]) if kind == "chow" else (T[t],) * 3
             out.append(Block(kind, tiles, "hand", False))
         out.append(Block("pair", (T[r.pair],) * 2, "hand", False))
+        assert r.win_block is not None  # a standard reading's block the winning tile completes
         wk, wt = r.win_block
         for i, (kind, t) in enumerate(r.sets):
             if kind == wk and t == wt:

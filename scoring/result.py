@@ -170,9 +170,9 @@ class ScoreResult:
     notes_zh: tuple[str, ...] = field(default=())
 
     @property
-    def total(self) -> float:
+    def total(self) -> float | Decimal:
         """What the winner collects from all payers together."""
-        return sum(p.amount for p in self.payments)
+        return sum((p.amount for p in self.payments), 0)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON object (plus a few documented extra fields)."""
@@ -219,7 +219,7 @@ def json_number(x: float | Decimal) -> float | int:
     return x
 
 
-def _money(x: float) -> float | int:
+def _money(x: float | Decimal) -> float | int:
     """An amount: as :func:`json_number`, with float noise rounded away (0.1 x 12 is 1.2, not
     1.2000000000000002); a Decimal is exact already."""
     if isinstance(x, float) and math.isfinite(x):
@@ -232,5 +232,6 @@ def _kong(x: int | float | Decimal) -> int | float:
     value); a Decimal as an int when its point value had no decimals, else as a float (``2.0``
     for 4 x 0.5, as the float would be written)."""
     if isinstance(x, Decimal):
-        return int(x) if x.as_tuple().exponent >= 0 else float(x)
+        exponent = x.as_tuple().exponent  # "n" / "N" / "F" for NaN and infinity
+        return int(x) if isinstance(exponent, int) and exponent >= 0 else float(x)
     return x

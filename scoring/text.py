@@ -21,7 +21,7 @@ import unicodedata
 from pathlib import Path
 
 from scoring.result import Block, ScoreResult, _money, json_number, rule_sections
-from scoring.rules import load_rules
+from scoring.rules import RuleTable, load_rules
 from scoring.text_zh import error_zh, uncounted_wait, wait_note, wait_zh, zh_codes, zh_tiles
 from scoring.tiles import Tile, format_tiles
 
@@ -30,7 +30,7 @@ __all__ = ["LANGS", "format_error", "format_text", "wait_words"]
 LANGS = ("zh", "en")
 
 # every word of the output as (English, Chinese), kept as data beside this module
-_WORDS: dict[str, tuple] = {
+_WORDS: dict[str, tuple[str, str]] = {
     key: tuple(pair)
     for key, pair in tomllib.loads(
         Path(__file__).with_name("text_words.toml").read_text(encoding="utf-8")
@@ -38,7 +38,7 @@ _WORDS: dict[str, tuple] = {
 }
 
 
-def _in(table: dict[str, tuple], lang: str) -> dict:
+def _in(table: dict[str, tuple[str, str]], lang: str) -> dict[str, str]:
     i = LANGS.index(lang) ^ 1  # LANGS is (zh, en); the pairs are (en, zh)
     return {k: v[i] for k, v in table.items()}
 
@@ -129,7 +129,7 @@ def wait_words(result: ScoreResult, lang: str = "en") -> str:
 _ONE_TILE = {"edge": "edge_wait", "closed": "closed_wait", "single": "single_wait"}
 
 
-def _excluded(result: ScoreResult, rules, lang: str) -> list[str]:
+def _excluded(result: ScoreResult, rules: RuleTable, lang: str) -> list[str]:
     """A line for each adder whose own condition holds but that a holding pattern shuts out of
     the whole hand (DECISIONS §1.3a; the why-not's words): ``地胡不算门清``, ``杠上开花不算自摸``."""
     if not rules.exclusions or not result.can_win:

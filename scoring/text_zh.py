@@ -22,13 +22,13 @@ def zh_tiles(tiles: Iterable[int]) -> str:
     """Tiles in Chinese, ranks of one suit run together: ``二三四万``, ``九九条``, ``中中中``."""
     out: list[str] = []
     run: list[str] = []
-    suit = None
+    suit = ""  # the suit of the run ("" for an honour)
     for t in (Tile(x) for x in tiles):
-        s = t.suit if not t.is_honour else None
+        s = t.suit if not t.is_honour else ""
         if run and s != suit:
             out.append("".join(run) + SUIT_ZH[suit])
             run = []
-        if s is None:
+        if not s:
             out.append(t.zh)
         else:
             run.append(RANK_ZH[t.rank - 1])
@@ -44,7 +44,7 @@ _CODE = re.compile(rf"(?<![A-Za-z0-9])(?:[1-9]+[{''.join(SUITS)}]|[{''.join(HONO
 def zh_codes(text: str) -> str:
     """``text`` with every tile code written as Chinese names (``8888m`` → ``八八八八万``)."""
 
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         try:
             return zh_tiles(parse_tiles(m.group(0)))
         except ValueError:

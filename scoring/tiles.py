@@ -223,7 +223,7 @@ _GROUP = re.compile(r"[1-9]+[mps]|[ESWNCFP]")
 _GROUP_CACHE: dict[str, tuple[Tile, ...]] = {}
 
 
-def parse_tiles(text: str | Iterable[str | Tile]) -> list[Tile]:
+def parse_tiles(text: str | Tile | Iterable[str | Tile]) -> list[Tile]:
     """Parse a tile string such as ``"123m456p789sCC"`` or ``"一万二万三万 东东"``.
 
     A list of tile strings/tiles is accepted too. Order is kept. Raises :class:`HandError`

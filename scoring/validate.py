@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from scoring import errors as E
 from scoring.errors import HandError
@@ -43,7 +44,7 @@ class CheckedHand:
     events: frozenset[str]  # pattern keys of the events: last_tile → last_tile_draw / last_tile_discard
     winner_is_dealer: bool
     payers: tuple[Payer, ...]
-    point_value: float
+    point_value: float | Decimal
     held: list[int]  # the winner's own count of each kind (hand + melds)
     robbed_note: tuple[str, str] | None = None  # (en, zh)
 
@@ -308,10 +309,10 @@ def _check_copies(
                 total[t] += 1
     if rules.bonus_tile is not None:
         total[rules.bonus_tile] += bonus + sum(p.bonus_tiles for p in payers)
-    for t, n in enumerate(total) if max(total) > 4 else ():
+    for k, n in enumerate(total) if max(total) > 4 else ():
         if n > 4:
-            tile = Tile(t)
-            what = "發 (F) set aside" if t == rules.bonus_tile else f"{tile.code} ({tile.zh})"
+            tile = Tile(k)
+            what = "發 (F) set aside" if k == rules.bonus_tile else f"{tile.code} ({tile.zh})"
             raise HandError(
                 E.FIFTH_COPY, f"five or more copies of {what}: {n} appear in the input; a set has four"
             )

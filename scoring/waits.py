@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scoring import errors as E
 from scoring.decompose import is_complete as _is_complete
@@ -20,11 +21,14 @@ from scoring.rules import RuleTable, load_rules
 from scoring.tiles import Tile, counts_of, parse_tile, parse_tiles
 from scoring.validate import check_meld, check_tiles
 
+#: The melds the helpers take: :class:`~scoring.model.Meld` objects or ``{"kind", "tiles"}`` mappings.
+Melds = Sequence[Meld | Mapping[str, Any]]
+
 __all__ = ["Fix", "is_complete", "suggest_fixes", "waits"]
 
 
 def _prep(
-    concealed: str | Sequence[Tile | str], melds: Sequence, variant: str | RuleTable
+    concealed: str | Sequence[Tile | str], melds: Melds, variant: str | RuleTable
 ) -> tuple[RuleTable, list[Tile], tuple[Meld, ...], list[int], list[int]]:
     rules = variant if isinstance(variant, RuleTable) else load_rules(variant)
     tiles = sorted(parse_tiles(concealed))
@@ -37,16 +41,16 @@ def _prep(
     for m in ms:
         for t in m.tiles:
             held[t] += 1
-    for t, n in enumerate(held):
+    for k, n in enumerate(held):
         if n > 4:
             raise HandError(
-                E.FIFTH_COPY, f"five or more copies of {Tile(t).code} ({Tile(t).zh}) in the hand and melds"
+                E.FIFTH_COPY, f"five or more copies of {Tile(k).code} ({Tile(k).zh}) in the hand and melds"
             )
     return rules, tiles, ms, counts, held
 
 
 def is_complete(
-    concealed: str | Sequence[Tile | str], melds: Sequence = (), variant: str | RuleTable = "jiujiang"
+    concealed: str | Sequence[Tile | str], melds: Melds = (), variant: str | RuleTable = "jiujiang"
 ) -> bool:
     """True when the standing tiles plus ``melds`` form a winning shape of ``variant``:
     four sets + a pair, seven pairs (no melds), or xinyu's all-honour free shape (§1.2, §2).
@@ -64,7 +68,7 @@ def is_complete(
 
 
 def waits(
-    concealed: str | Sequence[Tile | str], melds: Sequence = (), variant: str | RuleTable = "jiujiang"
+    concealed: str | Sequence[Tile | str], melds: Melds = (), variant: str | RuleTable = "jiujiang"
 ) -> list[Tile]:
     """The tile kinds that would complete a hand one tile short (13 standing tiles minus three
     per meld). A kind the player already holds four of is no wait. One kind = 独听 (§1.3).
@@ -113,7 +117,7 @@ def _cost(a: int, b: int) -> float:
 
 def suggest_fixes(
     concealed: str | Sequence[Tile | str],
-    melds: Sequence = (),
+    melds: Melds = (),
     variant: str | RuleTable = "jiujiang",
     *,
     winning_tile: str | Tile | None = None,

@@ -22,8 +22,10 @@ from vision.roles import meld_roles, table_roles, uncut
 class RefineKnobs(Protocol):
     """The `ReaderConfig` fields `refine_region` reads."""
 
-    refine_min_gain: float
-    refine_margin: float
+    @property
+    def refine_min_gain(self) -> float: ...
+    @property
+    def refine_margin(self) -> float: ...
 
 
 def refine_region(

@@ -171,8 +171,8 @@ def nms(
     if len(scores) == 0:
         return xyxy, scores, class_ids
     xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), 0.0, float(iou_threshold))
-    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+    kept = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), 0.0, float(iou_threshold))
+    idx = np.asarray(kept, dtype=np.int64).reshape(-1)
     idx = idx[np.argsort(-scores[idx], kind="stable")]
     if containment_threshold < 1.0:
         idx = idx[suppress_contained(xyxy[idx], containment_threshold)]

@@ -8,6 +8,8 @@ shape: no second full-size copy of the picture is made.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from PIL import Image
 
@@ -28,7 +30,7 @@ def strip_to_rgb(im: Image.Image) -> np.ndarray:
             hi = 65535.0 if a.max(initial=0) > 255 else 255.0
             a8 = np.clip(a * (255.0 / hi), 0, 255).astype(np.uint8)
         return np.repeat(a8[:, :, None], 3, axis=2)
-    if mode == "RGBA" and im.getextrema()[3] == (255, 255):  # opaque: nothing to composite
+    if mode == "RGBA" and _alpha_extrema(im) == (255, 255):  # opaque: nothing to composite
         return np.asarray(im.convert("RGB"))
     if mode in ("RGBA", "LA", "PA", "La", "RGBa") or (mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
@@ -71,7 +73,7 @@ def _convert(chunk: Image.Image, factor: int) -> np.ndarray:
 def _reduce_first(strip: Image.Image) -> bool:
     """Whether averaging before the RGB conversion gives the same pixels as after it (and is
     cheaper): RGB, grey, and RGBA without transparency (no compositing to do)."""
-    return strip.mode in ("RGB", "L") or (strip.mode == "RGBA" and strip.getextrema()[3] == (255, 255))
+    return strip.mode in ("RGB", "L") or (strip.mode == "RGBA" and _alpha_extrema(strip) == (255, 255))
 
 
 def orient(a: np.ndarray, orientation: int) -> np.ndarray:
@@ -88,3 +90,9 @@ def orient(a: np.ndarray, orientation: int) -> np.ndarray:
         8: lambda x: np.rot90(x, 1),
     }
     return np.ascontiguousarray(ops[orientation](a))
+
+
+def _alpha_extrema(im: Image.Image) -> tuple[int, int]:
+    """The (min, max) of an RGBA image's alpha band (``getextrema`` gives one pair per band)."""
+    bands = cast(tuple[tuple[int, int], ...], im.getextrema())
+    return bands[3]

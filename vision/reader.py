@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -121,7 +122,7 @@ class TileReader(ClassifierViews):
 
     def __init__(self, directory: str | Path | None = None, config: ReaderConfig | None = None) -> None:
         self.directory = Path(directory) if directory is not None else models_dir()
-        self.config = config or ReaderConfig()
+        self.config: ReaderConfig = config or ReaderConfig()
         threads = self.config.threads
         self.localizer: ModelSpec = open_model(self.directory / LOCALIZER_FILE, "localize", threads)
         self.classifier: ModelSpec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
@@ -211,7 +212,7 @@ class TileReader(ClassifierViews):
                 f"the classifier {model} has no embedding output", "refs_unsupported", model=model
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
-        more = {"refs": refs} if refs is not None else {}
+        more: dict[str, Any] = {"refs": refs} if refs is not None else {}
         if finer is not None and not self._fits_crops(loaded, finer, xyxy):
             finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
         fine = (finer.pixels, finer.scale) if finer is not None else None
@@ -230,7 +231,8 @@ class TileReader(ClassifierViews):
         dets: list[Detection] = []
         margins: list[float] = []
         for k in range(len(xyxy)):
-            box = tuple(float(v) for v in full_xyxy[k])
+            x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
+            box = (x0, y0, x1, y1)
             if int(readings.cls[k]) == none:
                 result.rejected.append(Rejected(xyxy=box, conf=float(conf[k])))
                 continue
@@ -319,7 +321,7 @@ class TileReader(ClassifierViews):
         readings. Which boxes merge is the model's own call (the references do not move it); the
         views are classified once either way (their logits and embeddings are kept)."""
         source = source or self._crop_source(loaded, xyxy, timing)
-        views: dict[str, tuple] = {}
+        views: dict[str, tuple[np.ndarray, np.ndarray | None, list[int]]] = {}
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
             embed = refs is not None or self.flag_model is not None
@@ -359,7 +361,7 @@ def get_reader(directory: str | Path | None = None, config: ReaderConfig | None 
         ModelError: the models are missing or invalid.
     """
     path = Path(directory).resolve() if directory is not None else models_dir()
-    stamps = []
+    stamps: list[tuple[int, int] | None] = []
     for name in (LOCALIZER_FILE, CLASSIFIER_FILE):
         try:
             st = (path / name).stat()

@@ -169,6 +169,7 @@ def read_with_refs(
     sims = refs.similar(embedding)
     mixed = blend(np.asarray(logits, np.float32) / np.float32(temperature), sims, cal)
     r = combine_views(mixed, owner, n_boxes, 1.0)
+    assert r.logit_margin is not None and plain.logit_margin is not None  # combine_views fills it
     return Readings(
         cls=r.cls,
         p=r.p,

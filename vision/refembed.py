@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         except ImageError as exc:
             photo = refs[idx[0]].image
             why = f"{position(idx[0])}: the photo {photo} cannot be read: {exc}"
-            fields = {**exc.fields, "ref": idx[0] + 1, "photo": str(photo), "cause": exc.code}
+            fields: dict[str, Any] = {**exc.fields, "ref": idx[0] + 1, "photo": str(photo), "cause": exc.code}
             raise RefsError(why, "ref_photo_unreadable", **fields) from None
         for n in idx:
             check_box(refs[n], n, loaded.width, loaded.height)

@@ -190,7 +190,8 @@ def parse_refs(data: bytes | str, base: Path, classes: Sequence[str] = CLASS_COD
                 f"{where}: {code} is not a tile code", "refs_bad_tile", "unknown", ref=ref, tile=code
             )
         path = Path(image).expanduser()
-        out.append(Ref(path if path.is_absolute() else base / path, tuple(float(v) for v in box), tile))
+        x0, y0, x1, y1 = (float(v) for v in box)
+        out.append(Ref(path if path.is_absolute() else base / path, (x0, y0, x1, y1), tile))
     if twice:  # an object given a key twice somewhere else (an ignored field's value)
         key = _key(twice[0])
         raise RefsError(

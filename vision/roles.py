@@ -48,7 +48,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.detection import HAND_ROLES, Detection, Group
+from vision.detection import HAND_ROLES, Detection, Group, Role
 from vision.hand_rows import (
     HAND_SIZE,
     MELD_GROUP_KINDS,
@@ -84,7 +84,7 @@ EDGE = 1.0
 """A box within this many pixels of the photo's top or bottom edge may be cut by it (`uncut`)."""
 
 
-def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[str]:
+def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[Role]:
     """The role of every detection — `hand`, `wall`, `discard` or `other` — by the rules of the
     module docstring (`meld` comes later, from the groups: `meld_roles`).
 
@@ -102,7 +102,7 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
     if n == 0:
         return []
     on_wall = wall_tiles(detections)
-    roles = ["wall" if w else "hand" for w in on_wall]
+    roles: list[Role] = ["wall" if w else "hand" for w in on_wall]
     free = [i for i in range(n) if not on_wall[i]]
     found, score = _hand_of(detections, free, image_size)
     turned = [replace(d, xyxy=(d.xyxy[1], d.xyxy[0], d.xyxy[3], d.xyxy[2])) for d in detections]
@@ -116,13 +116,13 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
 
 def _hand_of(
     detections: Sequence[Detection], free: Sequence[int], image_size: tuple[int, int] | None
-) -> tuple[dict[int, str] | None, float]:
+) -> tuple[dict[int, Role] | None, float]:
     """Rules 2-4 over the detections `free` (the walls left out): `({index: role}, the anchor's
     score)`, or `(None, 0.0)` without a candidate row."""
     found = find_hand_rows(detections, free, image_size)
     if found is None:
         return None, 0.0
-    roles = {i: "hand" for i in free}
+    roles: dict[int, Role] = {i: "hand" for i in free}
     runs, a_size = found.runs, found.size
     in_hand = {i for k in found.hand for i in runs[k]}
     lo, hi = OFF_ROW_SIZE

@@ -220,8 +220,8 @@ def merge_splits(
     origin = np.arange(len(xyxy))
     for i, _j, n in chosen:
         origin[i] = -(n + 1)
-    pairs = [(i, j) for i, j, _ in chosen]
-    return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, pairs, origin[keep])
+    merged_pairs = [(i, j) for i, j, _ in chosen]
+    return Merged(xyxy[keep], scores[keep], class_ids[keep], merged, merged_pairs, origin[keep])
 
 
 __all__ = [

@@ -99,12 +99,12 @@ def table_scene(
         cx, cy = rng.uniform(0.27, 0.73) * width, rng.uniform(0.4, 0.66) * height
         if all(abs(cx - px) > 1.1 * tw or abs(cy - py) > 1.1 * th for px, py in placed):
             placed.append((cx, cy))
-            turn = (
+            spin = (
                 float(rng.choice([0, 90]))
                 if rng.random() < 0.3
                 else float(rng.uniform(15, 70) * rng.choice([-1, 1]))
             )
-            put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", turn)
+            put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", spin)
     wx = width * 0.22
     for k in range(12 * walls):
         for layer in (0, 1):
@@ -214,7 +214,7 @@ def table_photo(
         x0, y0, x1, y1 = (int(v) for v in boxes[k % len(boxes)])
         tile = Image.fromarray(pixels[y0:y1, x0:x1]).resize((int((x1 - x0) * 0.75), int((y1 - y0) * 0.75)))
         turn = float(rng.uniform(25, 65) * rng.choice([-1, 1]))
-        t = tile.convert("RGBA").rotate(turn, expand=True, resample=Image.BICUBIC)
+        t = tile.convert("RGBA").rotate(turn, expand=True, resample=Image.Resampling.BICUBIC)
         cx, cy = 2 * w * (0.3 + 0.1 * (k % 5)), 2 * h * (0.25 + 0.15 * (k // 5 % 2))
         frame.paste(t, (int(cx - t.width / 2), int(cy - t.height / 2)), t)
     return np.asarray(frame), (float(ox), float(oy), float(ox + w), float(oy + h))

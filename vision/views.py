@@ -10,22 +10,38 @@ of any second decode under `decode` (at the scale the boxes need: `vision.scale`
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Protocol
 
 import numpy as np
 
 from vision.boxes import cut_crops
-from vision.flagging import feature_matrix, grey_views, margin_toward, proto_sim, tta_boxes
+from vision.flagging import FlagModel, feature_matrix, grey_views, margin_toward, proto_sim, tta_boxes
 from vision.image import LoadedImage, open_image
-from vision.modelfiles import ModelError, run_classifier
+from vision.modelfiles import ModelError, ModelSpec, run_classifier
 from vision.reading import Readings, combine_views
-from vision.refblend import RefSet, read_with_refs
+from vision.refblend import RefCalibration, RefSet, read_with_refs
 from vision.scale import current_reduction, min_side_for, reduction_for
+
+
+class CropKnobs(Protocol):
+    """The `ReaderConfig` fields the views read."""
+
+    @property
+    def min_crop_px(self) -> float: ...
+    @property
+    def crop_margin(self) -> float: ...
 
 
 class ClassifierViews:
     """The classifier side of the tile reader (see the module docstring)."""
 
-    def _calibration(self, refs: RefSet | None) -> dict:
+    # what the host (`TileReader`) sets in its constructor
+    classifier: ModelSpec
+    config: CropKnobs
+    flag_model: FlagModel | None
+    ref_calibration: RefCalibration
+
+    def _calibration(self, refs: RefSet | None) -> dict[str, Any]:
         """The flag's calibration (classifier metadata), with the references' flag threshold
         (`RefCalibration.flag_similarity`) when reading with `refs`."""
         cal = dict(self.classifier.meta.get("calibration") or {})
@@ -66,6 +82,7 @@ class ClassifierViews:
         """`loaded`'s photo decoded again at 1/`reduction` (`vision.scale.min_side_for`); its
         milliseconds are added to `timing["decode"]`."""
         side = min_side_for(loaded.width, loaded.height, reduction) if reduction > 1 else None
+        assert loaded.source is not None  # _crop_reduction decodes again only a photo with its source
         finer = open_image(loaded.source, min_side=side)
         timing["decode"] += finer.decode_ms
         return finer
@@ -137,6 +154,7 @@ class ClassifierViews:
         are, made grey), then the logistic rule (the TTA
         margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
         fm = self.flag_model
+        assert fm is not None and readings.logit_margin is not None and readings.proto_sim is not None
         tta = np.full(len(xyxy), np.nan, np.float32)
         x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
         flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay

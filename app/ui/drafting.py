@@ -109,7 +109,7 @@ def restore(key: str) -> bool:
         log.warning("draft %s not read: %s", key, e)
         return False
     back = draft.from_json(got[0]) if got else None
-    if back is None:
+    if got is None or back is None:
         return False
     blob = got[1]
     h = session.hip()

@@ -4,10 +4,12 @@
 
 Where it goes:
 
-- :func:`post` queues it in the hand in progress (`HandInProgress.flash`, one queue per page /
-  table, `app.ui.hand.session.use`) for a place (``where``); :func:`show_posted` draws and forgets
-  the messages of one place, or all that are left. Used for a photo that could not be read
-  (``top``: above the photo) and the 牌局 page's writes (beside the button that made them).
+- `app.ui.hand.session.post` queues it in the hand in progress (`HandInProgress.post`, one queue
+  per page / table, `app.ui.hand.session.use`) for a place (``where``);
+  `app.ui.hand.session.show_posted` draws and forgets the messages of one place, or all that are
+  left (`HandInProgress.take`). Used for a photo that could not be read (``top``: above the
+  photo) and the 牌局 page's writes (beside the button that made them). This module is a leaf:
+  the message and how it is drawn.
 - A message that stays while its cause does (the tile panel's refused edit `panel_msg`, the
   typed tile string `typed_msg`, both of the hand in progress) is one :class:`Flash`, drawn by
   :func:`show` where it belongs.
@@ -36,7 +38,7 @@ import streamlit as st
 from app.safe_text import md
 from app.ui.i18n import has, lang, t
 
-__all__ = ["LEVELS", "Flash", "code_flash", "ledger_flash", "post", "show", "show_posted"]
+__all__ = ["LEVELS", "Flash", "check_level", "code_flash", "ledger_flash", "show"]
 
 LEVELS = ("info", "warning", "error", "success")
 TOAST_ICON = ":material/check_circle:"
@@ -56,7 +58,7 @@ class Flash:
         english: a sentence the English page shows instead of the catalog's (the ledger's or
             the engine's own, which names the hand, the seat or the tile).
         then: the catalog key of a sentence that follows.
-        where: the place :func:`show_posted` draws it.
+        where: the place `app.ui.hand.session.show_posted` draws it.
     """
 
     level: str
@@ -107,25 +109,8 @@ def show(f: Flash) -> None:
         getattr(st, f.level)(f.text())
 
 
-def post(f: Flash) -> None:
-    """Leave `f` for :func:`show_posted` at ``f.where`` (this run's, or the next's after a rerun)."""
+def check_level(f: Flash) -> Flash:
+    """`f`, its level checked (one of `LEVELS`): before it is queued, so a bad one fails where made."""
     if f.level not in LEVELS:
         raise ValueError(f"level {f.level!r} is not one of {LEVELS}")
-    from app.ui.hand.session import hip
-
-    queue = hip()
-    queue.flash = [*queue.flash, f]
-
-
-def show_posted(where: str | None = None) -> None:
-    """Draw (and forget) the messages posted for `where`; every one left when `where` is None."""
-    from app.ui.hand.session import hip
-
-    queue = hip()
-    keep = []
-    for f in queue.flash:
-        if where is None or f.where == where:
-            show(f)
-        else:
-            keep.append(f)
-    queue.flash = keep
+    return f

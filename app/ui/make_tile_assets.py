@@ -47,7 +47,7 @@ def build(art: Path) -> None:
 
 
 def _save(img: Image.Image, name: str) -> None:
-    img = img.resize(SIZE, Image.LANCZOS).quantize(colors=64, method=Image.Quantize.FASTOCTREE)
+    img = img.resize(SIZE, Image.Resampling.LANCZOS).quantize(colors=64, method=Image.Quantize.FASTOCTREE)
     img.save(ASSETS / name, optimize=True)
     print(name, (ASSETS / name).stat().st_size)
 

@@ -21,14 +21,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
 from app.ui.state import ME, Conditions, EditHand, Selection, hand_input
+from app.ui.state.photo import Photo
 from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
 from scoring import score as engine_score
@@ -167,6 +169,7 @@ def suggest(
         elif add is not None:
             trial = hand.plus(add).with_winning(hand.winning_index or 0)
         else:
+            assert where is not None  # a tile to take out
             trial = hand.without(where)
         out.append(Suggestion(trial, remove, add, where, score_hand(trial, cond)))
     return out
@@ -184,19 +187,6 @@ def _conf(code: str, conf: float | None) -> float:
 
 
 # ---------------------------------------------------------------- vision
-
-
-@dataclass(slots=True)
-class Photo:
-    """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
-    `scale` = preview px per full-resolution px, the seconds each step took, and `refs`: how many
-    references of the table's set it was read with (0: none, as on the score page)."""
-
-    preview_jpeg: bytes
-    scale: float
-    result: object  # vision.DetectResult (vision is imported lazily: the app opens without it)
-    seconds: dict[str, float] = field(default_factory=dict)
-    refs: int = 0
 
 
 class PhotoError(Exception):
@@ -255,9 +245,10 @@ def _vision_missing() -> str | None:
             return f"ModuleNotFoundError: No module named {name!r}"
     env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
     spec = None if env else importlib.util.find_spec("models")
-    if not env and (spec is None or not spec.origin):
+    origin = spec.origin if spec is not None else None
+    if not env and not origin:
         return "ModelError: no models directory"
-    folder = Path(env).expanduser() if env else Path(spec.origin).parent  # type: ignore[union-attr]
+    folder = Path(env).expanduser() if env else Path(str(origin)).parent
     for name in ("localizer.onnx", "classifier.onnx"):
         if not (folder / name).is_file():
             return f"ModelError: {folder / name} not found"
@@ -281,7 +272,7 @@ PHOTO_REFS = "photo_refs"
 (`app.ui.table.refs`; called only when a photo is read, so a page without one builds no reader)."""
 
 
-def photo_refs() -> dict[str, object]:
+def photo_refs() -> dict[str, Any]:
     """``{"refs": RefSet}`` for :func:`read_photo` while a table's references apply, else ``{}``."""
     lazy = st.session_state.get(PHOTO_REFS)
     refs = lazy() if callable(lazy) else lazy
@@ -349,7 +340,9 @@ def _preview(image) -> tuple[bytes, float]:
     im = Image.fromarray(image)
     scale = min(1.0, PREVIEW_SIDE / max(im.size))
     if scale < 1.0:
-        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
+        im = im.resize(
+            (max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR
+        )
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     return buf.getvalue(), scale

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import sqlalchemy as sa
@@ -131,7 +132,7 @@ def _lock_timeout(engine: sa.Engine, ms: int) -> None:
     (``?options=-c%20lock_timeout%3D100``)."""
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record) -> None:
+    def _connect(dbapi_conn: Any, _record: Any) -> None:  # the driver's connection
         with dbapi_conn.cursor() as cur:
             cur.execute(f"SET lock_timeout = {max(1, int(ms))}")  # 0 would be for ever
         dbapi_conn.commit()
@@ -148,7 +149,7 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int, read_only: bool = False) -> 
     so two phones never both read hand count N and both write hand N + 1)."""
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record) -> None:
+    def _connect(dbapi_conn: Any, _record: Any) -> None:  # the driver's connection
         dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" below issues BEGIN itself
         cur = dbapi_conn.cursor()
         if not read_only:

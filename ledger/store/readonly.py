@@ -71,7 +71,9 @@ def open_read_only(url: str, where: str, why: StoreError) -> sa.Engine:
     if read_only_url(url) is None or not database or not Path(database).expanduser().is_file():
         raise why
     for immutable in (False, True):
-        engine = make_engine(read_only_url(url, immutable), read_only=True)
+        ro = read_only_url(url, immutable)
+        assert ro is not None  # an SQLite file: checked above
+        engine = make_engine(ro, read_only=True)
         try:
             with db_errors(where), engine.connect() as conn, conn.begin():
                 version = S.version_of(conn)

@@ -19,12 +19,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, LockedError, NotFoundError
 from ledger.store import schema as S
+
+if TYPE_CHECKING:
+    from ledger.store.store import Store
 
 __all__ = [
     "MAX_DIM",
@@ -77,14 +81,14 @@ def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def _table(conn: sa.Connection, code: str) -> sa.Row:
+def _table(conn: sa.Connection, code: str) -> sa.Row[Any, Any]:  # (id, locked)
     row = conn.execute(sa.select(S.tables.c.id, S.tables.c.locked).where(S.tables.c.code == code)).first()
     if row is None:
         raise NotFoundError(f"no table has the code {code}: check the code (it is case-insensitive)")
     return row
 
 
-def add_refs(store, code: str, hand: int, refs: Sequence[TableRef]) -> int:
+def add_refs(store: Store, code: str, hand: int, refs: Sequence[TableRef]) -> int:
     """Keep `refs`, confirmed by recorded hand `hand` (its 1-based position), with table `code`;
     what an earlier hand at that position or after left (an undone hand) is dropped first, and
     beyond `MAX_TABLE_REFS` the oldest. Returns how many the table keeps now.
@@ -117,10 +121,10 @@ def add_refs(store, code: str, hand: int, refs: Sequence[TableRef]) -> int:
         ).scalar()
         if edge is not None:  # the oldest beyond the cap
             conn.execute(S.refs.delete().where(r.table_id == row.id, r.id <= edge))
-        return conn.execute(sa.select(sa.func.count()).where(r.table_id == row.id)).scalar_one()
+        return int(conn.execute(sa.select(sa.func.count()).where(r.table_id == row.id)).scalar_one())
 
 
-def drop_refs(store, code: str, hand: int) -> None:
+def drop_refs(store: Store, code: str, hand: int) -> None:
     """Forget the references of hand `hand` and after (the hand was undone)."""
     code = normalize_code(code)
     r = S.refs.c
@@ -129,7 +133,7 @@ def drop_refs(store, code: str, hand: int) -> None:
         conn.execute(S.refs.delete().where(r.table_id == row.id, r.hand >= hand))
 
 
-def table_refs(store, code: str, model: str) -> list[TableRef]:
+def table_refs(store: Store, code: str, model: str) -> list[TableRef]:
     """The references of table `code` embedded by `model`, oldest first (those of another model
     are left out: its embeddings mean nothing to this one). Raises `NotFoundError`."""
     code = normalize_code(code)
@@ -140,7 +144,7 @@ def table_refs(store, code: str, model: str) -> list[TableRef]:
         return [TableRef(t, model, d, bytes(v)) for t, d, v in conn.execute(q)]
 
 
-def ref_state(store, code: str, model: str | None = None) -> tuple[int, int]:
+def ref_state(store: Store, code: str, model: str | None = None) -> tuple[int, int]:
     """`(count, newest id)` of table `code`'s references (of `model` when given; `(0, 0)`: none):
     one indexed read, which changes whenever the references do. Raises `NotFoundError`."""
     code = normalize_code(code)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, overload
 
 import sqlalchemy as sa
 
@@ -123,7 +123,7 @@ class Store:
         except StoreError as e:
             if e.code != "store_io_error":
                 raise
-            raise readonly.full_disk(e, self.engine.url, self.where) from None
+            raise readonly.full_disk(e, str(self.engine.url), self.where) from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -162,7 +162,7 @@ class Store:
                     with conn.begin_nested():
                         return code, conn.execute(
                             S.tables.insert().values(code=code, **row)
-                        ).inserted_primary_key[0]
+                        ).inserted_primary_key[0]  # type: ignore[index]  # one row inserted: its key
                 except sa.exc.IntegrityError as e:
                     if dberror.kind(e) != dberror.DUPLICATE:
                         raise
@@ -178,9 +178,9 @@ class Store:
         holding a :class:`TableRecord` of the same revision holds the table as it is; raises
         :class:`NotFoundError`. One indexed row read, not the hands."""
         with self._tx() as conn:
-            return self._row(conn, normalize_code(code)).revision
+            return int(self._row(conn, normalize_code(code)).revision)
 
-    def _row(self, conn: sa.Connection, code: str) -> sa.Row:
+    def _row(self, conn: sa.Connection, code: str) -> sa.Row[Any]:
         row = conn.execute(sa.select(S.tables).where(S.tables.c.code == code)).first()
         if row is None:
             raise NotFoundError(f"no table has the code {code}: check the code (it is case-insensitive)")
@@ -208,6 +208,16 @@ class Store:
         )  # stored: rule values outside bounds added since it was written still load
         return TableRecord(table, rows.read(table, tuple(map(str, seats)), texts, data), row.revision)
 
+    @overload
+    def _write(
+        self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,
+        load: Literal[True] = ...,
+    ) -> TableRecord: ...  # fmt: skip
+    @overload
+    def _write(
+        self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,
+        load: bool,
+    ) -> TableRecord | None: ...  # fmt: skip
     def _write(
         self, conn: sa.Connection, code: str, expected: int | None, delta: int, revision: int | None,
         load: bool = True,
@@ -253,7 +263,7 @@ class Store:
             row = self._row(conn, code)
             if rec is not None:
                 table, hands = rec.table, list(rec.hands)
-            elif row.hand_count - 1 != len(before.outcomes):  # a ledger of another revision
+            elif before is None or row.hand_count - 1 != len(before.outcomes):  # of another revision
                 raise ConflictError(f"table {code} changed since you loaded it: reload and try again")
             else:
                 table, hands = before.table, [o.hand for o in before.outcomes]
@@ -263,7 +273,7 @@ class Store:
 
     def edit(
         self, code: str, number: int, data: Any, expected: int | None = None, revision: int | None = None
-    ):
+    ) -> tuple[Hand, Ledger]:
         """Replace hand ``number`` (1-based); every later hand is recomputed. Returns ``(hand, ledger)``."""
         code = normalize_code(code)
         with self._tx(write=True) as conn:

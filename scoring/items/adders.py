@@ -26,6 +26,7 @@ def _wait_text(x: Ctx, key: str) -> tuple[str, str]:
     w = Tile(win).code
     if key == "single_wait":
         return f"single wait: {w} completes the pair", f"单钓：{w}配成将"
+    assert x.reading.win_block is not None  # an edge / closed wait completes a chow
     start = x.reading.win_block[1]
     rest = format_tiles([t for t in (start, start + 1, start + 2) if t != win])
     en, zh = _WAIT_NAMES[key]
@@ -43,7 +44,7 @@ def adder_value(x: Ctx, adder: str) -> int:
         if set(x.holding) & rules.exclusions.get(adder, _EMPTY):
             return 0
         pats = rules.patterns
-        return max(pats[k].adders.get(adder, 0) for k in x.holding)
+        return int(max(pats[k].adders.get(adder, 0) for k in x.holding))
     return int(rules.basic.get("adders", {}).get(adder, 0))
 
 

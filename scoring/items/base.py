@@ -19,13 +19,39 @@ holds only that payer's melds (shape ``"payer"``) and ``ctx.values`` is ``rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+from scoring.model import Meld, Payer
 from scoring.tiles import NUM_KINDS, SUIT_EN, SUIT_ZH, SUITS
 
-__all__ = ["FAN", "PAO", "Ctx", "HandFacts", "ItemDef", "Reading", "register"]
+__all__ = ["FAN", "PAO", "Counted", "Ctx", "HandFacts", "ItemDef", "Reading", "Reason", "register"]
+
+#: A reason in both languages: (English, Chinese).
+Reason = tuple[str, str]
+#: What a counting item returns: one (reason, value) per time it applies.
+Counted = list[tuple[Reason, int]]
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+
+class _Checked(Protocol):
+    """What :meth:`HandFacts.of_hand` reads of a :class:`scoring.validate.CheckedHand` (named by
+    shape: ``validate`` imports the rules, which import this registry)."""
+
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def melds(self) -> tuple[Meld, ...]: ...
+    @property
+    def held(self) -> list[int]: ...
+    @property
+    def win(self) -> int: ...
+    @property
+    def self_drawn(self) -> bool: ...
+    @property
+    def events(self) -> frozenset[str]: ...
+
 
 _NONE: frozenset[int] = frozenset()
 _KONGS = frozenset({"kong", "added_kong", "concealed_kong"})
@@ -53,7 +79,18 @@ class HandFacts:
         "win",
     )
 
-    def __init__(self, rules, melds, held, win: int, self_drawn: bool, events) -> None:
+    meld_chows: Sequence[int]
+    meld_trips: Sequence[int]
+
+    def __init__(
+        self,
+        rules: Any,  # a RuleTable (scoring.rules imports this registry)
+        melds: Sequence[Meld],
+        held: list[int],
+        win: int,
+        self_drawn: bool,
+        events: frozenset[str],
+    ) -> None:
         self.rules = rules
         self.melds = melds
         self.n_melds = len(melds)
@@ -75,16 +112,16 @@ class HandFacts:
             self.meld_chows = self.meld_trips = ()
 
     @classmethod
-    def of_hand(cls, hand) -> HandFacts:
+    def of_hand(cls, hand: _Checked) -> HandFacts:
         return cls(hand.rules, hand.melds, hand.held, hand.win, hand.self_drawn, hand.events)
 
     @classmethod
-    def of_payer(cls, rules, payer) -> HandFacts:
+    def of_payer(cls, rules: Any, payer: Payer) -> HandFacts:
         held = [0] * NUM_KINDS
         for m in payer.melds:
             for t in m.tiles:
                 held[t] += 1
-        events = frozenset({"ready_declared"}) if payer.ready_declared else frozenset()
+        events: frozenset[str] = frozenset({"ready_declared"}) if payer.ready_declared else frozenset()
         return cls(rules, payer.melds, held, -1, False, events)
 
     def suit_name(self) -> str:
@@ -110,12 +147,21 @@ class Reading:
 
     __slots__ = ("_chows", "_trips", "facts", "pair", "pairs", "sets", "shape", "wait", "win_block")
 
-    def __init__(self, facts, shape, sets=(), pair=-1, pairs=(), win_block=None, wait=None) -> None:
+    def __init__(
+        self,
+        facts: HandFacts,
+        shape: str,
+        sets: tuple[tuple[str, int], ...] = (),
+        pair: int = -1,
+        pairs: tuple[int, ...] = (),
+        win_block: tuple[str, int] | None = None,
+        wait: str | None = None,
+    ) -> None:
         self.facts: HandFacts = facts
         self.shape: str = shape
-        self.sets: tuple = sets
+        self.sets: tuple[tuple[str, int], ...] = sets
         self.pair: int = pair
-        self.pairs: tuple = pairs
+        self.pairs: tuple[int, ...] = pairs
         self.win_block = win_block
         self.wait: str | None = wait
         self._chows: list[int] | None = None
@@ -133,7 +179,7 @@ class Reading:
             self._chows = self._sets_of("chow", self.facts.meld_chows)
         return self._chows
 
-    def _sets_of(self, kind: str, melded) -> list[int]:
+    def _sets_of(self, kind: str, melded: Sequence[int]) -> list[int]:
         out = [t for k, t in self.sets if k == kind]
         out.extend(melded)
         return out
@@ -155,7 +201,7 @@ class Ctx:
     removed: set[str] = field(default_factory=set)
     n_waits: int = 0
     bonus_tiles: int = 0
-    values: dict[str, int] = field(default_factory=dict)
+    values: Mapping[str, int] = field(default_factory=dict)
     payer: Any = None
 
     @property
@@ -180,7 +226,7 @@ class ItemDef:
     event: bool = False  # a pattern that holds only when its event is in the input
 
     def holds(self, r: Reading) -> bool:
-        return self.fn(r)
+        return bool(self.fn(r))
 
 
 #: jiujiang / xingzi (炮, DECISIONS §1) and xinyu (番, §2): key → the one function of that key.
@@ -195,10 +241,10 @@ def register(
     *,
     kind: str = "pattern",
     event: bool = False,
-):
+) -> Callable[[_Fn], _Fn]:
     """Decorator: ``@register(PAO, "all_pungs", ("four triplets", "四副刻子"))``; a key registers once."""
 
-    def deco(fn):
+    def deco(fn: _Fn) -> _Fn:
         if key in table:
             raise ValueError(f"item key {key!r} is registered twice")
         why = reason if callable(reason) else (lambda _r, _s=reason: _s)

@@ -12,6 +12,7 @@ from scoring.items.base import PAO, Ctx, register
 from scoring.items.lacks import Facts, Said, because
 from scoring.items.sets import DRAGONS
 from scoring.items.words import count_en, count_zh, tiles_en, tiles_zh
+from scoring.model import Meld
 from scoring.tiles import Tile
 
 C, P = DRAGONS
@@ -64,7 +65,7 @@ _MELD_WORDS = {"pung": ("exposed pung", "明碰"), "concealed_kong": ("concealed
 _EXPOSED_KONG = ("exposed kong", "明杠")
 
 
-def _meld_why(x: Ctx, m, name: str) -> Why:
+def _meld_why(x: Ctx, m: Meld, name: str) -> Why:
     en, zh = _MELD_WORDS.get(m.kind, _EXPOSED_KONG)
     sep = " " if name.isascii() else ""  # 自己的中明碰, 自己的 8888m 明杠
     return f"{x.whose} {en} of {name}", f"{x.whose_zh}{sep}{name}{sep}{zh}"

@@ -8,7 +8,7 @@ each, its why-not (:func:`~scoring.items.lacks.because`).
 
 from __future__ import annotations
 
-from scoring.items.base import PAO, Ctx, Reading, register
+from scoring.items.base import PAO, Counted, Ctx, Reading, register
 from scoring.items.lacks import Facts, Said, because
 from scoring.tiles import Tile, format_tiles
 
@@ -54,7 +54,7 @@ def pung_run_length(r: Reading) -> tuple[int, int]:
 
 
 @register(PAO, "pair_run", kind="extra")
-def pair_run(x: Ctx) -> list[tuple[str, int]]:
+def pair_run(x: Ctx) -> Counted:
     """潇洒: +``pair_run`` for each run of ≥ ``pair_run_min`` consecutive same-suit ranks held as
     pairs in 七对 (§1.3 extras)."""
     r = x.reading
@@ -95,7 +95,7 @@ def pair_run_lacks(x: Facts) -> Said:
 
 
 @register(PAO, "pair_run_extra", kind="extra")
-def pair_run_extra(x: Ctx) -> list[tuple[str, int]]:
+def pair_run_extra(x: Ctx) -> Counted:
     """滚: +``pair_run_extra`` for each rank beyond ``pair_run_min`` in a 潇洒 run, at most
     ``pair_run_extra_max`` in a hand (§1.3 extras); not where 潇洒 itself is replaced."""
     r = x.reading
@@ -122,7 +122,7 @@ def pair_run_extra_lacks(x: Facts) -> Said:
 
 
 @register(PAO, "luxury", kind="extra")
-def luxury(x: Ctx) -> list[tuple[str, int]]:
+def luxury(x: Ctx) -> Counted:
     """豪华: +``luxury`` for each quad used as two pairs in 七对, at most ``luxury_max`` (§1.3)."""
     r = x.reading
     if r.shape != "seven_pairs":
@@ -145,7 +145,7 @@ def luxury_lacks(x: Facts) -> Said:
 
 
 @register(PAO, "pung_run", kind="extra")
-def pung_run(x: Ctx) -> list[tuple[str, int]]:
+def pung_run(x: Ctx) -> Counted:
     """潇洒碰碰胡: in 碰碰胡, +``pung_run_three`` for three consecutive same-suit triplets,
     +``pung_run_four`` for four (潇洒带滚, §1.3 extras)."""
     if "all_pungs" not in x.holding:

@@ -40,7 +40,9 @@ class Reason:
 REASONS: dict[tuple[str, str], Reason] = {}  # (family or "", key) → its reason
 
 
-def because(key: str, en: str, zh: str, family: str = "") -> Callable:
+def because(
+    key: str, en: str, zh: str, family: str = ""
+) -> Callable[[Callable[[Facts], Said]], Callable[[Facts], Said]]:
     """Register the why-not of item ``key``: its condition in English and Chinese (one phrase
     each, language-pure) and the decorated ``missing(facts) -> (en, zh) | None``."""
 

@@ -7,14 +7,14 @@ patterns (花) are: each pattern's predicate stands beside its why-not in the mo
 
 from __future__ import annotations
 
-from scoring.items.base import PAO, Ctx, register
+from scoring.items.base import PAO, Counted, Ctx, register
 from scoring.items.lacks import Facts, Said, because
 
 __all__: list[str] = []
 
 
 @register(PAO, "basic", kind="basic")
-def basic(x: Ctx) -> list[tuple[str, int]]:
+def basic(x: Ctx) -> Counted:
     """平胡: 1 when no flower pattern holds (§1.3); the value is ``[basic] points``."""
     if x.holding:
         return []

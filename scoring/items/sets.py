@@ -9,6 +9,8 @@ payer's melds (shape ``"payer"``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from scoring.decompose import is_all_honours, is_seven_pairs, is_standard, standard_readings
 from scoring.items.base import FAN, PAO, Reading, register
 from scoring.items.lacks import Facts, Said, because
@@ -164,7 +166,7 @@ def red_flag(r: Reading) -> bool:
         c = r.facts.all_counts
         return rules.options.red_flag_in_seven_pairs and c[C] == 4 and c[P] == 4
     if r.shape == "payer" and not rules.options.payer_red_flag_counts_concealed_kong:
-        trips = [m.tile for m in r.facts.melds if m.kind != "chow" and m.is_exposed]
+        trips: list[int] = [m.tile for m in r.facts.melds if m.kind != "chow" and m.is_exposed]
     else:
         trips = r.triplet_tiles()
     return C in trips and P in trips
@@ -211,7 +213,7 @@ def concealed_lacks(x: Facts) -> Said:
     return "seven pairs never count as concealed here", "七对不算门清"
 
 
-def seven_pairs_only(standing: list[int], rules) -> bool:
+def seven_pairs_only(standing: list[int], rules: Any) -> bool:  # a RuleTable (the rules import items)
     """The only readings of these standing tiles (no melds) are seven pairs: no standard one, no
     all-honour free shape."""
     if not is_seven_pairs(standing) or is_standard(standing):

@@ -188,7 +188,7 @@ class RuleTable:
         return got
 
     @functools.cached_property
-    def _override_cache(self) -> dict:
+    def _override_cache(self) -> dict[Any, RuleTable]:
         return {}
 
 

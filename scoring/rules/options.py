@@ -71,7 +71,7 @@ class Options:
         >>> Options.ref("min_win"), Options.ref("cap")
         ('§1.4', '§2')
         """
-        found = {f.name: f.metadata.get("ref", "") for f in dataclasses.fields(cls)}
+        found: dict[str, str] = {f.name: f.metadata.get("ref", "") for f in dataclasses.fields(cls)}
         return found.get(name, "")
 
     @classmethod
@@ -79,7 +79,7 @@ class Options:
         """The options of a table's ``[options]``; a list becomes a tuple. Raises ``ValueError``
         for a key that is no option (a new option needs its field here)."""
         names = {f.name for f in dataclasses.fields(cls)}
-        values = {}
+        values: dict[str, Any] = {}
         for key, value in table.items():
             if key.endswith("_is_addon"):
                 continue

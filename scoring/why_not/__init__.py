@@ -25,6 +25,7 @@ error (``KeyError``), so a new pattern cannot be added without its why-not. Rais
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from scoring.engine import score_checked
 from scoring.errors import HandError
@@ -77,7 +78,7 @@ class Change:
     index: int
     old: Tile
     new: Tile
-    total: float
+    total: float | Decimal
 
 
 def item_keys(rules: RuleTable) -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """One message mechanism for the whole app (`app.ui.flash`): a `Flash` is a catalog key worded
-when drawn, in that run's language; `post` / `show_posted(where)` is the one queue (a photo not
-read, a 牌局 write's outcome beside its button); a success is a toast, the rest beside their cause."""
+when drawn, in that run's language; `session.post` / `session.show_posted(where)` is the one queue
+(a photo not read, a 牌局 write's outcome beside its button); a success is a toast, the rest beside
+their cause."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def test_a_flash_is_worded_when_drawn_in_that_runs_language(flash, zh, en):
 def _script():
     import streamlit as st
 
-    from app.ui.flash import Flash, post, show_posted
+    from app.ui.flash import Flash
+    from app.ui.hand.session import post, show_posted
 
     if "go" not in st.session_state:
         st.session_state.go = True
@@ -105,7 +107,7 @@ def test_the_app_has_one_message_mechanism():
 
 
 def test_a_flash_level_is_one_streamlit_draws():
-    from app.ui.flash import post
+    from app.ui.hand.session import post
 
     with pytest.raises(ValueError, match="level 'ok'"):
         post(Flash("ok", "table.recorded"))

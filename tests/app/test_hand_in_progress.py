@@ -253,3 +253,20 @@ def test_starting_again_keeps_the_table_choices_unless_given_and_what_the_store_
     assert (hip.photo, hip.photo_bytes, hip.photo_unsaved) == (None, None, True)  # the draft drops it next
     hip.start(EditHand(), Conditions(), TableChoices())
     assert hip.table == TableChoices() and hip.ns == "table:K7QM9ACXTRE" and hip.started
+
+
+def test_the_message_queue_gives_each_place_its_own_once():
+    """`HandInProgress.post` / `take` are the queue (pure: `app.ui.flash` stays a leaf); `take(None)`
+    takes what is left, in the order posted."""
+    h = HandInProgress()
+    a, b, c = (
+        Flash("error", "ledger.conflict", where="actions"),
+        Flash("info", "x"),
+        Flash("info", "y", where="actions"),
+    )
+    for f in (a, b, c):
+        h.post(f)
+    assert h.take("actions") == [a, c]
+    assert h.take("actions") == []
+    assert h.take() == [b]
+    assert h.flash == []

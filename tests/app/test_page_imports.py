@@ -94,3 +94,21 @@ def test_the_hand_in_progress_has_no_session_keys_besides_its_own():
         if LOOSE.search(line)
     ]
     assert loose == []
+
+
+def test_state_and_render_import_no_streamlit():
+    """`app/ui/state/` (the pure page models) and `app/ui/render/` (pure HTML and images) import no
+    Streamlit, anywhere in a module: their tests are plain unit tests, no AppTest."""
+    files = [f for d in ("state", "render") for f in sorted((UI / d).rglob("*.py"))]
+    assert len(files) > 5
+    found = sorted(
+        f"{f.relative_to(UI)} imports {m}"
+        for f in files
+        for m in _imported(f)
+        if m.partition(".")[0] == "streamlit"
+    )
+    assert found == []
+
+
+def test_the_streamlit_walk_sees_a_function_import():
+    assert "streamlit" in _imports_of("def f():\n    import streamlit as st", UI / "state" / "_walked.py")

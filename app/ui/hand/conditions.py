@@ -3,6 +3,8 @@ and each payer's sets for 吃炮. Every widget stores a code; labels are drawn f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from app.ui.hand import session
@@ -107,7 +109,7 @@ TAB_DEFAULT = "payers_tab_default"
 """`(labels, seat)`: the tabs' default as given since their labels last changed."""
 
 
-def _chosen_payer(seats: list[str]) -> str:
+def _chosen_payer(seats: Sequence[str]) -> str:
     """The seat of the tab the player chose last (its label in either language), else the first."""
     chosen = label_id(ss.get("payers_tab"), {s: f"seat.{s}" for s in seats})
     if chosen is not None:
@@ -115,7 +117,7 @@ def _chosen_payer(seats: list[str]) -> str:
     return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
 
 
-def _tab_default(labels_now: list[str], seats: list[str]) -> str:
+def _tab_default(labels_now: list[str], seats: Sequence[str]) -> str:
     """The tabs' `default`: the chosen seat's label, fixed while the labels stay the same. The
     default is part of the tabs' identity: were it to follow every tap, each tap would make new
     tabs, and an entry typed while they are drawn again would be lost."""

@@ -149,7 +149,9 @@ def _panel_message() -> None:
 
 def _selected_panel() -> None:
     h = session.hip()
-    sel: Selection = h.sel
+    sel = h.sel
+    if sel is None:  # nothing tapped
+        return
     try:
         x = h.hand.at(sel)
     except IndexError:

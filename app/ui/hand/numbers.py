@@ -21,6 +21,7 @@ field without limits (the browser passes on whatever was typed), and the page ch
 from __future__ import annotations
 
 import math
+from typing import Literal, overload
 
 import streamlit as st
 
@@ -41,6 +42,12 @@ RESET = "num_reset"
 """Session key: the widget keys whose entry was empty or no finite number, set back this run."""
 
 
+@overload
+def accept(value: object, lo: float, hi: float, whole: Literal[True] = ...) -> int | None: ...
+@overload
+def accept(value: object, lo: float, hi: float, whole: Literal[False]) -> float | None: ...
+@overload
+def accept(value: object, lo: float, hi: float, whole: bool) -> int | float | None: ...
 def accept(value: object, lo: float, hi: float, whole: bool = True) -> int | float | None:
     """`value` as a whole number in `lo..hi` (any finite number there when not `whole`), or None.
 

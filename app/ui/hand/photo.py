@@ -11,9 +11,10 @@ import streamlit as st
 from app.photo_hand import hand_from_photo
 from app.ui import services
 from app.ui.builtin import refusal_slot
-from app.ui.flash import Flash, post
+from app.ui.flash import Flash
 from app.ui.hand import session
 from app.ui.hand.left_out import left_out_view
+from app.ui.hand.session import post
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes, unsure_count
 from app.ui.state import Conditions, EditHand

@@ -28,6 +28,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.ui import services
+from app.ui.flash import Flash, check_level, show
 from app.ui.state import Conditions, EditHand
 from app.ui.state.photo_tiles import for_variant, in_hand
 from app.ui.state.progress import HandInProgress
@@ -45,7 +46,9 @@ __all__ = [
     "deselect",
     "hip",
     "outcome",
+    "post",
     "set_hand",
+    "show_posted",
     "start",
     "started",
     "undo",
@@ -59,6 +62,17 @@ def hip() -> HandInProgress:
     if got is None:
         got = ss[KEY] = HandInProgress()
     return got
+
+
+def post(f: Flash) -> None:
+    """Leave `f` for :func:`show_posted` at ``f.where`` (this run's, or the next's after a rerun)."""
+    hip().post(check_level(f))
+
+
+def show_posted(where: str | None = None) -> None:
+    """Draw (and forget) the messages posted for `where`; every one left when `where` is None."""
+    for f in hip().take(where):
+        show(f)
 
 
 def use(ns: str) -> None:

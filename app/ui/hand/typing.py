@@ -44,7 +44,9 @@ def parse_typed(text: str, variant: str) -> EditHand:
         raise ValueError(len(codes))
     bonus = load_rules(variant).bonus_tile
     bonus_code = ALL_TILES[bonus].code if bonus is not None else None
-    return EditHand.typed([c for c in codes if c != bonus_code], bonus=min(4, codes.count(bonus_code)))
+    return EditHand.typed(
+        [c for c in codes if c != bonus_code], bonus=min(4, codes.count(bonus_code) if bonus_code else 0)
+    )
 
 
 def _on_typed() -> None:

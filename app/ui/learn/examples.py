@@ -12,7 +12,7 @@ XINGZI_DEALER_RIGHT = (Payer("right", is_dealer=True), Payer("across"), Payer("l
 
 
 def _hand(variant: str, concealed: str, win: str, self_drawn: bool, **more) -> HandInput:
-    return HandInput(variant=variant, concealed=concealed, winning_tile=win, self_drawn=self_drawn, **more)
+    return HandInput.of(variant, concealed, win, self_drawn=self_drawn, **more)
 
 
 EXAMPLES: dict[str, list[tuple[str, HandInput]]] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import streamlit as st
 
@@ -51,7 +52,7 @@ def new_practice(
     return None
 
 
-def answer(result: ScoreResult, level: str) -> float:
+def answer(result: ScoreResult, level: str) -> float | Decimal | None:
     """What the player is asked for: the hand's own value, or at the `table` level the total."""
     return result.total if level == "table" else result.own
 

@@ -78,7 +78,9 @@ def _adders(values: dict[str, int]) -> tuple[str, ...]:
 
 def _patterns(rules: RuleTable) -> ValueTable:
     header = (t("learn.vt_item"), t("learn.vt_pao"), *(_name(rules, k) for k in ADDERS))
-    rows = [(_name(rules, rules.basic.get("key", "basic")), str(rules.basic.get("points", 1)))]
+    rows: list[tuple[str, ...]] = [
+        (_name(rules, rules.basic.get("key", "basic")), str(rules.basic.get("points", 1)))
+    ]
     rows[0] += _adders(rules.basic.get("adders", {}))
     for key, p in rules.patterns.items():
         base = str(p.base)

@@ -14,12 +14,12 @@ import time
 import streamlit as st
 
 from app.ui import drafting
-from app.ui.flash import show_posted
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
 from app.ui.hand.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
 from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
+from app.ui.hand.session import show_posted
 from app.ui.i18n import t
 from scoring import ScoreResult
 

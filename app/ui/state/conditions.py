@@ -10,6 +10,7 @@ translates codes when it draws them, so switching language changes nothing store
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from app.ui.state.hand import EditHand
 from scoring import HandInput, Meld, Payer
@@ -117,7 +118,7 @@ def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
     payers = []
     for name in cond.payers:
         seat = cond.seats[name]
-        counts = {k: seat.sets[k] for k in SET_KEYS} if has_bonus else {}
+        counts: dict[str, Any] = {k: seat.sets[k] for k in SET_KEYS} if has_bonus else {}
         payers.append(
             Payer(
                 name=name,
@@ -131,10 +132,10 @@ def hand_input(hand: EditHand, cond: Conditions) -> HandInput:
     if "robbing_kong" in events and not cond.self_drawn and win:
         # 抢杠: the robbed player (the one discarder) had the pung the winning tile completes
         payers[0] = replace(payers[0], melds=(*payers[0].melds, Meld.of("pung", [win] * 3)))
-    return HandInput(
-        variant=cond.variant,
-        concealed=[t.code for t in hand.concealed],
-        winning_tile=win,
+    return HandInput.of(
+        cond.variant,
+        [t.code for t in hand.concealed],
+        win,
         self_drawn=cond.self_drawn,
         melds=melds,
         bonus_tiles=hand.bonus_tiles if has_bonus else 0,

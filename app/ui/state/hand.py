@@ -102,26 +102,26 @@ class EditHand:
 
     def at(self, sel: Selection) -> EditTile:
         """The selected tile. Raises IndexError when the hand changed under the selection."""
-        return self.concealed[sel.index] if sel.standing else self.melds[sel.meld].tiles[sel.index]
+        return self.concealed[sel.index] if sel.meld is None else self.melds[sel.meld].tiles[sel.index]
 
     # -- edits (each returns a new hand) -----------------------------------------------------
 
     def with_tile(self, sel: Selection, code: str) -> EditHand:
         """The selected tile named `code`. In a concealed kong the four tiles are one name."""
-        if sel.standing:
+        if sel.meld is None:
             tiles = list(self.concealed)
             tiles[sel.index] = tiles[sel.index].named(code)
             return replace(self, concealed=tuple(tiles))
         melds = list(self.melds)
         m = melds[sel.meld]
         same = m.kind in KONG_KINDS and len(set(m.codes)) == 1
-        tiles = tuple(t.named(code) if same or k == sel.index else t for k, t in enumerate(m.tiles))
-        melds[sel.meld] = replace(m, tiles=tiles)
+        named = tuple(t.named(code) if same or k == sel.index else t for k, t in enumerate(m.tiles))
+        melds[sel.meld] = replace(m, tiles=named)
         return replace(self, melds=tuple(melds))
 
     def without(self, sel: Selection) -> EditHand:
         """The selected tile taken out (an emptied meld goes too)."""
-        if not sel.standing:
+        if sel.meld is not None:
             melds = list(self.melds)
             m = melds[sel.meld]
             rest = m.tiles[: sel.index] + m.tiles[sel.index + 1 :]

@@ -23,7 +23,7 @@ from app.ui.state.tiles import Selection
 
 if TYPE_CHECKING:
     from app.ui.flash import Flash
-    from app.ui.services import Photo
+    from app.ui.state.photo import Photo
 
 __all__ = ["KEPT_SOURCES", "PHOTO_SOURCES", "UNDO_DEPTH", "HandInProgress", "TableChoices"]
 
@@ -80,7 +80,7 @@ class HandInProgress:
         panel_msg: a refused edit, said inside the tile panel. typed_msg: a tile string that
             could not be read, said under its box. flash: messages posted for a place on the
             page, shown once (`app.ui.flash`).
-        photo: the photo read last (`app.ui.services.Photo`, its boxes are drawn), or None.
+        photo: the photo read last (`app.ui.state.photo.Photo`, its boxes are drawn), or None.
         photo_src: one of `PHOTO_SOURCES`. photo_bytes: the bytes `photo` was read from when its
             source is one of `KEPT_SOURCES`, else None (a draft keeps them; a table learns from
             them). photo_seen: file ids of uploads already read (a rerun does not read them again).
@@ -126,6 +126,18 @@ class HandInProgress:
         self.flash, self.panel_msg = [], None
         self.photo, self.photo_src, self.photo_bytes = None, "manual", None
         self.photo_seen, self.bad_numbers, self.timing = set(), set(), None
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def post(self, f: Flash) -> None:
+        """Queue `f` for its place (``f.where``), shown once (`app.ui.hand.session.show_posted`)."""
+        self.flash = [*self.flash, f]
+
+    def take(self, where: str | None = None) -> list[Flash]:
+        """The queued messages for `where` (every one left when None), taken off the queue."""
+        taken = [f for f in self.flash if where is None or f.where == where]
+        self.flash = [f for f in self.flash if not (where is None or f.where == where)]
+        return taken
 
     # -- the tiles ---------------------------------------------------------------------------
 

@@ -109,7 +109,7 @@ def likeliest(
     def y(g) -> float:
         return sum(detections[k].center[1] for k in g.tiles) / len(g.tiles)
 
-    per_row = Counter()
+    per_row: Counter[int] = Counter()
     for g in mine:
         per_row[g.row] += len(used & set(g.tiles))
     main_row = max(per_row, key=lambda r: (per_row[r], max(y(g) for g in mine if g.row == r)))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app.safe_text import md
-from app.ui.flash import Flash, ledger_flash, post
+from app.ui.flash import Flash, ledger_flash
+from app.ui.hand.session import post
 from app.ui.render.html import num
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
@@ -120,9 +121,10 @@ def _changed(code: str, where: str, key: str, hand: object = None) -> Flash:
     ``table.changed_edit_gone`` when another phone took that hand back) and what the player may do."""
     rec, ledger = table_now(code)
     n = len(rec.hands)
-    edit = key == "table.changed_edit" and isinstance(hand, int) and hand > 0
-    shown_hand = hand if edit else n  # an edit: the money of the hand it changes, as it is now
-    if edit and hand > n:
+    number = hand if isinstance(hand, int) else 0
+    edit = key == "table.changed_edit" and number > 0
+    shown_hand = number if edit else n  # an edit: the money of the hand it changes, as it is now
+    if edit and number > n:
         key = "table.changed_edit_gone"
     deltas = ledger.outcomes[shown_hand - 1].deltas if 0 < shown_hand <= len(ledger.outcomes) else ()
     money = money_line(rec.table.seats, deltas, str)

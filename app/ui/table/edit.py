@@ -11,16 +11,19 @@ write since is a conflict, said in the panel, and the choices stay to save again
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypedDict
+
 import streamlit as st
 
-from app.ui.flash import show_posted
 from app.ui.hand.numbers import number_field
-from app.ui.hand.session import hip, started
+from app.ui.hand.session import hip, show_posted, started
 from app.ui.i18n import t
 from app.ui.table import edit_draft
 from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, store, write
 from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
+from ledger import Winner
 
 ss = st.session_state
 EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
@@ -44,11 +47,18 @@ def restore(rec) -> None:
         st.warning(t("table.edit_gone", n=ss[GONE][code]))
 
 
+class OnChange(TypedDict):
+    """The callback keywords an edit's widgets take: the edit begun (`db.began`) at a change."""
+
+    on_change: Callable[..., None]
+    args: tuple[Any, ...]
+
+
 def edit_panel(rec, ledger) -> None:
     """The panel (closed until opened; open while the page reruns, a refused save included)."""
     code, n = rec.table.code, len(ledger.outcomes)
     # opening the panel or choosing the hand begins the edit on the table shown then
-    begin = {"on_change": began, "args": (code, "edit")}
+    begin: OnChange = {"on_change": began, "args": (code, "edit")}
     with st.expander(t("table.edit"), key="tw_edit_open", **begin):
         number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
         if number is not None:  # else the field says the range
@@ -93,7 +103,10 @@ def _edit_form(rec, o) -> None:
     for name, value in defaults.items():
         if edit_key(name, n) not in ss:
             ss[edit_key(name, n)] = value
-    field = {"on_change": began, "args": (table.code, "edit", True)}  # begun once: at its first change
+    field: OnChange = {
+        "on_change": began,
+        "args": (table.code, "edit", True),
+    }  # begun once: at its first change
 
     def key(name: str) -> str:
         return edit_key(name, n)
@@ -138,12 +151,12 @@ def _edit_form(rec, o) -> None:
     if kind == "drawn":
         data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
     elif single:
-        entry = (
-            winner_entry(table, hip().hand, hip().cond, winner)
-            if use_editor
-            else {**data["winners"][0], "seat": winner}
-        )
-        if not use_editor:
+        entry: Winner | dict[str, Any]
+        if use_editor:
+            assert winner is not None  # the field starts at the recorded winner's seat
+            entry = winner_entry(table, hip().hand, hip().cond, winner)
+        else:
+            entry = {**data["winners"][0], "seat": winner}
             entry.pop("eaten", None)  # 吃炮 facts belong to the old payers; the edit names new seats
             if winner == h.winners[0].seat and discarder == h.discarder:
                 entry["eaten"] = data["winners"][0].get("eaten", {})

@@ -88,7 +88,7 @@ def restore(code: str, hands: int, widget_key) -> int | None:
         log.warning("edit draft of %s not read: %s", code, e)
         return None
     back = form_of(got[0]) if got else None
-    if back is None:
+    if got is None or back is None:
         return None
     n, begun, form = back
     if n > hands:

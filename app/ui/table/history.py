@@ -102,7 +102,7 @@ def history(rec, ledger) -> None:
     pages = (n + PAGE - 1) // PAGE
     page = 1
     if pages > 1:
-        page = number_field(t("table.history_page", pages=pages), "tw_hist_page", 1, 1, pages) or 1
+        page = int(number_field(t("table.history_page", pages=pages), "tw_hist_page", 1, 1, pages) or 1)
     newest = n - (page - 1) * PAGE
     for o in reversed(ledger.outcomes[max(0, newest - PAGE) : newest]):
         with st.expander(hand_title(ledger, o)):

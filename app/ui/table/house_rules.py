@@ -59,6 +59,7 @@ def rules_form(variant: str) -> dict[str, Any]:
         label = t("rule.label", name=t(f"rule.{key}"), default=_value_text(key, default))
         help_ = t("rule.ref", ref=ref) if ref else None
         wkey = f"tr_{variant}_{key}"
+        value: Any  # the widget's: a bool, a whole number or a choice
         if isinstance(default, bool):
             value = st.checkbox(label, value=default, key=wkey, help=help_)
         elif isinstance(default, int):
@@ -112,7 +113,7 @@ def typed_rules(
         except (LedgerError, TypeError):
             want = _want(key, defaults[key])
             raise RuleProblem(t("rule.bad_value", key=key, value=_shown(value), want=want)) from None
-    typed = set()
+    typed: set[str] = set()
     for key, value in rules.get("scoring", {}).items():
         try:
             typed.update(scoring_rules(variant, {key: value}).applied)  # its canonical key

@@ -13,8 +13,8 @@ import html
 import streamlit as st
 
 from app.safe_text import md
-from app.ui.flash import show_posted
 from app.ui.hand import session
+from app.ui.hand.session import show_posted
 from app.ui.i18n import has, t
 from app.ui.render.html import num
 from app.ui.table.db import error_text, showed, table_now

@@ -12,12 +12,12 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui import drafting
-from app.ui.flash import show_posted
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
 from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.hand.result import result_view, total_banner
+from app.ui.hand.session import show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
 from app.ui.state import Conditions, EditHand
@@ -104,7 +104,7 @@ def _who(table, ledger, choices: TableChoices) -> None:
         t("table.how"), options, format_func=lambda s: t("cond.self_drawn") if s == SELF else name(s),
         key="tw_how", required=True,
     )  # fmt: skip
-    choices.discarder = None if how in (None, SELF) else how
+    choices.discarder = how if isinstance(how, int) else None  # None or SELF: a self-draw
 
 
 def _facts(table, choices: TableChoices) -> None:
@@ -149,6 +149,7 @@ def _common(table, choices: TableChoices) -> dict:
 
 def _win_data(table, choices: TableChoices) -> dict:
     h = session.hip()
+    assert choices.winner is not None  # the caller asks for a winner first
     entry = winner_entry(table, h.hand, h.cond, choices.winner)
     return {
         "kind": "win",
@@ -202,6 +203,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
+        assert data is not None  # the button is disabled without it
         choices.pending = [
             w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
         ]  # JSON: drafts

@@ -82,7 +82,8 @@ def photo_boxes(hand, result) -> list[Box]:
     for k, seen in sorted(codes.items()):
         d = result.detections[k]
         if len(seen) == 1 and not d.face_down and d.tile != "back":
-            out.append((tuple(float(v) for v in d.xyxy), next(iter(seen))))
+            x0, y0, x1, y1 = (float(v) for v in d.xyxy)
+            out.append(((x0, y0, x1, y1), next(iter(seen))))
     return out
 
 

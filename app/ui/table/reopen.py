@@ -58,9 +58,9 @@ def _seat(facts: Payer, robbed: str | None) -> Seat:
         if robbed is not None and m.kind == "pung" and m.tile.code == robbed:
             robbed = None
             continue
-        key = _set_key(m.kind, m.tile)
-        if key is not None:
-            seat.sets[key] += 1
+        counted = _set_key(m.kind, m.tile)
+        if counted is not None:
+            seat.sets[counted] += 1
     return seat
 
 

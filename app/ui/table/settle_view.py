@@ -14,7 +14,8 @@ from app.picture_fonts import FONT_ENV, font_files
 from app.safe_text import md
 from app.table_csv import csv_bytes
 from app.ui.builtin import refusal_slot
-from app.ui.flash import Flash, ledger_flash, show_posted
+from app.ui.flash import Flash, ledger_flash
+from app.ui.hand.session import show_posted
 from app.ui.i18n import lang, t
 from app.ui.render.html import num
 from app.ui.table.db import began, begun_at, forget_begun, store, write

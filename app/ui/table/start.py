@@ -14,7 +14,7 @@ from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typ
 from app.ui.table.option_rules import options_form
 from ledger import LedgerError, Table
 from ledger.codes import normalize_code
-from ledger.model import MAX_NAME, MAX_TITLE
+from ledger.model import MAX_NAME, MAX_TITLE, parse_money
 from ledger.names import unprintable
 from scoring.model import VARIANTS
 
@@ -124,7 +124,7 @@ def _create() -> None:
         st.error(e.text)  # names the key, in the page's language
         return
     try:
-        table = Table(variant, seats, str(round(ss.tn_base, 4)), rules, title=ss.tn_title or "")
+        table = Table(variant, seats, parse_money(str(round(ss.tn_base, 4))), rules, title=ss.tn_title or "")
         rec = store().create_table(table)
     except LedgerError as e:
         st.error(error_text(e))

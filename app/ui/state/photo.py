@@ -1,0 +1,25 @@
+"""A photo read for the hand in progress, as a value (`app.ui.services.read_photo` makes one,
+`HandInProgress.photo` keeps the last)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # vision is imported lazily: the app opens without it
+    from vision.detection import DetectResult
+
+__all__ = ["Photo"]
+
+
+@dataclass(slots=True)
+class Photo:
+    """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
+    `scale` = preview px per full-resolution px, the seconds each step took, and `refs`: how many
+    references of the table's set it was read with (0: none, as on the score page)."""
+
+    preview_jpeg: bytes
+    scale: float
+    result: DetectResult
+    seconds: dict[str, float] = field(default_factory=dict)
+    refs: int = 0
