@@ -29,6 +29,7 @@ from typing import Any
 
 from app import jsonin
 from ledger import LedgerError
+from ledger.model import MAX_NOTE
 
 MAX_HAND_BYTES = jsonin.MAX_INPUT_BYTES
 MAX_EXPORT_HAND_BYTES = 4 * 1024  # on average; measured: 2.4 KB per hand (indented), 5 KB for three winners
@@ -37,7 +38,7 @@ MAX_IMPORT_HANDS = 2000  # an evening is ~100 hands; bench/bench_ledger.py times
 MAX_IMPORT_BYTES = MAX_IMPORT_HANDS * MAX_EXPORT_HAND_BYTES + MAX_HAND_BYTES
 MAX_IMPORT_VALUES = MAX_IMPORT_HANDS * MAX_EXPORT_HAND_VALUES
 BYTES_PER_VALUE = 96  # what json.loads holds per value at most (an empty list: 56 + its slot), measured 90
-MAX_NOTE_CHARS = 200
+MAX_NOTE_CHARS = MAX_NOTE
 MAX_RECORDED_CHARS = 40  # an ISO 8601 time with its offset
 LIMITS = {"note": MAX_NOTE_CHARS, "recorded": MAX_RECORDED_CHARS}
 DERIVED = ("outcome",)  # a hand's fields an export adds and an import drops

@@ -207,6 +207,10 @@ class Follow:
         return {"followed": True, "dragon": self.dragon, "second": self.second} if self.followed else None
 
 
+MAX_NOTE = 200
+"""The most characters a hand's ``note`` holds (the parser's, the CLI's and the app's limit)."""
+
+
 @dataclass(frozen=True)
 class Hand:
     """A recorded hand. ``kind``: ``win`` (``winners``, ``discarder`` seat or None for 自摸; several

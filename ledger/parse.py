@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.model import DERIVED_FIELDS, KINDS, SEAT_COUNT, Follow, Hand, Table
+from ledger.model import DERIVED_FIELDS, KINDS, MAX_NOTE, SEAT_COUNT, Follow, Hand, Table
 from ledger.recorded import RecordedHand, Winner
 from scoring import HandError, HandInput
 from scoring.jsontype import json_type
@@ -83,8 +83,8 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     if kind not in KINDS:
         raise _fail(ctx, f"unknown kind {kind!r}: use {', '.join(KINDS)}")
     note = data.get("note", "")
-    if not isinstance(note, str) or len(note) > 200:
-        raise _fail(ctx, "note must be text of at most 200 characters")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise _fail(ctx, f"note must be text of at most {MAX_NOTE} characters")
     seat = _seat_of(table, ctx)
     common: dict[str, Any] = {
         "follow": _follow(data.get("follow"), ctx),

@@ -28,12 +28,17 @@ from app.ui.table.db import error_text, money_line, remember, shown, store, writ
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
+from ledger.model import MAX_NOTE
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
 ss = st.session_state
 SELF = "self"
 HERE = "actions"  # where the record / undo buttons leave their messages
+WIDGETS = ("tw_",)
+"""The page's widget keys forgotten with a hand (`session.new_hand`): winner, discarder, 跟庄,
+kongs, 炸糊 seat, note — each drawn bound to the fresh `TableChoices` — and the edit panel's and
+history's, drawn anew from the table."""
 
 
 def record_section(rec, ledger) -> None:
@@ -57,7 +62,10 @@ def record_section(rec, ledger) -> None:
         take_new_photos()
     session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
-    sync_conditions(h.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
+    # no winner chosen yet, the dealer's discard chosen: the preview is the dealer's 自摸 (no
+    # winner, nothing to record) until a winner is chosen
+    discarder = None if choices.discarder == winner else choices.discarder
+    sync_conditions(h.cond, table, ledger.next_dealer, winner, discarder, ledger.next_point_value)
     outcome = session.outcome()  # a bad number entry: no preview, nothing to record
     left, right = st.columns([5, 7], gap="large")
     with left:
@@ -107,14 +115,26 @@ def _who(table, ledger, choices: TableChoices) -> None:
     choices.discarder = None if how in (None, SELF) else how
 
 
+def _bound(key: str, value):
+    """Widget `key` drawn from the hand's choices: its key set to `value` when missing (the
+    browser takes that as the widget's value, so a fresh hand's widget never shows, nor sends
+    back, the last hand's)."""
+    if key not in ss:
+        ss[key] = value
+    return key
+
+
 def _facts(table, choices: TableChoices) -> None:
-    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2)."""
+    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2); the hand's note."""
     lr = table.ledger_rules
     if lr["follow.enabled"]:
-        choices.followed = st.checkbox(t("table.followed"), value=choices.followed, key="tw_followed")
+        key = _bound("tw_followed", choices.followed)
+        choices.followed = st.checkbox(t("table.followed"), key=key)
         if choices.followed:
-            choices.dragon = st.checkbox(t("table.follow_dragon"), value=choices.dragon, key="tw_dragon")
-            choices.second = st.checkbox(t("table.follow_second"), value=choices.second, key="tw_second")
+            choices.dragon = st.checkbox(t("table.follow_dragon"), key=_bound("tw_dragon", choices.dragon))
+            choices.second = st.checkbox(t("table.follow_second"), key=_bound("tw_second", choices.second))
+        else:
+            choices.dragon = choices.second = False  # facts of a follow only
     if lr["kong_money.enabled"]:
         with st.expander(t("table.kongs")):
             for s in range(4):
@@ -123,17 +143,20 @@ def _facts(table, choices: TableChoices) -> None:
                 e, c = choices.kongs.get(str(s), [0, 0])
                 cols = st.columns(2)
                 e = cols[0].number_input(
-                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, e, key=f"tw_ke{s}"
+                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, key=_bound(f"tw_ke{s}", e)
                 )
                 c = cols[1].number_input(
-                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, c, key=f"tw_kc{s}"
+                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, key=_bound(f"tw_kc{s}", c)
                 )
                 choices.kongs[str(s)] = [int(e), int(c)]
+    key = _bound("tw_note", choices.note)
+    note = st.text_input(t("table.note"), key=key, max_chars=MAX_NOTE, placeholder=t("table.note_hint"))
+    choices.note = note or ""
 
 
 def _common(table, choices: TableChoices) -> dict:
     lr = table.ledger_rules
-    out: dict = {}
+    out: dict = _note(choices)
     if lr["follow.enabled"] and choices.followed:
         out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
     if lr["kong_money.enabled"]:
@@ -179,9 +202,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     if problem:
         st.caption(problem)
 
-    def reset() -> None:
-        session.hip().start(EditHand(), Conditions(variant=table.variant), TableChoices())
-        _forget_widgets()
+    def reset() -> None:  # the next hand: a fresh model, only the evening kept (`progress.KEPT`)
+        session.new_hand(EditHand(), Conditions(variant=table.variant), TableChoices(), WIDGETS)
         drafting.clear(key)
 
     def append(hand_data) -> None:
@@ -206,8 +228,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
         ]  # JSON: drafts
         table_refs.hold(code)  # this winner's photo tiles, learned when the hand is recorded
-        session.start(EditHand(), Conditions(variant=table.variant))
-        ss.pop("tw_winner", None)
+        # the next winner's hand: fresh, the discard's facts (跟庄, kongs, who discarded) kept
+        session.new_hand(EditHand(), Conditions(variant=table.variant), None, ("tw_winner",))
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
@@ -215,15 +237,16 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
-        who = cols[3].selectbox(
+        choices.declarer = cols[3].selectbox(
             t("table.false_win_by"),
             range(4),
             format_func=lambda s: table.seats[s],
-            key="tw_fw",
+            key=_bound("tw_fw", choices.declarer),
             placeholder=t("a11y.choose"),
         )
-        if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            false_win = {"kind": "false_win", "declarer": who}
+        who = choices.declarer
+        if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
+            false_win = {"kind": "false_win", "declarer": who, **_note(choices)}
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
@@ -233,10 +256,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     show_posted(HERE)  # beside the buttons that made them
 
 
-def _forget_widgets() -> None:
-    """Drop the page's widget values, so every widget reads the typed state again."""
-    for k in [k for k in ss if isinstance(k, str) and k.startswith(("tw_", "w_"))]:
-        del ss[k]
+def _note(choices: TableChoices) -> dict:
+    return {"note": choices.note.strip()} if choices.note.strip() else {}
 
 
 def _undo(rec) -> None:
@@ -260,9 +281,6 @@ def _undo(rec) -> None:
     before = h.hand if h.started else None
     hand, cond, choices = state
     choices.seen = None  # begun again on the table without it
-    h.start(hand, cond, choices)
+    session.new_hand(hand, cond, choices, WIDGETS)
     if before is not None and not before.is_empty:
         h.undo = [before]  # the hand being entered meanwhile: one editor undo away
-    _forget_widgets()
-    if last.kind == "false_win":
-        ss["tw_fw"] = last.declarer
