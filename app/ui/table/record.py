@@ -12,7 +12,7 @@ import streamlit as st
 
 from app.safe_text import md
 from app.ui import drafting
-from app.ui.flash import show_posted
+from app.ui.flash import post, show_posted
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
@@ -24,7 +24,7 @@ from app.ui.state import Conditions, EditHand
 from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
-from app.ui.table.db import error_text, money_line, remember, shown, store, write
+from app.ui.table.db import changed_flash, error_text, money_line, remember, shown, store, write
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
@@ -47,9 +47,11 @@ def record_section(rec, ledger) -> None:
     h = session.hip()
     if not h.started:
         with table_refs.reading(code):  # the draft's photo, read with the table's set
-            drafting.restore(key)
+            restored = drafting.restore(key)
         if not h.started:
             h.start(EditHand(), Conditions(variant=table.variant))
+        elif restored:
+            _reloaded(rec, h)
     if h.table is None:  # a new hand, or a draft of the score page's shape
         h.table = TableChoices()
     choices = h.table
@@ -87,6 +89,19 @@ def record_section(rec, ledger) -> None:
     if h.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
         choices.seen = rec.revision
     drafting.save(key)
+
+
+def _reloaded(rec, h) -> None:
+    """A draft read back (a reload, a new session): the page shows the table as it is now, so
+    the hand begins there — the revision a phone shows is the one its record checks. A hand
+    entered before another phone changed the table says so now, with what the table holds,
+    instead of a refusal at 记这一手 on a page that showed that table all along."""
+    choices = h.table
+    if choices is None or choices.seen in (None, rec.revision):
+        return
+    if not h.hand.is_empty or choices.begun:  # something entered on the table as it was
+        post(changed_flash(rec.table.code, HERE, "table.changed_reload"))
+    choices.seen = rec.revision
 
 
 def _who(table, ledger, choices: TableChoices) -> None:
