@@ -1,5 +1,5 @@
 """The 修改某一把 / Change a hand panel under the table's history: choose a recorded hand, change
-its seats or 跟庄, turn it into a drawn hand, or put the hand in the editor in its place; the
+its seats, 跟庄 or note, turn it into a drawn hand, or put the hand in the editor in its place; the
 ledger checks the new list and recomputes every later hand.
 
 Every choice reaches the server as it is made (no `st.form`: a form's fields stay in the
@@ -21,6 +21,7 @@ from app.ui.table import edit_draft
 from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, store, write
 from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
+from ledger.model import MAX_NOTE
 
 ss = st.session_state
 EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
@@ -79,6 +80,7 @@ def edit_key(name: str, n: int) -> str:
 def _defaults(h) -> dict:
     """The form's fields as the recorded hand `h` has them (`edit_draft.FIELDS`)."""
     out = {"ed_kind": "keep", "ed_f": h.follow.followed, "ed_fd": h.follow.dragon, "ed_fs": h.follow.second}
+    out["ed_note"] = h.note
     if h.kind == "win" and len(h.winners) == 1:
         discarder = SELF if h.discarder is None else h.discarder
         out |= {"ed_w": h.winners[0].seat, "ed_d": discarder, "ed_use": False}
@@ -127,6 +129,7 @@ def _edit_form(rec, o) -> None:
         followed = st.checkbox(t("table.followed"), key=key("ed_f"), **field)
         dragon = st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
         second = st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
+        note = st.text_input(t("table.note"), key=key("ed_note"), max_chars=MAX_NOTE, **field) or ""
         go = st.button(t("table.edit_save"), key=key("tb_edit"))
     form = {name: ss.get(key(name)) for name in defaults}
     edit_draft.save(table.code, n, form, defaults, rec.revision)
@@ -135,8 +138,9 @@ def _edit_form(rec, o) -> None:
     data = h.to_json()
     data.pop("recorded", None)
     data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
+    data["note"] = note.strip()
     if kind == "drawn":
-        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
+        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs"), "note": data["note"]}
     elif single:
         entry = (
             winner_entry(table, hip().hand, hip().cond, winner)

@@ -105,9 +105,23 @@ def hand_title(ledger, o) -> str:
         how = t("table.kind_false_win", who=seats[h.declarer])
     raise_ = f" · ×{o.raise_}" if o.raise_ > 1 else ""
     money = " · ".join(f"{seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(o.deltas) if d)
-    return f"{o.number}. {how} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
+    facts = "".join(f" · {f}" for f in hand_facts(seats, h))
+    return f"{o.number}. {how}{facts} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
         f" · {money}" if money else ""
     )
+
+
+def hand_facts(seats, h) -> list[str]:
+    """The facts of hand `h` besides who won that move money: 跟庄 (with 中/白, the second
+    discard followed too) and 新余 kongs of the other players, by name (`seats` as shown)."""
+    out = []
+    if h.follow.followed:
+        out.append(t("table.fact_follow_dragon" if h.follow.dragon else "table.fact_follow"))
+        if h.follow.second:
+            out.append(t("table.fact_follow_second"))
+    for s, (e, c) in sorted(h.kongs.items()):
+        out.append(t("table.fact_kongs", name=seats[s], exposed=e, concealed=c))
+    return out
 
 
 def history(rec, ledger) -> None:
@@ -125,6 +139,8 @@ def history(rec, ledger) -> None:
     newest = n - (page - 1) * PAGE
     for o in reversed(ledger.outcomes[max(0, newest - PAGE) : newest]):
         with st.expander(hand_title(ledger, o)):
+            if o.hand.note:
+                st.caption(t("table.note_is", note=md(o.hand.note)))
             if o.error:
                 st.warning(o.error)
             if o.reasons:
