@@ -73,3 +73,20 @@ def test_an_edit_draft_keeps_the_note_and_refuses_one_too_long():
 
     assert form_of(draft("第二圈")) == (1, 2, {"ed_note": "第二圈"})
     assert form_of(draft("x" * 201)) is None and form_of(draft(3)) is None
+
+
+def test_the_kongs_of_a_xinyu_hand_are_corrected_in_the_edit_panel():
+    """新余 kong money moves money: the edit panel shows each seat's kongs as recorded and saves
+    a correction (main: not editable at all)."""
+    store = open_store()
+    code = store.create_table(Table("xinyu", SEATS)).table.code
+    store.append(code, {"kind": "drawn", "kongs": [{"seat": 2, "exposed": 1, "concealed": 0}]})
+    at = _open(code)
+    at.number_input(key="tw_edit_n").set_value(1)
+    at.run()
+    assert (at.number_input(key="ed_ke2_1").value, at.number_input(key="ed_kc3_1").value) == (1, 0)
+    at.number_input(key="ed_kc3_1").set_value(2)
+    at.run()
+    _click(at, "tb_edit_1")
+    assert open_store().get(code).hands[0].kongs == {2: (1, 0), 3: (0, 2)}
+    assert "赵六 明杠 0 暗杠 2" in _titles(at)[0]

@@ -32,9 +32,11 @@ VERSION = 1
 EDIT_KINDS = ("keep", "drawn")
 SELF = -1  # the discarder 自摸 (a selectbox's None reads as "nothing chosen")
 FIELDS = ("ed_kind", "ed_w", "ed_d", "ed_use", "ed_f", "ed_fd", "ed_fs", "ed_note")
+FIELDS += tuple(f"ed_k{x}{seat}" for seat in range(4) for x in "ec")
 """The form's fields: kind (`EDIT_KINDS`), winner seat 0-3, discarder (`SELF`: 自摸, or 0-3),
 put the editor's hand here, 跟庄, 跟庄 with a dragon, 跟庄 a second time (booleans), the hand's
-note (text of at most `ledger.model.MAX_NOTE` characters)."""
+note (text of at most `ledger.model.MAX_NOTE` characters), 新余 exposed / concealed kongs of
+each seat (0-4)."""
 RESTORED = "tbl_edit_restored"  # session state: {code: the hand whose choices a reload brought back}
 SAVED = "tbl_edit_saved"  # session state: {code: the draft as last written or read}
 
@@ -52,6 +54,8 @@ def valid(name: str, value: Any) -> bool:
         return type(value) is int and (SELF if name == "ed_d" else 0) <= value <= 3
     if name == "ed_note":
         return type(value) is str and len(value) <= MAX_NOTE
+    if name.startswith(("ed_ke", "ed_kc")):
+        return type(value) is int and 0 <= value <= 4
     return type(value) is bool
 
 
