@@ -24,7 +24,7 @@ from app.ui.state import Conditions, EditHand
 from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
-from app.ui.table.db import changed_flash, error_text, money_line, remember, shown, store, write
+from app.ui.table.db import error_text, money_line, remember, shown, store, table_changed, write
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
@@ -100,7 +100,7 @@ def _reloaded(rec, h) -> None:
     if choices is None or choices.seen in (None, rec.revision):
         return
     if not h.hand.is_empty or choices.begun:  # something entered on the table as it was
-        post(changed_flash(rec.table.code, HERE, "table.changed_reload"))
+        post(table_changed(rec.table.code, HERE, "table.changed_reload"))
     choices.seen = rec.revision
 
 
