@@ -152,3 +152,19 @@ def test_the_next_winner_on_one_discard_starts_fresh_and_keeps_the_discards_fact
     h = p.hip
     assert (h.table.winner, h.table.discarder, h.table.followed, len(h.table.pending)) == (None, 2, True, 1)
     assert h.hand.is_empty and h.cond.events == [] and p.at.text_input(key="typed").value == ""
+
+
+def test_the_uploaders_photo_is_not_read_into_the_next_hand():
+    """The uploader keeps its file after a record; the uploads already read are kept with the
+    evening (`progress.KEPT`), so the next hand starts with no photo (main read the last hand's
+    photo again into it)."""
+    from tests.app.conftest import SAMPLE_JPG
+
+    code = open_store().create_table(Table("jiujiang", SEATS)).table.code
+    p = _phone(code)
+    p.at.file_uploader(key="uploader").set_value(("hand.jpg", SAMPLE_JPG.read_bytes(), "image/jpeg"))
+    p.run()
+    assert p.hip.photo is not None and p.hip.photo_src == "upload"
+    p.click("tb_drawn")
+    p.run()
+    assert p.hip.photo is None and p.hip.hand.is_empty
