@@ -25,10 +25,10 @@ from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, table_changed, write
+from app.ui.table.facts import bound, common, facts, note_of
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
-from ledger.model import MAX_NOTE
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -80,7 +80,7 @@ def record_section(rec, ledger) -> None:
     left, right = st.columns([5, 7], gap="large")
     with left:
         conditions(fixed=True)
-        _facts(table, choices)
+        facts(table, choices)
     with right:
         total_banner(outcome)
         names = {relative(s, winner): table.seats[s] for s in range(4)}  # payers by their names
@@ -130,61 +130,6 @@ def _who(table, ledger, choices: TableChoices) -> None:
     choices.discarder = None if how in (None, SELF) else how
 
 
-def _bound(key: str, value):
-    """Widget `key` drawn from the hand's choices: its key set to `value` when missing (the
-    browser takes that as the widget's value, so a fresh hand's widget never shows, nor sends
-    back, the last hand's)."""
-    if key not in ss:
-        ss[key] = value
-    return key
-
-
-def _facts(table, choices: TableChoices) -> None:
-    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2); the hand's note."""
-    lr = table.ledger_rules
-    if lr["follow.enabled"]:
-        key = _bound("tw_followed", choices.followed)
-        choices.followed = st.checkbox(t("table.followed"), key=key)
-        if choices.followed:
-            choices.dragon = st.checkbox(t("table.follow_dragon"), key=_bound("tw_dragon", choices.dragon))
-            choices.second = st.checkbox(t("table.follow_second"), key=_bound("tw_second", choices.second))
-        else:
-            choices.dragon = choices.second = False  # facts of a follow only
-    if lr["kong_money.enabled"]:
-        with st.expander(t("table.kongs")):
-            for s in range(4):
-                if s == choices.winner:
-                    continue
-                e, c = choices.kongs.get(str(s), [0, 0])
-                cols = st.columns(2)
-                e = cols[0].number_input(
-                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, key=_bound(f"tw_ke{s}", e)
-                )
-                c = cols[1].number_input(
-                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, key=_bound(f"tw_kc{s}", c)
-                )
-                choices.kongs[str(s)] = [int(e), int(c)]
-    key = _bound("tw_note", choices.note)
-    note = st.text_input(t("table.note"), key=key, max_chars=MAX_NOTE, placeholder=t("table.note_hint"))
-    choices.note = note or ""
-
-
-def _common(table, choices: TableChoices) -> dict:
-    lr = table.ledger_rules
-    out: dict = _note(choices)
-    if lr["follow.enabled"] and choices.followed:
-        out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
-    if lr["kong_money.enabled"]:
-        kongs = [  # the seat as an index (a number): a seat may be named "2" (docs/ledger-json.md)
-            {"seat": int(s), "exposed": e, "concealed": c}
-            for s, (e, c) in sorted(choices.kongs.items())
-            if (e or c) and int(s) != choices.winner
-        ]
-        if kongs:
-            out["kongs"] = kongs
-    return out
-
-
 def _win_data(table, choices: TableChoices) -> dict:
     h = session.hip()
     entry = winner_entry(table, h.hand, h.cond, choices.winner)
@@ -192,7 +137,7 @@ def _win_data(table, choices: TableChoices) -> dict:
         "kind": "win",
         "winners": [*choices.pending, entry],
         "discarder": choices.discarder,
-        **_common(table, choices),
+        **common(table, choices),
     }
 
 
@@ -248,7 +193,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        drawn = {"kind": "drawn", **_common(table, choices)}
+        drawn = {"kind": "drawn", **common(table, choices)}
         write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
@@ -256,12 +201,12 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             t("table.false_win_by"),
             range(4),
             format_func=lambda s: table.seats[s],
-            key=_bound("tw_fw", choices.declarer),
+            key=bound("tw_fw", choices.declarer),
             placeholder=t("a11y.choose"),
         )
         who = choices.declarer
         if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
-            false_win = {"kind": "false_win", "declarer": who, **_note(choices)}
+            false_win = {"kind": "false_win", "declarer": who, **note_of(choices)}
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
@@ -269,10 +214,6 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
     show_posted(HERE)  # beside the buttons that made them
-
-
-def _note(choices: TableChoices) -> dict:
-    return {"note": choices.note.strip()} if choices.note.strip() else {}
 
 
 def _undo(rec) -> None:
