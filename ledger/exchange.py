@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ from unicodedata import normalize
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
-from ledger.model import Table, by_index
+from ledger.model import Follow, Hand, Table, by_index
 from ledger.names import check_text, shows_nothing, visible
 from ledger.settle import settle
 from scoring.result import json_number
@@ -98,12 +98,39 @@ CSV_WORDS = {
     "hand": "hand", "kind": "kind", "dealer": "dealer", "raise": "raise", "point_value": "point_value",
     "winners": "winners", "discarder": "discarder", "declarer": "declarer", "delta": "{seat} +/-",
     "total": "{seat} total", "win": "win", "drawn": "drawn", "false_win": "false_win",
+    "follow": "follow", "followed": "followed", "follow_dragon": "a dragon", "follow_second": "second too",
+    "kongs": "kongs of the others", "kong_cell": "{seat} {exposed} exposed {concealed} concealed",
+    "note": "note",
 }  # fmt: skip
 
 
+def _follow(f: Follow, w: Mapping[str, str]) -> str:
+    """A hand's 跟庄 facts in one cell: "" when not followed."""
+    if not f.followed:
+        return ""
+    more = [w["follow_dragon"]] * f.dragon + [w["follow_second"]] * f.second
+    return " · ".join([w["followed"], *more])
+
+
+def _kongs(kongs: Mapping[int, tuple[int, int]], seats: Sequence[str], w: Mapping[str, str]) -> str:
+    """新余 kongs of the players other than the winner in one cell, by seat."""
+    cell = w["kong_cell"]
+    each = sorted(kongs.items())
+    return "; ".join(cell.format(seat=seats[s], exposed=e, concealed=c) for s, (e, c) in each)
+
+
+#: the columns after the seats' money: each hand's other facts that move money, and its note
+FACT_COLUMNS: tuple[tuple[str, Callable[[Hand, Sequence[str], Mapping[str, str]], str]], ...] = (
+    ("follow", lambda h, seats, w: _follow(h.follow, w)),
+    ("kongs", lambda h, seats, w: _kongs(h.kongs, seats, w)),
+    ("note", lambda h, seats, w: _cell(h.note)),
+)
+
+
 def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
-    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat
-    (seat names as text, :func:`_cell`; the JSON export keeps them as they are), every cell quoted.
+    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat,
+    then the hand's other facts (`FACT_COLUMNS`: 跟庄, 新余 kongs, the note); seat names and notes as
+    text (:func:`_cell`; the JSON export keeps them as they are), every cell quoted.
     ``words``: the headers and kinds in another language (the keys of :data:`CSV_WORDS`; the app
     passes its catalog's), else English."""
     w_ = {**CSV_WORDS, **(words or {})}
@@ -112,7 +139,7 @@ def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
     w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
     head = ("hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer")
     w.writerow([*(w_[k] for k in head), *(w_["delta"].format(seat=s) for s in seats),
-                *(w_["total"].format(seat=s) for s in seats)])  # fmt: skip
+                *(w_["total"].format(seat=s) for s in seats), *(w_[k] for k, _ in FACT_COLUMNS)])  # fmt: skip
     for o in ledger.outcomes:
         h = o.hand
         w.writerow([
@@ -121,6 +148,7 @@ def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
             "" if h.discarder is None else seats[h.discarder],
             "" if h.declarer is None else seats[h.declarer],
             *(json_number(d) for d in o.deltas), *(json_number(t) for t in o.totals),
+            *(cell(h, seats, w_) for _, cell in FACT_COLUMNS),
         ])  # fmt: skip
     return buf.getvalue()
 

@@ -121,7 +121,7 @@ def all_melded_lacks(x: Facts) -> Said:
         extra = (", a concealed kong is no exposed meld", "，暗杠不算") if hidden else ("", "")
         return (
             f"{len(exposed)} exposed meld(s){extra[0]}",
-            f"只有{len(exposed)}副副露{extra[1]}",
+            (f"只有 {len(exposed)} 副副露" if exposed else "没有副露") + extra[1],
         )
     if x.self_drawn:
         return "self-drawn: the last tile must come from a discard", "是自摸，要胡别人打的牌"
@@ -144,7 +144,7 @@ def all_melded_fan(r: Reading) -> bool:
 def all_melded_fan_lacks(x: Facts) -> Said:
     counted = [m for m in x.melds if m.is_exposed or x.rules.options.all_melded_counts_concealed_kong]
     if len(counted) < 4:
-        return f"{len(counted)} meld(s) down", f"只有{len(counted)}副落地"
+        return f"{len(counted)} meld(s) down", f"只有 {len(counted)} 副落地" if counted else "没有落地的副"
     return None
 
 

@@ -103,6 +103,7 @@ def _false_win(at):
     at.button(key="tb_record").click()
     at.run()
     at.selectbox(key="tw_fw").set_value(2)
+    at.run()  # 炸糊 is offered once its seat is chosen
     at.button(key="tb_false_win").click()
     at.run()
 

@@ -248,11 +248,13 @@ def test_starting_again_keeps_the_table_choices_unless_given_and_what_the_store_
     hip.start(hand("123m"), Conditions())
     hip.show_photo(object(), "camera", b"jpeg")
     hip.mark_saved("table:K7QM9ACXTRE:T", {"v": 1})
+    hip.photo_seen.add("file-1")
     hip.start(EditHand(), Conditions(variant="xinyu"))  # 一炮多响: the next winner, same choices
-    assert hip.table.winner == 1 and hip.typed_msg.key == "b"
+    assert hip.table.winner == 1 and hip.typed_msg is None  # the tile string box is emptied too
     assert (hip.photo, hip.photo_bytes, hip.photo_unsaved) == (None, None, True)  # the draft drops it next
     hip.start(EditHand(), Conditions(), TableChoices())
     assert hip.table == TableChoices() and hip.ns == "table:K7QM9ACXTRE" and hip.started
+    assert hip.photo_seen == {"file-1"}  # the uploader's file, already read: not the next hand's photo
 
 
 def test_the_message_queue_gives_each_place_its_own_once():
@@ -270,3 +272,26 @@ def test_the_message_queue_gives_each_place_its_own_once():
     assert h.take("actions") == []
     assert h.take() == [b]
     assert h.flash == []
+
+
+def test_a_new_hand_is_a_brand_new_model_but_for_the_fields_it_names():
+    """`start` keeps exactly `KEPT`: every other field, one added later too, is as new."""
+    from dataclasses import fields
+
+    from app.ui.state.progress import KEPT
+
+    old = HandInProgress(
+        ns="table:K", hand=hand("123m"), table=TableChoices(winner=1, followed=True, note="x"),
+        picker="add", undo=[hand("1m")], panel_msg=Flash("warning", "a"), typed_msg=Flash("error", "b"),
+        flash=[Flash("info", "c")], photo_src="upload", photo_bytes=b"j", photo_seen={"f"},
+        timing={"total": 1.0}, bad_numbers={"w_x"}, saved=("k", {}), saved_photo="p",
+    )  # fmt: skip
+    kept = {f.name: getattr(old, f.name) for f in fields(old) if f.name in KEPT}
+    old.start(EditHand(), Conditions(), TableChoices())
+    new = HandInProgress(started=True, table=TableChoices(), **kept)
+
+    def whole(h):
+        return {f.name: getattr(h, f.name) for f in fields(h)}
+
+    assert whole(old) == whole(new)
+    assert set(KEPT) == {"ns", "flash", "photo_seen", "saved", "saved_photo"}

@@ -288,3 +288,40 @@ def test_a_reload_keeps_the_edit_panels_choices_on_a_phone(server):  # noqa: F81
     hand = open_store().get(code).hands[0]
     assert (hand.kind, hand.follow.followed) == ("drawn", True)
     assert open_drafts().load(f"edit:{code}:{token}") is None
+
+
+def test_a_follow_ticked_for_a_drawn_hand_is_not_recorded_with_the_next_win(server):  # noqa: F811
+    """Issue 36 item 1 in a real browser: tick 跟庄, tap 黄庄, then 张三 (the dealer) self-draws and
+    the hand is recorded. Main kept the box ticked on the phone (the server only dropped its key)
+    and stored hand 2 with ``follow.followed = true``; now the box is empty for hand 2."""
+    from playwright.sync_api import sync_playwright
+
+    from app.ui import i18n
+
+    zh = i18n.catalog("zh")
+    code = open_store().create_table(Table("jiujiang", SEATS)).table.code
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 1800}, locale="zh-CN").new_page()
+            page.goto(f"{server}/table?table={code}", wait_until="domcontentloaded")
+            page.locator('#jx-table[data-hands="0"]').wait_for(timeout=WAIT)
+            followed = page.locator("[class*='st-key-tw_followed'] input[type=checkbox]").first
+            page.locator("[class*='st-key-tw_followed'] label").first.click(timeout=WAIT)
+            page.wait_for_function("e => e.checked", arg=followed.element_handle(), timeout=WAIT)
+            page.wait_for_timeout(800)  # the tick reached the server
+            page.locator("[class*='st-key-tb_drawn'] button").first.click()
+            page.locator('#jx-table[data-hands="1"]').wait_for(timeout=WAIT)
+            page.wait_for_function("e => !e.checked", arg=followed.element_handle(), timeout=WAIT)
+            # hand 2: the dealer self-draws at x2 (黄庄 + 跟庄 of hand 1)
+            _enter_hand(page, "123m456p789s234mCC", "张三", zh["cond.self_drawn"], "张三 +24")
+            assert not followed.is_checked()
+            page.locator("[class*='st-key-tb_record'] button").first.click()
+            page.locator('#jx-table[data-hands="2"]').wait_for(timeout=WAIT)
+            next_hand = page.locator("#jx-next").first.inner_text()
+            page.screenshot(path=str(ARTIFACTS / "browser-table-follow-fresh.png"), full_page=True)
+        finally:
+            browser.close()
+    hands = open_store().get(code).hands
+    assert [(h.kind, h.follow.followed) for h in hands] == [("drawn", True), ("win", False)]
+    assert "第 2 把跟庄" not in next_hand  # main: "升级 ×2（第 1 把黄庄、第 2 把跟庄）"

@@ -66,9 +66,10 @@ def test_the_app_and_the_cli_write_the_same_bytes(table, lang, tmp_path):
     head, win, drawn = _rows(app)
     assert head[:8] == [words[f"csv.{k}"] for k in ("hand", "kind", "dealer", "raise", "point_value",
                                                      "winners", "discarder", "declarer")]  # fmt: skip
-    assert head[8:] == [words["csv.delta"].format(seat=s) for s in SEATS] + [
+    assert head[8:16] == [words["csv.delta"].format(seat=s) for s in SEATS] + [
         words["csv.total"].format(seat=s) for s in SEATS
     ]
+    assert head[16:] == [words[f"csv.{k}"] for k in ("follow", "kongs", "note")]
     assert win[:7] == ["1", words["csv.win"], "张三", "1", "1", "李四", "王五"]  # the names intact
     assert win[8:12] == ["0", "3", "-3", "0"] and drawn[1] == words["csv.drawn"]
 
@@ -122,3 +123,26 @@ def test_a_name_that_starts_with_no_formula_is_left_as_it_is(name):
 
     rows = _rows(csv_bytes(replay(Table("xingzi", (name, "b", "c", "d"), stored=True), []), "en"))
     assert rows[0][8] == name + " +/-"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_csv_shows_every_fact_that_moves_money_and_the_note(tmp_path, monkeypatch, lang):
+    """跟庄 (with 中/白, the second discard), 新余 kongs of the others and the hand's note have
+    their columns (main wrote none of them: a 跟庄 黄庄 read as a plain 黄庄)."""
+    store = open_store(f"sqlite:///{tmp_path / 'facts.sqlite3'}")
+    jj = store.create_table(Table("jiujiang", SEATS)).table.code
+    store.append(jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": False}})
+    store.append(jj, {**WIN, "note": "=老王换了座位"})
+    xy = store.create_table(Table("xinyu", SEATS)).table.code
+    kongs = [{"seat": 2, "exposed": 1, "concealed": 0}, {"seat": 3, "exposed": 0, "concealed": 2}]
+    store.append(xy, {"kind": "drawn", "kongs": kongs})
+    w = i18n.catalog(lang)
+    _, drawn, win = _rows(csv_bytes(store.get(jj).ledger(), lang))
+    assert drawn[16:] == [f"{w['csv.followed']} · {w['csv.follow_dragon']}", "", ""]
+    assert win[16:] == ["", "", "'=老王换了座位"]  # a note is text: never a formula
+    _, drawn = _rows(csv_bytes(store.get(xy).ledger(), lang))
+    cell = w["csv.kong_cell"]
+    assert drawn[17] == f"{cell.format(seat='王五', exposed=1, concealed=0)}; " + cell.format(
+        seat="赵六", exposed=0, concealed=2
+    )
+    store.close()

@@ -63,7 +63,7 @@ def test_the_same_hand_edited_on_two_phones_names_its_money_now(lang, words):
 def test_an_edit_of_a_hand_no_longer_recorded_says_it_is_gone(lang, words):
     """The page itself keeps a save of a hand another phone undid from running (its number is out
     of the edit's range then); the sentence for it says so, never another hand's money."""
-    from app.ui.table.db import _changed
+    from app.ui.table.db import table_changed as _changed
 
     code = _table()
     _two_hands(code)

@@ -50,3 +50,17 @@ def test_a_locked_table_shows_no_next_hand_and_no_raise_for_it(lang, words):
     assert not [m.value for m in after.markdown if raised in m.value]
     assert [m.label for m in after.metric] == list(SEATS)  # no 庄 mark: no one deals next
     assert [m.value for m in after.metric] == ["0", "3", "-3", "0"]  # the totals are still shown
+
+
+def test_locking_says_it_once():
+    """Issue 36 item 13: 锁定 said "本桌已结算锁定" twice, as the page's alert and as a toast."""
+    from tests.app.test_table_page import _click, _open
+
+    code = _table()
+    at = _open(code)
+    _click(at, "tb_drawn")
+    at.checkbox(key="tw_lock_sure").check()
+    at.run()
+    _click(at, "tb_lock")
+    said = [*(i.value for i in at.info), *(t.value for t in at.toast), *(s.value for s in at.success)]
+    assert said.count(ZH["table.locked"]) == 1

@@ -107,7 +107,10 @@ def test_drawn_with_follow_raises_the_next_hand_and_undo_takes_it_back():
 def test_false_win_on_a_xingzi_table():
     code = _table("xingzi")
     at = _open(code)
+    assert at.selectbox(key="tw_fw").value is None  # nobody chosen: 炸糊 is not offered yet
+    assert at.button(key="tb_false_win").disabled
     at.selectbox(key="tw_fw").set_value(3)
+    at.run()
     _click(at, "tb_false_win")
     assert _totals(at) == ["10", "10", "10", "-30"]  # 炸糊: 10 炮 to each other player (DECISIONS §1.6)
 

@@ -198,3 +198,31 @@ def test_a_hand_being_entered_when_another_phone_locks_is_said_not_recorded(lang
     assert [i.value for i in b.info] == [words["table.locked"]]
     assert [w.value for w in b.warning] == ([words["table.locked_unrecorded"].format(n=2)] if entered else [])
     assert len(open_store().get(code).hands) == 1
+
+
+@pytest.mark.parametrize("entered", [True, False])
+def test_a_reload_shows_the_table_as_it_is_and_the_hand_is_checked_against_it(entered):
+    """Issue 36 item 2: phone A begins a hand (跟庄 ticked), B records a 黄庄, A reloads. The
+    draft kept the revision A began on, so main refused A's next 记这一手 with "另一部手机先改了这一
+    桌" though A's page had shown B's hand since the reload. Now the reload says at once that the
+    table changed since the hand was begun (nothing said when nothing was entered), the hand
+    begins on the table shown, and the record goes through."""
+    from tests.app.test_table_page import _enter
+
+    code = _table()
+    a, b = _phone(code), _phone(code)
+    if entered:
+        a.checkbox(key="tw_followed").check()
+        a.run()
+    assert a.session_state.hip.table.seen == open_store().revision(code)
+    _click(b, "tb_drawn")
+    again = _phone(code, a.query_params["d"])  # A reloads
+    assert again.session_state.hip.table.seen == open_store().revision(code)  # the table it shows
+    reload_said = ZH["table.changed_reload"].format(n=1, money="0")
+    assert [w.value for w in again.warning] == ([reload_said] if entered else [])
+    assert again.checkbox(key="tw_followed").value is entered  # A's hand is kept
+    _enter(again, HAND_A, winner=1, discarder=2)
+    _click(again, "tb_record")
+    hands = open_store().get(code).hands
+    assert [(h.kind, h.follow.followed) for h in hands] == [("drawn", False), ("win", entered)]
+    assert not _said(again)

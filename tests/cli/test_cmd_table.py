@@ -50,8 +50,9 @@ def test_an_evening_from_the_command_line(jx, tmp_path):
     rc, out = jx("export", code, "--format", "csv", "--lang", "en")
     assert (
         out.splitlines()[3]
-        == '"3","win","李四","2","4","李四","","","-16","48","-16","-16","-16","54","-22","-16"'
+        == '"3","win","李四","2","4","李四","","","-16","48","-16","-16","-16","54","-22","-16","","",""'
     )
+    assert out.splitlines()[2].endswith('"followed","",""')  # the 黄庄's 跟庄, in its column
     f = tmp_path / "t.json"
     assert jx("export", code, "-o", str(f))[0] == 0
     rc, out = jx("import", str(f))

@@ -124,6 +124,9 @@ def test_lines_are_language_pure(line):
         ("jj 11223344556677m +7m", "concealed", "七对不算门清", "never counts"),
         ("jj 11223344556677m +7m self", "basic", "已有花：七仙女", "flower pattern"),
         ("xz 99s +9s pung:CCC pung:PPP pung:555s pung:777p", "edge_wait", "配成将", "pair"),
+        # issue 36 item 13: "只有0副副露" — a number set apart, and none said as none
+        ("jj 123m456p789s345s55p +2m", "all_melded", "没有副露", "0 exposed"),
+        ("jj 123m456p789s55p +2m pung:777s", "all_melded", "只有 1 副副露", "1 exposed"),
     ],
 )
 def test_reasons_name_the_cause(line, key, zh_part, en_part):

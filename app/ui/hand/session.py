@@ -17,10 +17,17 @@ drawn), or in the widget's own callback:
 | `typed` | ② the tile string | `hand` (its button's callback) |
 | `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
 | `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
-| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs | `table` (`app.ui.table.record`) |
+| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs, 炸糊 seat, note | `table` (`app.ui.table.record`) |
 
 `pending_photo` is the tests' way in (AppTest cannot upload): bytes read as an upload. The `w_*`
 keys are dropped when another hand becomes current, so every widget reads its own hand again.
+
+A widget's value lives in the browser as long as its key is drawn: dropping the key on the
+server alone leaves the browser sending the old value with the next tap (a 跟庄 tick outlived its
+hand that way). So every widget of a hand is drawn bound — its key set from the model when
+missing, which the browser takes as the widget's new value — and :func:`new_hand` begins the
+next hand as a fresh model with the hand's widget keys (`HAND_WIDGETS`, and the page's own)
+dropped.
 """
 
 from __future__ import annotations
@@ -38,6 +45,9 @@ from scoring.rules import load_rules
 ss = st.session_state
 KEY = "hip"
 PARKED = "hip_parked"
+HAND_WIDGETS = ("w_", "typed")
+"""The keys (prefixes) of the editor's widgets that hold a value of one hand: forgotten by
+:func:`new_hand` (the 發 field's and a meld kind's keys name their value: never stale)."""
 
 __all__ = [
     "KEY",
@@ -45,6 +55,7 @@ __all__ = [
     "bind_seat",
     "deselect",
     "hip",
+    "new_hand",
     "outcome",
     "post",
     "set_hand",
@@ -96,6 +107,22 @@ def started() -> bool:
 def start(hand: EditHand, cond: Conditions) -> None:
     """Begin the hand in progress (`HandInProgress.start`)."""
     hip().start(hand, cond)
+
+
+def new_hand(hand: EditHand, cond: Conditions, table=None, widgets: tuple[str, ...] = ()) -> None:
+    """Begin the next hand (`HandInProgress.start`: a fresh model, only its `KEPT` fields carried;
+    `table`: the 牌局 page's fresh choices, None: kept) and forget the widgets that showed the
+    last one — `HAND_WIDGETS` and the page's `widgets` (key prefixes) — so that each is drawn
+    from the fresh model on the next run, in the browser too."""
+    hip().start(hand, cond, table)
+    forget_widgets((*HAND_WIDGETS, *widgets))
+
+
+def forget_widgets(prefixes: tuple[str, ...]) -> None:
+    """Drop the widget keys that start with one of `prefixes`: each widget is drawn from the
+    model again on the next run (bound widgets set their key when it is missing)."""
+    for k in [k for k in ss if isinstance(k, str) and k.startswith(prefixes)]:
+        del ss[k]
 
 
 def set_hand(hand: EditHand, undoable: bool = True) -> None:

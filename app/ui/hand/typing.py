@@ -23,6 +23,8 @@ def typed_entry() -> None:
     is far above the box), and the expander stays open around it."""
     msg = session.hip().typed_msg
     with st.expander(t("hand.type_title"), expanded=msg is not None):
+        if "typed" not in ss:  # bound: a new hand's box is empty in the browser too (`session.new_hand`)
+            ss["typed"] = ""
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
         st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
         if msg is not None:

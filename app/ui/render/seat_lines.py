@@ -20,7 +20,8 @@ SEAT_DASHES = ([1, 0], [8, 4], [2, 3], [10, 3, 2, 3])
 
 
 def hand_line(ledger, o, t: Callable[..., str], name: Callable[[str], str] = str, num=str) -> str:
-    """Hand `o` (a `ledger.HandOutcome` of `ledger`) in one line: number, how it ended, the dealer,
+    """Hand `o` (a `ledger.HandOutcome` of `ledger`) in one line: number, how it ended, its facts
+    that move money (`hand_facts`: 跟庄, 新余 kongs of the others), the dealer,
     the raise, each seat's money — ``"1. 李四 胡 王五 的炮 · 张三 坐庄 · 李四 +3 · 王五 -3"``. `t`
     words a catalog key, `name` a seat's name (the page makes it inert in Markdown), `num` a sum."""
     seats, h = tuple(name(n) for n in ledger.table.seats), o.hand
@@ -37,6 +38,20 @@ def hand_line(ledger, o, t: Callable[..., str], name: Callable[[str], str] = str
         how = t("table.kind_false_win", who=seats[h.declarer])
     raise_ = f" · ×{o.raise_}" if o.raise_ > 1 else ""
     money = " · ".join(f"{seats[s]} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(o.deltas) if d)
-    return f"{o.number}. {how} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
+    facts = "".join(f" · {f}" for f in hand_facts(seats, h, t))
+    return f"{o.number}. {how}{facts} · {t('table.dealer_short', name=seats[o.dealer])}{raise_}" + (
         f" · {money}" if money else ""
     )
+
+
+def hand_facts(seats, h, t: Callable[..., str]) -> list[str]:
+    """The facts of hand `h` besides who won that move money: 跟庄 (with 中/白, the second
+    discard followed too) and 新余 kongs of the other players, by name (`seats` as shown)."""
+    out = []
+    if h.follow.followed:
+        out.append(t("table.fact_follow_dragon" if h.follow.dragon else "table.fact_follow"))
+        if h.follow.second:
+            out.append(t("table.fact_follow_second"))
+    for s, (e, c) in sorted(h.kongs.items()):
+        out.append(t("table.fact_kongs", name=seats[s], exposed=e, concealed=c))
+    return out

@@ -31,13 +31,17 @@ from app.ui.state.progress import PHOTO_SOURCES, HandInProgress, TableChoices
 __all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
 
 VERSION = 1
+LATER = {"declarer": None, "note": ""}
+"""`TableChoices` fields added since version 1, with their defaults: written only when set, so a
+draft of that shape is written again byte for byte (and read back by an older server)."""
 
 
 def to_json(hip: HandInProgress) -> dict[str, Any]:
     """The draft of `hip` (JSON values only)."""
     out: dict[str, Any] = {"v": VERSION, "hand": asdict(hip.hand), "cond": asdict(hip.cond)}
     if hip.table is not None:
-        out["table"] = asdict(hip.table)
+        table = asdict(hip.table)
+        out["table"] = {k: v for k, v in table.items() if k not in LATER or v != LATER[k]}
     out["photo_src"] = hip.photo_src
     return out
 

@@ -14,7 +14,7 @@ and back as a whole.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from app.ui.state.conditions import Conditions
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from app.ui.flash import Flash
     from app.ui.state.photo import Photo
 
-__all__ = ["KEPT_SOURCES", "PHOTO_SOURCES", "UNDO_DEPTH", "HandInProgress", "TableChoices"]
+__all__ = ["KEPT", "KEPT_SOURCES", "PHOTO_SOURCES", "UNDO_DEPTH", "HandInProgress", "TableChoices"]
 
 UNDO_DEPTH = 30
 """Earlier hands kept for undo, at most (the oldest go first)."""
@@ -40,9 +40,12 @@ KEPT_SOURCES = ("upload", "camera")
 class TableChoices:
     """What the table page asks besides the hand: ``winner`` seat (0-3, None: not chosen),
     ``discarder`` seat (None: 自摸), 跟庄 facts, 新余 ``kongs`` of the other seats
-    (``{seat: [exposed, concealed]}``), and ``pending``: hand JSON of winners already entered on
-    this discard (一炮多响); ``seen``: the table's revision this phone showed when the hand was
-    begun — a record checks it, so a table changed meanwhile is a conflict, never a double."""
+    (``{seat: [exposed, concealed]}``), ``pending``: hand JSON of winners already entered on
+    this discard (一炮多响), ``declarer``: the seat a 炸糊 would be recorded on (None: not
+    chosen), ``note``: the player's note on the hand (`ledger.Hand.note`); ``seen``: the table's
+    revision this phone showed when the hand was begun — a record checks it, so a table changed
+    meanwhile is a conflict, never a double. Every field belongs to one hand: the next hand
+    starts from ``TableChoices()``."""
 
     winner: int | None = None
     discarder: int | None = None
@@ -51,6 +54,8 @@ class TableChoices:
     second: bool = False
     kongs: dict[str, list[int]] = field(default_factory=dict)
     pending: list[dict[str, Any]] = field(default_factory=list)
+    declarer: int | None = None
+    note: str = ""
     seen: int | None = None
 
     @property
@@ -60,8 +65,17 @@ class TableChoices:
             self.winner is not None
             or self.followed
             or bool(self.pending)
+            or self.declarer is not None
+            or bool(self.note.strip())
             or any(any(v) for v in self.kongs.values())
         )
+
+
+KEPT = ("ns", "flash", "photo_seen", "saved", "saved_photo")
+"""The fields of a `HandInProgress` that outlive its hand (`HandInProgress.start`): whose hand
+it is, the messages posted for the page (a record's outcome is posted as the next hand begins),
+the uploads already read (the uploader keeps its file after a record: it is not the next hand's
+photo) and what the draft store holds. Every other field starts as a brand-new one has it."""
 
 
 @dataclass(slots=True, eq=False)
@@ -115,17 +129,20 @@ class HandInProgress:
     # -- the whole hand ----------------------------------------------------------------------
 
     def start(self, hand: EditHand, cond: Conditions, table: TableChoices | None = None) -> None:
-        """Begin a hand: `hand` and `cond`, no photo, nothing selected, no undo, no messages
-        (the tile string's stays while the string does). `table`: the 牌局 page's choices, kept
-        as they are when None."""
-        self.started = True
-        self.hand, self.cond = hand, cond
-        if table is not None:
-            self.table = table
-        self.sel, self.picker, self.undo = None, None, []
-        self.flash, self.panel_msg = [], None
-        self.photo, self.photo_src, self.photo_bytes = None, "manual", None
-        self.photo_seen, self.bad_numbers, self.timing = set(), set(), None
+        """Begin a hand: this object becomes a brand-new `HandInProgress` of `hand` and `cond`
+        (no photo, nothing selected, no undo, no message about a hand) that keeps only the
+        fields named in `KEPT` — a field added later starts fresh with each hand unless named
+        there. `table`: the 牌局 page's choices; None keeps them as they are (一炮多响: the next
+        winner on the same discard), ``TableChoices()`` for a new hand."""
+        fresh = HandInProgress(
+            started=True,
+            hand=hand,
+            cond=cond,
+            table=self.table if table is None else table,
+            **{name: getattr(self, name) for name in KEPT},
+        )
+        for f in fields(self):  # in place: the session's object and its holders stay the same
+            setattr(self, f.name, getattr(fresh, f.name))
 
     # -- messages ----------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ __all__ = [
     "showed",
     "shown",
     "store",
+    "table_changed",
     "table_now",
     "write",
 ]
@@ -114,7 +115,7 @@ def money_line(seats, deltas, name=md) -> str:
     return " · ".join(f"{name(seats[s])} {'+' if d > 0 else ''}{num(d)}" for s, d in enumerate(deltas) if d)
 
 
-def _changed(code: str, where: str, key: str, hand: object = None) -> Flash:
+def table_changed(code: str, where: str, key: str, hand: object = None) -> Flash:
     """The table changed under this phone: the catalog sentence `key` — what was not written
     (`hand`: the hand an edit changed), what the table holds now (read again: its hands and the
     money of its last hand, or for an edit of the hand edited: ``table.changed_edit``, or
@@ -155,7 +156,7 @@ def write(
     try:
         action()
     except ConflictError as e:
-        post(_changed(code, where, changed, fields.get("n")) if code else ledger_flash(e, where))
+        post(table_changed(code, where, changed, fields.get("n")) if code else ledger_flash(e, where))
         st.rerun()
     except LedgerError as e:
         post(ledger_flash(e, where))

@@ -1,6 +1,6 @@
 """The 修改某一把 / Change a hand panel under the table's history: choose a recorded hand, change
-its seats or 跟庄, turn it into a drawn hand, or put the hand in the editor in its place; the
-ledger checks the new list and recomputes every later hand.
+its seats, 跟庄, 新余 kongs or note, turn it into a drawn hand, or put the hand in the editor in
+its place; the ledger checks the new list and recomputes every later hand.
 
 Every choice reaches the server as it is made (no `st.form`: a form's fields stay in the
 browser until it is submitted, so a reload lost them) and is kept as a draft
@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 import streamlit as st
 
+from app.safe_text import md
 from app.ui.hand.numbers import number_field
 from app.ui.hand.session import hip, show_posted, started
 from app.ui.i18n import t
@@ -24,6 +25,7 @@ from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, stor
 from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
 from ledger import Winner
+from ledger.model import MAX_NOTE_CHARS
 
 ss = st.session_state
 EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
@@ -86,20 +88,37 @@ def edit_key(name: str, n: int) -> str:
     return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
 
 
-def _defaults(h) -> dict:
-    """The form's fields as the recorded hand `h` has them (`edit_draft.FIELDS`)."""
+def _defaults(h, kongs: bool) -> dict:
+    """The form's fields as the recorded hand `h` has them (`edit_draft.FIELDS`); `kongs`: the
+    table pays kong money (新余), each seat's kongs a field."""
     out = {"ed_kind": "keep", "ed_f": h.follow.followed, "ed_fd": h.follow.dragon, "ed_fs": h.follow.second}
+    out["ed_note"] = h.note
+    for seat in range(4) if kongs else ():
+        out[f"ed_ke{seat}"], out[f"ed_kc{seat}"] = h.kongs.get(seat, (0, 0))
     if h.kind == "win" and len(h.winners) == 1:
         discarder = SELF if h.discarder is None else h.discarder
         out |= {"ed_w": h.winners[0].seat, "ed_d": discarder, "ed_use": False}
     return out
 
 
+def _kong_fields(table, key, field: OnChange) -> None:
+    """新余 kongs of each seat (the winner's are not counted: its own hand shows them)."""
+    with st.expander(t("table.kongs")):
+        for seat in range(4):
+            name = md(table.seats[seat])
+            cols = st.columns(2)
+            for col, x in zip(cols, ("exposed", "concealed"), strict=True):
+                col.number_input(
+                    t(f"table.kongs_{x}", name=name), 0, 4, key=key(f"ed_k{x[0]}{seat}"), **field
+                )
+
+
 def _edit_form(rec, o) -> None:
     """The fields of hand `o`'s edit (each in the session under `edit_key`, starting at the
     recorded hand's value), its draft written, and its save."""
     table, h, n = rec.table, o.hand, o.number
-    defaults = _defaults(h)
+    kongs = bool(table.ledger_rules["kong_money.enabled"])
+    defaults = _defaults(h, kongs)
     for name, value in defaults.items():
         if edit_key(name, n) not in ss:
             ss[edit_key(name, n)] = value
@@ -140,6 +159,9 @@ def _edit_form(rec, o) -> None:
         followed = st.checkbox(t("table.followed"), key=key("ed_f"), **field)
         dragon = st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
         second = st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
+        note = st.text_input(t("table.note"), key=key("ed_note"), max_chars=MAX_NOTE_CHARS, **field) or ""
+        if kongs:
+            _kong_fields(table, key, field)
         go = st.button(t("table.edit_save"), key=key("tb_edit"))
     form = {name: ss.get(key(name)) for name in defaults}
     edit_draft.save(table.code, n, form, defaults, rec.revision)
@@ -148,8 +170,16 @@ def _edit_form(rec, o) -> None:
     data = h.to_json()
     data.pop("recorded", None)
     data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
+    data["note"] = note.strip()
+    if kongs:
+        won = set() if kind == "drawn" else {winner} if single else {w.seat for w in h.winners}
+        data["kongs"] = [
+            {"seat": s, "exposed": ss[key(f"ed_ke{s}")], "concealed": ss[key(f"ed_kc{s}")]}
+            for s in range(4)
+            if s not in won and (ss[key(f"ed_ke{s}")] or ss[key(f"ed_kc{s}")])
+        ]
     if kind == "drawn":
-        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs")}
+        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs"), "note": data["note"]}
     elif single:
         entry: Winner | dict[str, Any]
         if use_editor:

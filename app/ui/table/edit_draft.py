@@ -21,6 +21,7 @@ import streamlit as st
 from app.ui import drafting
 from app.ui.table.db import BEGUN
 from ledger import LedgerError
+from ledger.model import MAX_NOTE_CHARS
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -30,9 +31,12 @@ __all__ = ["EDIT_KINDS", "FIELDS", "SELF", "VERSION", "clear", "form_of", "resto
 VERSION = 1
 EDIT_KINDS = ("keep", "drawn")
 SELF = -1  # the discarder 自摸 (a selectbox's None reads as "nothing chosen")
-FIELDS = ("ed_kind", "ed_w", "ed_d", "ed_use", "ed_f", "ed_fd", "ed_fs")
+FIELDS: tuple[str, ...] = ("ed_kind", "ed_w", "ed_d", "ed_use", "ed_f", "ed_fd", "ed_fs", "ed_note")
+FIELDS += tuple(f"ed_k{x}{seat}" for seat in range(4) for x in "ec")
 """The form's fields: kind (`EDIT_KINDS`), winner seat 0-3, discarder (`SELF`: 自摸, or 0-3),
-put the editor's hand here, 跟庄, 跟庄 with a dragon, 跟庄 a second time (booleans)."""
+put the editor's hand here, 跟庄, 跟庄 with a dragon, 跟庄 a second time (booleans), the hand's
+note (text of at most `ledger.model.MAX_NOTE_CHARS` characters), 新余 exposed / concealed kongs of
+each seat (0-4)."""
 RESTORED = "tbl_edit_restored"  # session state: {code: the hand whose choices a reload brought back}
 SAVED = "tbl_edit_saved"  # session state: {code: the draft as last written or read}
 
@@ -48,6 +52,10 @@ def valid(name: str, value: Any) -> bool:
         return value in EDIT_KINDS
     if name in ("ed_w", "ed_d"):
         return type(value) is int and (SELF if name == "ed_d" else 0) <= value <= 3
+    if name == "ed_note":
+        return type(value) is str and len(value) <= MAX_NOTE_CHARS
+    if name.startswith(("ed_ke", "ed_kc")):
+        return type(value) is int and 0 <= value <= 4
     return type(value) is bool
 
 

@@ -106,6 +106,8 @@ def history(rec, ledger) -> None:
     newest = n - (page - 1) * PAGE
     for o in reversed(ledger.outcomes[max(0, newest - PAGE) : newest]):
         with st.expander(hand_title(ledger, o)):
+            if o.hand.note:
+                st.caption(t("table.note_is", note=md(o.hand.note)))
             if o.error:
                 st.warning(o.error)
             if o.reasons:

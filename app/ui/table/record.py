@@ -17,14 +17,15 @@ from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
 from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
 from app.ui.hand.result import result_view, total_banner
-from app.ui.hand.session import show_posted
+from app.ui.hand.session import post, show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
 from app.ui.state import Conditions, EditHand
 from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
-from app.ui.table.db import error_text, money_line, remember, shown, store, write
+from app.ui.table.db import error_text, money_line, remember, shown, store, table_changed, write
+from app.ui.table.facts import bound, common, facts, note_of
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import LedgerError, Winner, add_hand
@@ -34,6 +35,10 @@ from scoring.rules import load_rules
 ss = st.session_state
 SELF = "self"
 HERE = "actions"  # where the record / undo buttons leave their messages
+WIDGETS = ("tw_",)
+"""The page's widget keys forgotten with a hand (`session.new_hand`): winner, discarder, 跟庄,
+kongs, 炸糊 seat, note — each drawn bound to the fresh `TableChoices` — and the edit panel's and
+history's, drawn anew from the table."""
 
 
 def record_section(rec, ledger) -> None:
@@ -42,9 +47,11 @@ def record_section(rec, ledger) -> None:
     h = session.hip()
     if not h.started:
         with table_refs.reading(code):  # the draft's photo, read with the table's set
-            drafting.restore(key)
+            restored = drafting.restore(key)
         if not h.started:
             h.start(EditHand(), Conditions(variant=table.variant))
+        elif restored:
+            _reloaded(rec, h)
     if h.table is None:  # a new hand, or a draft of the score page's shape
         h.table = TableChoices()
     choices = h.table
@@ -57,7 +64,10 @@ def record_section(rec, ledger) -> None:
         take_new_photos()
     session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
-    sync_conditions(h.cond, table, ledger.next_dealer, winner, choices.discarder, ledger.next_point_value)
+    # no winner chosen yet, the dealer's discard chosen: the preview is the dealer's 自摸 (no
+    # winner, nothing to record) until a winner is chosen
+    discarder = None if choices.discarder == winner else choices.discarder
+    sync_conditions(h.cond, table, ledger.next_dealer, winner, discarder, ledger.next_point_value)
     outcome = session.outcome()  # a bad number entry: no preview, nothing to record
     left, right = st.columns([5, 7], gap="large")
     with left:
@@ -70,7 +80,7 @@ def record_section(rec, ledger) -> None:
     left, right = st.columns([5, 7], gap="large")
     with left:
         conditions(fixed=True)
-        _facts(table, choices)
+        facts(table, choices)
     with right:
         total_banner(outcome)
         names = {relative(s, winner): table.seats[s] for s in range(4)}  # payers by their names
@@ -79,6 +89,19 @@ def record_section(rec, ledger) -> None:
     if h.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
         choices.seen = rec.revision
     drafting.save(key)
+
+
+def _reloaded(rec, h) -> None:
+    """A draft read back (a reload, a new session): the page shows the table as it is now, so
+    the hand begins there — the revision a phone shows is the one its record checks. A hand
+    entered before another phone changed the table says so now, with what the table holds,
+    instead of a refusal at 记这一手 on a page that showed that table all along."""
+    choices = h.table
+    if choices is None or choices.seen in (None, rec.revision):
+        return
+    if not h.hand.is_empty or choices.begun:  # something entered on the table as it was
+        post(table_changed(rec.table.code, HERE, "table.changed_reload"))
+    choices.seen = rec.revision
 
 
 def _who(table, ledger, choices: TableChoices) -> None:
@@ -107,46 +130,6 @@ def _who(table, ledger, choices: TableChoices) -> None:
     choices.discarder = how if isinstance(how, int) else None  # None or SELF: a self-draw
 
 
-def _facts(table, choices: TableChoices) -> None:
-    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2)."""
-    lr = table.ledger_rules
-    if lr["follow.enabled"]:
-        choices.followed = st.checkbox(t("table.followed"), value=choices.followed, key="tw_followed")
-        if choices.followed:
-            choices.dragon = st.checkbox(t("table.follow_dragon"), value=choices.dragon, key="tw_dragon")
-            choices.second = st.checkbox(t("table.follow_second"), value=choices.second, key="tw_second")
-    if lr["kong_money.enabled"]:
-        with st.expander(t("table.kongs")):
-            for s in range(4):
-                if s == choices.winner:
-                    continue
-                e, c = choices.kongs.get(str(s), [0, 0])
-                cols = st.columns(2)
-                e = cols[0].number_input(
-                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, e, key=f"tw_ke{s}"
-                )
-                c = cols[1].number_input(
-                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, c, key=f"tw_kc{s}"
-                )
-                choices.kongs[str(s)] = [int(e), int(c)]
-
-
-def _common(table, choices: TableChoices) -> dict:
-    lr = table.ledger_rules
-    out: dict = {}
-    if lr["follow.enabled"] and choices.followed:
-        out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
-    if lr["kong_money.enabled"]:
-        kongs = [  # the seat as an index (a number): a seat may be named "2" (docs/ledger-json.md)
-            {"seat": int(s), "exposed": e, "concealed": c}
-            for s, (e, c) in sorted(choices.kongs.items())
-            if (e or c) and int(s) != choices.winner
-        ]
-        if kongs:
-            out["kongs"] = kongs
-    return out
-
-
 def _win_data(table, choices: TableChoices) -> dict:
     h = session.hip()
     assert choices.winner is not None  # the caller asks for a winner first
@@ -155,7 +138,7 @@ def _win_data(table, choices: TableChoices) -> dict:
         "kind": "win",
         "winners": [*choices.pending, entry],
         "discarder": choices.discarder,
-        **_common(table, choices),
+        **common(table, choices),
     }
 
 
@@ -180,9 +163,8 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     if problem:
         st.caption(problem)
 
-    def reset() -> None:
-        session.hip().start(EditHand(), Conditions(variant=table.variant), TableChoices())
-        _forget_widgets()
+    def reset() -> None:  # the next hand: a fresh model, only the evening kept (`progress.KEPT`)
+        session.new_hand(EditHand(), Conditions(variant=table.variant), TableChoices(), WIDGETS)
         drafting.clear(key)
 
     def append(hand_data) -> None:
@@ -208,24 +190,25 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
             w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
         ]  # JSON: drafts
         table_refs.hold(code)  # this winner's photo tiles, learned when the hand is recorded
-        session.start(EditHand(), Conditions(variant=table.variant))
-        ss.pop("tw_winner", None)
+        # the next winner's hand: fresh, the discard's facts (跟庄, kongs, who discarded) kept
+        session.new_hand(EditHand(), Conditions(variant=table.variant), None, ("tw_winner",))
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        drawn = {"kind": "drawn", **_common(table, choices)}
+        drawn = {"kind": "drawn", **common(table, choices)}
         write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
-        who = cols[3].selectbox(
+        choices.declarer = cols[3].selectbox(
             t("table.false_win_by"),
             range(4),
             format_func=lambda s: table.seats[s],
-            key="tw_fw",
+            key=bound("tw_fw", choices.declarer),
             placeholder=t("a11y.choose"),
         )
-        if cols[3].button(t("table.false_win"), key="tb_false_win"):
-            false_win = {"kind": "false_win", "declarer": who}
+        who = choices.declarer
+        if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
+            false_win = {"kind": "false_win", "declarer": who, **note_of(choices)}
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
@@ -233,12 +216,6 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
     show_posted(HERE)  # beside the buttons that made them
-
-
-def _forget_widgets() -> None:
-    """Drop the page's widget values, so every widget reads the typed state again."""
-    for k in [k for k in ss if isinstance(k, str) and k.startswith(("tw_", "w_"))]:
-        del ss[k]
 
 
 def _undo(rec) -> None:
@@ -262,9 +239,6 @@ def _undo(rec) -> None:
     before = h.hand if h.started else None
     hand, cond, choices = state
     choices.seen = None  # begun again on the table without it
-    h.start(hand, cond, choices)
+    session.new_hand(hand, cond, choices, WIDGETS)
     if before is not None and not before.is_empty:
         h.undo = [before]  # the hand being entered meanwhile: one editor undo away
-    _forget_widgets()
-    if last.kind == "false_win":
-        ss["tw_fw"] = last.declarer

@@ -67,7 +67,8 @@ def _seat(facts: Payer, robbed: str | None) -> Seat:
 def editor_state(table: Table, hand: Hand) -> tuple[EditHand, Conditions, TableChoices]:
     """The editor's hand, conditions and table choices that record `hand` again on `table`.
 
-    A drawn hand or 炸糊 gives an empty editor with its 跟庄 / kong facts. Raises
+    A drawn hand or 炸糊 gives an empty editor with its 跟庄 / kong facts (and the 炸糊's seat);
+    every hand its note. Raises
     `scoring.HandError` only for a stored tile string that no longer parses.
     """
     choices = TableChoices(
@@ -75,6 +76,8 @@ def editor_state(table: Table, hand: Hand) -> tuple[EditHand, Conditions, TableC
         dragon=hand.follow.dragon,
         second=hand.follow.second,
         kongs={str(s): [e, c] for s, (e, c) in hand.kongs.items()},
+        declarer=hand.declarer,
+        note=hand.note,
     )
     cond = Conditions(variant=table.variant, self_drawn=hand.discarder is None)
     if hand.kind != "win" or not hand.winners:

@@ -43,7 +43,8 @@ def settlement(rec, ledger) -> None:
         # ticked on the settlement shown then: another phone's write since is a conflict
         sure = st.checkbox(t("table.lock_sure"), key="tw_lock_sure", on_change=began, args=(code, "lock"))
         if st.button(t("table.lock"), disabled=not sure, key="tb_lock"):
-            write(lambda: _lock(rec), "settle", "table.locked", code=code, changed="table.changed_lock")
+            # no message of its own: the locked page says it once, where the hand was entered
+            write(lambda: _lock(rec), "settle", None, code=code, changed="table.changed_lock")
     show_posted("settle")  # the lock's outcome where it was tapped
 
 

@@ -1,0 +1,77 @@
+"""The 牌局 page's facts of a hand besides its tiles and its winner: 九江 跟庄, 新余 kongs of the
+other players (DECISIONS §1.6, §2), the hand's note — drawn bound to the hand's `TableChoices`
+(`bound`), and as the ledger's hand JSON (`common`)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.safe_text import md
+from app.ui.i18n import t
+from app.ui.state.progress import TableChoices
+from ledger.model import MAX_NOTE_CHARS
+
+__all__ = ["bound", "common", "facts", "note_of"]
+
+ss = st.session_state
+
+
+def bound(key: str, value):
+    """Widget `key` drawn from the hand's choices: its key set to `value` when missing (the
+    browser takes that as the widget's value, so a fresh hand's widget never shows, nor sends
+    back, the last hand's)."""
+    if key not in ss:
+        ss[key] = value
+    return key
+
+
+def facts(table, choices: TableChoices) -> None:
+    """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2); the hand's note."""
+    lr = table.ledger_rules
+    if lr["follow.enabled"]:
+        key = bound("tw_followed", choices.followed)
+        choices.followed = st.checkbox(t("table.followed"), key=key)
+        if choices.followed:
+            choices.dragon = st.checkbox(t("table.follow_dragon"), key=bound("tw_dragon", choices.dragon))
+            choices.second = st.checkbox(t("table.follow_second"), key=bound("tw_second", choices.second))
+        else:
+            choices.dragon = choices.second = False  # facts of a follow only
+    if lr["kong_money.enabled"]:
+        with st.expander(t("table.kongs")):
+            for s in range(4):
+                if s == choices.winner:
+                    continue
+                e, c = choices.kongs.get(str(s), [0, 0])
+                cols = st.columns(2)
+                e = cols[0].number_input(
+                    t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, key=bound(f"tw_ke{s}", e)
+                )
+                c = cols[1].number_input(
+                    t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, key=bound(f"tw_kc{s}", c)
+                )
+                choices.kongs[str(s)] = [int(e), int(c)]
+    key = bound("tw_note", choices.note)
+    note = st.text_input(t("table.note"), key=key, max_chars=MAX_NOTE_CHARS, placeholder=t("table.note_hint"))
+    choices.note = note or ""
+
+
+def common(table, choices: TableChoices) -> dict:
+    """The hand JSON of these facts, as every kind of hand records them (a 炸糊: `note_of`)."""
+    lr = table.ledger_rules
+    out: dict = note_of(choices)
+    if lr["follow.enabled"] and choices.followed:
+        out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
+    if lr["kong_money.enabled"]:
+        kongs = [  # the seat as an index (a number): a seat may be named "2" (docs/ledger-json.md)
+            {"seat": int(s), "exposed": e, "concealed": c}
+            for s, (e, c) in sorted(choices.kongs.items())
+            if (e or c) and int(s) != choices.winner
+        ]
+        if kongs:
+            out["kongs"] = kongs
+    return out
+
+
+def note_of(choices: TableChoices) -> dict:
+    """The note as hand JSON: none when nothing but spaces was entered."""
+    return {"note": choices.note.strip()} if choices.note.strip() else {}
