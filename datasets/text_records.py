@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import get_reader
+from vision import ReaderConfig, get_reader
 from vision.image import load_image
 from vision.text_reader import TEXT_CODES, VIEWS, TextReader, face_views
 
@@ -92,7 +92,7 @@ def main() -> None:
     ap.add_argument("out")
     a = ap.parse_args()
     labels = json.loads(Path(a.labels).read_text(encoding="utf-8"))
-    reader, text = get_reader(), TextReader()
+    reader, text = get_reader(config=ReaderConfig(text_min_score=None)), TextReader()  # the plain reading
     records = []
     for name, lab in sorted(labels.items()):
         path = Path(a.images) / name

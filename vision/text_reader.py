@@ -10,12 +10,12 @@ property `character` (one a line), then a space. Views are batched by width (`WI
 narrow view does not pay for a wide one.
 
 Not decoded freely: every tile word of `LEXICON` is scored by its CTC probability (the forward
-algorithm over the word's frames, `ctc_log_prob`) on three views of the face — the upper half (the
-numeral), the whole face (a wind, 中, 發) and the two halves side by side (the numeral and 萬 as
-one line) — and, with `upside_down`, on the face turned 180°. (A fourth view, 萬 alone on the
-lower half multiplied in, was measured and dropped: 0.828 of character tiles read right with it,
-0.858 without, on real_sets_dev.) `TextReading.scores`
-holds, per tile code, the best probability found (0..1).
+algorithm over the word's frames, `ctc_log_prob`) on two views of the face — the whole face (a
+wind, 中, 發) and its two parts, above and below the gap between the numeral and 萬, side by side
+(the numeral and 萬 as one line: `face_views`) — and, with `upside_down`, on the face turned 180°.
+(The numeral alone, and the numeral alone times 萬 alone, were measured and dropped: they add
+nothing on real_sets_dev and misread 一萬 as 二萬 on real_rows_public; `models/MODEL.md`.)
+`TextReading.scores` holds, per tile code, the best probability found (0..1).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ MIN_WIDTH = 96
 """Views narrower than this (at height 48) are padded to it: room for the CTC frames of two
 characters (the model outputs one frame per 8 px)."""
 
-NUMERALS = ("一", "二", "三", "四", ("五", "伍"), "六", "七", "八", "九")
+NUMERALS = (("一",), ("二",), ("三",), ("四",), ("五", "伍"), ("六",), ("七",), ("八",), ("九",))
 WAN = ("萬", "万")
 HONOURS = {"E": ("東", "东"), "S": ("南",), "W": ("西",), "N": ("北",), "C": ("中",), "F": ("發", "发")}
 
@@ -64,26 +64,15 @@ class TextModelError(ModelError):
         self.fields = fields
 
 
-def _variants(x: str | tuple[str, ...]) -> tuple[str, ...]:
-    return x if isinstance(x, tuple) else (x,)
-
-
 def lexicon() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Per view, per tile code, the words that name it: `{view: ((word, ...) per TEXT_CODES)}`.
 
-    Views: `top` (a numeral), `whole` (an honour character), `side` (numeral + 萬 on one line)."""
-    top, whole, side = [], [], []
-    for code in TEXT_CODES:
-        if code.endswith("m"):
-            nums = _variants(NUMERALS[int(code[0]) - 1])
-            top.append(nums)
-            whole.append(())
-            side.append(tuple(n + w for n in nums for w in WAN))
-        else:
-            top.append(())
-            whole.append(HONOURS[code])
-            side.append(())
-    return {"top": tuple(top), "whole": tuple(whole), "side": tuple(side)}
+    Views: `whole` (an honour character), `side` (numeral + 萬 on one line)."""
+    side = [
+        tuple(n + w for n in NUMERALS[int(c[0]) - 1] for w in WAN) if c[1:] == "m" else () for c in TEXT_CODES
+    ]
+    whole = [HONOURS.get(c, ()) for c in TEXT_CODES]
+    return {"whole": tuple(whole), "side": tuple(side)}
 
 
 LEXICON = lexicon()
@@ -122,9 +111,8 @@ def ctc_log_prob(log_probs: np.ndarray, words: np.ndarray, blank: int = 0) -> np
 class TextReading:
     """What the text reader read on one face.
 
-    `scores`: float32 `(len(TEXT_CODES),)`, per code the best CTC probability of its words
-    (0..1; an m code: the numeral on the upper half, or the numeral and 萬 on one line,
-    whichever is higher); `best`: the code with the highest score; `score`: that score."""
+    `scores`: float32 `(len(TEXT_CODES),)`, per code the best CTC probability of its words over
+    the views and turns (0..1); `best`: the code with the highest score; `score`: that score."""
 
     scores: np.ndarray
 
@@ -141,17 +129,56 @@ class TextReading:
         return float(self.scores[TEXT_CODES.index(code)]) if code in TEXT_CODES else 0.0
 
 
+def split_row(face: np.ndarray, lo: float = 0.3, hi: float = 0.62) -> int:
+    """The row between the numeral and 萬 on a face `(h, w, 3)`: of the rows between `lo` and `hi`
+    of its height that hold (almost) no ink (`_ink_rows` <= 10 % of the fullest row's), the one
+    nearest the middle (a gap inside the numeral, as in 二 or 六, lies farther up); none: the
+    row with the least ink."""
+    h = face.shape[0]
+    ink = _ink_rows(face)
+    a, b = int(h * lo), max(int(h * hi), int(h * lo) + 1)
+    empty = np.flatnonzero(ink[a:b] <= 0.1 * ink.max()) if ink.max() > 0 else np.arange(b - a)
+    if len(empty) == 0:
+        return a + int(np.argmin(ink[a:b]))
+    return a + int(empty[np.argmin(np.abs(a + empty - h / 2))])
+
+
+def _ink_rows(part: np.ndarray) -> np.ndarray:
+    """Per row of `part` `(h, w, 3)`, how much ink it holds: how much darker than the face's
+    median its darkest channel is (red, blue, green and black inks all count)."""
+    dark = part.min(axis=2).astype(np.float32)
+    return np.clip(np.median(dark) - dark, 0, None).sum(axis=1)
+
+
+def centre_ink(part: np.ndarray, height: int) -> np.ndarray:
+    """`part` `(h, w, 3)` cut to the rows holding its ink and centred in `height` rows filled with
+    its median colour: a recogniser reads a line of text in the middle (a lone 一 at the top of
+    its view reads as 二)."""
+    ink = _ink_rows(part)
+    rows = np.flatnonzero(ink > 0.08 * ink.max()) if ink.max() > 0 else np.arange(len(part))
+    y0, y1 = int(rows[0]), int(rows[-1]) + 1
+    height = max(height, y1 - y0)
+    fill = np.median(part.reshape(-1, 3), axis=0).astype(np.uint8)
+    out = np.empty((height, part.shape[1], 3), np.uint8)
+    out[:] = fill
+    at = (height - (y1 - y0)) // 2
+    out[at : at + y1 - y0] = part[y0:y1]
+    return out
+
+
 def face_views(face: np.ndarray, inset: float = 0.06) -> dict[str, np.ndarray]:
-    """The three views of an upright face crop `(h, w, 3)` uint8 (inset by `inset` of its sides):
-    `top` (the upper 55 %), `whole`, `side` (the upper and lower 55 % side by side)."""
+    """The two views of an upright face crop `(h, w, 3)` uint8 (inset by `inset` of its sides):
+    `whole`, and `side`: the part above `split_row` (the numeral, without the top of 萬, which
+    makes 一 a 二) and the part below, each centred (`centre_ink`), side by side."""
     h, w = face.shape[:2]
     dy, dx = round(h * inset), round(w * inset)
     f = face[dy : h - dy or h, dx : w - dx or w]
-    h = f.shape[0]
-    top, bottom = f[: int(h * 0.55)], f[int(h * 0.45) :]
-    hh = min(len(top), len(bottom))
-    side = np.concatenate([top[:hh], bottom[:hh]], axis=1)
-    return {"top": top, "whole": f, "side": side}
+    cut = split_row(f)
+    height = max(cut, len(f) - cut)
+    top, bottom = centre_ink(f[:cut], height), centre_ink(f[cut:], height)
+    hh = max(len(top), len(bottom))
+    top, bottom = centre_ink(top, hh), centre_ink(bottom, hh)
+    return {"whole": f, "side": np.concatenate([top, bottom], axis=1)}
 
 
 def to_input(views: Sequence[np.ndarray], cap: int | None = None) -> np.ndarray:
@@ -255,7 +282,7 @@ class TextReader:
             for t in range(len(turns)):
                 base = f * per_face + t * len(VIEWS)
                 p = {view: self._view_scores(lp[base + j], view) for j, view in enumerate(VIEWS)}
-                s = np.maximum(np.maximum(p["top"], p["side"]), p["whole"])
+                s = np.maximum(p["side"], p["whole"])
                 best = np.maximum(best, s)
             out.append(TextReading(best.astype(np.float32)))
         return out
