@@ -22,7 +22,12 @@ from vision.detection import Detection
 from vision.text_check import decide, wants_text
 from vision.text_reader import TEXT_CODES, TextReading
 
-GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+GRID = (0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+"""The thresholds a held-out set's is chosen from. None under 0.1, a prior rather than a fit: a
+word the recogniser gives less than one chance in ten is no reading to overrule the classifier
+with and clear its flag (at 0.02 and 0.05, which the objective would take on real_sets_dev by
+one tile, a flagged tile is turned wrong and unflagged; `REPORTED` shows them)."""
+REPORTED = (0.02, 0.05, *GRID)
 OFF = 1.01
 """A threshold above every probability: the text reader decides nothing (the reading before)."""
 
@@ -99,7 +104,7 @@ def report(path: Path) -> dict:
     return {
         "records": str(path.name),
         "text": text_accuracy(records, views),
-        "grid": {str(t): outcome(records, views, t) for t in (*GRID, OFF)},
+        "grid": {str(t): outcome(records, views, t) for t in (*REPORTED, OFF)},
         "held_out": held_out(records, views),
     }
 
