@@ -59,6 +59,8 @@ from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, reduction_for
 from vision.splits import merge_splits
+from vision.text_check import TEXT_MIN_SCORE, check_with_text
+from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import ClassifierViews
 
 
@@ -91,6 +93,9 @@ class ReaderConfig:
             a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         threads: onnxruntime intra-op threads (None: one per core).
+        text_min_score: the text reader (`text_rec.onnx` beside the models) decides a character
+            tile from this probability of its best word on (`vision.text_check`); None: it does
+            not read.
     """
 
     conf_threshold: float = 0.3
@@ -104,6 +109,7 @@ class ReaderConfig:
     refine_margin: float = 0.1
     merge_splits: bool = True
     threads: int | None = None
+    text_min_score: float | None = TEXT_MIN_SCORE
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""
@@ -133,6 +139,10 @@ class TileReader(ClassifierViews):
         self.flag_model = load_flag_model(self.directory)
         """Flag 2 (`vision.flagging`, `flag.npz` beside the models): None flags as the
         classifier's calibration says (`vision.reading.uncertain`)."""
+        text_path = self.directory / TEXT_MODEL_FILE
+        self.text: TextReader | None = TextReader(text_path, threads) if text_path.is_file() else None
+        """The text reader (`vision.text_reader`, `text_rec.onnx` beside the models): None reads
+        without it; a damaged file is a `TextModelError` (a `ModelError`)."""
 
     # -- public API -------------------------------------------------------------------------
 
@@ -255,6 +265,8 @@ class TileReader(ClassifierViews):
             margins.append(
                 float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
             )
+        if self.text is not None and self.config.text_min_score is not None:
+            dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         fifth = margins if self.flag_model is not None else None
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
