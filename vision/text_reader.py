@@ -249,7 +249,7 @@ class TextReader:
         }
         self._groups = {view: _by_length(words) for view, words in self.words.items()}
 
-    def log_probs(self, views: Sequence[np.ndarray]) -> np.ndarray:
+    def log_probs(self, views: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Per view its `(T, C)` per-frame log-probabilities (`views`: uint8 BGR crops; T grows
         with the view's width). One model run per width class of `WIDTHS`."""
         out: list[np.ndarray] = [np.empty(0)] * len(views)

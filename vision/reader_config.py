@@ -1,0 +1,64 @@
+"""Run-time knobs of the tile reader (`ReaderConfig`), apart from the reader that uses them
+(`vision.reader` re-exports it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.boxes import LIMITS, check_limit
+from vision.text_check import TEXT_MIN_SCORE
+
+__all__ = ["ReaderConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """Run-time knobs of the tile reader (all generic; none is tuned to a photo).
+
+    Attributes:
+        conf_threshold: minimum localizer score for a box to be kept (0.01..0.99: the ranges of
+            the thresholds are `vision.boxes.LIMITS`; outside them, ValueError).
+        iou_threshold: NMS overlap (intersection over union) above which the weaker box goes (0.1..0.9).
+        containment_threshold: after NMS, a box goes too when more than this fraction of it
+            (or of the stronger box) is covered by a stronger box: a duplicate that is shifted
+            or a different size can have a low IoU. Loose boxes of neighbouring tiles seen at
+            a slant overlap by up to ~70%, hence 0.8. 1.0 turns it off.
+        max_detections: at most this many boxes per photo (the strongest; 1..10000).
+        decode_min_side: a JPEG may be decoded at 1/2, 1/4 or 1/8 scale while its long side
+            stays >= this many pixels (0: always full resolution; `vision.scale`). 1000 keeps
+            the tiles of a phone photo of a hand (short side ~200 px at 4032 px) ~50 px wide,
+            above the classifier's 48; 2000 is the safer half size.
+        min_crop_px: when the median short side of the boxes, in pixels of the decoded
+            image, is below `min_crop_px` x the classifier's input width, the photo is
+            decoded again, at the coarsest scale where it is not, for the crops.
+        crop_margin: each crop is widened by this fraction of the box size on every side.
+        refine_min_gain: coarse-to-fine: when the boxes of the first localizer pass lie in a
+            region this many times smaller (long side) than the image, the localizer runs again
+            on that region and the boxes are merged (`refine_region`); 0 turns it off.
+        refine_margin: the region is widened by this fraction of its long side on every side.
+            The second pass runs at the localizer's `refine_input_size` (metadata, 0.6.2 on:
+            a graph with free height and width) when it has one, else at its `input_size`.
+        merge_splits: put a tile boxed as two halves back together (`vision.splits`).
+        threads: onnxruntime intra-op threads (None: one per core).
+        text_min_score: the text reader (`text_rec.onnx` beside the models) decides a character
+            tile from this probability of its best word on (`vision.text_check`); None: it does
+            not read.
+    """
+
+    conf_threshold: float = 0.3
+    iou_threshold: float = 0.45
+    containment_threshold: float = 0.8
+    max_detections: int = 300
+    decode_min_side: int = 1000
+    min_crop_px: float = 1.0
+    crop_margin: float = 0.0
+    refine_min_gain: float = 1.6
+    refine_margin: float = 0.1
+    merge_splits: bool = True
+    threads: int | None = None
+    text_min_score: float | None = TEXT_MIN_SCORE
+
+    def __post_init__(self) -> None:
+        """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""
+        for name in LIMITS:
+            check_limit(name, getattr(self, name))
