@@ -78,8 +78,9 @@ def practice() -> None:
     draw_input(hand)
     rules = load_rules(variant)
     if level == "table":
-        dealer = next((t(f"seat.{x.name}") for x in hand.payers if x.is_dealer), t("seat.me"))
-        bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in hand.payers)
+        payers = hand.payers or ()  # a table-level hand names its payers (`new_practice`)
+        dealer = next((t(f"seat.{x.name}") for x in payers if x.is_dealer), t("seat.me"))
+        bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in payers)
         st.caption(t("learn.table_line", dealer=dealer, bonus=bonus if rules.bonus_tile is not None else "—"))
     elif hand.winner_is_dealer and rules.options.dealer_doubles:
         st.caption(t("learn.you_dealer"))
