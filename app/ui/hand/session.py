@@ -17,10 +17,11 @@ drawn), or in the widget's own callback:
 | `typed` | ② the tile string | `hand` (its button's callback) |
 | `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
 | `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
-| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs, 炸糊 seat, note | `table` (`app.ui.table.record`) |
+| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs, 炸糊 seat, note | `table` (:func:`bind_choice`) |
 
-`pending_photo` is the tests' way in (AppTest cannot upload): bytes read as an upload. The `w_*`
-keys are dropped when another hand becomes current, so every widget reads its own hand again.
+Every session key is declared in `app.ui.state.keys`. `pending_photo` is the tests' way in
+(AppTest cannot upload): bytes read as an upload. The `w_*` keys are dropped when another hand
+becomes current, so every widget reads its own hand again.
 
 A widget's value lives in the browser as long as its key is drawn: dropping the key on the
 server alone leaves the browser sending the old value with the next tap (a 跟庄 tick outlived its
