@@ -29,7 +29,7 @@ run: $(BIN)/.jxmj-runtime
 WORKERS      ?= 2
 PARLOUR_PORT ?= 8080
 parlour: $(BIN)/.jxmj-runtime
-	$(BIN)/jxmj serve-parlour --workers $(WORKERS) --port $(PARLOUR_PORT)
+	$(BIN)/jxmj parlour --workers $(WORKERS) --port $(PARLOUR_PORT)
 
 test: setup
 	bash scripts/ensure-chromium.sh

@@ -1,6 +1,6 @@
-"""`jxmj serve-parlour` — a parlour on one machine: N `jxmj app` processes and nginx in front.
+"""`jxmj parlour` — a parlour on one machine: N `jxmj app` processes and nginx in front.
 
-    JXMJ_DB=postgresql+psycopg://jxmj:secret@localhost/jxmj jxmj serve-parlour --workers 2 --port 8080
+    JXMJ_DB=postgresql+psycopg://jxmj:secret@localhost/jxmj jxmj parlour --workers 2 --port 8080
 
 starts `--workers` app processes on free local ports (127.0.0.1 only), waits until each answers,
 then runs Debian's nginx in the foreground with a configuration made for this run
@@ -124,10 +124,10 @@ def run(args: argparse.Namespace) -> int:
 
     nginx = find_nginx(args.nginx)
     if nginx is None:
-        print("jxmj serve-parlour: nginx not found (Debian: apt-get install nginx)", file=sys.stderr)
+        print("jxmj parlour: nginx not found (Debian: apt-get install nginx)", file=sys.stderr)
         return 2
     if not 1 <= args.workers <= 64:
-        print("jxmj serve-parlour: --workers must be 1..64", file=sys.stderr)
+        print("jxmj parlour: --workers must be 1..64", file=sys.stderr)
         return 2
     options = [o for o in args.app_options if o != "--"]
     tls = None
@@ -161,13 +161,13 @@ def run(args: argparse.Namespace) -> int:
         while waiting:
             for port, proc in list(waiting.items()):
                 if proc.poll() is not None:
-                    print(f"jxmj serve-parlour: the app on port {port} stopped:", file=sys.stderr)
+                    print(f"jxmj parlour: the app on port {port} stopped:", file=sys.stderr)
                     print(_tail(prefix / f"app-{port}.log"), file=sys.stderr)
                     return 1
                 if _healthy(port):
                     del waiting[port]
             if time.monotonic() > deadline:
-                print(f"jxmj serve-parlour: the app did not start on {sorted(waiting)}", file=sys.stderr)
+                print(f"jxmj parlour: the app did not start on {sorted(waiting)}", file=sys.stderr)
                 return 1
             time.sleep(0.2)
         listen = f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}"
@@ -177,21 +177,21 @@ def run(args: argparse.Namespace) -> int:
         procs.insert(0, front)
         time.sleep(0.3)
         if front.poll() is not None:
-            print("jxmj serve-parlour: nginx did not start:", file=sys.stderr)
+            print("jxmj parlour: nginx did not start:", file=sys.stderr)
             print(_tail(prefix / "error.log"), file=sys.stderr)
             return 1
-        print(f"jxmj serve-parlour: nginx on {listen} -> app processes on ports {ports}", flush=True)
-        print(f"jxmj serve-parlour: database {db}; logs in {prefix}", flush=True)
+        print(f"jxmj parlour: nginx on {listen} -> app processes on ports {ports}", flush=True)
+        print(f"jxmj parlour: database {db}; logs in {prefix}", flush=True)
         announce([], bool(tls), env["JXMJ_JOIN_URL"])
         while True:
             for proc in procs:
                 if proc.poll() is not None:
                     said = f"{proc.args[0]} stopped (exit {proc.returncode})"
-                    print(f"jxmj serve-parlour: {said}; logs in {prefix}", file=sys.stderr)
+                    print(f"jxmj parlour: {said}; logs in {prefix}", file=sys.stderr)
                     return 1
             time.sleep(0.5)
     except Stop:
-        print("jxmj serve-parlour: stopping", file=sys.stderr, flush=True)
+        print("jxmj parlour: stopping", file=sys.stderr, flush=True)
         return 0
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)

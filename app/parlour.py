@@ -13,7 +13,7 @@ recorded through another.
 
 `http_config` is the `http { }` part: `deploy/nginx/jxmj.conf` is it for ports 8501-8504 (a
 test keeps the file equal to it); `main_config` wraps it into a whole configuration for
-`jxmj serve-parlour`, which runs nginx as a child with everything in one temporary folder.
+`jxmj parlour`, which runs nginx as a child with everything in one temporary folder.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROUTE_COOKIE = "jxmj_route"
 UPSTREAM_HEADER = "X-Jxmj-Upstream"
-"""The header `jxmj serve-parlour` adds to every answer: the process (`127.0.0.1:PORT`) that
+"""The header `jxmj parlour` adds to every answer: the process (`127.0.0.1:PORT`) that
 served it (for trying it out and the end-to-end test; the deployed file leaves it out)."""
 MAX_BODY_MB = 48  # `jxmj app` accepts uploads of 40 MB (cmd_app.MAX_UPLOAD_MB) and some framing
 
@@ -115,7 +115,7 @@ def main_config(prefix: Path, http: str) -> str:
     body = "\n".join("    " + line if line else "" for line in http.splitlines())
     return "\n".join(
         [
-            "# jxmj serve-parlour: generated for this run, removed when it stops",
+            "# jxmj parlour: generated for this run, removed when it stops",
             "worker_processes 1;",
             f"pid {p / 'nginx.pid'};",
             f"error_log {p / 'error.log'} warn;",

@@ -1,5 +1,5 @@
 """A parlour on one box (issue 37): nginx's configuration for N `jxmj app` processes
-(`app/parlour.py`), the deployed file, and `jxmj serve-parlour` started, balancing two processes
+(`app/parlour.py`), the deployed file, and `jxmj parlour` started, balancing two processes
 sticky per browser cookie, upgrading the websocket, and stopped cleanly."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_nginx_accepts_the_whole_configuration(tmp_path, https):
 def test_serve_parlour_without_nginx_says_so(capsys):
     from app.cli import main
 
-    assert main(["serve-parlour", "--nginx", "/nonexistent/nginx"]) == 2
+    assert main(["parlour", "--nginx", "/nonexistent/nginx"]) == 2
     assert "nginx not found" in capsys.readouterr().err
 
 
@@ -103,7 +103,7 @@ def test_serve_parlour_balances_two_processes_sticky_and_stops_cleanly(tmp_path)
     port = cmd_parlour.free_ports(1)[0]
     env = {**os.environ, "JXMJ_DB": f"sqlite:///{tmp_path / 'ledger.sqlite3'}"}
     env.pop("JXMJ_JOIN_URL", None)
-    cmd = [sys.executable, "-m", "app", "serve-parlour", "--workers", "2", "--port", str(port)]
+    cmd = [sys.executable, "-m", "app", "parlour", "--workers", "2", "--port", str(port)]
     log = (tmp_path / "parlour.log").open("w")
     out = {"stdout": log, "stderr": subprocess.STDOUT}
     proc = subprocess.Popen([*cmd, "--host", "127.0.0.1"], cwd=ROOT, env=env, start_new_session=True, **out)
