@@ -167,7 +167,10 @@ class DraftStore:
 
 
 def _put_photo(conn: sa.Connection, digest: str, blob: bytes, now: str) -> None:
-    """Store the photo `digest` once: written when new, else only its time renewed."""
+    """Store the photo `digest` once: written when new, else only its time renewed (its bytes
+    are not even sent to the database again)."""
+    if conn.execute(photos.update().where(photos.c.sha256 == digest).values(updated=now)).rowcount:
+        return
     name = conn.dialect.name
     if name in ("postgresql", "sqlite"):
         if name == "postgresql":
@@ -177,5 +180,4 @@ def _put_photo(conn: sa.Connection, digest: str, blob: bytes, now: str) -> None:
         new = insert(photos).values(sha256=digest, blob=blob, updated=now)
         conn.execute(new.on_conflict_do_update(index_elements=[photos.c.sha256], set_={"updated": now}))
         return
-    if not conn.execute(photos.update().where(photos.c.sha256 == digest).values(updated=now)).rowcount:
-        conn.execute(photos.insert().values(sha256=digest, blob=blob, updated=now))
+    conn.execute(photos.insert().values(sha256=digest, blob=blob, updated=now))
