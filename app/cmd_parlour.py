@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="the address nginx listens on (default all)")
     parser.add_argument("--https", action="store_true", help="https with this machine's certificate")
     parser.add_argument("--nginx", default="", help="the nginx program (default: found on PATH)")
+    parser.add_argument("--logs", default="", help="keep the app processes' logs in this folder")
     parser.add_argument("app_options", nargs=argparse.REMAINDER, help="after --: options for every jxmj app")
 
 
@@ -151,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
     old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         ports = free_ports(args.workers)
+        logs = Path(args.logs) if args.logs else prefix
+        logs.mkdir(parents=True, exist_ok=True)
         for port in ports:
-            log = (prefix / f"app-{port}.log").open("w")
+            log = (logs / f"app-{port}.log").open("w")
             out = {"stdout": log, "stderr": subprocess.STDOUT}
             procs.append(subprocess.Popen(app_command(port, options), env=env, start_new_session=True, **out))
             log.close()
@@ -162,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             for port, proc in list(waiting.items()):
                 if proc.poll() is not None:
                     print(f"jxmj parlour: the app on port {port} stopped:", file=sys.stderr)
-                    print(_tail(prefix / f"app-{port}.log"), file=sys.stderr)
+                    print(_tail(logs / f"app-{port}.log"), file=sys.stderr)
                     return 1
                 if _healthy(port):
                     del waiting[port]
@@ -181,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
             print(_tail(prefix / "error.log"), file=sys.stderr)
             return 1
         print(f"jxmj parlour: nginx on {listen} -> app processes on ports {ports}", flush=True)
-        print(f"jxmj parlour: database {db}; logs in {prefix}", flush=True)
+        print(f"jxmj parlour: database {db}; logs in {prefix} (the apps': {logs})", flush=True)
         announce([], bool(tls), env["JXMJ_JOIN_URL"])
         while True:
             for proc in procs:

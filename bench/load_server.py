@@ -17,7 +17,7 @@ def server_command(port: int, workers: int) -> list[str]:
         cmd = [sys.executable, "-m", "app", "app", f"--server.port={port}", "--server.address=127.0.0.1"]
         return [*cmd, "--server.headless=true"]
     cmd = [sys.executable, "-m", "app", "parlour", "--workers", str(workers), "--port", str(port)]
-    return [*cmd, "--host", "127.0.0.1"]
+    return [*cmd, "--host", "127.0.0.1", "--logs", str(Path(__file__).parent / "out" / "parlour-logs")]
 
 
 def ready(log: Path, workers: int) -> bool:
