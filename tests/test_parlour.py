@@ -139,3 +139,56 @@ def test_serve_parlour_balances_two_processes_sticky_and_stops_cleanly(tmp_path)
     for address in others:  # the processes stopped
         with pytest.raises(OSError):
             _get(int(address.rsplit(":", 1)[1]), "/_stcore/health")
+
+
+def _app_pid(port: int) -> int:
+    """The app process serving `port` (its command line names it)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--server.port" in args and args[args.index(b"--server.port") + 1] == str(port).encode():
+            return int(entry.name)
+    raise AssertionError(f"no process serves {port}")
+
+
+@needs_nginx
+def test_parlour_stops_everything_when_one_process_dies(tmp_path):
+    """One app process killed: the parlour stops nginx and the other one and exits 1 (a systemd
+    or a shell restarts it whole), saying which stopped; nothing is left listening."""
+    port = cmd_parlour.free_ports(1)[0]
+    env = {**os.environ, "JXMJ_DB": f"sqlite:///{tmp_path / 'ledger.sqlite3'}"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "app",
+        "parlour",
+        "--workers",
+        "2",
+        "--port",
+        str(port),
+        "--host",
+        "127.0.0.1",
+    ]
+    path = tmp_path / "parlour.log"
+    with path.open("w") as log:
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            deadline = time.monotonic() + 90
+            while "other phones at the table open" not in path.read_text():
+                assert proc.poll() is None and time.monotonic() < deadline, path.read_text()
+                time.sleep(0.5)
+            ports = [int(p) for p in path.read_text().split("ports [")[1].split("]")[0].split(", ")]
+            victim = _get(port, cookie="jxmj_route=x").getheader(parlour.UPSTREAM_HEADER)
+            os.kill(_app_pid(int(victim.rsplit(":", 1)[1])), signal.SIGKILL)
+            assert proc.wait(timeout=40) == 1
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert "stopped (exit" in path.read_text()
+    for p in [port, *ports]:
+        with pytest.raises(OSError):
+            _get(p, "/_stcore/health")
