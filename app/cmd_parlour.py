@@ -7,7 +7,8 @@ then runs Debian's nginx in the foreground with a configuration made for this ru
 (`app.parlour`: sticky sessions on a cookie, websocket upgrade, https with `--https`), all of
 it (configuration, pid, logs, the processes' logs) in one temporary folder. Every process uses
 the one database in `JXMJ_DB` (unset: the user's SQLite ledger, fine on one machine) and shows
-the proxy's address in its QR (`JXMJ_JOIN_URL`, when not set already). Ctrl-C or SIGTERM stops
+the proxy's address in its QR (`JXMJ_JOIN_URL`, when not set already) and reads photos with its
+share of the cores (`JXMJ_ORT_THREADS`, when not set already: cores / workers). Ctrl-C or SIGTERM stops
 nginx and the processes and removes the folder; if one of them stops on its own, the others
 are stopped too and the command exits 1. Options after `--` go to every `jxmj app`.
 For a real server: `deploy/` (an nginx site and the systemd unit `jxmj@.service`).
@@ -31,6 +32,7 @@ from pathlib import Path
 DESCRIPTION = __doc__
 NGINX_PLACES = ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
 START_TIMEOUT_S = 60.0
+THREADS = "JXMJ_ORT_THREADS"  # app.photo_gate.ORT_THREADS_ENV (not imported: it is the app's)
 SECRET = "STREAMLIT_SERVER_COOKIE_SECRET"  # the same in every process: each checks the others' XSRF cookies
 
 
@@ -140,11 +142,14 @@ def run(args: argparse.Namespace) -> int:
     addresses = None if args.host in ("0.0.0.0", "::") else [args.host]
     url = announce_url(args.port, bool(tls), addresses)
     db = _db_name()  # before anything starts: what it imports takes a while on a busy machine
+    share = str(max(1, (os.cpu_count() or 1) // args.workers))
     env = {
         **os.environ,
         "JXMJ_JOIN_URL": os.environ.get("JXMJ_JOIN_URL") or url,
         # every process signs and checks the same XSRF cookie
         SECRET: os.environ.get(SECRET) or secrets.token_hex(32),
+        # each process reads its photos with its share of the cores (app.photo_gate.ort_threads)
+        THREADS: os.environ.get(THREADS) or share,
     }
     prefix = Path(tempfile.mkdtemp(prefix="jxmj-parlour-"))
     prefix.chmod(0o711)  # nginx's workers (user nobody under root) reach their temporary folders

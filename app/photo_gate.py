@@ -30,7 +30,8 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-__all__ = ["MEMORY", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "photo_slot", "trim"]
+__all__ = ["MEMORY", "ORT_THREADS_ENV", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "ort_threads"]
+__all__ += ["photo_slot", "trim"]
 
 
 def _slots_from_env() -> int:
@@ -48,6 +49,20 @@ MEMORY = 640 * 2**20
 
 WAIT_SECONDS = 120.0
 """How long a read waits to be admitted before `PhotoBusy`."""
+
+ORT_THREADS_ENV = "JXMJ_ORT_THREADS"
+"""ONNX Runtime's threads per photo read in this process (unset: one per core). `jxmj parlour`
+gives each of its N processes its share of the cores, so N processes do not fight over them."""
+
+
+def ort_threads() -> int | None:
+    """`$JXMJ_ORT_THREADS` as a whole number >= 1, else None (ONNX Runtime's default)."""
+    try:
+        n = int(os.environ.get(ORT_THREADS_ENV, ""))
+    except ValueError:
+        return None
+    return n if n >= 1 else None
+
 
 _gate = threading.Condition()
 _running = 0

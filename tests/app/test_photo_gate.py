@@ -102,3 +102,10 @@ def test_trim_gives_memory_back_on_glibc():
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("needs glibc (malloc_trim)")
     assert photo_gate.trim() is True
+
+
+@pytest.mark.parametrize(("value", "want"), [("2", 2), ("1", 1), ("0", None), ("", None), ("many", None)])
+def test_ort_threads_from_the_environment(monkeypatch, value, want):
+    """`jxmj parlour` gives each process its share of the cores as $JXMJ_ORT_THREADS."""
+    monkeypatch.setenv(photo_gate.ORT_THREADS_ENV, value)
+    assert photo_gate.ort_threads() == want
