@@ -194,8 +194,14 @@ def run(args: argparse.Namespace) -> int:
         while True:
             for proc in procs:
                 if proc.poll() is not None:
-                    said = f"{proc.args[0]} stopped (exit {proc.returncode})"
-                    print(f"jxmj parlour: {said}; logs in {prefix}", file=sys.stderr)
+                    what = "nginx" if proc is front else f"the app on port {ports[procs.index(proc) - 1]}"
+                    print(f"jxmj parlour: {what} stopped (exit {proc.returncode}):", file=sys.stderr)
+                    log = (
+                        prefix / "error.log"
+                        if proc is front
+                        else logs / f"app-{ports[procs.index(proc) - 1]}.log"
+                    )
+                    print(_tail(log), file=sys.stderr)
                     return 1
             time.sleep(0.5)
     except Stop:

@@ -188,7 +188,7 @@ def test_parlour_stops_everything_when_one_process_dies(tmp_path):
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
-    assert "stopped (exit" in path.read_text()
+    assert f"the app on port {victim.rsplit(':', 1)[1]} stopped (exit -9)" in path.read_text()
     for p in [port, *ports]:
         with pytest.raises(OSError):
             _get(p, "/_stcore/health")
