@@ -25,11 +25,12 @@ setup: $(BIN)/.jxmj-dev
 run: $(BIN)/.jxmj-runtime
 	$(BIN)/jxmj app --server.port $(PORT)
 
-# A parlour on this machine: WORKERS app processes behind nginx on PARLOUR_PORT, one database (JXMJ_DB).
+# A parlour on this machine: WORKERS app processes behind nginx on PARLOUR_PORT (or a PORT given on
+# the command line: `make parlour WORKERS=2 PORT=8080`), one database (JXMJ_DB).
 WORKERS      ?= 2
 PARLOUR_PORT ?= 8080
 parlour: $(BIN)/.jxmj-runtime
-	$(BIN)/jxmj parlour --workers $(WORKERS) --port $(PARLOUR_PORT)
+	$(BIN)/jxmj parlour --workers $(WORKERS) --port $(if $(filter command line,$(origin PORT)),$(PORT),$(PARLOUR_PORT))
 
 test: setup
 	bash scripts/ensure-chromium.sh
