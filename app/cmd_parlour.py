@@ -160,10 +160,13 @@ def run(args: argparse.Namespace) -> int:
         logs = Path(args.logs) if args.logs else prefix
         logs.mkdir(parents=True, exist_ok=True)
         for port in ports:
-            log = (logs / f"app-{port}.log").open("w")
-            out = {"stdout": log, "stderr": subprocess.STDOUT}
-            procs.append(subprocess.Popen(app_command(port, options), env=env, start_new_session=True, **out))
-            log.close()
+            with (logs / f"app-{port}.log").open("w") as out:
+                cmd = app_command(port, options)
+                procs.append(
+                    subprocess.Popen(
+                        cmd, env=env, start_new_session=True, stdout=out, stderr=subprocess.STDOUT
+                    )
+                )
         deadline = time.monotonic() + START_TIMEOUT_S
         waiting = dict(zip(ports, procs, strict=True))
         while waiting:
@@ -196,12 +199,12 @@ def run(args: argparse.Namespace) -> int:
                 if proc.poll() is not None:
                     what = "nginx" if proc is front else f"the app on port {ports[procs.index(proc) - 1]}"
                     print(f"jxmj parlour: {what} stopped (exit {proc.returncode}):", file=sys.stderr)
-                    log = (
+                    log_file = (
                         prefix / "error.log"
                         if proc is front
                         else logs / f"app-{ports[procs.index(proc) - 1]}.log"
                     )
-                    print(_tail(log), file=sys.stderr)
+                    print(_tail(log_file), file=sys.stderr)
                     return 1
             time.sleep(0.5)
     except Stop:

@@ -173,10 +173,9 @@ def _put_photo(conn: sa.Connection, digest: str, blob: bytes, now: str) -> None:
         return
     name = conn.dialect.name
     if name in ("postgresql", "sqlite"):
-        if name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert = postgresql.insert if name == "postgresql" else sqlite.insert
         new = insert(photos).values(sha256=digest, blob=blob, updated=now)
         conn.execute(new.on_conflict_do_update(index_elements=[photos.c.sha256], set_={"updated": now}))
         return
