@@ -6,7 +6,7 @@ PORT   ?= 8501
 # Where a machine keeps a local CPU build of torch (it saves a multi-GB CUDA download), use it.
 FIND_LINKS = $(if $(wildcard /opt/wheels/torch-*),--find-links /opt/wheels,)
 
-.PHONY: run test test-no-shared setup lint format bench clean
+.PHONY: run parlour test test-no-shared setup lint format bench clean
 
 # `run` needs only the runtime; `test` adds the test tools and the training stack (torch, CPU)
 # for the pipeline smoke test.
@@ -24,6 +24,13 @@ setup: $(BIN)/.jxmj-dev
 
 run: $(BIN)/.jxmj-runtime
 	$(BIN)/jxmj app --server.port $(PORT)
+
+# A parlour on this machine: WORKERS app processes behind nginx on PARLOUR_PORT (or a PORT given on
+# the command line: `make parlour WORKERS=2 PORT=8080`), one database (JXMJ_DB).
+WORKERS      ?= 2
+PARLOUR_PORT ?= 8080
+parlour: $(BIN)/.jxmj-runtime
+	$(BIN)/jxmj parlour --workers $(WORKERS) --port $(if $(filter command line,$(origin PORT)),$(PORT),$(PARLOUR_PORT))
 
 test: setup
 	bash scripts/ensure-chromium.sh

@@ -36,6 +36,7 @@ SUBCOMMANDS = {
     "photo": ("app.cmd_photo", "photo -> tiles -> hand -> score, in one step"),
     "table": ("app.cmd_table", "a multi-hand table ledger (牌局): record hands, show totals, settle"),
     "app": ("app.cmd_app", "start the Streamlit web app"),
+    "parlour": ("app.cmd_parlour", "N app processes behind nginx on one database (one machine)"),
 }
 
 

@@ -10,7 +10,9 @@ So a phone JPEG (~20 MiB) is not kept waiting behind two 100-megapixel JPEGs, an
 uploads decodes more than `MEMORY` at once. A read that is not admitted waits — with
 `waiting()` shown meanwhile, e.g. a spinner — for at most `WAIT_SECONDS`, then `PhotoBusy`
 is raised (the app says "busy, try again"; the hand is kept). One gate per server process:
-every Streamlit session is a thread of it.
+every Streamlit session is a thread of it. When the last running read ends, freed memory glibc
+still keeps in its arenas goes back to the system (`trim`: `malloc_trim(0)`, issue 37; elsewhere
+nothing).
 
 >>> with photo_slot(cost=2**20):
 ...     free_slots() == SLOTS - 1
@@ -20,12 +22,16 @@ True
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-__all__ = ["MEMORY", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "photo_slot"]
+__all__ = ["MEMORY", "ORT_THREADS_ENV", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "ort_threads"]
+__all__ += ["photo_slot", "trim"]
 
 
 def _slots_from_env() -> int:
@@ -44,6 +50,20 @@ MEMORY = 640 * 2**20
 WAIT_SECONDS = 120.0
 """How long a read waits to be admitted before `PhotoBusy`."""
 
+ORT_THREADS_ENV = "JXMJ_ORT_THREADS"
+"""ONNX Runtime's threads per photo read in this process (unset: one per core). `jxmj parlour`
+gives each of its N processes its share of the cores, so N processes do not fight over them."""
+
+
+def ort_threads() -> int | None:
+    """`$JXMJ_ORT_THREADS` as a whole number >= 1, else None (ONNX Runtime's default)."""
+    try:
+        n = int(os.environ.get(ORT_THREADS_ENV, ""))
+    except ValueError:
+        return None
+    return n if n >= 1 else None
+
+
 _gate = threading.Condition()
 _running = 0
 _reserved = 0
@@ -57,6 +77,21 @@ def free_slots() -> int:
     """Reads that could start right now, counting slots only (for tests and diagnostics)."""
     with _gate:
         return SLOTS - _running
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None (another C library, or none found)."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def trim() -> bool:
+    """Give the free memory of the C heap back to the system (glibc); False where it cannot."""
+    fn = _malloc_trim()
+    return bool(fn is not None and fn(0) is not None)
 
 
 def _admissible(cost: int) -> bool:
@@ -98,4 +133,7 @@ def photo_slot(
     finally:
         with _gate:
             _running, _reserved = _running - 1, _reserved - cost
+            last = _running == 0
             _gate.notify_all()
+        if last:  # no read holds a decode now: what they freed goes back (a few ms)
+            trim()

@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/bench_load.py                       # 8 sessions x 3 photos
     .venv/bin/python bench/bench_load.py --sessions 4 --photos jpeg,jpeg --repo ../main
+    .venv/bin/python bench/bench_load.py --sessions 16 --photos jpeg,jpeg,jpeg --workers 2   # via nginx
 
 Starts `python -m app app` on a free port of 127.0.0.1 (nothing else is contacted) and drives
 it the way the browser does, over Streamlit's own protocol: each session opens the page
@@ -13,7 +14,10 @@ sessions start together (a barrier) and each step has a time limit, so the run i
 Printed: page latency — open (connect -> first run finished) and photo (upload start -> the
 rerun that shows the result finished) as p50 / p95 over all sessions — failed requests
 (HTTP errors, closed sockets, timeouts, an exception or error message in the page), and the
-server's peak RSS (`VmHWM` of its process). Target: peak RSS < 1.5 GB with 8
+server's peak RSS (`VmHWM` of its process; with `--workers N`, the busiest of the N app processes
+behind `jxmj parlour`'s nginx), photos per second, the server's CPU seconds per photo (all its
+processes), the load average before and after, and the app processes' RSS before, after and (with
+`--settle S`) every 5 s for S seconds. Target: peak RSS < 1.5 GB with 8
 sessions, no request failed. Photos (from bench/bench_memory.py, generated into bench/out/):
 `jpeg` = a 12 MP phone JPEG, `png89` = the 89 MP 16-bit RGBA PNG, and the hostile images of
 `bench/hostile_images.py` by name without extension (`cmyk_prog_100mp`, `webp_lossless_7000`,
@@ -39,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
+from load_server import cpu_seconds, peak_rss_per_process_mb, rss_mb, server_command, wait_ready
 
 TARGET_MB = 1500
 REFUSALS_OK = False  # --refusals-ok
@@ -56,9 +61,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(repo: Path, port: int, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "app", "app", f"--server.port={port}", "--server.address=127.0.0.1"]
-    cmd.append("--server.headless=true")
+def start_server(repo: Path, port: int, log: Path, workers: int = 0) -> subprocess.Popen:
+    cmd = server_command(port, workers)
     fh = log.open("w")
     proc = subprocess.Popen(cmd, cwd=repo, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
     import requests
@@ -67,7 +71,8 @@ def start_server(repo: Path, port: int, log: Path) -> subprocess.Popen:
     while time.monotonic() < deadline:
         try:
             if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).status_code == 200:
-                return proc
+                if wait_ready(proc, log, workers):
+                    return proc
         except requests.RequestException:
             pass
         if proc.poll() is not None:
@@ -111,12 +116,13 @@ class Session:
         self.http = requests.Session()
         self.http.get(f"{self.base}/_stcore/health", timeout=30)
         self.xsrf = self.http.cookies.get("_streamlit_xsrf", "")
+        cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())  # nginx's route too
         protocols = ["streamlit", self.xsrf] if self.xsrf else ["streamlit"]
         self.ws = connect(
             f"ws://127.0.0.1:{port}/_stcore/stream",
             subprotocols=protocols,
             origin=self.base,
-            additional_headers={"Cookie": f"_streamlit_xsrf={self.xsrf}", "Accept-Language": "zh-CN"},
+            additional_headers={"Cookie": cookies, "Accept-Language": "zh-CN"},
             max_size=None,
             open_timeout=30,
         )
@@ -256,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", type=Path, default=REPO, help="checkout whose app runs (default: this one)")
     ap.add_argument("--timeout", type=float, default=600, help="the whole run's limit, seconds")
     ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
+    ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
+    ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     opts = ap.parse_args(argv)
     global REFUSALS_OK
     REFUSALS_OK = opts.refusals_ok
@@ -267,10 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     names = [Path(n).stem for n in NAMES] if opts.photos == "hostile" else opts.photos.split(",")
     photos = [files[name] for name in names if name]
     port = free_port()
-    server = start_server(opts.repo, port, OUT / "load-server.log")
+    server = start_server(opts.repo, port, OUT / "load-server.log", opts.workers)
     results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
     try:
         base_rss = peak_rss_mb(server.pid)
+        before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
             threading.Thread(target=run_session, args=(port, photos, barrier, results), daemon=True)
@@ -284,6 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.perf_counter() - t0
         unfinished = sum(t.is_alive() for t in threads)
         peak = peak_rss_mb(server.pid)
+        cpu = cpu_seconds(server.pid) - cpu0
+        peaks, load1, after = peak_rss_per_process_mb(server.pid), os.getloadavg(), rss_mb(server.pid)
+        peak = max([peak, *peaks])  # a parlour: its busiest app process
+        settled = []
+        for _ in range(int(opts.settle // 5)):
+            time.sleep(5)
+            settled.append(rss_mb(server.pid))
     finally:
         stop_server(server)
     requests_made = opts.sessions * (1 + len(photos))
@@ -301,6 +317,16 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  requests {requests_made}, failed {len(failed)}; page runs showing a photo result: "
         f"{sum(results['shown'])}; photos refused with a message: {sum(results['refused'])}"
+    )
+    n = len(results["photo"])
+    print(
+        f"  photos {n} in {wall:.1f} s: {n / wall:.2f} photos/s; server CPU {cpu:.1f} s = "
+        f"{cpu / max(1, n):.3f} s per photo ({opts.workers or 1} app process(es)); "
+        f"load average {load0[0]:.2f} before, {load1[0]:.2f} after"
+    )
+    print(
+        f"  app RSS {before_rss} MB before, {after} MB after the burst, then every 5 s: {settled}; "
+        f"peak per process {peaks} MB"
     )
     for f in failed[:10]:
         print(f"    - {f}")

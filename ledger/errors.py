@@ -19,7 +19,7 @@ CODES = (
     "bad_code", "bad_hand", "bad_import", "bad_money", "bad_ref", "bad_rule", "bad_seats", "bad_title",
     "bad_url", "cannot_win", "conflict", "corrupt_store", "disk_full", "missing_driver", "newer_schema",
     "no_such_hand", "not_the_dealer", "payers_contradict_seats", "read_only_store", "rule_not_in_variant",
-    "store_io_error", "store_unreachable", "table_locked", "table_not_found", "unknown_rule",
+    "store_busy", "store_io_error", "store_unreachable", "table_locked", "table_not_found", "unknown_rule",
     "unknown_seat", "unknown_variant",
 )  # fmt: skip
 """Every ``code`` the ledger raises (tests/cli/test_cmd_table_errors.py reads the source for them);

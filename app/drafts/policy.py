@@ -7,8 +7,11 @@
   opens nothing, and the page issues a fresh one.
 - **Expiry.** A draft (with its photo) not saved for :func:`ttl_seconds` (``$JXMJ_DRAFT_HOURS``,
   default 24 hours) is gone: never read again, and deleted by the next save.
-- **Cap.** All drafts together hold at most :data:`MAX_DRAFTS_BYTES`; a save that would pass it
-  first deletes the drafts saved longest ago.
+- **Cap.** All drafts together hold at most :data:`MAX_DRAFTS_BYTES` (a photo counted with each
+  draft naming it); a save that would pass it first deletes the drafts saved longest ago.
+- **Photos** (``jxmj_app_photos``, stored once by hash) go when no draft names them (:func:`sweep`),
+  except those saved in the last :data:`PHOTO_GRACE_S` (another process may be saving a draft
+  that names one in a transaction this one cannot see yet).
 """
 
 from __future__ import annotations
@@ -18,14 +21,26 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from app.drafts.table import drafts
+from app.drafts.table import drafts, photos
 from ledger.codes import new_code
 
-__all__ = ["ENV_HOURS", "MAX_DRAFTS_BYTES", "expired", "issue", "known", "make_room", "purge", "ttl_seconds"]
+__all__ = [
+    "ENV_HOURS",
+    "MAX_DRAFTS_BYTES",
+    "PHOTO_GRACE_S",
+    "expired",
+    "issue",
+    "known",
+    "make_room",
+    "purge",
+    "sweep",
+    "ttl_seconds",
+]
 
 ENV_HOURS = "JXMJ_DRAFT_HOURS"
 DEFAULT_HOURS = 24.0
 MAX_DRAFTS_BYTES = 512 * 2**20  # about twenty phones' photos at the largest a draft may be
+PHOTO_GRACE_S = 120.0
 
 
 def ttl_seconds() -> float:
@@ -57,10 +72,14 @@ def purge(conn: sa.Connection) -> None:
 
 def make_room(conn: sa.Connection, key: str, size: int) -> None:
     """Delete the drafts saved longest ago (not ``key``'s) until ``size`` more bytes fit."""
-    d = drafts.c
+    d, p = drafts.c, photos.c
     length = sa.func.length(d.data) + sa.func.coalesce(sa.func.length(d.blob), 0)
+    length = length + sa.func.coalesce(sa.func.length(p.blob), 0)
     rows = conn.execute(
-        sa.select(d.key, length.label("n")).where(d.key != key).order_by(d.updated.desc())
+        sa.select(d.key, length.label("n"))
+        .select_from(drafts.outerjoin(photos, d.photo == p.sha256))
+        .where(d.key != key)
+        .order_by(d.updated.desc())
     ).all()
     total = sum(r.n for r in rows)
     for r in reversed(rows):  # oldest first
@@ -68,6 +87,13 @@ def make_room(conn: sa.Connection, key: str, size: int) -> None:
             break
         conn.execute(drafts.delete().where(d.key == r.key))
         total -= r.n
+
+
+def sweep(conn: sa.Connection) -> None:
+    """Delete the photos no draft names, but those saved in the last :data:`PHOTO_GRACE_S`."""
+    named = sa.select(drafts.c.photo).where(drafts.c.photo.is_not(None))
+    since = (now() - timedelta(seconds=PHOTO_GRACE_S)).isoformat()
+    conn.execute(photos.delete().where(photos.c.sha256.not_in(named), photos.c.updated < since))
 
 
 def known(conn: sa.Connection, token: str) -> bool:

@@ -6,13 +6,16 @@ draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's toke
 address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
 the token), ``edit:CODE:TOKEN`` (the phone's unsaved change to a recorded hand of a table,
 `app.ui.table.edit_draft`). Only issued tokens open a draft, drafts expire, all of them are capped
-(:mod:`app.drafts.policy`). Opening the store creates the table
-once and moves the drafts older releases kept in the ledger's ``jxmj_drafts`` into it.
+(:mod:`app.drafts.policy`). A draft's photo is stored once, by the hash of its bytes, in
+``jxmj_app_photos`` (`app.drafts.table`): the draft names it, so saving a hand again writes its JSON
+alone. Opening the store creates the tables once (and the ``photo`` column drafts of earlier
+releases lack) and moves the drafts older releases kept in the ledger's ``jxmj_drafts`` into it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Iterator
 from datetime import timedelta
@@ -21,12 +24,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from app.drafts import policy
-from app.drafts.table import drafts, metadata
+from app.drafts.table import drafts, metadata, photos
 from ledger.errors import LedgerError, StoreError
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
 
-__all__ = ["KEEP", "MAX_DRAFT_BYTES", "DraftStore", "drafts", "metadata", "open_drafts"]
+__all__ = ["KEEP", "MAX_DRAFT_BYTES", "DraftStore", "drafts", "metadata", "open_drafts", "photos"]
 
 MAX_DRAFT_BYTES = 24 * 2**20  # a phone photo plus its fixes; more is refused, not stored
 KEEP = object()  # save: leave the stored photo as it is
@@ -54,6 +57,10 @@ def open_drafts(url: str | None = None, engine: sa.Engine | None = None) -> Draf
                 old = sa.table(OLD, *map(sa.column, cols))
                 conn.execute(drafts.insert().from_select(cols, sa.select(*(old.c[c] for c in cols))))
                 conn.execute(old.delete())
+        elif "photo" not in {c["name"] for c in sa.inspect(conn).get_columns(drafts.name)}:
+            conn.execute(sa.text(f"ALTER TABLE {drafts.name} ADD COLUMN photo VARCHAR(64)"))
+        if photos.name not in names:
+            photos.create(conn)
     return store
 
 
@@ -79,26 +86,31 @@ class DraftStore:
         if size > MAX_DRAFT_BYTES:
             raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
         d, now = drafts.c, policy.now().isoformat()
+        digest = hashlib.sha256(blob).hexdigest() if isinstance(blob, bytes) else None
         with self._tx(write=True) as conn:
             policy.purge(conn)
             policy.make_room(conn, key, size)
             if blob is KEEP:
                 if conn.execute(drafts.update().where(d.key == key).values(data=text, updated=now)).rowcount:
                     return
-                blob = None
+            if digest:
+                _put_photo(conn, digest, blob, now)
             conn.execute(drafts.delete().where(d.key == key))
-            conn.execute(drafts.insert().values(key=key, data=text, blob=blob, updated=now))
+            conn.execute(drafts.insert().values(key=key, data=text, blob=None, photo=digest, updated=now))
+            policy.sweep(conn)
 
     def load(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:
         """The draft under ``key`` as ``(data, blob)``, or None (none, or expired). A stored value
         that does not parse is damage: ``StoreError("corrupt_store")``."""
-        d = drafts.c
+        d, p = drafts.c, photos.c
+        query = sa.select(d.data, d.blob, d.updated, p.blob.label("photo"))
+        query = query.select_from(drafts.outerjoin(photos, d.photo == p.sha256)).where(d.key == key)
         with self._tx() as conn:
-            row = conn.execute(sa.select(d.data, d.blob, d.updated).where(d.key == key)).first()
+            row = conn.execute(query).first()
         if row is None or policy.expired(row.updated):
             return None
         try:
-            return json.loads(row.data), row.blob
+            return json.loads(row.data), row.photo or row.blob
         except (ValueError, RecursionError) as e:  # written by jxmj: a value that does not parse is damage
             raise StoreError("corrupt_store", f"the draft {key} is damaged in {self.where} ({e})") from None
 
@@ -148,6 +160,23 @@ class DraftStore:
     def delete(self, key: str) -> None:
         with self._tx(write=True) as conn:
             conn.execute(drafts.delete().where(drafts.c.key == key))
+            policy.sweep(conn)
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _put_photo(conn: sa.Connection, digest: str, blob: bytes, now: str) -> None:
+    """Store the photo `digest` once: written when new, else only its time renewed (its bytes
+    are not even sent to the database again)."""
+    if conn.execute(photos.update().where(photos.c.sha256 == digest).values(updated=now)).rowcount:
+        return
+    name = conn.dialect.name
+    if name in ("postgresql", "sqlite"):
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert = postgresql.insert if name == "postgresql" else sqlite.insert
+        new = insert(photos).values(sha256=digest, blob=blob, updated=now)
+        conn.execute(new.on_conflict_do_update(index_elements=[photos.c.sha256], set_={"updated": now}))
+        return
+    conn.execute(photos.insert().values(sha256=digest, blob=blob, updated=now))

@@ -1,10 +1,11 @@
-"""The drafts' table, ``jxmj_app_drafts`` (in the ledger's database, not in its schema)."""
+"""The drafts' tables, ``jxmj_app_drafts`` and its photos ``jxmj_app_photos`` (in the ledger's
+database, not in its schema)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["drafts", "metadata"]
+__all__ = ["drafts", "metadata", "photos"]
 
 metadata = sa.MetaData()
 drafts = sa.Table(
@@ -12,6 +13,17 @@ drafts = sa.Table(
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),  # "table:CODE:TOKEN", "token:TOKEN", "edit:CODE:TOKEN"
     sa.Column("data", sa.Text, nullable=False),  # JSON: the hand, its conditions, the table's choices
-    sa.Column("blob", sa.LargeBinary, nullable=True),  # the photo, when there is one
+    sa.Column("blob", sa.LargeBinary, nullable=True),  # the photo, as drafts before jxmj_app_photos kept it
     sa.Column("updated", sa.String(32), nullable=False),  # ISO 8601, UTC
+    sa.Column("photo", sa.String(64), nullable=True),  # its photo: jxmj_app_photos.sha256
 )
+photos = sa.Table(
+    "jxmj_app_photos",
+    metadata,
+    sa.Column("sha256", sa.String(64), primary_key=True),  # of the bytes: a photo is stored once
+    sa.Column("blob", sa.LargeBinary, nullable=False),
+    sa.Column("updated", sa.String(32), nullable=False),  # ISO 8601, UTC: last saved with a draft
+)
+"""Each draft's photo, by the hash of its bytes: written once, when a draft first names it (a
+rerun's draft write is then the hand's JSON alone; two phones' drafts of one photo share it), and
+deleted when no draft names it any more (:func:`app.drafts.policy.sweep`)."""

@@ -7,17 +7,25 @@ draft; drafts expire, all are capped: `app.drafts.policy`) and kept in its addre
 joins gets its own). Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another
 phone's taps never overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is
 kept as its original bytes and read again on restore (detection is deterministic, so the boxes
-and every fix line up).
+and every fix line up); stored once per photo (`app.drafts.table.photos`).
+
+A save the database refuses (busy: another writer, every pooled connection in use) is tried again
+(`RETRY_S`); still refused, the page says so (``draft.not_saved``: a reload would lose the hand),
+and the next run tries again: the hand in progress is never dropped and never lost silently.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.ui import services
+from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
 from app.ui.state import draft, keys
 from ledger import LedgerError
@@ -26,8 +34,24 @@ from ledger.store import default_url
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
+R = TypeVar("R")
+RETRY_S = (0.15, 0.5)
+"""The pauses before the second and third try of a draft write the database refused."""
 
 __all__ = ["clear", "phone_token", "restore", "save", "single_hand_key", "table_key"]
+
+
+def _tried(write: Callable[[], R]) -> R:
+    """`write()`, tried again after each pause of :data:`RETRY_S` while the database refuses it
+    (a :class:`LedgerError` other than ``draft_too_large``); the last refusal is raised."""
+    for pause in RETRY_S:
+        try:
+            return write()
+        except LedgerError as e:
+            if e.code == "draft_too_large":
+                raise
+            time.sleep(pause)
+    return write()
 
 
 @st.cache_resource(show_spinner=False)
@@ -54,7 +78,7 @@ def phone_token() -> str:
             known = False
         if not known:
             try:
-                token = store().issue()
+                token = _tried(lambda: store().issue())
             except LedgerError as e:  # no store: the page works without a draft
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
@@ -84,8 +108,10 @@ def table_key(code: str) -> str:
 
 def save(key: str) -> None:
     """Write the hand in progress as its draft when it changed since it was last written or
-    read: the object as a whole (`draft.to_json`), its photo's bytes when the photo is new (never
-    fails the page: a store error is logged)."""
+    read: the object as a whole (`draft.to_json`), its photo's bytes when the photo is new. A
+    refused write is tried again (`_tried`); still refused, it is logged and the page says the
+    draft was not saved (``draft.not_saved``, or the draft's own error), the hand kept for the
+    next run to save."""
     h = session.hip()
     if not h.started:
         return
@@ -93,9 +119,11 @@ def save(key: str) -> None:
     if h.is_saved(key, data):
         return
     try:
-        store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP)
+        _tried(lambda: store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP))
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
+        said = ledger_flash(e) if e.code == "draft_too_large" else Flash("warning", "draft.not_saved")
+        show(said, toast=True)
         return
     h.mark_saved(key, data)
 
@@ -104,7 +132,7 @@ def restore(key: str) -> bool:
     """Start the hand in progress from the stored draft (its photo read again from the bytes
     kept, or the sample's); False when there is none, or it does not read back."""
     try:
-        got = store().load(key)
+        got = _tried(lambda: store().load(key))
     except LedgerError as e:
         log.warning("draft %s not read: %s", key, e)
         return False

@@ -101,10 +101,11 @@ def ledger_flash(e: Any, where: str = "top") -> Flash:
                  then="ledger.reloaded" if e.code == "conflict" else "")  # fmt: skip
 
 
-def show(f: Flash) -> None:
-    """Draw `f` here (a success: a toast)."""
-    if f.level == "success":
-        st.toast(f.text(), icon=TOAST_ICON)
+def show(f: Flash, toast: bool = False) -> None:
+    """Draw `f` here (a success, or with `toast`: a toast, seen wherever the page is scrolled —
+    a draft not saved, said at the end of the run)."""
+    if f.level == "success" or toast:
+        st.toast(f.text(), icon=TOAST_ICON if f.level == "success" else ":material/warning:")
     else:
         getattr(st, f.level)(f.text())
 

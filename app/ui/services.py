@@ -213,9 +213,15 @@ def _reader_cached():
     A failure is not cached (Streamlit caches only return values), so models installed while
     the app runs are picked up by the next rerun.
     """
+    from app.photo_gate import ort_threads
     from vision import get_reader
 
-    return get_reader()
+    threads = ort_threads()  # $JXMJ_ORT_THREADS: a parlour's process, its share of the cores
+    if threads is None:
+        return get_reader()
+    from vision.reader import ReaderConfig
+
+    return get_reader(config=ReaderConfig(threads=threads))
 
 
 _READER_BUILT = False  # `_reader_cached` returned once in this process

@@ -20,6 +20,7 @@ from ledger.errors import StoreError
 __all__ = [
     "BUSY_TIMEOUT_S",
     "ENV",
+    "POOL",
     "default_url",
     "given_url",
     "make_engine",
@@ -29,6 +30,11 @@ __all__ = [
 
 ENV = "JXMJ_DB"
 BUSY_TIMEOUT_S = 15.0  # how long a writer waits for another's lock before "busy" (read per engine)
+POOL = {"pool_size": 10, "max_overflow": 10, "pool_timeout": 10.0, "pool_recycle": 1800}
+"""The connections one process keeps (a database file or server): each of its phones' sessions holds
+one only for a short transaction, so 10 kept and 10 more at a burst serve the ~30 phones one
+process serves; four processes then stay within PostgreSQL's default 100 connections. A session
+that finds none free for 10 s is told ``store_busy`` (``ledger.store.dberror``), not kept waiting."""
 
 
 def default_url() -> str:
@@ -104,7 +110,9 @@ def make_engine(url: str, read_only: bool = False) -> sa.Engine:
                 "store_unreachable", f"cannot create the folder of the ledger {parsed.database}: {e}"
             ) from None
     try:
-        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
+        pool = {} if sqlite and parsed.database in (None, "", ":memory:") else POOL  # one connection
+        pool = {**pool, "pool_pre_ping": True} if parsed.get_backend_name() == "postgresql" else pool
+        engine = sa.create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {}, **pool)
     except (sa.exc.NoSuchModuleError, ModuleNotFoundError) as e:
         hint = " (pip install 'jxmj[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
         raise StoreError("missing_driver", f"no database driver for {parsed.drivername}{hint}: {e}") from None

@@ -87,6 +87,8 @@ def db_errors(where: str) -> Iterator[None]:
         yield
     except LedgerError:
         raise
+    except sa.exc.TimeoutError:  # no connection free in the pool in time: every one is in use
+        raise StoreError("store_busy", f"{where} is busy (all its connections in use): try again") from None
     except sa.exc.IntegrityError:
         raise ConflictError("another phone recorded the same hand first: reload the table") from None
     except UnicodeDecodeError:  # SQLite text decoded strictly (ledger.store.db): damage, not a bug

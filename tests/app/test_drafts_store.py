@@ -54,3 +54,61 @@ def test_drafts_of_an_older_release_move_to_their_own_table(db_url):
     assert store.load("table:K7QM9ACXTRE:PHONE1") == ({"v": 1}, b"jpg")
     store.close()
     ledger.close()
+
+
+def _rows(store, sql: str) -> list:
+    with store.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(sa.text(sql))]
+
+
+def test_a_photo_is_stored_once_and_a_drafts_write_is_its_json_alone(db_url, monkeypatch):
+    """Issue 37: two phones' drafts of one photo, and every save after the first, write the
+    photo no more; it goes when no draft names it."""
+    open_store(db_url).close()
+    store = open_drafts(db_url)
+    photo = b"\xff\xd8" + bytes(range(256)) * 4000  # ~1 MB
+    store.save("table:X:A", {"tiles": "123m"}, photo)
+    store.save("table:X:B", {"tiles": "456p"}, photo)  # the same photo on another phone
+    assert _rows(store, "SELECT count(*), sum(length(blob)) FROM jxmj_app_photos") == [(1, len(photo))]
+    sizes = _rows(store, "SELECT key, length(data), blob IS NULL, photo FROM jxmj_app_drafts ORDER BY key")
+    digest = D.hashlib.sha256(photo).hexdigest()
+    assert sizes == [("table:X:A", 17, True, digest), ("table:X:B", 17, True, digest)]
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE jxmj_app_photos SET updated = '2000-01-01T00:00:00+00:00'"))
+    store.save("table:X:A", {"tiles": "789s"}, KEEP)  # a rerun: the JSON alone
+    assert _rows(store, "SELECT updated FROM jxmj_app_photos") == [("2000-01-01T00:00:00+00:00",)]
+    assert store.load("table:X:A") == ({"tiles": "789s"}, photo)
+    assert store.load("table:X:B") == ({"tiles": "456p"}, photo)
+    store.delete("table:X:A")
+    assert _rows(store, "SELECT count(*) FROM jxmj_app_photos") == [(1,)]  # B still names it
+    store.save("table:X:B", {"tiles": "456p"}, None)  # B's photo dropped: nobody names it
+    assert _rows(store, "SELECT count(*) FROM jxmj_app_photos") == [(0,)]
+    monkeypatch.setattr(policy, "PHOTO_GRACE_S", 3600.0)
+    store.save("table:X:C", {}, b"new")
+    store.delete("table:X:C")  # saved just now: kept a while (another process may name it)
+    assert _rows(store, "SELECT count(*) FROM jxmj_app_photos") == [(1,)]
+    store.close()
+
+
+def test_drafts_of_a_release_before_photos_gain_their_column(db_url):
+    open_store(db_url).close()
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "CREATE TABLE jxmj_app_drafts (key VARCHAR(64) PRIMARY KEY, data TEXT NOT NULL,"
+                " blob BYTEA, updated VARCHAR(32) NOT NULL)".replace(
+                    "BYTEA", "BYTEA" if engine.dialect.name == "postgresql" else "BLOB"
+                )
+            )
+        )
+        conn.execute(sa.text("INSERT INTO jxmj_app_drafts VALUES ('table:X:A', '{}', :b, :t)"),
+                     {"b": b"old photo", "t": policy.now().isoformat()})  # fmt: skip
+    engine.dispose()
+    store = open_drafts(db_url)
+    assert store.load("table:X:A") == ({}, b"old photo")  # kept in its own row, read as before
+    store.save("table:X:A", {"n": 1}, KEEP)
+    assert store.load("table:X:A") == ({"n": 1}, b"old photo")
+    store.save("table:X:A", {"n": 2}, b"new photo")
+    assert store.load("table:X:A") == ({"n": 2}, b"new photo")
+    store.close()

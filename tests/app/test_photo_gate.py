@@ -78,3 +78,34 @@ def test_a_failing_read_gives_its_slot_back():
     with pytest.raises(ValueError), photo_slot(cost=SMALL):
         raise ValueError("decoder failed")
     assert free_slots() == SLOTS and photo_gate._reserved == 0
+
+
+def test_memory_goes_back_when_the_last_read_ends(monkeypatch):
+    """Issue 37: glibc keeps freed decode buffers in its arenas; `malloc_trim` runs once the last
+    of the reads running at once ends, not while another still holds its decode."""
+    from app import photo_gate
+
+    trims = []
+    monkeypatch.setattr(photo_gate, "trim", lambda: trims.append(photo_gate.free_slots()))
+    with photo_gate.photo_slot(cost=2**20):
+        with photo_gate.photo_slot(cost=2**20):
+            pass
+        assert trims == []  # the outer read still runs
+    assert trims == [photo_gate.SLOTS]
+
+
+def test_trim_gives_memory_back_on_glibc():
+    import platform
+
+    from app import photo_gate
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("needs glibc (malloc_trim)")
+    assert photo_gate.trim() is True
+
+
+@pytest.mark.parametrize(("value", "want"), [("2", 2), ("1", 1), ("0", None), ("", None), ("many", None)])
+def test_ort_threads_from_the_environment(monkeypatch, value, want):
+    """`jxmj parlour` gives each process its share of the cores as $JXMJ_ORT_THREADS."""
+    monkeypatch.setenv(photo_gate.ORT_THREADS_ENV, value)
+    assert photo_gate.ort_threads() == want

@@ -5,13 +5,10 @@ each payer's; and the golden cases of the chow rule and of the event pairs the p
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from scoring import HandError, HandInput, Meld, Payer, score, score_json
-from tests.scoring.util import parse_case
+from scoring import HandError, HandInput, Meld, Payer, score
+from tests.scoring.util import check_case, load_cases, parse_case
 
 
 def melds(text: str) -> tuple[Meld, ...]:
@@ -76,25 +73,9 @@ def test_payer_chow_rule_in_several_winners():
 
 
 # ---- the golden cases of the chow rule and the timing pairs (shared runner format, with codes) ----
-CASES = [
-    json.loads(line)
-    for line in (Path(__file__).resolve().parents[1] / "data" / "scoring_cases_chow_and_timing.jsonl")
-    .read_text("utf-8")
-    .splitlines()
-    if line.strip()
-]
+CASES = load_cases("scoring_cases_chow_and_timing.jsonl")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_chow_and_timing_golden_case(case):
-    exp = case["expect"]
-    if exp.get("error"):
-        with pytest.raises(HandError) as e:
-            score_json(case["input"])
-        assert e.value.code == exp["code"]
-        return
-    out = score_json(case["input"])
-    assert out["can_win"] is exp["can_win"]
-    assert out["own"] == exp["own"]
-    keys = sorted({i["key"] for i in out["items"] if i.get("points", 0) != 0 or i.get("multiplier", 1) != 1})
-    assert keys == exp["keys"] and [p["amount"] for p in out["payments"]] == exp["payments"]
+    check_case(case)

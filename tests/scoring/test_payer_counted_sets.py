@@ -5,13 +5,10 @@ Hands are `tests.scoring.util.parse_case` lines."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from scoring import HandError, Payer, score, score_json
-from tests.scoring.util import amounts, melds_of, parse_case
+from scoring import HandError, Payer, score
+from tests.scoring.util import amounts, check_case, load_cases, melds_of, parse_case
 
 BASIC = "123m456p789s345s55p +2m"  # 卡 2m alone, 门清: 平胡 1 + 1 + 1 = 3
 
@@ -65,24 +62,9 @@ def test_counted_sets_in_several_winners_checked_too():
 
 
 # ---- the golden cases of counted sets, 地胡 + 杠上流泪 and the cap (shared runner format, with codes) ----
-CASES = [
-    json.loads(line)
-    for line in (Path(__file__).resolve().parents[1] / "data" / "scoring_cases_counted_sets_and_cap.jsonl")
-    .read_text("utf-8")
-    .splitlines()
-    if line.strip()
-]
+CASES = load_cases("scoring_cases_counted_sets_and_cap.jsonl")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_counted_sets_and_cap_golden_case(case):
-    exp = case["expect"]
-    if exp.get("error"):
-        with pytest.raises(HandError) as e:
-            score_json(case["input"])
-        assert e.value.code == exp["code"]
-        return
-    out = score_json(case["input"])
-    assert out["can_win"] is exp["can_win"] and out["own"] == exp["own"]
-    keys = sorted({i["key"] for i in out["items"] if i.get("points", 0) != 0 or i.get("multiplier", 1) != 1})
-    assert keys == exp["keys"] and [p["amount"] for p in out["payments"]] == exp["payments"]
+    check_case(case)

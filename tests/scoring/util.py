@@ -91,3 +91,37 @@ def case(id: str, spec: str, **values):
     import pytest
 
     return pytest.param(spec, values, id=id)
+
+
+def load_cases(name: str) -> list[dict]:
+    """The golden cases of ``tests/data/<name>`` (the shared runner's JSON lines)."""
+    import json
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "data" / name).read_text("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def check_case(case: dict) -> dict | None:
+    """Score one golden case and assert its ``expect``: the error code (where the case names one),
+    else `can_win`, `own`, the keys of the items that count and the payments. Returns the score
+    JSON (None for an error case)."""
+    import pytest
+
+    from scoring import HandError, score_json
+
+    exp = case["expect"]
+    if exp.get("error"):
+        with pytest.raises(HandError) as err:
+            score_json(case["input"])
+        assert err.value.code == exp["code"] if "code" in exp else str(err.value)
+        return None
+    out = score_json(case["input"])
+    assert out["can_win"] is exp["can_win"], out.get("reason")
+    if not exp["can_win"]:
+        assert out["reason"]
+        return out
+    assert out["own"] == exp["own"]
+    keys = sorted({i["key"] for i in out["items"] if i.get("points", 0) != 0 or i.get("multiplier", 1) != 1})
+    assert keys == sorted(exp["keys"]) and [p["amount"] for p in out["payments"]] == exp["payments"]
+    return out

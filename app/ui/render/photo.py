@@ -96,11 +96,14 @@ def label_font() -> str | None:
 
 
 @lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
     """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles.
 
     Greyed tiles first (veiled, thin frame), then the hand's; an unsure tile's red dashed frame
-    lies inside its winning / selected frame, so both marks show."""
+    lies inside its winning / selected frame, so both marks show. Kept for the last 16 photos and
+    frames asked (every rerun draws the photo: a tap elsewhere on the page draws it no more; bytes
+    hash once, the boxes are frozen)."""
     from PIL import Image, ImageDraw
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")

@@ -1,0 +1,101 @@
+"""The server `bench/bench_load.py` drives: one `jxmj app`, or `jxmj parlour --workers N` (nginx in
+front of N app processes, issue 37), and what its processes used: CPU seconds and peak RSS of
+each process of the tree (`/proc`, Linux)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def server_command(port: int, workers: int) -> list[str]:
+    """`jxmj app` on `port` (workers 0), else `jxmj parlour` with nginx on `port`."""
+    if workers <= 0:
+        cmd = [sys.executable, "-m", "app", "app", f"--server.port={port}", "--server.address=127.0.0.1"]
+        return [*cmd, "--server.headless=true"]
+    cmd = [sys.executable, "-m", "app", "parlour", "--workers", str(workers), "--port", str(port)]
+    return [*cmd, "--host", "127.0.0.1", "--logs", str(Path(__file__).parent / "out" / "parlour-logs")]
+
+
+def ready(log: Path, workers: int) -> bool:
+    """Whether a parlour said it is up (its app processes answer and nginx runs)."""
+    return workers <= 0 or "other phones at the table open" in log.read_text(errors="replace")
+
+
+def tree(pid: int) -> list[int]:
+    """`pid` and every process below it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of `pid`'s tree so far (its live processes)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / tick
+
+
+def _status(pid: int, key: str) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith(key):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return -1
+
+
+def app_pids(pid: int) -> list[int]:
+    """The Python processes of the tree (the app processes; not nginx)."""
+    out = []
+    for p in tree(pid):
+        try:
+            exe = os.readlink(f"/proc/{p}/exe")
+        except OSError:
+            continue
+        if "python" in Path(exe).name:
+            out.append(p)
+    return out
+
+
+def peak_rss_per_process_mb(pid: int) -> list[int]:
+    """`VmHWM` of each app process of the tree, in MB."""
+    return [_status(p, "VmHWM:") for p in app_pids(pid)]
+
+
+def rss_mb(pid: int) -> int:
+    """`VmRSS` of the app processes of the tree together, in MB."""
+    return sum(max(0, _status(p, "VmRSS:")) for p in app_pids(pid))
+
+
+def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float = 90) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if ready(log, workers):
+            return True
+        time.sleep(0.3)
+    return False

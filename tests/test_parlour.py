@@ -1,0 +1,194 @@
+"""A parlour on one box (issue 37): nginx's configuration for N `jxmj app` processes
+(`app/parlour.py`), the deployed file, and `jxmj parlour` started, balancing two processes
+sticky per browser cookie, upgrading the websocket, and stopped cleanly."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app import cmd_parlour, parlour
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX = cmd_parlour.find_nginx()
+needs_nginx = pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt-get install nginx)")
+
+
+def test_the_upstream_is_the_processes_sticky_on_the_route_cookie():
+    conf = parlour.http_config([8501, 8502], "127.0.0.1:8080")
+    assert "    server 127.0.0.1:8501 max_fails=0;\n    server 127.0.0.1:8502 max_fails=0;\n" in conf
+    assert "hash $jxmj_route consistent;" in conf
+    assert "$cookie_jxmj_route $jxmj_route {" in conf and '""      $request_id;' in conf
+    assert '"jxmj_route=$request_id; Path=/; HttpOnly; SameSite=Lax";' in conf  # no Secure on http
+    assert "listen 127.0.0.1:8080;" in conf and "ssl" not in conf
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
+    assert "proxy_set_header Connection $jxmj_connection;" in conf
+    assert "client_max_body_size 48m;" in conf
+    assert parlour.UPSTREAM_HEADER not in conf  # only where asked
+
+
+def test_https_where_asked_and_the_header_naming_the_process():
+    tls = parlour.Tls("/c.pem", "/k.pem")
+    conf = parlour.http_config(range(9000, 9003), 443, tls=tls, upstream_header=True)
+    assert conf.count("    server 127.0.0.1:") == 3
+    assert "listen 443 ssl;" in conf
+    assert "ssl_certificate /c.pem;" in conf and "ssl_certificate_key /k.pem;" in conf
+    assert "SameSite=Lax; Secure" in conf
+    assert "add_header X-Jxmj-Upstream $upstream_addr always;" in conf
+
+
+def test_no_processes_no_parlour():
+    with pytest.raises(ValueError):
+        parlour.http_config([], 80)
+
+
+def test_the_deployed_nginx_site_is_the_generated_one():
+    assert (ROOT / "deploy/nginx/jxmj.conf").read_text() == parlour.deploy_config()
+    unit = (ROOT / "deploy/systemd/jxmj@.service").read_text()
+    assert "--server.port %i --server.address 127.0.0.1" in unit
+    assert "EnvironmentFile=/etc/jxmj/jxmj.env" in unit
+    ports = [int(p) for p in parlour.DEPLOY_PORTS]
+    assert ports == [8501, 8502, 8503, 8504]
+
+
+@needs_nginx
+@pytest.mark.parametrize("https", [False, True])
+def test_nginx_accepts_the_whole_configuration(tmp_path, https):
+    tls = None
+    if https:
+        from app.lan import ensure_certificate
+
+        tls = parlour.Tls(*ensure_certificate(tmp_path / "tls", ["127.0.0.1"]))
+    prefix = tmp_path / "run"
+    prefix.mkdir()
+    http = parlour.http_config([8501, 8502], 18443, tls=tls)
+    (prefix / "nginx.conf").write_text(parlour.main_config(prefix, http))
+    cmd = [*cmd_parlour.nginx_command(NGINX, prefix)[:-2], "-t", "-q"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+def test_serve_parlour_without_nginx_says_so(capsys):
+    from app.cli import main
+
+    assert main(["parlour", "--nginx", "/nonexistent/nginx"]) == 2
+    assert "nginx not found" in capsys.readouterr().err
+
+
+def _get(port: int, path: str = "/", cookie: str = "", upgrade: bool = False) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Cookie": cookie} if cookie else {}
+    if upgrade:
+        headers |= {
+            "Connection": "Upgrade",
+            "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Protocol": "streamlit",
+            "Origin": f"http://127.0.0.1:{port}",
+        }
+    conn.request("GET", path, headers=headers)
+    return conn.getresponse()
+
+
+@needs_nginx
+def test_serve_parlour_balances_two_processes_sticky_and_stops_cleanly(tmp_path):
+    port = cmd_parlour.free_ports(1)[0]
+    env = {**os.environ, "JXMJ_DB": f"sqlite:///{tmp_path / 'ledger.sqlite3'}"}
+    env.pop("JXMJ_JOIN_URL", None)
+    cmd = [sys.executable, "-m", "app", "parlour", "--workers", "2", "--port", str(port)]
+    log = (tmp_path / "parlour.log").open("w")
+    out = {"stdout": log, "stderr": subprocess.STDOUT}
+    proc = subprocess.Popen([*cmd, "--host", "127.0.0.1"], cwd=ROOT, env=env, start_new_session=True, **out)
+    try:
+        deadline = time.monotonic() + 90
+        while "other phones at the table open" not in (tmp_path / "parlour.log").read_text():  # all up
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "parlour.log").read_text()
+            time.sleep(0.5)
+        # a new browser gets a route cookie; the same cookie always reaches the same process
+        first = _get(port)
+        assert first.status == 200
+        route = first.getheader("Set-Cookie").split(";")[0]
+        assert route.startswith("jxmj_route=") and len(route) == len("jxmj_route=") + 32
+        served = {_get(port, cookie=route).getheader(parlour.UPSTREAM_HEADER) for _ in range(5)}
+        assert len(served) == 1
+        assert _get(port, cookie=route).getheader("Set-Cookie") is None  # kept, not renewed
+        # other browsers reach the other process too
+        others = {_get(port, cookie=f"jxmj_route=r{k}").getheader(parlour.UPSTREAM_HEADER) for k in range(16)}
+        assert len(others) == 2 and all(a.startswith("127.0.0.1:") for a in others)
+        # the websocket is upgraded through the proxy
+        ws = _get(port, "/_stcore/stream", cookie=route, upgrade=True)
+        assert ws.status == 101
+        assert ws.getheader(parlour.UPSTREAM_HEADER) in served
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        code = proc.wait(timeout=40)
+        log.close()
+    out = (tmp_path / "parlour.log").read_text()
+    assert code == 0, out
+    assert f"other phones at the table open http://127.0.0.1:{port}" in out  # the proxy's address
+    prefix = out.split("logs in ")[1].split()[0]
+    assert not Path(prefix).exists()  # its folder removed
+    for address in others:  # the processes stopped
+        with pytest.raises(OSError):
+            _get(int(address.rsplit(":", 1)[1]), "/_stcore/health")
+
+
+def _app_pid(port: int) -> int:
+    """The app process serving `port` (its command line names it)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--server.port" in args and args[args.index(b"--server.port") + 1] == str(port).encode():
+            return int(entry.name)
+    raise AssertionError(f"no process serves {port}")
+
+
+@needs_nginx
+def test_parlour_stops_everything_when_one_process_dies(tmp_path):
+    """One app process killed: the parlour stops nginx and the other one and exits 1 (a systemd
+    or a shell restarts it whole), saying which stopped; nothing is left listening."""
+    port = cmd_parlour.free_ports(1)[0]
+    env = {**os.environ, "JXMJ_DB": f"sqlite:///{tmp_path / 'ledger.sqlite3'}"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "app",
+        "parlour",
+        "--workers",
+        "2",
+        "--port",
+        str(port),
+        "--host",
+        "127.0.0.1",
+    ]
+    path = tmp_path / "parlour.log"
+    with path.open("w") as log:
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            deadline = time.monotonic() + 90
+            while "other phones at the table open" not in path.read_text():
+                assert proc.poll() is None and time.monotonic() < deadline, path.read_text()
+                time.sleep(0.5)
+            ports = [int(p) for p in path.read_text().split("ports [")[1].split("]")[0].split(", ")]
+            victim = _get(port, cookie="jxmj_route=x").getheader(parlour.UPSTREAM_HEADER)
+            os.kill(_app_pid(int(victim.rsplit(":", 1)[1])), signal.SIGKILL)
+            assert proc.wait(timeout=40) == 1
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert f"the app on port {victim.rsplit(':', 1)[1]} stopped (exit -9)" in path.read_text()
+    for p in [port, *ports]:
+        with pytest.raises(OSError):
+            _get(p, "/_stcore/health")
