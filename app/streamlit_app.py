@@ -17,6 +17,7 @@ from app.lan import join_url, qr_svg
 from app.ui import i18n, quick_icons
 from app.ui.builtin import page_words
 from app.ui.i18n import t
+from app.ui.state import keys
 from app.ui.style import CSS, streamlit_words_css
 from ledger import LedgerError
 from ledger.codes import normalize_code
@@ -115,11 +116,11 @@ def _https() -> bool:
 
 
 def _on_page() -> None:
-    ss.nav_to = ss.page
+    ss[keys.NAV_TO] = ss[keys.PAGE]
 
 
 def _header(pages: dict[str, st.Page], current: str) -> None:
-    ss.page = current  # the control follows the page shown (also when the URL chose it)
+    ss[keys.PAGE] = current  # the control follows the page shown (also when the URL chose it)
     with st.container(horizontal=True, vertical_alignment="center", key="topbar"):
         st.segmented_control(
             t("nav.page"),
@@ -146,20 +147,20 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
 def _url_state(target: str) -> dict[str, str]:
     """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
     the phone's draft token (`?d=`, `app.ui.drafting.phone_token`), the language (`?lang=`)."""
-    token = st.query_params.get("d") or ss.get("draft_token")
+    token = st.query_params.get("d") or ss.get(keys.DRAFT_TOKEN)
     out = {"d": token} if token and target in ("score", "table") else {}
-    out["lang"] = ss.lang
+    out["lang"] = ss[keys.LANG]
     if target == "table":
-        code = st.query_params.get("table") or ss.get("table_code")
+        code = st.query_params.get("table") or ss.get(keys.TABLE_CODE)
         if code:
             out["table"] = code
     return out
 
 
 def main() -> None:
-    if "lang" not in ss:
-        ss.lang = _first_lang()
-    i18n.set_lang(ss.lang)
+    if keys.LANG not in ss:
+        ss[keys.LANG] = _first_lang()
+    i18n.set_lang(ss[keys.LANG])
     st.set_page_config(
         page_title=t("app.page_title"),
         page_icon=quick_icons.PAGE_ICON,
@@ -171,16 +172,16 @@ def main() -> None:
         for k, (name, render) in enumerate(PAGES.items())
     }
     current = st.navigation(list(pages.values()), position="hidden")
-    target = ss.pop("nav_to", None)
+    target = ss.pop(keys.NAV_TO, None)
     if target is None and "table" in pages and "table" in st.query_params and current.url_path != "table":
         target = "table"  # a shared table link (?table=CODE) opens the table whatever the path
     if target in pages and pages[target].url_path != current.url_path:
         st.switch_page(pages[target], query_params=_url_state(target))
     st.markdown(CSS, unsafe_allow_html=True)
     _header(pages, next((n for n, p in pages.items() if p.url_path == current.url_path), "score"))
-    i18n.set_lang(ss.lang)  # the switch above may just have changed it
-    if st.query_params.get("lang") != ss.lang:
-        st.query_params["lang"] = ss.lang  # a reload, or a link copied from the address, keeps it
+    i18n.set_lang(ss[keys.LANG])  # the switch above may just have changed it
+    if st.query_params.get("lang") != ss[keys.LANG]:
+        st.query_params["lang"] = ss[keys.LANG]  # a reload, or a link copied from the address, keeps it
     st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
     page_words()  # Streamlit's own English controls named in the page language; uploads checked first

@@ -27,7 +27,7 @@ from app.drafts import KEEP, DraftStore, open_drafts
 from app.ui import services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
-from app.ui.state import draft
+from app.ui.state import draft, keys
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code
 from ledger.store import default_url
@@ -69,8 +69,8 @@ def phone_token() -> str:
     lives (`app.drafts.policy`), else a fresh one issued now and put there; kept in the session
     (checked once per session and token), so a page switch carries it. A token nobody issued —
     one chosen and sent round as a link — never opens another phone's draft."""
-    token = st.query_params.get("d", "") or ss.get("draft_token", "")
-    if ss.get("draft_token") != token:
+    token = st.query_params.get("d", "") or ss.get(keys.DRAFT_TOKEN, "")
+    if ss.get(keys.DRAFT_TOKEN) != token:
         try:
             token = normalize_code(token)
             known = store().known(token)
@@ -82,7 +82,7 @@ def phone_token() -> str:
             except LedgerError as e:  # no store: the page works without a draft
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
-        ss["draft_token"] = token
+        ss[keys.DRAFT_TOKEN] = token
     if st.query_params.get("d") != token:
         st.query_params["d"] = token
     return token
@@ -97,8 +97,8 @@ def table_key(code: str) -> str:
     """This phone's draft key on table `code`. The one draft a table had before phones had their
     own (``table:CODE``) becomes the first phone's that opens the table."""
     key = f"table:{code}:{phone_token()}"
-    if not ss.get(f"_took:{key}"):
-        ss[f"_took:{key}"] = True
+    if not ss.get(keys.took(key)):
+        ss[keys.took(key)] = True
         try:
             store().take(f"table:{code}", key)
         except LedgerError as e:

@@ -29,7 +29,7 @@ import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
-from app.ui.state import ME, Conditions, EditHand, Selection, hand_input
+from app.ui.state import ME, Conditions, EditHand, Selection, hand_input, keys
 from app.ui.state.photo import Photo
 from app.ui.tile_room import tile_room
 from scoring import HandError, HandInput, ScoreResult, suggest_fixes
@@ -273,7 +273,7 @@ def reader_status() -> str | None:
     return _reader()[1]
 
 
-PHOTO_REFS = "photo_refs"
+PHOTO_REFS = keys.PHOTO_REFS
 """Session key: while the 牌局 page takes photos, a callable giving the `RefSet` they are read with
 (`app.ui.table.refs`; called only when a photo is read, so a page without one builds no reader)."""
 

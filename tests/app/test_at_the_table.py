@@ -231,25 +231,25 @@ def test_practice_levels_and_the_streak(at, level):
     at.segmented_control(key="practice_level").set_value(level)
     at.run()
     p = at.session_state.practice
-    assert p["level"] == level and p["hand"] is not None
-    n = _patterns(p["result"])
-    hand = p["hand"]
+    assert p.level == level and p.hand is not None
+    n = _patterns(p.result)
+    hand = p.hand
     if level == "table":  # a dealer is named: the winner or one payer
         assert hand.winner_is_dealer or any(x.is_dealer for x in hand.payers)
     else:
         assert (n == 1) if level == "one" else (n >= 2)
-    at.number_input(key="practice_guess").set_value(float(answer(p["result"], level)))
+    at.number_input(key="practice_guess").set_value(float(answer(p.result, level)))
     at.button(key="btn_reveal").click()
     at.run()
-    assert at.session_state.practice_streak == 1 and at.success
+    assert at.session_state.practice.streak == 1 and at.success
     at.button(key="btn_new_practice").click()
     at.run()
     at.number_input(key="practice_guess").set_value(
-        float(answer(at.session_state.practice["result"], level)) + 1
+        float(answer(at.session_state.practice.result, level)) + 1
     )
     at.button(key="btn_reveal").click()
     at.run()
-    assert at.session_state.practice_streak == 0
+    assert at.session_state.practice.streak == 0
 
 
 # -- 9. small things ------------------------------------------------------------------------------

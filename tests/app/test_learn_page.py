@@ -99,7 +99,7 @@ def test_a_practice_answer_is_judged_on_the_guess_revealed(at):
     never '答对了', and the streak stays 0."""
     _learn(at)
     p = at.session_state.practice
-    want = answer(p["result"], p["level"])
+    want = answer(p.result, p.level)
     at.number_input(key="practice_guess").set_value(float(want + 1))
     at.button(key="btn_reveal").click()
     at.run()
@@ -108,4 +108,4 @@ def test_a_practice_answer_is_judged_on_the_guess_revealed(at):
     at.number_input(key="practice_guess").set_value(float(want))  # main: '答对了' shown now
     at.run()
     assert [i.value for i in at.info] == [wrong] and not at.success
-    assert at.session_state.practice_streak == 0
+    assert at.session_state.practice.streak == 0

@@ -11,7 +11,7 @@ from app.ui.hand import session
 from app.ui.hand.numbers import COUNT, POINT_VALUE, number_field
 from app.ui.hand.session import bind, bind_seat
 from app.ui.i18n import label_id, labels, t
-from app.ui.state import ME, OTHER_SEATS
+from app.ui.state import ME, OTHER_SEATS, keys
 from app.ui.state.conditions import COUNTERS
 from scoring.model import VARIANTS
 from scoring.rules import load_rules
@@ -41,7 +41,7 @@ def conditions(fixed: bool = False) -> None:
     rules = load_rules(cond.variant)
     options = cond.events_offered()
     cond.events = [e for e in cond.events if e in options]
-    ss["w_events"] = list(cond.events)
+    ss[keys.widget("events")] = list(cond.events)
     picked = st.pills(
         t("cond.events"),
         options,
@@ -95,23 +95,23 @@ def _dealer(doubles: bool) -> None:
     cond.dealer = value
 
 
-PANEL_OPEN = "payers_was_open"
+PANEL_OPEN = keys.PANEL_OPEN
 """Whether the player left the 吃炮 panel open (kept apart from the widget, whose identity
 changes with its title, i.e. with the language)."""
 
 
-PAYER_TAB = "payers_seat"
+PAYER_TAB = keys.PAYER_TAB
 """The seat whose tab the player chose in the 吃炮 panel (kept apart from the tabs, whose
 labels, and so their identity, change with the language)."""
 
 
-TAB_DEFAULT = "payers_tab_default"
+TAB_DEFAULT = keys.TAB_DEFAULT
 """`(labels, seat)`: the tabs' default as given since their labels last changed."""
 
 
 def _chosen_payer(seats: Sequence[str]) -> str:
     """The seat of the tab the player chose last (its label in either language), else the first."""
-    chosen = label_id(ss.get("payers_tab"), {s: f"seat.{s}" for s in seats})
+    chosen = label_id(ss.get(keys.PAYERS_TAB), {s: f"seat.{s}" for s in seats})
     if chosen is not None:
         ss[PAYER_TAB] = chosen
     return ss[PAYER_TAB] if ss.get(PAYER_TAB) in seats else seats[0]
@@ -136,8 +136,8 @@ def _payer_inputs(ready_declared: bool) -> None:
     element drawn above would move the panel and close it)."""
     cond = session.hip().cond
     seats = cond.payers
-    if ss.get("payers_open") is not None:  # the panel as the player left it last run
-        ss[PANEL_OPEN] = bool(ss["payers_open"])
+    if ss.get(keys.PAYERS_OPEN) is not None:  # the panel as the player left it last run
+        ss[PANEL_OPEN] = bool(ss[keys.PAYERS_OPEN])
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
     with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))

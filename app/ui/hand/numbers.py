@@ -26,6 +26,7 @@ from typing import Literal, overload
 import streamlit as st
 
 from app.ui.i18n import t
+from app.ui.state import keys
 from app.ui.state.conditions import COUNTERS
 
 ss = st.session_state
@@ -33,12 +34,12 @@ POINT_VALUE = (1, 9999)
 COUNT = (0, 4)
 
 
-BAD_FIELDS = "num_bad_fields"
+BAD_FIELDS = keys.BAD_FIELDS
 """Session key: where a page sets a list before drawing a form, `number_field` adds the label
 of each field drawn with a refused entry (the page then refuses the form, naming them)."""
-NAMES = "num_names"
+NAMES = keys.NAMES
 """Session key: {widget key: the field's name in messages} of every field drawn (`bad_text`)."""
-RESET = "num_reset"
+RESET = keys.RESET
 """Session key: the widget keys whose entry was empty or no finite number, set back this run."""
 
 

@@ -17,7 +17,7 @@ from app.ui.hand.left_out import left_out_view
 from app.ui.hand.session import post
 from app.ui.i18n import lang, t
 from app.ui.render.photo import draw_boxes, label_font, tile_boxes, unsure_count
-from app.ui.state import Conditions, EditHand
+from app.ui.state import Conditions, EditHand, keys
 from app.ui.state.photo_tiles import set_aside_codes
 from app.ui.state.progress import KEPT_SOURCES
 
@@ -92,7 +92,7 @@ def take_new_photos() -> None:
     `st.session_state.pending_photo` is the test hook: AppTest cannot upload files, so tests put bytes there
     and go through exactly the same path as an upload.
     """
-    pending = ss.pop("pending_photo", None)
+    pending = ss.pop(keys.PENDING_PHOTO, None)
     if pending is not None:
         ingest_photo(bytes(pending), "upload")
     for key, source in (("uploader", "upload"), ("camera", "camera")):
@@ -113,14 +113,14 @@ def photo_inputs() -> None:
     refusal_slot("uploader", t("upload.hand_kept"))  # a file of another type, or too large: why, here
     st.caption(t("photo.upload_help"))
     h = session.hip()
-    if ss.get("uploader") is None and h.photo is not None and h.photo_src in KEPT_SOURCES:
+    if ss.get(keys.UPLOADER) is None and h.photo is not None and h.photo_src in KEPT_SOURCES:
         # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
         st.caption(t("photo.kept", source=t(f"photo.source.{h.photo_src}")))
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(t("photo.sample"), on_click=_on_sample, key="btn_sample", icon=":material/image:")
         st.button(t("photo.manual"), on_click=_on_manual, key="btn_manual", icon=":material/edit:")
         st.toggle(t("photo.use_camera"), key="camera_on")
-    if ss.get("camera_on"):
+    if ss.get(keys.CAMERA_ON):
         st.camera_input(t("photo.camera"), key="camera")
 
 

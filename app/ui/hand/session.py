@@ -1,5 +1,5 @@
 """The one owner of the hand in progress in the session: a `HandInProgress`
-(`app.ui.state.progress`) under one key, ``st.session_state["hip"]`` (:func:`hip`); the hands of
+(`app.ui.state.progress`) under one key, ``keys.HIP`` (:func:`hip`); the hands of
 the other pages and tables wait under ``"hip_parked"`` (by `HandInProgress.ns`) until
 :func:`use` brings them back. Every section reads and edits the hand through :func:`hip` and
 its methods; a draft is that object as a whole (`app.ui.drafting`).
@@ -17,10 +17,11 @@ drawn), or in the widget's own callback:
 | `typed` | ② the tile string | `hand` (its button's callback) |
 | `uploader`, `camera`, `camera_on` | ① a photo | `photo`, `hand` (`photo.take_new_photos`) |
 | `payers_open`, `payers_was_open`, `payers_tab` | ③ the 吃炮 panel, open or not | — (how it is shown) |
-| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs, 炸糊 seat, note | `table` (`app.ui.table.record`) |
+| `tw_*` | the 牌局 page's winner, discarder, 跟庄, kongs, 炸糊 seat, note | `table` (:func:`bind_choice`) |
 
-`pending_photo` is the tests' way in (AppTest cannot upload): bytes read as an upload. The `w_*`
-keys are dropped when another hand becomes current, so every widget reads its own hand again.
+Every session key is declared in `app.ui.state.keys`. `pending_photo` is the tests' way in
+(AppTest cannot upload): bytes read as an upload. The `w_*` keys are dropped when another hand
+becomes current, so every widget reads its own hand again.
 
 A widget's value lives in the browser as long as its key is drawn: dropping the key on the
 server alone leaves the browser sending the old value with the next tap (a 跟庄 tick outlived its
@@ -36,22 +37,23 @@ import streamlit as st
 
 from app.ui import services
 from app.ui.flash import Flash, check_level, show
-from app.ui.state import Conditions, EditHand
+from app.ui.state import Conditions, EditHand, keys
 from app.ui.state.photo_tiles import for_variant, in_hand
 from app.ui.state.progress import HandInProgress
 from scoring import ScoreResult
 from scoring.rules import load_rules
 
 ss = st.session_state
-KEY = "hip"
-PARKED = "hip_parked"
-HAND_WIDGETS = ("w_", "typed")
+KEY = keys.HIP
+PARKED = keys.HIP_PARKED
+HAND_WIDGETS = (keys.WIDGET, keys.TYPED)
 """The keys (prefixes) of the editor's widgets that hold a value of one hand: forgotten by
 :func:`new_hand` (the 發 field's and a meld kind's keys name their value: never stale)."""
 
 __all__ = [
     "KEY",
     "bind",
+    "bind_choice",
     "bind_seat",
     "deselect",
     "hip",
@@ -95,7 +97,7 @@ def use(ns: str) -> None:
     parked: dict[str, HandInProgress] = ss.setdefault(PARKED, {})
     if current is not None and current.ns is not None:
         parked[current.ns] = current
-    for k in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
+    for k in [k for k in ss if isinstance(k, str) and k.startswith(keys.WIDGET)]:
         del ss[k]
     ss[KEY] = parked.pop(ns, None) or HandInProgress(ns=ns)
 
@@ -141,7 +143,7 @@ def deselect() -> None:
 def bind(name: str, widget, *args, **kwargs):
     """Render `widget` bound to `hip().cond.<name>` and write its value back."""
     cond = hip().cond
-    key = f"w_{name}"
+    key = keys.widget(name)
     if key not in ss:
         ss[key] = getattr(cond, name)
     value = widget(*args, key=key, **kwargs)
@@ -150,10 +152,26 @@ def bind(name: str, widget, *args, **kwargs):
     return getattr(cond, name)
 
 
+def bind_choice(name: str, widget, *args, **kwargs):
+    """Render `widget` bound to ``hip().table.<name>`` (the 牌局 page's `TableChoices`) and
+    write its value back, None included (no winner chosen). Its key, ``keys.table_widget(name)``,
+    is set from the model when missing: a fresh hand's widget shows, and the browser sends back,
+    the fresh choices, never the last hand's (`new_hand` forgets the keys)."""
+    choices = hip().table
+    if choices is None:
+        raise ValueError("bind_choice: no TableChoices on this page's hand")
+    key = keys.table_widget(name)
+    if key not in ss:
+        ss[key] = getattr(choices, name)
+    value = widget(*args, key=key, **kwargs)
+    setattr(choices, name, value)
+    return value
+
+
 def bind_seat(seat: str, name: str, widget, *args, **kwargs) -> None:
     """Render `widget` bound to one count (`COUNTERS`) or `ready_declared` of a paying seat."""
     info = hip().cond.seats[seat]
-    key = f"w_{seat}_{name}"
+    key = keys.widget(f"{seat}_{name}")
     if key not in ss:
         ss[key] = info.ready_declared if name == "ready_declared" else info.count(name)
     value = widget(*args, key=key, **kwargs)
@@ -187,19 +205,19 @@ def sync_from_widgets() -> None:
     cond: Conditions = h.cond
     was = cond.variant
     for name in ("variant", "self_drawn", "discarder"):
-        v = ss.get(f"w_{name}")
+        v = ss.get(keys.widget(name))
         if v is not None:
             setattr(cond, name, v)
     if cond.variant != was:
         _variant_changed(h)
     bonus = f"bonus_{h.hand.bonus_tiles}" if load_rules(cond.variant).bonus_tile is not None else None
     h.bad_numbers = numbers.sync(cond, bonus)  # point value, counts, 發: whole numbers in range, else bad
-    if "w_dealer" in ss:
-        cond.dealer = ss["w_dealer"]  # None: not chosen
-    if "w_events" in ss:
-        cond.events = list(ss["w_events"] or [])
+    if (dealer := keys.widget("dealer")) in ss:
+        cond.dealer = ss[dealer]  # None: not chosen
+    if (events := keys.widget("events")) in ss:
+        cond.events = list(ss[events] or [])
     for seat, info in cond.seats.items():
-        _store_seat(info, "ready_declared", ss.get(f"w_{seat}_ready_declared"))
+        _store_seat(info, "ready_declared", ss.get(keys.widget(f"{seat}_ready_declared")))
     if load_rules(cond.variant).self_draw_only:
         cond.self_drawn = True
 

@@ -7,7 +7,7 @@ import streamlit as st
 from app.ui.flash import Flash, code_flash, show
 from app.ui.hand import session
 from app.ui.i18n import t
-from app.ui.state import EditHand
+from app.ui.state import EditHand, keys
 from scoring import HandError, parse_tiles
 from scoring.rules import load_rules
 from scoring.tiles import ALL_TILES
@@ -23,8 +23,8 @@ def typed_entry() -> None:
     is far above the box), and the expander stays open around it."""
     msg = session.hip().typed_msg
     with st.expander(t("hand.type_title"), expanded=msg is not None):
-        if "typed" not in ss:  # bound: a new hand's box is empty in the browser too (`session.new_hand`)
-            ss["typed"] = ""
+        if keys.TYPED not in ss:  # bound: a new hand's box is empty in the browser too (`session.new_hand`)
+            ss[keys.TYPED] = ""
         st.text_input(t("hand.type_label"), key="typed", placeholder="123m456p789s345s55p")
         st.button(t("hand.type_apply"), key="btn_typed", on_click=_on_typed)
         if msg is not None:
@@ -52,7 +52,7 @@ def parse_typed(text: str, variant: str) -> EditHand:
 
 
 def _on_typed() -> None:
-    text = (ss.get("typed") or "").strip()
+    text = (ss.get(keys.TYPED) or "").strip()
     session.hip().typed_msg = None
     try:
         hand = parse_typed(text, session.hip().cond.variant)

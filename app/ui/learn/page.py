@@ -16,16 +16,17 @@ from app.ui.learn.rules import follow_anchor, rules_view
 from app.ui.learn.show import draw_input, editable, show_hand
 from app.ui.messages import cannot_win_text
 from app.ui.render.html import items_table, num, payer_label
+from app.ui.state import keys
 from scoring import HandInput, ScoreResult
 
 ss = st.session_state
 PRACTICE = "practice"
-TAB = "learn_tab"
+TAB = keys.LEARN_TAB
 """The tabs' key: the label of the tab the player chose, in the language it was drawn in."""
-TAB_ID = "learn_tab_id"
+TAB_ID = keys.LEARN_TAB_ID
 """The tab chosen, as a variant or `PRACTICE`: a language switch gives the tabs new labels (and
 Streamlit would open the first), the tab chosen stays."""
-TAB_ASKED = "learn_tab_asked"
+TAB_ASKED = keys.LEARN_TAB_ASKED
 """The ``?variant=`` the tabs last followed (a rule link opens its variant once, not on every run)."""
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from decimal import Decimal
 
 import streamlit as st
 
@@ -13,7 +12,8 @@ from app.ui.i18n import labels, t
 from app.ui.learn.random_hand import random_hand
 from app.ui.learn.show import draw_input, show_hand
 from app.ui.render.html import items_table, num, payments_table
-from app.ui.state import ME, hand_input
+from app.ui.state import ME, hand_input, keys
+from app.ui.state.practice import LEVELS, Practice, answer
 from scoring import HandInput, ScoreResult
 from scoring.model import VARIANTS
 from scoring.rules import load_rules
@@ -21,8 +21,7 @@ from scoring.rules import load_rules
 ss = st.session_state
 TRIES = 200
 GUESS = (0, 100000)
-LEVELS = ("one", "several", "table")
-"""One pattern (花) / several patterns / with 吃炮 and the dealer (the guess is then the total)."""
+__all__ = ["LEVELS", "answer", "new_practice", "practice"]
 
 
 def _patterns(r: ScoreResult) -> int:
@@ -52,11 +51,6 @@ def new_practice(
     return None
 
 
-def answer(result: ScoreResult, level: str) -> float | Decimal | None:
-    """What the player is asked for: the hand's own value, or at the `table` level the total."""
-    return result.total if level == "table" else result.own
-
-
 def _choice(text: str, options: tuple[str, ...], prefix: str, key: str) -> str:
     fmt = labels(options, lambda v: f"{prefix}.{v}")
     return st.segmented_control(text, options, format_func=fmt, key=key, required=True, default=options[0])
@@ -66,10 +60,10 @@ def practice() -> None:
     st.markdown(t("learn.practice_intro"))
     variant = _choice(t("cond.variant"), VARIANTS, "variant", "practice_variant")
     level = _choice(t("learn.level"), LEVELS, "learn.level", "practice_level")
-    p = ss.get("practice")
-    if p is None or (p["variant"], p["level"]) != (variant, level):
+    p = _current()
+    if not p.matches(variant, level):
         p = _start(variant, level)
-    st.caption(t("learn.streak", n=ss.get("practice_streak", 0)))
+    st.caption(t("learn.streak", n=p.streak))
     st.button(
         t("learn.new_hand"),
         on_click=_on_new,
@@ -77,32 +71,27 @@ def practice() -> None:
         icon=":material/casino:",
         key="btn_new_practice",
     )
-    if p["hand"] is None:
+    hand, r = p.hand, p.result
+    if hand is None or r is None:
         st.warning(t("learn.engine_unavailable"))
         return
-    hand, r = p["hand"], p["result"]
     draw_input(hand)
     rules = load_rules(variant)
     if level == "table":
-        dealer = next((t(f"seat.{x.name}") for x in hand.payers if x.is_dealer), t("seat.me"))
-        bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in hand.payers)
+        payers = hand.payers or ()  # a table-level hand names its payers (`new_practice`)
+        dealer = next((t(f"seat.{x.name}") for x in payers if x.is_dealer), t("seat.me"))
+        bonus = " / ".join(f"{t(f'seat.{x.name}')} {x.bonus_tiles}" for x in payers)
         st.caption(t("learn.table_line", dealer=dealer, bonus=bonus if rules.bonus_tile is not None else "—"))
     elif hand.winner_is_dealer and rules.options.dealer_doubles:
         st.caption(t("learn.you_dealer"))
     unit = t("res.unit_fan") if rules.family == "fan" else t("res.unit_pao")
     ask = t("learn.guess_total", unit=unit) if level == "table" else t("learn.guess", unit=unit)
-    guess = number_field(ask, "practice_guess", 0, *GUESS)  # 2.5 is never 2, 200000 never the last good
-    if (
-        st.button(t("learn.reveal"), key="btn_reveal", type="primary")
-        and guess is not None
-        and not p["revealed"]
-    ):
-        p["revealed"], p["guess"] = True, guess  # judged once: a guess changed afterwards is not
-        right = guess == answer(r, level)
-        ss.practice_streak = ss.get("practice_streak", 0) + 1 if right else 0
-    if p["revealed"]:
-        want, said = answer(r, level), p["guess"]
-        if said == want:
+    guess = number_field(ask, keys.PRACTICE_GUESS, 0, *GUESS)  # 2.5 is never 2, 200000 never the last good
+    if st.button(t("learn.reveal"), key="btn_reveal", type="primary"):
+        p.reveal(guess)  # judged once: a guess changed afterwards is not
+    if p.revealed:
+        want, said = p.answer, p.guess
+        if p.right:
             st.success(t("learn.right", own=num(want)))
         else:
             st.info(t("learn.wrong", own=num(want), guess=num(said)))
@@ -112,20 +101,18 @@ def practice() -> None:
             st.markdown(payments_table(r), unsafe_allow_html=True)
 
 
-def _start(variant: str, level: str) -> dict:
-    got = new_practice(variant, random.Random(), level)
-    hand, result = got if got is not None else (None, None)
-    ss.practice = {
-        "variant": variant,
-        "level": level,
-        "hand": hand,
-        "result": result,
-        "revealed": False,
-        "guess": None,
-    }
-    return ss.practice
+def _current() -> Practice:
+    """The practice shown (an empty one, matching nothing, before the first)."""
+    got = ss.get(keys.PRACTICE)
+    return got if isinstance(got, Practice) else Practice("", "")
+
+
+def _start(variant: str, level: str) -> Practice:
+    """Deal a new hand of `variant` and `level`: a fresh `Practice` keeping the streak."""
+    p = ss[keys.PRACTICE] = _current().next(variant, level, new_practice(variant, random.Random(), level))
+    return p
 
 
 def _on_new(variant: str, level: str) -> None:
     _start(variant, level)
-    ss.practice_guess = 0.0
+    ss[keys.PRACTICE_GUESS] = 0.0

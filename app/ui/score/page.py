@@ -1,8 +1,9 @@
 """The score page (计分): ① photo -> ② hand -> ③ how it was won -> ④ itemised result.
 
 Every section is its own module in `app/ui/hand/` (the 牌局 page draws them too); this one
-only lays them out. The result is computed once per run, up front (`session.outcome`), after
-this run's widget values and photo are taken in.
+only lays them out, inside the protocol every hand page runs (`app.ui.hand.protocol.hand_page`).
+The result is computed once per run, up front (`session.outcome`), after this run's widget values
+and photo are taken in.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from app.ui import drafting
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
-from app.ui.hand.photo import detection_view, open_on_sample, photo_inputs, take_new_photos
+from app.ui.hand.photo import detection_view, open_on_sample, photo_inputs
+from app.ui.hand.protocol import hand_page
 from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
 from app.ui.hand.session import show_posted
 from app.ui.i18n import t
@@ -27,12 +29,12 @@ log = logging.getLogger("jxmj.app")
 
 
 def render() -> None:
-    session.use("score")
     draft_key = drafting.single_hand_key()  # the hand in progress lives behind ?d=TOKEN
-    if not session.started() and not drafting.restore(draft_key):
-        open_on_sample()
-    take_new_photos()
-    session.sync_from_widgets()
+    with hand_page("score", draft_key, begin=open_on_sample):
+        _draw()
+
+
+def _draw() -> None:
     messages = st.container()
     outcome = session.outcome()
     with st.empty():  # one slot with or without a total: the columns below keep their place in the page
@@ -62,7 +64,6 @@ def render() -> None:
     _timing(timing_slot)
     with messages:
         show_posted()  # a photo that could not be read, the sample's true tiles: above ①
-    drafting.save(draft_key)
 
 
 def _timing(slot) -> None:

@@ -15,15 +15,18 @@ from app.safe_text import md
 from app.ui.flash import Flash, ledger_flash
 from app.ui.hand.session import post
 from app.ui.render.html import num
+from app.ui.state import keys
+from app.ui.state.table_view import TableView
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
 
 __all__ = [
-    "BEGUN",
     "began",
+    "begin_at",
     "begun_at",
     "error_text",
     "forget_begun",
+    "is_begun",
     "money_line",
     "remember",
     "showed",
@@ -31,11 +34,17 @@ __all__ = [
     "store",
     "table_changed",
     "table_now",
+    "view",
     "write",
 ]
-REPLAY = "tbl_replay"  # session state: ((url, code, revision), TableRecord, Ledger) of the table shown
-SHOWN = "tbl_shown"  # session state: {code: the revision the page showed at the end of its last run}
-BEGUN = "tbl_begun"  # session state: {(code, action): the revision shown when the player began it}
+
+
+def view() -> TableView:
+    """This session's `TableView`: the table replayed, the revisions shown and begun."""
+    got = st.session_state.get(keys.TABLE_VIEW)
+    if got is None:
+        got = st.session_state[keys.TABLE_VIEW] = TableView()
+    return got
 
 
 @st.cache_resource(show_spinner=False)
@@ -53,9 +62,9 @@ def table_now(code: str) -> tuple[TableRecord, Ledger]:
     of the table, not on every run of the page — each run asks only for the table's revision
     (`Store.revision`, one row); another phone's write bumps it, and the next run reads the table
     again. Raises :class:`LedgerError` (``table_not_found``, ``StoreError``)."""
-    seen = st.session_state.get(REPLAY)
-    if seen is not None and seen[0] == (default_url(), code, store().revision(code)):
-        return seen[1], seen[2]
+    seen = view().cached(default_url(), code, store().revision(code))
+    if seen is not None:
+        return seen
     rec = store().get(code)
     ledger = rec.ledger()
     _keep(rec, ledger)
@@ -70,18 +79,18 @@ def remember(rec: TableRecord, hands, ledger: Ledger) -> None:
 
 
 def _keep(rec: TableRecord, ledger: Ledger) -> None:
-    st.session_state[REPLAY] = ((default_url(), rec.table.code, rec.revision), rec, ledger)
+    view().keep(default_url(), rec, ledger)
 
 
 def showed(rec: TableRecord) -> None:
     """At the end of a run: the page showed the table at ``rec.revision``."""
-    st.session_state.setdefault(SHOWN, {})[rec.table.code] = rec.revision
+    view().showed(rec.table.code, rec.revision)
 
 
 def shown(rec: TableRecord) -> int:
     """The revision this phone showed before the tap that reran the page (a write checks it:
     another phone's write in between is a conflict, not a write on top of a table never seen)."""
-    return st.session_state.get(SHOWN, {}).get(rec.table.code, rec.revision)
+    return view().shown_at(rec.table.code, rec.revision)
 
 
 def began(code: str, action: str, keep: bool = False) -> None:
@@ -89,24 +98,28 @@ def began(code: str, action: str, keep: bool = False) -> None:
     table `code` as this phone shows it now; a widget callback (before the run rereads the table).
     `keep`: an action already begun stays begun where it was (a field of the edit's form: the
     edit began when the panel was opened, not at its last tap)."""
-    seen = st.session_state.get(SHOWN, {}).get(code)
-    if keep and (code, action) in st.session_state.get(BEGUN, {}):
-        return
-    if seen is not None:
-        st.session_state.setdefault(BEGUN, {})[(code, action)] = seen
+    view().began(code, action, keep)
+
+
+def begin_at(code: str, action: str, revision: int) -> None:
+    """`action` on table `code` was begun at `revision` (an edit's draft read back says where)."""
+    view().begin_at(code, action, revision)
+
+
+def is_begun(code: str, action: str) -> bool:
+    return view().is_begun(code, action)
 
 
 def begun_at(rec: TableRecord, action: str) -> int:
     """The revision `action` checks: the one this phone showed when the player began it
     (:func:`began`), else the one it showed before this tap (:func:`shown`)."""
-    seen = st.session_state.get(BEGUN, {}).get((rec.table.code, action))
-    return shown(rec) if seen is None else seen
+    return view().begun_at(rec.table.code, action, shown(rec))
 
 
 def forget_begun(code: str, action: str) -> None:
     """`action` on table `code` was written, refused or dropped: the next one begins on the
     table shown from then on."""
-    st.session_state.get(BEGUN, {}).pop((code, action), None)
+    view().forget(code, action)
 
 
 def money_line(seats, deltas, name=md) -> str:

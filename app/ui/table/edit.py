@@ -21,7 +21,7 @@ from app.ui.hand.numbers import number_field
 from app.ui.hand.session import hip, show_posted, started
 from app.ui.i18n import t
 from app.ui.table import edit_draft
-from app.ui.table.db import BEGUN, began, begun_at, forget_begun, remember, store, write
+from app.ui.table.db import began, begun_at, forget_begun, is_begun, remember, store, write
 from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
 from ledger import Winner
@@ -43,7 +43,7 @@ def restore(rec) -> None:
     gone = edit_draft.restore(code, len(rec.hands), edit_key)
     if gone is not None:
         ss.setdefault(GONE, {})[code] = gone
-    if (code, "edit") in ss.get(BEGUN, {}):
+    if is_begun(code, "edit"):
         ss.get(GONE, {}).pop(code, None)
     if code in ss.get(GONE, {}):
         st.warning(t("table.edit_gone", n=ss[GONE][code]))

@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 from app.ui import drafting
-from app.ui.table.db import BEGUN
+from app.ui.table.db import begin_at, view
 from ledger import LedgerError
 from ledger.model import MAX_NOTE_CHARS
 
@@ -106,7 +106,7 @@ def restore(code: str, hands: int, widget_key) -> int | None:
     for name, value in form.items():
         ss[widget_key(name, n)] = value
     if begun is not None:
-        ss.setdefault(BEGUN, {})[(code, "edit")] = begun
+        begin_at(code, "edit", begun)
     ss.setdefault(RESTORED, {})[code] = n
     ss.setdefault(SAVED, {})[code] = got[0]
     return None
@@ -115,13 +115,13 @@ def restore(code: str, hands: int, widget_key) -> int | None:
 def save(code: str, n: int, form: dict[str, Any], defaults: dict[str, Any], revision: int) -> None:
     """Write the edit of hand `n` when it changed since last written: the fields of `form` that
     differ from `defaults` (the recorded hand), begun on the revision the edit checks
-    (``BEGUN``, else `revision`: the table this run shows). None differs: no draft."""
+    (`db.begun_at`, else `revision`: the table this run shows). None differs: no draft."""
     changed = {k: v for k, v in form.items() if k in defaults and v != defaults[k]}
     if not changed:
         if ss.get(SAVED, {}).get(code) is not None:
             clear(code)
         return
-    begun = ss.get(BEGUN, {}).get((code, "edit"), revision)
+    begun = view().begun_at(code, "edit", revision)
     data = {"v": VERSION, "n": n, "begun": begun, "form": changed}
     if ss.get(SAVED, {}).get(code) == data:
         return

@@ -12,11 +12,12 @@ from app.ui.hand.numbers import number_field
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.render.seat_lines import SEAT_COLOURS, SEAT_DASHES, hand_line
+from app.ui.state import keys
 from app.ui.table.edit import edit_panel, restore
 
 ss = st.session_state
 PAGE = 10  # hands drawn per page of the history
-CHART = "tbl_chart"  # session state: (Ledger, its chart rows) of the table shown
+CHART = keys.CHART  # session state: (Ledger, its chart rows) of the table shown
 
 
 def chart(ledger) -> None:

@@ -17,6 +17,7 @@ from app.ui.hand import session
 from app.ui.hand.session import show_posted
 from app.ui.i18n import has, t
 from app.ui.render.html import num
+from app.ui.state import keys
 from app.ui.table.db import error_text, showed, table_now
 from app.ui.table.history import chart, history
 from app.ui.table.record import record_section
@@ -33,7 +34,7 @@ def render() -> None:
     if not raw:
         start_view()
         return
-    ss["table_code"] = raw
+    ss[keys.TABLE_CODE] = raw
     try:
         code = normalize_code(raw)
         rec, ledger = table_now(code)  # replayed once per change of the table, not once per run
@@ -74,7 +75,7 @@ def _leave() -> None:
     """Back to the start (a new table, another code); the table itself stays in the database."""
     if st.button(t("table.back"), key="tbl_back"):
         del st.query_params["table"]
-        ss.pop("table_code", None)
+        ss.pop(keys.TABLE_CODE, None)
         st.rerun()
 
 

@@ -29,6 +29,7 @@ import streamlit as st
 from app.ui import services
 from app.ui.hand.session import hip
 from app.ui.i18n import t
+from app.ui.state import keys
 from app.ui.table.db import store
 from ledger import LedgerError
 from ledger.store import default_url
@@ -36,7 +37,7 @@ from ledger.store import refs as R
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
-CACHE = "tbl_refset"  # session: ((url, code, model, state), RefSet | None, count)
+CACHE = keys.REFSET  # session: ((url, code, model, state), RefSet | None, count)
 LEARNED_SOURCES = ("upload", "camera")  # a photo of the table's own set
 
 __all__ = [

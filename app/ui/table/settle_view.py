@@ -18,6 +18,7 @@ from app.ui.flash import Flash, ledger_flash
 from app.ui.hand.session import show_posted
 from app.ui.i18n import lang, t
 from app.ui.render.html import num
+from app.ui.state import keys
 from app.ui.table.db import began, begun_at, forget_begun, store, write
 from app.ui.table.start import go
 from ledger import LedgerError, settle
@@ -81,7 +82,7 @@ def _lock(rec) -> None:
         forget_begun(rec.table.code, "lock")
 
 
-IMPORTED = "tbl_import_said"  # session state: (the export's code, the code it was stored under)
+IMPORTED = keys.IMPORTED  # session state: (the export's code, the code it was stored under)
 
 
 def exchange(rec, ledger) -> None:
@@ -99,7 +100,7 @@ def exchange(rec, ledger) -> None:
 
 
 IMPORT_KEY = "tb_import"
-REFUSED = "tbl_import_refused"  # session state: (files refused so far, the last one's Flash | None)
+REFUSED = keys.IMPORT_REFUSED  # session state: (files refused so far, the last one's Flash | None)
 
 
 def import_view() -> None:
@@ -111,9 +112,9 @@ def import_view() -> None:
     up = st.file_uploader(t("table.import"), type=["json"], key=key)
     ss[REFUSED] = (count, None)  # said once, on the run after the refusal
     refusal_slot(key, said=said.text() if said else "")  # also the script's: wrong type, too large
-    if up is None or ss.get("tb_imported") == up.file_id:
+    if up is None or ss.get(keys.IMPORT_SEEN) == up.file_id:
         return
-    ss.tb_imported = up.file_id
+    ss[keys.IMPORT_SEEN] = up.file_id
     raw = up.getvalue()
     try:  # admitted like a photo: reading a large export holds memory too (ledgerin.import_cost)
         with photo_slot(lambda: st.spinner(t("table.import_waiting")), cost=ledgerin.import_cost(raw)):

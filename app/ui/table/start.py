@@ -9,6 +9,7 @@ import streamlit as st
 
 from app.ui.hand.numbers import BAD_FIELDS, number_field
 from app.ui.i18n import labels, t
+from app.ui.state import keys
 from app.ui.table.db import error_text, store
 from app.ui.table.house_rules import RULES_EXAMPLE, RuleProblem, rules_form, typed_rules
 from app.ui.table.option_rules import options_form
@@ -45,9 +46,9 @@ def start_view() -> None:
                 _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, DEFAULT_NAMES[i])
         number_field(t("table.base"), "tn_base", 1.0, *BASE, whole=False)
         with st.expander(t("table.rules_form")):
-            ss["tn_chosen"] = rules_form(variant or "jiujiang")
+            ss[keys.NEW_TABLE_CHOSEN] = rules_form(variant or "jiujiang")
             st.caption(t("rule.opt.heading"))
-            ss["tn_options"] = options_form(variant or "jiujiang")
+            ss[keys.NEW_TABLE_OPTIONS] = options_form(variant or "jiujiang")
             st.text_area(t("table.rules"), key="tn_rules", placeholder=RULES_EXAMPLE, height=68)
         st.caption(t("table.seats_help", most=MAX_NAME))
         created = st.form_submit_button(t("table.create"), type="primary")
@@ -71,7 +72,7 @@ def _code_field() -> str | None:
     table is not opened until it is fixed)."""
     label = t("table.code")
     st.text_input(label, key="to_code", placeholder=t("table.code_hint"))
-    text = code_in_link(ss.get("to_code") or "")
+    text = code_in_link(ss.get(keys.OPEN_CODE) or "")
     if len(text) > MAX_CODE_TEXT:
         st.error(t("table.too_long", field=label, most=MAX_CODE_TEXT, n=len(text)))
         return None
@@ -115,16 +116,22 @@ def _create() -> None:
     if ss.get(BAD_FIELDS):  # each says what is wrong under it
         st.error(t("table.fix_fields", fields=t("list.sep").join(ss[BAD_FIELDS])))
         return
-    seats = tuple(ss.get(f"tn_seat{i}", "") for i in range(4))
-    variant = ss.tn_variant or "jiujiang"
+    seats = tuple(ss.get(keys.new_table_seat(i), "") for i in range(4))
+    variant = ss[keys.NEW_TABLE_VARIANT] or "jiujiang"
     try:
-        typed, chosen = ss.get("tn_rules") or "", ss.get("tn_chosen") or {}
-        rules = typed_rules(variant, typed, chosen, ss.get("tn_options"))
+        typed, chosen = ss.get(keys.NEW_TABLE_RULES) or "", ss.get(keys.NEW_TABLE_CHOSEN) or {}
+        rules = typed_rules(variant, typed, chosen, ss.get(keys.NEW_TABLE_OPTIONS))
     except RuleProblem as e:
         st.error(e.text)  # names the key, in the page's language
         return
     try:
-        table = Table(variant, seats, parse_money(str(round(ss.tn_base, 4))), rules, title=ss.tn_title or "")
+        table = Table(
+            variant,
+            seats,
+            parse_money(str(round(ss[keys.NEW_TABLE_BASE], 4))),
+            rules,
+            title=ss[keys.NEW_TABLE_TITLE] or "",
+        )
         rec = store().create_table(table)
     except LedgerError as e:
         st.error(error_text(e))
