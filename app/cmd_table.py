@@ -25,7 +25,8 @@ DESCRIPTION = """jxmj table: a shared multi-hand ledger (牌局) — dealer, rai
   jxmj table record CODE hand.json     # {"seat": "李四", "discarder": "王五", "hand": {score JSON}}
   jxmj table drawn CODE [--follow]     # 黄庄 (drawn hand); --follow: the dealer was followed (跟庄)
   jxmj table false-win CODE 赵六       # 炸糊 (星子): the declarer pays each other player
-  jxmj table show CODE | settle CODE [--lock] [--png FILE] | export CODE --format csv | import FILE
+  jxmj table show CODE [--format text] | settle CODE [--lock] [--png FILE]
+  jxmj table export CODE --format csv | import FILE
 A name that starts with '-': --seat=-阿三 (four --seat in turn order, not --seats), and after
 '--', which ends the options: jxmj table false-win CODE -- -阿三
 Hand JSON: docs/ledger-json.md. Exit status: 0 done, 2 bad input ({"error": ..., "code": ...});
@@ -82,8 +83,13 @@ def _add_actions(sub) -> None:
     p = sub.add_parser("undo", help="remove the last hand")
     p.add_argument("code")
     _expect(p)
-    for name, help_text in (("show", "the whole ledger as JSON"), ("lock", "lock a settled table read-only")):
-        sub.add_parser(name, help=help_text).add_argument("code")
+    p = sub.add_parser("show", help="the whole ledger as JSON, or (--format text) as lines for people")
+    p.add_argument("code")
+    p.add_argument(
+        "--format", choices=("json", "text"), default="json",
+        help="text: every hand in a line, the totals, the settlement, the next hand (in --lang)",
+    )  # fmt: skip
+    sub.add_parser("lock", help="lock a settled table read-only").add_argument("code")
     table_settle.add_parser(sub)
     p = sub.add_parser("export", help="the table as JSON (restorable) or CSV")
     p.add_argument("code")
@@ -228,6 +234,11 @@ def _run(args: argparse.Namespace) -> int:
         _print(_after_write(store.undo(args.code, expected=args.expect)))
     elif a == "lock":
         _print(export_json(store.lock(args.code).ledger())["table"])
+    elif a == "show" and args.format == "text":
+        from app.table_text import show_text
+
+        if emit(show_text(store.get(args.code).ledger(), lang_of(args))):
+            raise _OutputFailed
     elif a == "show":
         _print(export_json(store.get(args.code).ledger()))
     elif a == "settle":

@@ -121,3 +121,25 @@ def test_a_photo_needs_room_for_one_tile_half_the_classifiers_crop_tall(size, cr
     from app.ui.tile_room import tile_room
 
     assert tile_room(*size, crop) == need
+
+
+def test_likeliest_hand_of_a_row_of_19_is_the_whole_hand_not_the_surest_14():
+    """The trial's photo: the sample hand with five tiles more at the end of its row (19, every
+    tile sure), in the reader's groups. C(19, 14) = 11,628 ways over the 5,000 tried: the offer
+    was the surest 14, no hand ("还不成胡"). Now a whole group left out first (the five at the
+    end): the photo's hand 234m 567p 777p 678s 99s — not 234m 234m 567p 678s 77p, complete
+    too and more confident, which choosing by kind alone finds."""
+    from dataclasses import replace
+
+    from scoring import is_complete
+
+    result = photo("2m 3m 4m 5p 6p 7p | 6s 7s 8s | 7p 7p 7p 9s | 9s | 2m 3m 4m 5p 6p")  # as read
+    conf = [0.8, 0.8, 0.8, 0.8, 0.54, 0.73, 0.71, 0.64, 0.67, 0.84, 0.63, 0.81, 0.7, 0.63, *[0.8] * 5]
+    result.detections[:] = [replace(d, conf=c) for d, c in zip(result.detections, conf, strict=True)]
+    h = EditHand.from_guess(hand_from_photo(result, "jiujiang", whole=True))
+    assert physical(h) == 19
+    best = likeliest(h, result.detections, result.groups, "jiujiang")
+    assert best is not None and physical(best) == 14
+    kept = sorted(t.code for t in best.concealed)
+    assert kept == sorted("2m 3m 4m 5p 6p 7p 6s 7s 8s 7p 7p 7p 9s 9s".split())
+    assert is_complete(codes(best), [], "jiujiang")

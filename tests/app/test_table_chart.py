@@ -65,3 +65,16 @@ def test_a_new_table_has_no_chart():
     at.query_params["table"] = open_store().create_table(Table("jiujiang", SEATS)).table.code
     at.run()
     assert not [e for e in at.main if "chart" in e.type]
+
+
+def test_a_table_of_draws_only_labels_its_zero_axis_0():
+    """Only 黄庄 so far: every total 0, Vega's own tick format wrote the one y label "0.000000"
+    (seen on a phone); the axis is written "~f" (d3-format: 0 → "0", 1.5 → "1.5", 1200 → "1200")."""
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    store.append(code, {"kind": "drawn"})
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["table"] = code
+    at.run()
+    [chart] = [e.proto for e in at.main if e.type == "vega_lite_chart"]
+    assert json.loads(chart.spec)["encoding"]["y"]["axis"] == {"format": "~f"}

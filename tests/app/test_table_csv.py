@@ -87,6 +87,35 @@ def test_the_download_button_is_built_by_the_shared_module():
     assert settle_view.csv_bytes is csv_bytes  # one builder: the app's file is the CLI's
 
 
+def test_the_download_is_in_the_page_language_though_streamlit_builds_it_after_the_run(table, monkeypatch):
+    """Streamlit calls a download button's callable on the tap, outside the page's run (another
+    context: `i18n.lang()` is the default there, zh). An English page downloaded Chinese headers
+    ("把", "类型" …); the page's language is taken when the page is drawn."""
+    import contextvars
+    from types import SimpleNamespace
+
+    from app.ui.table import settle_view
+
+    _, code, ledger = table
+    buttons: dict[str, object] = {}
+
+    class Column:
+        def download_button(self, label, data, file_name, mime, key):
+            buttons[key] = data
+
+    fake = SimpleNamespace(subheader=lambda *a: None, columns=lambda n: [Column() for _ in range(n)])
+    monkeypatch.setattr(settle_view, "st", fake)
+    monkeypatch.setattr(settle_view, "import_view", lambda: None)
+    i18n.set_lang("en")
+    try:
+        settle_view.exchange(SimpleNamespace(table=SimpleNamespace(code=code)), ledger)
+    finally:
+        i18n.set_lang("zh")
+    tap = contextvars.Context().run(buttons["tb_csv"])  # the tap: a fresh context, as Streamlit's
+    assert tap == csv_bytes(ledger, "en")
+    assert _rows(tap)[0][:3] == ["hand", "kind", "dealer"]
+
+
 @pytest.mark.parametrize(
     "name",
     [

@@ -33,6 +33,34 @@ def jx(monkeypatch, capsys, tmp_path):
 HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}  # 3 炮 on a discard, 4 self-drawn
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_show_as_text_says_the_evening_as_the_page(jx, lang):
+    """The README's `jxmj table show CODE` printed the whole ledger as one line of JSON (3 KB for
+    two hands); `--format text` says it as the 牌局 page: each hand's line with its 跟庄 and note,
+    the totals, the transfers, the next hand with its raise — in --lang."""
+    code = jx("new", "--variant", "jiujiang", "--seats", "张三", "李四", "王五", "赵六", "--title", "周五")[
+        1
+    ]["code"]
+    assert jx("record", code, stdin=json.dumps({"seat": "李四", "discarder": "王五", "hand": HAND}))[0] == 0
+    drawn = {"kind": "drawn", "follow": {"followed": True}, "note": "第二圈"}
+    assert jx("record", code, stdin=json.dumps(drawn))[0] == 0
+    rc, out = jx("show", code, "--format", "text", "--lang", lang)
+    assert rc == 0 and isinstance(out, str)
+    want = {
+        "en": [f"周五 · Jiujiang 九江 · 1 per 炮 (pào, points) · code {code}", "", "Hands",
+               "1. 李四 won off 王五 · dealer 张三 · 李四 +3 · 王五 -3",
+               "2. drawn (黄庄) · followed (跟庄) · dealer 李四", "   Note: 第二圈", "", "Settlement",
+               "张三 0 · 李四 +3 · 王五 -3 · 赵六 0", "王五 → 李四 3", "",
+               "Hand 3: 李四 deals. Raised ×2 (followed 跟庄, hand 2, drawn 黄庄, hand 2)."],
+        "zh": [f"周五 · 九江 · 每炮 1 · 牌局码 {code}", "", "每一把",
+               "1. 李四 胡 王五 的炮 · 张三 坐庄 · 李四 +3 · 王五 -3", "2. 黄庄 · 跟庄 · 李四 坐庄",
+               "   备注：第二圈", "", "结算", "张三 0 · 李四 +3 · 王五 -3 · 赵六 0", "王五 → 李四 3", "",
+               "第 3 把：李四 坐庄。升级 ×2（第 2 把跟庄、第 2 把黄庄）。"],
+    }[lang]  # fmt: skip
+    assert out.splitlines() == want
+    assert jx("show", code)[1]["hands"][1]["note"] == "第二圈"  # JSON stays the default
+
+
 def test_an_evening_from_the_command_line(jx, tmp_path):
     rc, out = jx("new", "--variant", "jiujiang", "--seats", "张三", "李四", "王五", "赵六", "--base", "2")
     assert rc == 0

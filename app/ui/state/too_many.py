@@ -18,9 +18,8 @@ Pure (no Streamlit).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
-from math import comb
 
 from app.photo_hand import UNKNOWN
 from app.ui.state.hand import EditHand
@@ -126,7 +125,8 @@ def likeliest(
         if _photo(u) and n + len(u) <= target:
             keep.append(u)
             n += len(u)
-    keep = _complete(hand, units, keep, ranked, row_of, main_row, variant)
+    group_of = {k: i for i, g in enumerate(groups) for k in g.tiles}
+    keep = _complete(hand, units, keep, ranked, (row_of, main_row, group_of), variant)
     kept = {x.detection for u in keep for x in u}
     best = hand.without_detections(used - kept)
     return None if physical(best) >= physical(hand) else best
@@ -161,14 +161,24 @@ def _rank(unit: tuple, row_of: dict, main_row: int, row_y: dict, fy: float, scal
     return (tier, round(abs(dy) / scale), dy < 0, -conf)
 
 
+MOST_GROUPS = 12
+"""The most groups `_whole_groups` tries leaving out whole (2^12 = 4,096 ways at most)."""
 CHOICES = 5000
-"""The most ways of cutting one tier `likeliest` tries for a complete hand, else the surest tiles:
-a row of 18 read sure cut to 14 is 3,060 (about 60 ms here)."""
+"""The most ways of cutting one tier `likeliest` tries for a complete hand (how many of each kind
+it keeps, `_counts`), else the surest tiles."""
 
 
-def _complete(hand: EditHand, units, keep: list, ranked: list, row_of, main_row, variant: str) -> list:
-    """`keep` with the single tiles of its last tier chosen again so that the hand is complete,
-    the most confident such choice; `keep` itself when none is (or too many choices)."""
+def _complete(hand: EditHand, units, keep: list, ranked: list, layout: tuple, variant: str) -> list:
+    """`keep` with the single tiles of its last tier chosen again so that the hand is complete;
+    `keep` itself when none is (or too many choices). First the photo's own sets: whole groups
+    of the reader left out (a neighbour's tiles, discards lie apart from the hand), the most
+    confident such choice; else the most confident choice of any tiles.
+
+    A choice of any tiles is how many of each kind to keep (`_counts`), the most confident tiles
+    of each kind: the same hands as every combination of tiles, far fewer to try (a row of 19
+    cut to 14 is C(19, 14) = 11,628 combinations, over `CHOICES`: the offer was the surest 14,
+    no hand)."""
+    row_of, main_row, group_of = layout
     photo = [u for u in ranked if _photo(u)]
     if not keep or len(keep) == len(photo):
         return keep
@@ -176,16 +186,69 @@ def _complete(hand: EditHand, units, keep: list, ranked: list, row_of, main_row,
     pool = [u for u in photo if _tier(u, row_of, main_row) == cut and len(u) == 1]
     fixed = [u for u in keep if u not in pool]
     k = len(keep) - len(fixed)
-    if not 0 < k < len(pool) or comb(len(pool), k) > CHOICES:
+    if not 0 < k < len(pool):
         return keep
     others = [u for u in units if not _photo(u)]
+    whole = _whole_groups(
+        pool, k, group_of, lambda chosen: _is_whole([*fixed, *chosen, *others], hand, variant)
+    )
+    if whole is not None:
+        return [*fixed, *whole]
+    kinds: dict[str, list] = {}
+    for u in sorted(pool, key=lambda u: -(u[0].conf or 0.0)):  # the surest of each kind first
+        kinds.setdefault(u[0].code, []).append(u)
+    counts = _counts([len(v) for v in kinds.values()], k)
+    if counts is None:
+        return keep
     best, best_conf = None, -1.0
-    for chosen in combinations(pool, k):
-        tiles = [u for u in (*fixed, *chosen, *others)]
+    for n in counts:
+        chosen = [u for us, m in zip(kinds.values(), n, strict=True) for u in us[:m]]
         conf = sum(u[0].conf or 0.0 for u in chosen)
-        if conf > best_conf and _is_whole(tiles, hand, variant):
-            best, best_conf = list(chosen), conf
+        if conf > best_conf and _is_whole([*fixed, *chosen, *others], hand, variant):
+            best, best_conf = chosen, conf
     return keep if best is None else [*fixed, *best]
+
+
+def _whole_groups(pool: list, k: int, group_of: dict, whole: Callable[[list], bool]) -> list | None:
+    """`k` tiles of `pool` that are whole (`whole`) with whole groups of the reader left out, the
+    most confident such choice, or None (none, or over `MOST_GROUPS` groups to try)."""
+    by: dict[int, list] = {}
+    for u in pool:
+        by.setdefault(group_of.get(u[0].detection, -1), []).append(u)
+    sets = list(by.values())
+    if len(sets) > MOST_GROUPS:
+        return None
+    best, best_conf = None, -1.0
+    for r in range(1, len(sets)):
+        for out in combinations(sets, r):
+            if sum(len(x) for x in out) != len(pool) - k:
+                continue
+            chosen = [u for u in pool if not any(u in x for x in out)]
+            conf = sum(u[0].conf or 0.0 for u in chosen)
+            if conf > best_conf and whole(chosen):
+                best, best_conf = chosen, conf
+    return best
+
+
+def _counts(sizes: list[int], k: int) -> list[tuple[int, ...]] | None:
+    """Every way of keeping `k` tiles from kinds of `sizes` tiles (how many of each), or None
+    when there are over `CHOICES`.
+
+    >>> _counts([2, 1], 2)
+    [(1, 1), (2, 0)]
+    """
+    out: list[tuple[int, ...]] = []
+
+    def walk(i: int, left: int, got: tuple[int, ...]) -> bool:
+        if i == len(sizes):
+            if left == 0:
+                out.append(got)
+            return len(out) <= CHOICES
+        room = sum(sizes[i + 1 :])  # the most the kinds after this one can still take
+        ms = range(max(0, left - room), min(sizes[i], left) + 1)
+        return all(walk(i + 1, left - m, (*got, m)) for m in ms)
+
+    return out if walk(0, k, ()) else None
 
 
 def _is_whole(units: list[tuple], hand: EditHand, variant: str) -> bool:

@@ -34,7 +34,9 @@ def chart(ledger) -> None:
         "mark": {"type": "line", "tooltip": True, "strokeWidth": 2.5},
         "encoding": {
             "x": {"field": "hand", "type": "quantitative", "title": hand, "axis": {"tickMinStep": 1}},
-            "y": {"field": "total", "type": "quantitative", "title": total},
+            # "~f": a number as written on the page (0, 1.5, 1200); with every total 0 (黄庄 only)
+            # Vega's own format wrote the one tick "0.000000"
+            "y": {"field": "total", "type": "quantitative", "title": total, "axis": {"format": "~f"}},
             "color": {"field": "seat", "type": "nominal", "title": None, "sort": seats,
                       "scale": {"domain": seats, "range": list(SEAT_COLOURS)},
                       "legend": {"orient": "bottom"}},

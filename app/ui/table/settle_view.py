@@ -73,6 +73,13 @@ def picture_file(ledger, language: str, hands: bool) -> Callable[[], bytes]:
     return build
 
 
+def csv_download(ledger, language: str) -> Callable[[], bytes]:
+    """The CSV download's callable: `ledger`'s CSV in `language`, taken when the page is drawn —
+    Streamlit calls it on the tap, outside the page's run, where `lang()` is the default (zh):
+    an English page downloaded Chinese headers (`app.table_csv`: the bytes the CLI writes)."""
+    return lambda: csv_bytes(ledger, language)
+
+
 def _lock(rec) -> None:
     """Lock the table as settled, checked against the revision shown when 确认 was ticked; a
     refused lock begins again on the table shown next."""
@@ -90,7 +97,7 @@ def exchange(rec, ledger) -> None:
     code = rec.table.code
     cols = st.columns(2)
     # callables: the files are built when a button is pressed, not on every run of the page
-    csv_file = lambda: csv_bytes(ledger, lang())  # noqa: E731  (app.table_csv: as the CLI writes it)
+    csv_file = csv_download(ledger, lang())  # the page's language now: the tap runs outside the run
     json_file = lambda: json.dumps(export_json(ledger), ensure_ascii=False, indent=1)  # noqa: E731
     cols[0].download_button(t("table.export_csv"), csv_file, f"jxmj-{code}.csv", "text/csv", key="tb_csv")
     cols[1].download_button(
