@@ -11,8 +11,8 @@ the ones Jiangxi tables use (issue 35 item 4). A share of the font faces is draw
 - `white_dragon`: 白 (P) as a thick frame, a diamond, a frame with a corner `B`, or blank;
 - `flower`: flowers and seasons (class `flower`, X) of other designs: a big season / plant
   character with its number, a medallion, a figure;
-- `marker`: round and seat markers (X in the labels: class `flower`, never a wind): a wind in a
-  ring with 場 / 家, or 起 / 庄 / 親.
+- `marker`: round and seat markers (X in the labels: class `flower`): 場 / 家 in a ring, or
+  起 / 庄 / 親 in a box — never a wind character (a wind in a ring made real 南 tiles read X).
 
 `ink_weight` (`INK_KINDS`): `bold` (strokes thicker), `thin` (strokes thinner), `worn` (ink rubbed
 off in patches). The stand-ins `hue`, `swap` and `bold` (`datasets.stand_ins`) change whole photos;
@@ -220,14 +220,13 @@ def _marker(img, rng, font_path):
     W, H = img.size
     d = ImageDraw.Draw(img)
     col = pick(rng, RED + BLACK + BLUE)
-    if rng.random() < 0.6:  # a wind in a ring, 場 / 家 below: a round or seat marker
-        d.ellipse([W * 0.12, H * 0.12, W * 0.88, H * 0.12 + W * 0.76], outline=col, width=int(W * 0.04))
-        wind = pick(rng, list("東南西北"))
-        draw_char(img, wind, (int(W * 0.3), int(H * 0.2), int(W * 0.7), int(H * 0.5)), col, rng, font_path)
+    if rng.random() < 0.6:  # a round / seat marker: 場 or 家 in a ring (never a wind: a wind in a
+        # ring taught candidate c1 to read real 南 tiles as X, models/MODEL.md "0.7.0 candidates")
+        d.ellipse([W * 0.12, H * 0.2, W * 0.88, H * 0.2 + W * 0.76], outline=col, width=int(W * 0.04))
         draw_char(
             img,
             pick(rng, ["場", "家"]),
-            (int(W * 0.3), int(H * 0.7), int(W * 0.7), int(H * 0.92)),
+            (int(W * 0.3), int(H * 0.3), int(W * 0.7), int(H * 0.68)),
             col,
             rng,
             font_path,
