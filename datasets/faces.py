@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets import render_options, styles
+from datasets import render_options, styles, world_styles
 from datasets.face_parts import DOTS, bamboo_layout, dot_colours, draw_bird, draw_dot, draw_flower, draw_stick
 from datasets.glyphs import available_fonts, draw_char
 from datasets.palette import BLACK, BLUE, DARK_GREEN, GREEN, RED, pick
@@ -26,6 +26,11 @@ def render_font_face(cls: int, rng: np.random.Generator) -> Image.Image:
     font_path = pick(rng, list(fonts)) if fonts else None
     name = CLASS_CODES[cls]
     W, H = FACE_W, FACE_H
+    share = render_options.OPTIONS.world_styles
+    if share > 0 and world_styles.kinds_for(name) and rng.random() < share:
+        world = world_styles.world_face(name, rng, font_path)
+        if world is not None:
+            return world
     if name.endswith("m") and len(name) == 2 and font_path:
         n = int(name[0])
         ch = NUMERALS[n - 1]

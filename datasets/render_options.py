@@ -26,6 +26,8 @@ class RenderOptions:
     mainland_faces: bool = False  # 0.6.0: black 萬 numerals, black-ink honours, HK corner indices
     table_sets: bool = False  # 0.6.0: automatic-table sets: coloured backs, thick bodies
     table_felts: bool = False  # 0.6.0: automatic-table felts (honeycomb / woven), wooden rails
+    world_styles: float = 0.0  # 0.7.0: share of font faces drawn in a `datasets.world_styles` kind
+    ink_weight: float = 0.0  # 0.7.0: share of faces (font and CC0 art) drawn bold, thin or worn
 
 
 OPTIONS = RenderOptions()

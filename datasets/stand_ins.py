@@ -3,13 +3,19 @@ photos are recoloured, for fitting and measuring the `uncertain` flag (`datasets
 
     python -m datasets.stand_ins swap /tmp/refs-swap
     python -m datasets.stand_ins hue /tmp/refs-hue
+    python -m datasets.stand_ins mono /tmp/refs-mono   # 0.7.0's held-out stand-in
 
 Kinds (`KINDS`): `swap`, red and blue swapped (JPEG quality 95); `hue`, the hue turned 60°
 (OpenCV HSV, +30 of 180), then gamma 1.3 and gain 1.05 (JPEG quality 90) — a change that a grey
 view does not undo, unlike `swap`; `bold`, the inks printed bolder: every dark stroke a pixel
 thicker (grey erosion, 2 × 2) and the faces 4 % darker (JPEG quality 92) — a change of shape, not
 colour, that no training crop's augmentation makes (0.6.5 trains with the inks recoloured, so
-`swap` and `hue` are no longer unfamiliar to it). The copy is laid out as the source (`images/`, `labels/`,
+`swap` and `hue` are no longer unfamiliar to it); `mono` (0.7.0, for testing only: 0.7.0 trains
+with bold inks, the inks real sets differ by and the world's styles, so `bold`, `hue` and `swap`
+are partly familiar to it), a one-ink set: every ink (a pixel whose chroma stands out of the
+face's) turned to one blue with its strength kept and its luma x0.85 (JPEG quality 92) — no
+set in training prints its 萬, dots, bamboo and dragons all in one ink. The copy is laid out as
+the source (`images/`, `labels/`,
 `classes.txt`): the validation photos (seed 1, 0.2, `datasets.real.split_by_source`) written,
 the training photos, the labels and the class list linked. Never commit a copy: the photos are
 CC BY 4.0 training material (credit in the README).
@@ -23,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-KINDS = ("swap", "hue", "bold")
-QUALITY = {"swap": 95, "hue": 90, "bold": 92}
+KINDS = ("swap", "hue", "bold", "mono")
+QUALITY = {"swap": 95, "hue": 90, "bold": 92, "mono": 92}
 
 
 def recolour(bgr: np.ndarray, kind: str) -> np.ndarray:
@@ -40,6 +46,11 @@ def recolour(bgr: np.ndarray, kind: str) -> np.ndarray:
     True
     >>> recolour(np.full((3, 3, 3), 200, np.uint8), "bold")[1, 1].tolist()
     [192, 192, 192]
+    >>> recolour(np.full((1, 1, 3), 235, np.uint8), "mono").tolist()  # a grey face stays
+    [[[235, 235, 235]]]
+    >>> b, g, r = recolour(px, "mono")[0, 0].tolist()  # a red ink turns blue
+    >>> b > g > r
+    True
     """
     import cv2
 
@@ -53,6 +64,17 @@ def recolour(bgr: np.ndarray, kind: str) -> np.ndarray:
     if kind == "bold":
         out = cv2.erode(bgr, np.ones((2, 2), np.uint8))
         return np.clip(out.astype(np.float32) * 0.96, 0, 255).astype(np.uint8)
+    if kind == "mono":
+        ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        cr, cb = ycc[..., 1] - 128, ycc[..., 2] - 128
+        strength = np.sqrt(cr * cr + cb * cb)
+        inked = np.clip((strength - 10) / 15, 0, 1)  # a face's chroma stays under ~10
+        teal = np.array([-0.8, 0.6], np.float32)  # (Cr, Cb) of a blue, unit length
+        ycc[..., 1] = 128 + cr * (1 - inked) + teal[0] * strength * inked
+        ycc[..., 2] = 128 + cb * (1 - inked) + teal[1] * strength * inked
+        ycc[..., 0] *= 1 - 0.15 * inked
+        out = cv2.cvtColor(np.clip(ycc, 0, 255).astype(np.uint8), cv2.COLOR_YCrCb2BGR)
+        return out
     raise ValueError(f"unknown stand-in kind {kind!r}: one of {', '.join(KINDS)}")
 
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from datasets import render_options, styles
+from datasets import render_options, styles, world_styles
 from datasets.faces import render_font_face
 from datasets.palette import BACK_COLOURS, IVORY, jitter, pick
 from vision.modelfiles import CLASS_CODES
@@ -147,6 +147,7 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
         else:  # font faces; also where the photos or the art are absent (../shared), never blank faces
             art = render_font_face(cls, rng)
         if art is not None:
+            art = _world_inks(art, cls, rng, source)
             m = rng.uniform(0.06, 0.14)
             aw, ah = int(fw * (1 - 2 * m)), int(fh * (1 - 2 * m * rng.uniform(0.7, 1.1)))
             a = np.asarray(art.resize((aw, ah), Image.BILINEAR), np.float32)
@@ -165,6 +166,23 @@ def make_tile(cls: int, rng: np.random.Generator, source: str, style: dict) -> n
     face = face * (1 - depth + depth * np.clip(rim * 1.6, 0, 1))[:, :, None]
     tile[:fh, :, :3] = np.clip(face, 0, 255).astype(np.uint8)
     return tile
+
+
+def _world_inks(art: Image.Image, cls: int, rng: np.random.Generator, source: str) -> Image.Image:
+    """With `RenderOptions.world_styles` a CC0 5m / 5p / 5s drawn as a riichi 赤五 (all red) that
+    share of the time; with `RenderOptions.ink_weight` that share of the faces bold, thin or worn.
+    Both off: ``art`` itself and nothing drawn from ``rng``."""
+    opts = render_options.OPTIONS
+    if (
+        opts.world_styles > 0
+        and source == "cc0"
+        and CLASSES[cls][0] == "5"
+        and rng.random() < opts.world_styles
+    ):
+        art = world_styles.red_art(art)
+    if opts.ink_weight > 0 and rng.random() < opts.ink_weight:
+        art = world_styles.ink_weight(art, rng)
+    return art
 
 
 def random_style(rng: np.random.Generator) -> dict:

@@ -108,6 +108,9 @@ def test_the_swapped_copy_swaps_red_and_blue_of_the_validation_photos_only(tmp_p
         ("swap", (10, 20, 200), (200, 20, 10)),  # red and blue swapped
         ("hue", (0, 0, 200), (0, 195, 195)),  # red turned 60 degrees: yellow, then gamma and gain
         ("bold", (200, 200, 200), (192, 192, 192)),  # a plain face: only 4 % darker
+        ("mono", (10, 20, 200), (165, 98, 0)),  # a red ink turned blue
+        ("mono", (40, 140, 20), (143, 102, 10)),  # a green ink turned the same blue
+        ("mono", (20, 20, 25), (19, 19, 25)),  # a black ink stays black
     ],
 )
 def test_a_stand_in_recolours_as_its_kind_says(kind, bgr, want, tmp_path):

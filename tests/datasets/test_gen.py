@@ -111,6 +111,19 @@ def test_the_0_6_5_candidate_recolours_the_inks_and_others_do_not():
     assert "--hue-p" not in _plan("recipes/0.6.1.toml")["cls"][0]
 
 
+def test_the_0_7_0_recipe_draws_the_world_styles_on_0_6_1_scenes():
+    new, old = _plan("recipes/0.7.0.toml"), _plan("recipes/0.6.1.toml")
+    gen = new["gen"][0]
+    assert "world_styles=0.35" in gen and "ink_weight=0.25" in gen
+    assert [a for a in gen if "=" not in a][2:] == [
+        str(a).replace("0.6.1", "0.7.0") for a in old["gen"][0] if "=" not in str(a)
+    ][2:]
+    assert not any("world_styles" in a for a in old["gen"][0])
+    cls = new["cls"][0]
+    assert cls[cls.index("--ink-p") + 1] == "0.3" and "--hue-p" not in cls and "--perm-p" not in cls
+    assert cls[cls.index("--init-onnx") + 1] == "git:b280533:models/classifier.onnx"
+
+
 def test_recolour_keeps_the_luma_turns_the_chroma_and_permutes_channels():
     torch = pytest.importorskip("torch", reason="needs torch (the [train] extra)")
     from datasets.train_cls import _YIQ, recolour
