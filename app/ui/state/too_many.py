@@ -119,13 +119,13 @@ def likeliest(
 
     units = _units(hand)
     ranked = sorted(units, key=lambda u: _rank(u, row_of, main_row, row_y, fy, scale))
-    target = wanted(hand)
     keep: list[tuple] = []
-    n = sum(len(u) for u in units if not _photo(u))  # typed or picked tiles always stay
+    n = sum(_counts(u) for u in units if not _photo(u))  # typed or picked tiles always stay
     for u in ranked:
-        if _photo(u) and n + len(u) <= target:
+        if _photo(u) and n + _counts(u) <= 14:
             keep.append(u)
-            n += len(u)
+            n += _counts(u)
+    keep = _fill(keep, ranked, 14 - n)
     keep = _complete(hand, units, keep, ranked, row_of, main_row, variant)
     kept = {x.detection for u in keep for x in u}
     best = hand.without_detections(used - kept)
@@ -135,6 +135,24 @@ def likeliest(
 def _units(hand: EditHand) -> list[tuple]:
     """The hand as what is kept or left whole: each standing tile alone, each meld whole."""
     return [(x,) for x in hand.concealed] + [tuple(m.tiles) for m in hand.melds]
+
+
+def _counts(unit: tuple) -> int:
+    """What a unit counts towards the 14 of a hand: a kong (4 tiles) as 3, a tile as 1."""
+    return 3 if len(unit) == 4 else len(unit)
+
+
+def _fill(keep: list, ranked: list, short: int) -> list:
+    """`keep` filled up to a whole hand when it stops `short` (1 or 2) of 14 because only melds
+    are left: the likeliest meld left out comes in for the 3 - `short` least likely tiles kept
+    (a 13-tile offer is no hand). `keep` itself when not short or no such swap exists."""
+    melds = [u for u in ranked if _photo(u) and len(u) > 1 and u not in keep]
+    singles = [u for u in keep if len(u) == 1]
+    if short <= 0 or not melds or len(singles) < 3 - short:
+        return keep
+    out = singles[len(singles) - (3 - short) :]
+    chosen = [u for u in keep if u not in out] + [melds[0]]
+    return sorted(chosen, key=ranked.index)
 
 
 def _photo(unit: tuple) -> bool:
