@@ -125,7 +125,7 @@ def likeliest(
         if _photo(u) and n + _counts(u) <= 14:
             keep.append(u)
             n += _counts(u)
-    keep = _fill(keep, ranked, 14 - n)
+    keep = _fill(keep, ranked, 14 - n, lambda u: _tier(u, row_of, main_row))
     keep = _complete(hand, units, keep, ranked, row_of, main_row, variant)
     kept = {x.detection for u in keep for x in u}
     best = hand.without_detections(used - kept)
@@ -142,15 +142,18 @@ def _counts(unit: tuple) -> int:
     return 3 if len(unit) == 4 else len(unit)
 
 
-def _fill(keep: list, ranked: list, short: int) -> list:
+def _fill(keep: list, ranked: list, short: int, tier) -> list:
     """`keep` filled up to a whole hand when it stops `short` (1 or 2) of 14 because only melds
     are left: the likeliest meld left out comes in for the 3 - `short` least likely tiles kept
-    (a 13-tile offer is no hand). `keep` itself when not short or no such swap exists."""
+    (a 13-tile offer is no hand), never for a tile of a likelier `tier` (a sure tile of the hand
+    row for an unsure meld). `keep` itself when not short or no such swap exists."""
     melds = [u for u in ranked if _photo(u) and len(u) > 1 and u not in keep]
-    singles = [u for u in keep if len(u) == 1]
+    singles = [u for u in keep if len(u) == 1 and _photo(u)]
     if short <= 0 or not melds or len(singles) < 3 - short:
         return keep
     out = singles[len(singles) - (3 - short) :]
+    if any(tier(u) < tier(melds[0]) for u in out):
+        return keep
     chosen = [u for u in keep if u not in out] + [melds[0]]
     return sorted(chosen, key=ranked.index)
 
