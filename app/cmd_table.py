@@ -251,7 +251,7 @@ def _run(args: argparse.Namespace) -> int:
             if args.format == "csv"
             else json.dumps(export_json(ledger), ensure_ascii=False, indent=1)
         )
-        if args.output:
+        if args.output is not None:  # -o "": refused (write_file), not standard output
             write_file(args.output, text, store_files(store))
             _print({"code": ledger.table.code, "written": args.output})
         elif emit(text.removesuffix("\n")):

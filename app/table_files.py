@@ -34,6 +34,8 @@ def write_file(path: str, data: str | bytes, protect: Sequence[str] = ()) -> Non
     from app.jsonin import short
     from ledger import LedgerError
 
+    if not path:  # Path("") is the working folder: refused by name, never "written" nowhere
+        raise LedgerError("output_not_written", "cannot write a file with an empty name: give one")
     out = Path(path)
     for f in protect:
         try:

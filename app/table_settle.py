@@ -35,10 +35,10 @@ def run(store, args: argparse.Namespace) -> dict[str, Any]:
     from app.table_files import store_files, write_file
     from ledger.exchange import export_json
 
-    fonts = _fonts() if args.png else None  # a machine without a CJK font: said before any lock
+    fonts = _fonts() if args.png is not None else None  # a machine without a CJK font: said before any lock
     rec = store.get(args.code)
     out: dict[str, Any] = {}
-    if args.png:
+    if args.png is not None:  # --png "" is refused (write_file), not taken for no --png
         from app.settle_png import draw
 
         canvas = draw(rec.ledger(), getattr(args, "lang", None) or "zh", hands=args.hands, fonts=fonts)

@@ -16,6 +16,7 @@ from typing import Any
 
 from ledger.errors import LedgerError
 from ledger.model import DERIVED_FIELDS, KINDS, MAX_NOTE_CHARS, SEAT_COUNT, Follow, Hand, Table
+from ledger.names import unprintable
 from ledger.recorded import RecordedHand, Winner
 from scoring import HandError, HandInput
 from scoring.jsontype import json_type, non_finite
@@ -89,6 +90,9 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     note = data.get("note", "")
     if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
         raise _fail(ctx, f"note must be text of at most {MAX_NOTE_CHARS} characters")
+    hidden = None if ctx.lenient else unprintable(note)  # as a seat name: no NUL, line break, U+202E
+    if hidden:
+        raise _fail(ctx, f"the note {note!r} holds {hidden}, a control or format character: leave it out")
     seat = _seat_of(table, ctx)
     common: dict[str, Any] = {
         "follow": _follow(data.get("follow"), ctx),

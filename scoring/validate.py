@@ -272,9 +272,11 @@ def _check_payer_facts(payers: tuple[Payer, ...], rules: RuleTable, hand: HandIn
     """Input that would move money silently: 杠上流泪 needs the discarder's kong (§1.3a); a xingzi
     self-draw needs the dealer among its payers, or its x2 would vanish (§1.5)."""
     if "kong_discard" in ev and not any(m.is_kong for m in payers[0].melds):
+        name = payers[0].name  # the default payer is named "discarder": not said twice
+        who = "the discarder" if name == "discarder" else f"the discarder {name}"
         raise HandError(
             E.DISCARDER_KONG_MISSING,
-            f"kong_discard (杠上流泪): the discarder {payers[0].name} must show the kong made just "
+            f"kong_discard (杠上流泪): {who} must show the kong made just "
             "before the discard (DECISIONS §1.3a); add it to that payer's melds",
         )
     if (

@@ -69,6 +69,10 @@ _MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 """The next marker after a scan's entropy-coded data: 0xFF followed by neither a stuffed 0x00, a
 restart marker (RSTn, inside the data) nor a fill byte (0xFF; the marker starts at the last one)."""
 
+_JUNK_END = re.compile(rb"\xff[^\x00\xff]")
+"""Where junk or fill bytes between segments end: libjpeg's `next_marker` skips every byte up to
+a 0xFF followed by neither a stuffed 0x00 nor a fill byte (0xFF), and reads the marker there."""
+
 
 class DecodeTooSlow(Exception):
     """A decode spent more than its CPU seconds (`TimedBytes`)."""
@@ -86,7 +90,9 @@ class JpegMarkers:
 def jpeg_markers(data: bytes) -> JpegMarkers | None:
     """Count the scans, APP1 Exif segments and all segments of a JPEG's primary picture, walking
     its segments by their lengths and each scan's entropy-coded data to the next marker; None
-    when `data` does not start as a JPEG. A walk that runs into damage stops there with what it
+    when `data` does not start as a JPEG. Junk between segments and a segment length under 2 are
+    passed over as libjpeg passes over them (it decodes on with a warning: a walk that stopped
+    there let a scan bomb through); a walk that runs off the data stops there with what it
     counted (the decoder reports the damage), and so does one past `MAX_SEGMENTS` segments.
 
     >>> scan = b"\\xff\\xda\\x00\\x02" + b"\\x12\\xff\\x00\\x34\\xff\\xd0\\x56"  # a stuffed 0xFF, a restart
@@ -96,18 +102,21 @@ def jpeg_markers(data: bytes) -> JpegMarkers | None:
     if not data.startswith(b"\xff\xd8"):
         return None
     i, scans, exif, segments = 2, 0, 0, 0
-    while i + 4 <= len(data) and data[i] == 0xFF and segments <= MAX_SEGMENTS:
-        marker = data[i + 1]
-        if marker == 0xFF:  # a fill byte before a marker
-            i += 1
+    while i + 4 <= len(data) and segments <= MAX_SEGMENTS:
+        if data[i] != 0xFF or data[i + 1] in (0x00, 0xFF):  # junk or fill bytes before a marker:
+            found = _JUNK_END.search(data, i)  # libjpeg skips them (junk with a warning), in one step
+            if found is None:
+                break
+            i = found.start()
             continue
+        marker = data[i + 1]
         if marker == 0xD9:  # end of image: what follows (an MPO's other pictures) is not decoded
             break
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
             i += 2
             continue
         segments += 1
-        end = i + 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+        end = i + 2 + max(2, int.from_bytes(data[i + 2 : i + 4], "big"))  # libjpeg skips no less
         if marker == 0xE1 and data[i + 4 : i + 10] == b"Exif\x00\x00":
             exif += 1
         elif marker == 0xDA:

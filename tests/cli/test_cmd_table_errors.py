@@ -98,6 +98,8 @@ ERRORS = [  # the arguments after the code (None: no table), the code, the Engli
     ((None, "show", "K7QM9ACXTRE"), "table_not_found", "no table has the code K7QM9ACXTRE"),
     (("record", "-"), "bad_input", "the input is not valid JSON"),
     (("export", "-o", "/nonexistent/t.json"), "output_not_written", "cannot write /nonexistent/t.json"),
+    (("export", "-o", ""), "output_not_written", "cannot write a file with an empty name"),  # was stdout
+    (("settle", "--png", ""), "output_not_written", "cannot write a file with an empty name"),  # was none
     (("edit", "1"), "no_such_hand", "no hand 1"),
     ((None, "show"), "bad_usage", "jxmj table show: the following arguments are required: code"),
     (("edit", "١"), "bad_usage", "jxmj table edit: argument number: not a whole number in ASCII digits"),

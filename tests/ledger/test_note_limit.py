@@ -3,6 +3,8 @@ CLI's reader (`app.ledgerin`) checks before parsing; no second copy of the numbe
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app import ledgerin
@@ -29,3 +31,25 @@ def test_the_cli_reader_checks_the_same_limit():
     ledgerin.read_hand_text('{"kind": "drawn", "note": "%s"}' % ("x" * MAX_NOTE_CHARS))
     with pytest.raises(LedgerError):
         ledgerin.read_hand_text('{"kind": "drawn", "note": "%s"}' % ("x" * (MAX_NOTE_CHARS + 1)))
+
+
+@pytest.mark.parametrize(
+    "note, said",
+    [
+        ("a\x00b", "U+0000"),  # PostgreSQL stores no NUL in text: it failed there as no error code
+        ("第二圈\n老王换座", "U+000A LINE FEED"),  # the app's note is one line
+        ("\u202egnaw oal", "U+202E RIGHT-TO-LEFT OVERRIDE"),  # shown reversed: "lao wang"
+    ],
+)
+def test_a_note_with_a_control_or_format_character_is_refused_as_a_seat_name_is(note, said):
+    """It was stored as given: a NUL, a line break, a right-to-left override (the history, the
+    picture and the CSV showed it reversed or broken; the CSV wrote U+FFFD for it)."""
+    with pytest.raises(LedgerError, match=re.escape(said)) as e:
+        _note(note)
+    assert e.value.code == "bad_hand"
+
+
+def test_a_stored_note_with_one_still_reads():
+    """A note stored before the check reads as stored (the store's lenient parse)."""
+    hand = parse_hand(Table("jiujiang", SEATS), {"kind": "drawn", "note": "a\nb"}, Context(1, lenient=True))
+    assert hand.note == "a\nb" and _note("周五 😀🀄 =1+1 مرحبا").note == "周五 😀🀄 =1+1 مرحبا"

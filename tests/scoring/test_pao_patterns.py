@@ -60,7 +60,10 @@ def test_robbing_kong_without_the_robbed_pung_is_an_error(payers):
 def test_kong_discard_needs_the_discarders_kong():
     with pytest.raises(HandError) as e:
         score(parse_case(f"jj {CLOSED_2M} +2m kong_discard", payers=[payer("b", "pung:111m")]))
-    assert e.value.code == "discarder_kong_missing"
+    assert e.value.code == "discarder_kong_missing" and "the discarder b must show" in str(e.value)
+    with pytest.raises(HandError) as e:  # the default payer: it said "the discarder discarder"
+        score(parse_case(f"jj {CLOSED_2M} +2m kong_discard"))
+    assert str(e.value).startswith("kong_discard (杠上流泪): the discarder must show the kong")
     for kind in ("kong", "added_kong", "concealed_kong"):
         r = score(parse_case(f"jj {CLOSED_2M} +2m kong_discard", payers=[payer("b", f"{kind}:9999m")]))
         assert r.can_win and points(r)["kong_discard"] == 10

@@ -118,13 +118,13 @@ def likeliest(
 
     units = _units(hand)
     ranked = sorted(units, key=lambda u: _rank(u, row_of, main_row, row_y, fy, scale))
-    target = wanted(hand)
     keep: list[tuple] = []
-    n = sum(len(u) for u in units if not _photo(u))  # typed or picked tiles always stay
+    n = sum(_weight(u) for u in units if not _photo(u))  # typed or picked tiles always stay
     for u in ranked:
-        if _photo(u) and n + len(u) <= target:
+        if _photo(u) and n + _weight(u) <= 14:
             keep.append(u)
-            n += len(u)
+            n += _weight(u)
+    keep = _fill(keep, ranked, 14 - n, lambda u: _tier(u, row_of, main_row))
     group_of = {k: i for i, g in enumerate(groups) for k in g.tiles}
     keep = _complete(hand, units, keep, ranked, (row_of, main_row, group_of), variant)
     kept = {x.detection for u in keep for x in u}
@@ -135,6 +135,27 @@ def likeliest(
 def _units(hand: EditHand) -> list[tuple]:
     """The hand as what is kept or left whole: each standing tile alone, each meld whole."""
     return [(x,) for x in hand.concealed] + [tuple(m.tiles) for m in hand.melds]
+
+
+def _weight(unit: tuple) -> int:
+    """What a unit counts towards the 14 of a hand: a kong (4 tiles) as 3, a tile as 1."""
+    return 3 if len(unit) == 4 else len(unit)
+
+
+def _fill(keep: list, ranked: list, short: int, tier) -> list:
+    """`keep` filled up to a whole hand when it stops `short` (1 or 2) of 14 because only melds
+    are left: the likeliest meld left out comes in for the 3 - `short` least likely tiles kept
+    (a 13-tile offer is no hand), never for a tile of a likelier `tier` (a sure tile of the hand
+    row for an unsure meld). `keep` itself when not short or no such swap exists."""
+    melds = [u for u in ranked if _photo(u) and len(u) > 1 and u not in keep]
+    singles = [u for u in keep if len(u) == 1 and _photo(u)]
+    if short <= 0 or not melds or len(singles) < 3 - short:
+        return keep
+    out = singles[len(singles) - (3 - short) :]
+    if any(tier(u) < tier(melds[0]) for u in out):
+        return keep
+    chosen = [u for u in keep if u not in out] + [melds[0]]
+    return sorted(chosen, key=ranked.index)
 
 
 def _photo(unit: tuple) -> bool:
