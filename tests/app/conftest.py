@@ -56,6 +56,17 @@ def button_by_prefix(at, prefix: str):
 
 
 @pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Every app test ends in the default language (zh) of this thread: a test that sets en
+    (`i18n.set_lang`) leaves the next test's AppTest reading labels in zh, as it expects (one that
+    did not made test_table_page's records fail after test_apptest's en pages, run together)."""
+    yield
+    from app.ui import i18n
+
+    i18n.set_lang(i18n.DEFAULT)
+
+
+@pytest.fixture(autouse=True)
 def ledger_db(tmp_path, monkeypatch):
     """Every app test keeps its tables and drafts in a database of its own (never the user's)."""
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
