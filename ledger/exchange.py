@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 from unicodedata import normalize
 
+from ledger.book import read_hands
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
@@ -153,16 +154,18 @@ def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
     return buf.getvalue()
 
 
-def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
-    """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape.
+def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
+    """The :class:`Table` and hands of an export (the import edge: each hand read from its JSON
+    and checked in turn, :func:`ledger.book.read_hands`); raises ``bad_import`` on a wrong shape.
 
     An export is a table jxmj stored, so it is read as stored data (:class:`Table` ``stored``),
     exactly as the store reads its own rows: its house rules must have known keys and the right
     types, and their numbers must be whole and >= 0, but need not lie in today's bounds
     (ledger.rules.INT_RANGES, the largest raise), which hold for rules typed as new input
     (``jxmj table new --rules``, the app's 开一桌). So every export round-trips, whichever jxmj
-    wrote it — a table stored before a bound existed included. Every hand is checked again as it
-    is stored (``Store.create_table``): one the rules can no longer score is refused, named."""
+    wrote it — a table stored before a bound existed included. Every hand is checked as it is
+    read, and again as it is stored (``Store.create_table``): one the rules can no longer score
+    is refused, named."""
 
     def bad(why: str) -> LedgerError:
         return LedgerError("bad_import", f"not a jxmj table export: {why}")
@@ -206,4 +209,4 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
     hands = [{k: v for k, v in h.items() if k != "outcome"} for h in hands]
     if version == 1:
         hands = [by_index(h) for h in hands]
-    return table, hands
+    return table, read_hands(table, hands)

@@ -17,6 +17,7 @@ from app.table_csv import csv_bytes
 from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
+from tests.ledger.util import json_hand, read_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("张三", "李四", "王五", "赵六")
@@ -29,8 +30,8 @@ def table(tmp_path, monkeypatch):
     monkeypatch.setenv("JXMJ_DB", url)
     store = open_store(url)
     code = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(code, WIN)  # 李四 +3 from 王五
-    store.append(code, {"kind": "drawn"})
+    store.append(code, json_hand(store, code, WIN))  # 李四 +3 from 王五
+    store.append(code, json_hand(store, code, {"kind": "drawn"}))
     yield url, code, store.get(code).ledger()
     store.close()
 
@@ -110,7 +111,7 @@ def test_a_formula_behind_an_invisible_or_full_width_character_is_guarded(name):
     from ledger.names import visible
 
     table = Table("xingzi", (name, "b", "c", "d"), stored=True)  # as stored: typed before a check
-    _, ledger = add_hand(table, [], {"kind": "false_win", "declarer": 0})
+    _, ledger = add_hand(table, [], read_hand(table, [], {"kind": "false_win", "declarer": 0}))
     rows = _rows(csv_bytes(ledger, "en"))
     shown = visible(table.seats[0])  # as stored, a control or format character shown as U+FFFD
     assert rows[0][8] == f"'{shown} +/-" and rows[1][2] == f"'{shown}"
@@ -131,11 +132,16 @@ def test_the_csv_shows_every_fact_that_moves_money_and_the_note(tmp_path, monkey
     their columns (main wrote none of them: a 跟庄 黄庄 read as a plain 黄庄)."""
     store = open_store(f"sqlite:///{tmp_path / 'facts.sqlite3'}")
     jj = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": False}})
-    store.append(jj, {**WIN, "note": "=老王换了座位"})
+    store.append(
+        jj,
+        json_hand(
+            store, jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": False}}
+        ),
+    )
+    store.append(jj, json_hand(store, jj, {**WIN, "note": "=老王换了座位"}))
     xy = store.create_table(Table("xinyu", SEATS)).table.code
     kongs = [{"seat": 2, "exposed": 1, "concealed": 0}, {"seat": 3, "exposed": 0, "concealed": 2}]
-    store.append(xy, {"kind": "drawn", "kongs": kongs})
+    store.append(xy, json_hand(store, xy, {"kind": "drawn", "kongs": kongs}))
     w = i18n.catalog(lang)
     _, drawn, win = _rows(csv_bytes(store.get(jj).ledger(), lang))
     assert drawn[16:] == [f"{w['csv.followed']} · {w['csv.follow_dragon']}", "", ""]
