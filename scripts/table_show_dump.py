@@ -18,13 +18,16 @@ import contextlib
 import io
 import json
 import random
+import re
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from app.ui.learn.random_hand import random_hand
 from scoring import HandError, hand_from_json, score
 
+TILE = re.compile(r"[0-9][a-z]|[A-Z]")
 SEATS = ["张三", "李四", "王五", "赵六"]
 
 
@@ -43,6 +46,17 @@ def _win_hand(variant: str, rng: random.Random, self_drawn: bool) -> dict:
             pass
 
 
+def _fits(winners: list[dict]) -> bool:
+    """Winners on one discard hold at most four of a tile (the discard counted once)."""
+    count: Counter = Counter()
+    for w in winners:
+        count.update(TILE.findall(w["concealed"]))
+        for m in w.get("melds", ()):
+            count.update(TILE.findall(m["tiles"]))
+    count[winners[0]["winning_tile"]] -= len(winners) - 1
+    return max(count.values()) <= 4
+
+
 def _hand(variant: str, i: int, rng: random.Random) -> dict:
     r = rng.random()
     data: dict
@@ -57,7 +71,7 @@ def _hand(variant: str, i: int, rng: random.Random) -> dict:
         winners = [_win_hand(variant, rng, discarder is None)]
         for _ in range(500 * (count - 1)):  # 一炮多响: more winners on the same discarded tile
             more = _win_hand(variant, rng, False)
-            if more["winning_tile"] == winners[0]["winning_tile"]:
+            if more["winning_tile"] == winners[0]["winning_tile"] and _fits([*winners, more]):
                 winners.append(more)
             if len(winners) == count:
                 break
@@ -102,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         hands = []
         for i in range(1, args.n + 1):
             hands.append(_hand(variant, i, rng))
-        export = {"format": "jxmj-table", "version": 2, "hands": hands,
-                  "table": {"variant": variant, "seats": SEATS, "base": 1, "created": "2026-01-01T00:00:00+00:00"}}  # fmt: skip
+        table = {"variant": variant, "seats": SEATS, "base": 1, "created": "2026-01-01T00:00:00+00:00"}
+        export = {"format": "jxmj-table", "version": 2, "hands": hands, "table": table}
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump(export, f, ensure_ascii=False)
         code = json.loads(_jxmj("table", "--db", args.db, "import", f.name))["code"]

@@ -22,11 +22,13 @@ The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, 
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
 from app.ui.state.progress import PHOTO_SOURCES, HandInProgress, TableChoices
+from ledger.errors import LedgerError
+from ledger.parse import read_winner
 
 __all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
 
@@ -40,7 +42,10 @@ def to_json(hip: HandInProgress) -> dict[str, Any]:
     """The draft of `hip` (JSON values only)."""
     out: dict[str, Any] = {"v": VERSION, "hand": asdict(hip.hand), "cond": asdict(hip.cond)}
     if hip.table is not None:
-        table = asdict(hip.table)
+        c = hip.table
+        table = {f.name: getattr(c, f.name) for f in fields(c)}
+        table["kongs"] = {str(s): list(v) for s, v in c.kongs.items()}  # JSON: keys are text
+        table["pending"] = [w.to_json() for w in c.pending]
         out["table"] = {k: v for k, v in table.items() if k not in LATER or v != LATER[k]}
     out["photo_src"] = hip.photo_src
     return out
@@ -70,10 +75,20 @@ def from_json(data: Any) -> HandInProgress | None:
         cond = Conditions(**{**c, "seats": seats, "events": list(c["events"])})
         table = None
         if "table" in data:
-            table = TableChoices(**data["table"]) if isinstance(data["table"], dict) else TableChoices()
+            t = data["table"]
+            table = _choices(t, cond.variant) if isinstance(t, dict) else TableChoices()
         src = data.get("photo_src", "manual")
         return HandInProgress(
             hand=hand, cond=cond, table=table, photo_src=src if src in PHOTO_SOURCES else "manual"
         )
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, LedgerError):
         return None
+
+
+def _choices(data: dict[str, Any], variant: str) -> TableChoices:
+    """The table page's choices as `to_json` wrote them: kongs by seat index, the winners
+    entered before read back as the ledger reads a winner."""
+    c = TableChoices(**data)
+    c.kongs = {int(s): (int(e), int(k)) for s, (e, k) in c.kongs.items()}
+    c.pending = [read_winner(variant, w, c.discarder) for w in c.pending]
+    return c
