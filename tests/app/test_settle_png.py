@@ -275,11 +275,11 @@ PAGE_RUN = """
 import os, tempfile
 os.environ["JXMJ_DB"] = "sqlite:///" + tempfile.mkdtemp() + "/l.sqlite3"
 from streamlit.testing.v1 import AppTest
-from ledger import Table
+from ledger import Table, read_hands
 from ledger.store import open_store
-code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+table = Table("jiujiang", ("张三", "李四", "王五", "赵六"))
 hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
-open_store().append(code, {"seat": 1, "discarder": 2, "hand": hand})
+code = open_store().create_table(table, read_hands(table, [{"seat": 1, "discarder": 2, "hand": hand}])).table.code
 at = AppTest.from_file("app/streamlit_app.py", default_timeout=60)
 at.query_params["table"] = code
 at.run()
