@@ -279,7 +279,8 @@ from ledger import Table, read_hands
 from ledger.store import open_store
 table = Table("jiujiang", ("张三", "李四", "王五", "赵六"))
 hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
-code = open_store().create_table(table, read_hands(table, [{"seat": 1, "discarder": 2, "hand": hand}])).table.code
+hands = read_hands(table, [{"seat": 1, "discarder": 2, "hand": hand}])
+code = open_store().create_table(table, hands).table.code
 at = AppTest.from_file("app/streamlit_app.py", default_timeout=60)
 at.query_params["table"] = code
 at.run()
