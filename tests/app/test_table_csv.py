@@ -152,3 +152,21 @@ def test_the_csv_shows_every_fact_that_moves_money_and_the_note(tmp_path, monkey
         seat="赵六", exposed=0, concealed=2
     )
     store.close()
+
+
+def test_every_csv_column_is_declared_once_with_its_word():
+    """A column is one `COLUMNS` line (header word and cell side by side) plus `csv.<key>` in both
+    catalogs: the header is exactly the columns', in their order, the seat columns one a seat."""
+    from ledger import add_hand
+    from ledger.exchange import COLUMNS, CSV_WORDS, export_csv
+    from tests.ledger.util import read_hands
+
+    table = Table("jiujiang", SEATS)
+    ledger = add_hand(table, [], read_hands(table, [{"kind": "drawn", "note": "n"}])[0])[1]
+    header = next(csv.reader(io.StringIO(export_csv(ledger))))
+    want = [w for c in COLUMNS for w in ([c.en.format(seat=s) for s in SEATS] if c.per_seat else [c.en])]
+    assert header == want and len(header) == 11 + 2 * 4
+    assert (
+        header[:2] == ["hand", "kind"] and header[8:10] == ["张三 +/-", "李四 +/-"] and header[-1] == "note"
+    )
+    assert {c.key for c in COLUMNS} <= set(CSV_WORDS)  # its word: csv.<key> (app/table_csv.py needs both)
