@@ -177,7 +177,9 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
 
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), HERE, "table.recorded", code=code, n=n + 1)
+        won = data
+        assert won is not None  # the button is disabled without it
+        write(lambda: append(won), HERE, "table.recorded", code=code, n=n + 1)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
