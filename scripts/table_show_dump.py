@@ -69,7 +69,7 @@ def _hand(variant: str, i: int, rng: random.Random) -> dict:
         others = [s for s in range(4) if s != discarder]
         count = 1 if discarder is None or rng.random() < 0.85 else rng.choice([2, 3])
         winners = [_win_hand(variant, rng, discarder is None)]
-        for _ in range(500 * (count - 1)):  # 一炮多响: more winners on the same discarded tile
+        for _ in range(40 * (count - 1)):  # 一炮多响: more winners on the same discarded tile (often one)
             more = _win_hand(variant, rng, False)
             if more["winning_tile"] == winners[0]["winning_tile"] and _fits([*winners, more]):
                 winners.append(more)
