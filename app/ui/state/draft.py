@@ -22,7 +22,7 @@ The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, 
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import MISSING, Field, asdict, fields
 from typing import Any
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
@@ -33,9 +33,10 @@ from ledger.parse import read_winner
 __all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
 
 VERSION = 1
-LATER = {"declarer": None, "note": ""}
-"""`TableChoices` fields added since version 1, with their defaults: written only when set, so a
-draft of that shape is written again byte for byte (and read back by an older server)."""
+V1_FIELDS = ("winner", "discarder", "followed", "dragon", "second", "kongs", "pending", "seen")
+"""The `TableChoices` fields of version 1, always written. A field added since is written only
+when it differs from its default, so a draft of that shape is written again byte for byte (and
+read back by an older server) — a new field needs no line here."""
 
 
 def to_json(hip: HandInProgress) -> dict[str, Any]:
@@ -46,9 +47,16 @@ def to_json(hip: HandInProgress) -> dict[str, Any]:
         table = {f.name: getattr(c, f.name) for f in fields(c)}
         table["kongs"] = {str(s): list(v) for s, v in c.kongs.items()}  # JSON: keys are text
         table["pending"] = [w.to_json() for w in c.pending]
-        out["table"] = {k: v for k, v in table.items() if k not in LATER or v != LATER[k]}
+        out["table"] = {k: v for k, v in table.items() if k in V1_FIELDS or v != _DEFAULTS[k]}
     out["photo_src"] = hip.photo_src
     return out
+
+
+def _default(f: Field[Any]) -> Any:
+    return f.default_factory() if f.default is MISSING else f.default  # type: ignore[operator]
+
+
+_DEFAULTS = {f.name: _default(f) for f in fields(TableChoices)}
 
 
 def _tile(d: dict[str, Any]) -> EditTile:
