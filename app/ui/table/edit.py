@@ -29,8 +29,6 @@ from ledger import Follow, Hand, Winner
 from ledger.model import MAX_NOTE_CHARS
 
 ss = st.session_state
-EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
-GONE = "tbl_edit_gone"  # session state: {code: the hand a reload's draft named, no longer on the table}
 
 __all__ = ["EDIT_KINDS", "drop_edit", "edit_key", "edit_panel", "restore"]
 
@@ -42,12 +40,13 @@ def restore(rec) -> None:
         return
     code = rec.table.code
     gone = edit_draft.restore(code, len(rec.hands), edit_key)
+    c = edit_draft.choices()
     if gone is not None:
-        ss.setdefault(GONE, {})[code] = gone
+        c.gone[code] = gone
     if (code, "edit") in ss.get(BEGUN, {}):
-        ss.get(GONE, {}).pop(code, None)
-    if code in ss.get(GONE, {}):
-        st.warning(t("table.edit_gone", n=ss[GONE][code]))
+        c.gone.pop(code, None)
+    if code in c.gone:
+        st.warning(t("table.edit_gone", n=c.gone[code]))
 
 
 class OnChange(TypedDict):
@@ -65,7 +64,7 @@ def edit_panel(rec, ledger) -> None:
     with st.expander(t("table.edit"), key="tw_edit_open", **begin):
         number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
         if number is not None:  # else the field says the range
-            if ss.get(edit_draft.RESTORED, {}).get(code) == number:
+            if edit_draft.choices().restored.get(code) == number:
                 st.info(t("table.edit_restored", n=number))
             _edit_form(rec, ledger.outcomes[number - 1])
         show_posted("edit")  # the edit's outcome under its form
@@ -78,15 +77,14 @@ def drop_edit(code: str, last: int) -> None:
     stays in the browser while its key does), its draft deleted."""
     ss["tw_edit_open"] = False
     ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
-    ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
+    edit_draft.choices().renew()
     forget_begun(code, "edit")
     edit_draft.clear(code)
 
 
 def edit_key(name: str, n: int) -> str:
     """The key of edit form widget `name` of hand `n` in this generation (`drop_edit`)."""
-    gen = ss.get(EDIT_GEN, 0)
-    return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
+    return edit_draft.choices().key(name, n)
 
 
 def _defaults(h, kongs: bool) -> dict:
@@ -193,7 +191,7 @@ def _edit_form(rec, o) -> None:
         finally:
             forget_begun(table.code, "edit")
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
-        ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1  # saved: the form drawn anew, from the hand as it is now
+        edit_draft.choices().renew()  # saved: the form drawn anew, from the hand as it is now
         edit_draft.clear(table.code)
 
     write(save, "edit", "table.edited", code=table.code, changed="table.changed_edit", n=n)
