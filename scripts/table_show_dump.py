@@ -26,6 +26,7 @@ from pathlib import Path
 
 from app.ui.learn.random_hand import random_hand
 from scoring import HandError, hand_from_json, score
+from scoring.rules import load_rules
 
 TILE = re.compile(r"[0-9][a-z]|[A-Z]")
 SEATS = ["张三", "李四", "王五", "赵六"]
@@ -40,7 +41,8 @@ def _win_hand(variant: str, rng: random.Random, self_drawn: bool) -> dict:
         if hand.melds:
             out["melds"] = [{"kind": m.kind, "tiles": "".join(t.code for t in m.tiles)} for m in hand.melds]
         try:
-            if score(hand_from_json({**out, "variant": variant, "self_drawn": self_drawn})).can_win:
+            check = {**out, "variant": variant, "self_drawn": self_drawn, "winner_is_dealer": True}
+            if score(hand_from_json(check)).can_win:
                 return out
         except HandError:
             pass
@@ -65,7 +67,8 @@ def _hand(variant: str, i: int, rng: random.Random) -> dict:
     elif r < 0.2 and variant == "xingzi":
         data = {"kind": "false_win", "declarer": rng.randrange(4)}
     else:
-        discarder = None if rng.random() < 0.3 else rng.randrange(4)
+        self_only = load_rules(variant).self_draw_only  # 星子: every win is a self-draw
+        discarder = None if self_only or rng.random() < 0.3 else rng.randrange(4)
         others = [s for s in range(4) if s != discarder]
         count = 1 if discarder is None or rng.random() < 0.85 else rng.choice([2, 3])
         winners = [_win_hand(variant, rng, discarder is None)]
@@ -84,7 +87,9 @@ def _hand(variant: str, i: int, rng: random.Random) -> dict:
     if variant == "jiujiang" and rng.random() < 0.1:
         data["follow"] = {"followed": True, "dragon": rng.random() < 0.3, "second": rng.random() < 0.3}
     if variant == "xinyu" and rng.random() < 0.2:
-        kong = {"seat": rng.randrange(4), "exposed": rng.randrange(2), "concealed": rng.randrange(2)}
+        won = {w["seat"] for w in data.get("winners", ())}
+        seat = rng.choice([s for s in range(4) if s not in won])  # a winner's kongs are in its hand
+        kong = {"seat": seat, "exposed": rng.randrange(2), "concealed": rng.randrange(2)}
         data["kongs"] = [kong]
     if rng.random() < 0.05:
         data["note"] = f"第{i}把"
