@@ -192,7 +192,7 @@ def _after_write(ledger, hand_number: int | None = None) -> dict[str, Any]:
 
 def _run(args: argparse.Namespace) -> int:
     from app.table_csv import csv_text
-    from ledger import NotFoundError, Table
+    from ledger import NotFoundError, Table, read_hand
     from ledger.exchange import export_json, table_from_export
     from ledger.store import open_store
 
@@ -213,7 +213,7 @@ def _run(args: argparse.Namespace) -> int:
         rec = store.create_table(Table(args.variant, seats, args.base, rules, title=args.title))
         _print({"code": rec.table.code, "table": rec.table.to_json()})
     elif a == "import":
-        table, hands = table_from_export(_read(args.input, export=True))
+        table, hands = table_from_export(_read(args.input, export=True))  # read and checked here
         rec = store.create_table(table, hands)
         _print({"code": rec.table.code, "hands": len(rec.hands)})
     elif a in ("record", "drawn", "false-win"):
@@ -225,10 +225,13 @@ def _run(args: argparse.Namespace) -> int:
             data = {"kind": "drawn", "follow": follow, "kongs": _json_arg(args.kongs, "--kongs")}
         else:
             data = {"kind": "false_win", "declarer": args.seat}  # a name or an index (Table.seat)
-        _, ledger = store.append(args.code, data, expected=args.expect)
+        rec = store.get(args.code)  # the JSON edge: read against the dealer this hand has
+        _, ledger = store.append(args.code, read_hand(rec.table, rec.hands, data), expected=args.expect)
         _print(_after_write(ledger, len(ledger.outcomes)))
     elif a == "edit":
-        _, ledger = store.edit(args.code, args.number, _read(args.input), expected=args.expect)
+        data, rec = _read(args.input), store.get(args.code)
+        hand = read_hand(rec.table, rec.hands, data, args.number)
+        _, ledger = store.edit(args.code, args.number, hand, expected=args.expect)
         _print(_after_write(ledger, args.number))
     elif a == "undo":
         _print(_after_write(store.undo(args.code, expected=args.expect)))

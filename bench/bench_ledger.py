@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ledger import Table, edit_hand, replay
+from ledger import Hand, Table, edit_hand, replay
 from ledger import fold as fold_module
 from ledger.store import open_store
 
@@ -77,7 +77,7 @@ def main() -> int:
     replay(table, hands)
     warm = time.perf_counter() - t0
     t0 = time.perf_counter()
-    _, edited = edit_hand(table, hands, 1, {"kind": "drawn"})
+    _, edited = edit_hand(table, hands, 1, Hand("drawn"))
     edit = time.perf_counter() - t0
     n_drawn = sum(o.hand.kind == "drawn" for o in ledger.outcomes)
     top = max(o.raise_ for o in ledger.outcomes)
@@ -100,7 +100,7 @@ def main() -> int:
         loaded.ledger()
         fold = time.perf_counter() - t0
         t0 = time.perf_counter()
-        store.append(code, {"kind": "drawn"})
+        store.append(code, Hand("drawn"))
         append = time.perf_counter() - t0
         print(f"store (SQLite): write {n} hands {write * 1000:.0f} ms; load {load * 1000:.0f} ms; ", end="")
         print(f"replay {fold * 1000:.0f} ms; record hand {n + 1} (checked replay) {append * 1000:.0f} ms")

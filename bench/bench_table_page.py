@@ -76,10 +76,12 @@ def _enter(at) -> None:
 
 
 def ledger_part(store, code: str, runs: int = 5) -> None:
-    from ledger import add_hand, replay
+    from ledger import add_hand, read_hand, replay
 
-    data = {"seat": 1, "discarder": 2, "hand": {"concealed": HAND, "winning_tile": "C"}}
     rec = store.get(code)
+    data = read_hand(
+        rec.table, rec.hands, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND, "winning_tile": "C"}}
+    )
     kept = rec.ledger()
 
     def before() -> None:  # the add_hand of before: a lenient replay, the hand, a strict replay

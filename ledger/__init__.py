@@ -10,9 +10,13 @@ Public API::
 
     Table(variant, seats, base=1, house_rules={}, ...)       # ledger.model
     Winner(seat, hand: RecordedHand, eaten={seat: Payer})     # ledger.recorded: a typed winner
-    parse_hand(table, data, Context(...)) -> Hand         # hand JSON (or typed Winners) in
-    add_hand(table, hands, data, before=None) -> (Hand, Ledger)  # checked append
-    edit_hand(table, hands, number, data) -> (Hand, Ledger)    # checked edit, later hands recomputed
+    Hand(kind, winners=(Winner...), discarder, follow=Follow(...), kongs={seat: (e, c)}, note)
+    parse_hand(table, data, Context(...)) -> Hand         # hand JSON in: the edges only
+    read_hand(table, hands, data, number=None) -> Hand    # the same, its context from the table
+    read_hands(table, data_list) -> [Hand]                # an import's list, each checked in turn
+    add_hand(table, hands, hand, before=None) -> (Hand, Ledger)  # checked append of a typed hand
+    edit_hand(table, hands, number, hand) -> (Hand, Ledger)    # checked edit, later hands recomputed
+    check_hand(table, hand, number) -> Hand               # a typed hand against its table
     replay(table, hands, strict=True) -> Ledger                # the fold
     extend(ledger, *hands, strict=True) -> Ledger              # the fold, on from a replay
     settle(seats, nets) -> Settlement                          # nets + fewest transfers
@@ -22,7 +26,8 @@ Public API::
     ledger.store.open_store(url=None) -> Store                  # SQLAlchemy: SQLite default, PostgreSQL
 """
 
-from ledger.book import add_hand, edit_hand
+from ledger.book import add_hand, edit_hand, read_hand, read_hands
+from ledger.check import check_hand
 from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import HandOutcome, Ledger, Raise, extend, replay, score_input
@@ -51,6 +56,7 @@ __all__ = [
     "Transfer",
     "Winner",
     "add_hand",
+    "check_hand",
     "edit_hand",
     "extend",
     "load_ledger_rules",
@@ -59,6 +65,8 @@ __all__ = [
     "parse_hand",
     "parse_money",
     "payer_seats",
+    "read_hand",
+    "read_hands",
     "replay",
     "score_input",
     "settle",

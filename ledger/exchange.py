@@ -12,9 +12,10 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from unicodedata import normalize
 
+from ledger.book import read_hands
 from ledger.codes import normalize_code
 from ledger.errors import LedgerError, shown
 from ledger.fold import HandOutcome, Ledger, Raise
@@ -23,7 +24,16 @@ from ledger.names import check_text, shows_nothing, visible
 from ledger.settle import settle
 from scoring.result import json_number
 
-__all__ = ["CSV_WORDS", "FORMAT", "export_csv", "export_json", "outcome_json", "table_from_export"]
+__all__ = [
+    "COLUMNS",
+    "CSV_WORDS",
+    "FORMAT",
+    "Column",
+    "export_csv",
+    "export_json",
+    "outcome_json",
+    "table_from_export",
+]
 
 FORMAT = "jxmj-table"
 VERSION = 2
@@ -93,14 +103,52 @@ def _cell(name: str) -> str:
 _FORMULA = ("=", "+", "-", "@")
 
 
-#: the CSV's words (headers, the kinds of hand) by key; ``delta`` / ``total`` name a seat's columns
+class Row(NamedTuple):
+    """One hand as its CSV row sees it: its outcome, the hand, the seats as cells, the words."""
+
+    o: HandOutcome
+    h: Hand
+    seats: tuple[str, ...]
+    w: Mapping[str, str]
+
+
+class Column(NamedTuple):
+    """A CSV column: its word's key (``csv.<key>`` in the app's catalogs), its English word and
+    its cell; ``per_seat``: one column a seat, the word naming ``{seat}``, the cells a tuple."""
+
+    key: str
+    en: str
+    cell: Callable[[Row], Any]
+    per_seat: bool = False
+
+
+def _seat(r: Row, s: int | None) -> str:
+    return "" if s is None else r.seats[s]
+
+
+#: the CSV's columns, in order: header and value side by side (a new column: one line here, and
+#: its word ``csv.<key>`` in both catalogs)
+COLUMNS: tuple[Column, ...] = (
+    Column("hand", "hand", lambda r: r.o.number),
+    Column("kind", "kind", lambda r: r.w[r.h.kind]),
+    Column("dealer", "dealer", lambda r: r.seats[r.o.dealer]),
+    Column("raise", "raise", lambda r: r.o.raise_),
+    Column("point_value", "point_value", lambda r: json_number(r.o.point_value)),
+    Column("winners", "winners", lambda r: " ".join(r.seats[x.seat] for x in r.h.winners)),
+    Column("discarder", "discarder", lambda r: _seat(r, r.h.discarder)),
+    Column("declarer", "declarer", lambda r: _seat(r, r.h.declarer)),
+    Column("delta", "{seat} +/-", lambda r: tuple(json_number(d) for d in r.o.deltas), per_seat=True),
+    Column("total", "{seat} total", lambda r: tuple(json_number(t) for t in r.o.totals), per_seat=True),
+    Column("follow", "follow", lambda r: _follow(r.h.follow, r.w)),
+    Column("kongs", "kongs of the others", lambda r: _kongs(r.h.kongs, r.seats, r.w)),
+    Column("note", "note", lambda r: _cell(r.h.note)),
+)
+
+#: the CSV's words by key: the columns' (`COLUMNS`), the kinds of hand and the words inside cells
 CSV_WORDS = {
-    "hand": "hand", "kind": "kind", "dealer": "dealer", "raise": "raise", "point_value": "point_value",
-    "winners": "winners", "discarder": "discarder", "declarer": "declarer", "delta": "{seat} +/-",
-    "total": "{seat} total", "win": "win", "drawn": "drawn", "false_win": "false_win",
-    "follow": "follow", "followed": "followed", "follow_dragon": "a dragon", "follow_second": "second too",
-    "kongs": "kongs of the others", "kong_cell": "{seat} {exposed} exposed {concealed} concealed",
-    "note": "note",
+    **{c.key: c.en for c in COLUMNS}, "win": "win", "drawn": "drawn", "false_win": "false_win",
+    "followed": "followed", "follow_dragon": "a dragon", "follow_second": "second too",
+    "kong_cell": "{seat} {exposed} exposed {concealed} concealed",
 }  # fmt: skip
 
 
@@ -119,50 +167,41 @@ def _kongs(kongs: Mapping[int, tuple[int, int]], seats: Sequence[str], w: Mappin
     return "; ".join(cell.format(seat=seats[s], exposed=e, concealed=c) for s, (e, c) in each)
 
 
-#: the columns after the seats' money: each hand's other facts that move money, and its note
-FACT_COLUMNS: tuple[tuple[str, Callable[[Hand, Sequence[str], Mapping[str, str]], str]], ...] = (
-    ("follow", lambda h, seats, w: _follow(h.follow, w)),
-    ("kongs", lambda h, seats, w: _kongs(h.kongs, seats, w)),
-    ("note", lambda h, seats, w: _cell(h.note)),
-)
-
-
 def export_csv(ledger: Ledger, words: Mapping[str, str] | None = None) -> str:
-    """One row per hand: number, kind, dealer, raise, point value, who won / paid, money per seat,
-    then the hand's other facts (`FACT_COLUMNS`: 跟庄, 新余 kongs, the note); seat names and notes as
-    text (:func:`_cell`; the JSON export keeps them as they are), every cell quoted.
+    """One row per hand, a cell per column of `COLUMNS` (number, kind, dealer, raise, point value,
+    who won / paid, money per seat, 跟庄, 新余 kongs, the note); seat names and notes as text
+    (:func:`_cell`; the JSON export keeps them as they are), every cell quoted.
     ``words``: the headers and kinds in another language (the keys of :data:`CSV_WORDS`; the app
     passes its catalog's), else English."""
     w_ = {**CSV_WORDS, **(words or {})}
     seats = tuple(_cell(s) for s in ledger.table.seats)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    head = ("hand", "kind", "dealer", "raise", "point_value", "winners", "discarder", "declarer")
-    w.writerow([*(w_[k] for k in head), *(w_["delta"].format(seat=s) for s in seats),
-                *(w_["total"].format(seat=s) for s in seats), *(w_[k] for k, _ in FACT_COLUMNS)])  # fmt: skip
+    w.writerow(
+        [
+            h
+            for c in COLUMNS
+            for h in ([w_[c.key].format(seat=s) for s in seats] if c.per_seat else [w_[c.key]])
+        ]
+    )
     for o in ledger.outcomes:
-        h = o.hand
-        w.writerow([
-            o.number, w_[h.kind], seats[o.dealer], o.raise_, json_number(o.point_value),
-            " ".join(seats[x.seat] for x in h.winners),
-            "" if h.discarder is None else seats[h.discarder],
-            "" if h.declarer is None else seats[h.declarer],
-            *(json_number(d) for d in o.deltas), *(json_number(t) for t in o.totals),
-            *(cell(h, seats, w_) for _, cell in FACT_COLUMNS),
-        ])  # fmt: skip
+        r = Row(o, o.hand, seats, w_)
+        w.writerow([v for c in COLUMNS for v in (c.cell(r) if c.per_seat else (c.cell(r),))])
     return buf.getvalue()
 
 
-def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
-    """The :class:`Table` and hand JSON list of an export; raises ``bad_import`` on a wrong shape.
+def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
+    """The :class:`Table` and hands of an export (the import edge: each hand read from its JSON
+    and checked in turn, :func:`ledger.book.read_hands`); raises ``bad_import`` on a wrong shape.
 
     An export is a table jxmj stored, so it is read as stored data (:class:`Table` ``stored``),
     exactly as the store reads its own rows: its house rules must have known keys and the right
     types, and their numbers must be whole and >= 0, but need not lie in today's bounds
     (ledger.rules.INT_RANGES, the largest raise), which hold for rules typed as new input
     (``jxmj table new --rules``, the app's 开一桌). So every export round-trips, whichever jxmj
-    wrote it — a table stored before a bound existed included. Every hand is checked again as it
-    is stored (``Store.create_table``): one the rules can no longer score is refused, named."""
+    wrote it — a table stored before a bound existed included. Every hand is checked as it is
+    read, and again as it is stored (``Store.create_table``): one the rules can no longer score
+    is refused, named."""
 
     def bad(why: str) -> LedgerError:
         return LedgerError("bad_import", f"not a jxmj table export: {why}")
@@ -206,4 +245,4 @@ def table_from_export(data: Any) -> tuple[Table, list[dict[str, Any]]]:
     hands = [{k: v for k, v in h.items() if k != "outcome"} for h in hands]
     if version == 1:
         hands = [by_index(h) for h in hands]
-    return table, hands
+    return table, read_hands(table, hands)

@@ -22,7 +22,7 @@ from scoring import HandError, HandInput
 from scoring.jsontype import json_type, non_finite
 from scoring.model import SET_KEYS
 
-__all__ = ["Context", "parse_hand", "payer_seats"]
+__all__ = ["Context", "parse_hand", "payer_seats", "read_winner"]
 
 _HAND_KEYS = {
     "kind",
@@ -130,6 +130,12 @@ def parse_hand(table: Table, data: Any, ctx: Context) -> Hand:
     return Hand("win", winners, discarder, **common)
 
 
+def read_winner(variant: str, data: Any, discarder: int | None) -> Winner:
+    """One winner's own JSON (:meth:`Winner.to_json`, seats as indexes) read back as on a table of
+    ``variant`` (the app's draft of winners entered before on the same discard)."""
+    return _winner(Table(variant, ("0", "1", "2", "3")), data, discarder, Context(0))
+
+
 def _seat_of(table: Table, ctx: Context) -> Callable[[Any], int]:
     def seat(value: Any) -> int:
         try:
@@ -193,8 +199,6 @@ def _kongs(table: Table, data: Any, ctx: Context) -> dict[int, tuple[int, int]]:
 
 
 def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Winner:
-    if isinstance(data, Winner):
-        return _typed_winner(table, data, discarder, ctx)
     if not isinstance(data, dict) or set(data) - {"seat", "hand", "eaten"} or "seat" not in data:
         raise _fail(ctx, "each winner is {seat, hand} (hand: the score JSON of docs/score-json.md)")
     seat = _seat_of(table, ctx)(data["seat"])
@@ -238,22 +242,6 @@ def _winner(table: Table, data: Any, discarder: int | None, ctx: Context) -> Win
     assert typed.payers is not None
     facts = {s: p for s, p in zip(paying, typed.payers, strict=True) if s in eaten}
     return Winner(seat, RecordedHand.of(typed), facts, recorded)
-
-
-def _typed_winner(table: Table, w: Winner, discarder: int | None, ctx: Context) -> Winner:
-    """A winner built in Python (the app's editor): its seat and payers checked against the table."""
-    seat = _seat_of(table, ctx)(w.seat)
-    if w.hand is None:
-        raise _fail(ctx, f"{table.seats[seat]}'s hand is missing")
-    paying = payer_seats(seat, discarder)
-    for s in w.eaten:
-        if s not in paying:
-            raise _fail(
-                ctx,
-                f"吃炮 facts for {table.seats[s]}, who does not pay {table.seats[seat]}",
-                "payers_contradict_seats",
-            )
-    return w
 
 
 def _agree(hand: dict[str, Any], key: str, want: Any, why: str, ctx: Context) -> None:

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.settle_png import settle_png  # noqa: E402
-from ledger import Table, add_hand  # noqa: E402
+from ledger import Table, add_hand, read_hand  # noqa: E402
 
 MAX_BYTES = 150 * 1024
 HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}  # 平胡 门清 单钓: 3 炮, 4 self-drawn
@@ -40,7 +40,7 @@ def evening():
     )  # fmt: skip
     hands, ledger = [], None
     for data in EVENING:
-        hand, ledger = add_hand(table, hands, data)
+        hand, ledger = add_hand(table, hands, read_hand(table, hands, data))
         hands.append(hand)
     return ledger
 

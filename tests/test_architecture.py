@@ -459,3 +459,38 @@ def test_cli_tests_live_in_tests_cli():
         if CLI_TEST.match(p.name) and p.parent != REPO / "tests" / "cli"
     ]
     assert not stray, f"CLI tests outside tests/cli/: {stray}"
+
+
+UI_JSON_EDGES = {
+    "app/ui/state/draft.py": "the draft codec: a hand in progress to its JSON and back, as a whole",
+    "app/ui/drafting.py": "the draft store: a stored draft read back",
+    "app/ui/table/others.py": "the other phones' stored drafts, read to show who is entering what",
+}
+"""The modules of `app/ui` that may call ``.to_json()`` / ``.from_json()``, with why each is an edge.
+Anywhere else in the pages a value goes to JSON and back in the same process (a recorded hand
+edited as a dict, a winner kept as its JSON), which `dataclasses.replace` and typed fields do
+instead."""
+
+
+def _json_methods(path: Path) -> list[int]:
+    """Lines of `path` that call a ``to_json`` / ``from_json`` method."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("to_json", "from_json")
+    ]
+
+
+def test_no_json_round_trip_inside_the_pages():
+    found = {
+        str(path.relative_to(REPO)): lines
+        for name, path in _modules().items()
+        if name.startswith("app.ui.") and (lines := _json_methods(path))
+    }
+    stray = {path: lines for path, lines in found.items() if path not in UI_JSON_EDGES}
+    assert not stray, f".to_json() / .from_json() in app/ui outside its edges (UI_JSON_EDGES): {stray}"
+    stale = sorted(set(UI_JSON_EDGES) - set(found))
+    assert not stale, f"UI_JSON_EDGES lists modules that no longer call .to_json() / .from_json(): {stale}"

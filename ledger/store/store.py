@@ -129,15 +129,14 @@ class Store:
         self.engine.dispose()
 
     # -- tables -------------------------------------------------------------------------------
-    def create_table(self, table: Table, hands: list[Any] | tuple[Any, ...] = ()) -> TableRecord:
-        """Store a new table with ``hands`` (hand JSON, checked one by one) under a fresh code,
+    def create_table(self, table: Table, hands: list[Hand] | tuple[Hand, ...] = ()) -> TableRecord:
+        """Store a new table with ``hands`` (checked one by one) under a fresh code,
         always: an import's ``table.code`` is never kept (a file could choose any code, even one
         free here); ``table.locked`` is kept."""
         checked: list[Hand] = []
         ledger = None
-        for data in hands:  # each hand folded once onto the ledger of those before it
-            data = data.to_json() if isinstance(data, Hand) else data
-            hand, ledger = add_hand(table, checked, data, before=ledger)
+        for given in hands:  # each hand folded once onto the ledger of those before it
+            hand, ledger = add_hand(table, checked, given, before=ledger)
             checked.append(hand)
         with self._tx(write=True) as conn:
             code, tid = self._insert_table(conn, table, len(checked))
@@ -245,7 +244,7 @@ class Store:
         return self._load(conn, code, pending=delta) if load else None
 
     def append(
-        self, code: str, data: Any, expected: int | None = None, revision: int | None = None,
+        self, code: str, hand: Hand, expected: int | None = None, revision: int | None = None,
         before: Ledger | None = None,
     ) -> tuple[Hand, Ledger]:  # fmt: skip
         """Record the next hand; returns ``(hand, ledger)``. ``expected``: the hand count the writer saw.
@@ -267,18 +266,18 @@ class Store:
                 raise ConflictError(f"table {code} changed since you loaded it: reload and try again")
             else:
                 table, hands = before.table, [o.hand for o in before.outcomes]
-            hand, ledger = add_hand(table, hands, data, before=before)
+            hand, ledger = add_hand(table, hands, hand, before=before)
             conn.execute(S.hands.insert().values(table_id=row.id, position=len(hands) + 1, data=_dump(hand)))
         return hand, ledger
 
     def edit(
-        self, code: str, number: int, data: Any, expected: int | None = None, revision: int | None = None
+        self, code: str, number: int, hand: Hand, expected: int | None = None, revision: int | None = None
     ) -> tuple[Hand, Ledger]:
         """Replace hand ``number`` (1-based); every later hand is recomputed. Returns ``(hand, ledger)``."""
         code = normalize_code(code)
         with self._tx(write=True) as conn:
             rec = self._write(conn, code, expected, 0, revision)
-            hand, ledger = edit_hand(rec.table, list(rec.hands), number, data)
+            hand, ledger = edit_hand(rec.table, list(rec.hands), number, hand)
             tid = self._row(conn, code).id
             h = S.hands.c
             conn.execute(

@@ -72,13 +72,13 @@ def test_reader_status_says_why_without_models(tmp_path, monkeypatch):
 TABLE_FIRST_RUN = """
 import os, sys
 from streamlit.testing.v1 import AppTest
-from ledger import Table
+from ledger import Table, read_hands
 from ledger.store import open_store
 store = open_store(os.environ["JXMJ_DB"])
-code = store.create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+table = Table("jiujiang", ("张三", "李四", "王五", "赵六"))
 hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
-store.append(code, {"seat": 1, "discarder": 2, "hand": hand})
-store.append(code, {"kind": "drawn"})
+hands = read_hands(table, [{"seat": 1, "discarder": 2, "hand": hand}, {"kind": "drawn"}])
+code = store.create_table(table, hands).table.code
 at = AppTest.from_file(os.path.join(os.getcwd(), "app", "streamlit_app.py"), default_timeout=120)
 at.query_params["table"] = code
 at.run()

@@ -20,6 +20,7 @@ from app.settle_png import WIDTH, draw, settle_png, wrap
 from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
+from tests.ledger.util import json_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBSET = ROOT / "vision" / "fonts" / "TileLabels-DroidSansFallback-subset.ttf"  # 一..九, no 张
@@ -44,9 +45,13 @@ def store(tmp_path, monkeypatch):
 
 def _evening(store, title: str = "周五晚上", seats=SEATS) -> str:
     code = store.create_table(Table("jiujiang", seats, title=title)).table.code
-    store.append(code, {"seat": 1, "discarder": 2, "hand": HAND})  # 李四 +3 from 王五
-    store.append(code, {"kind": "drawn", "follow": {"followed": True}})  # 跟庄: the next hand x2
-    store.append(code, {"seat": 0, "hand": HAND})  # 张三 self-draws at x2: +24, the others -8
+    store.append(code, json_hand(store, code, {"seat": 1, "discarder": 2, "hand": HAND}))  # 李四 +3 from 王五
+    store.append(
+        code, json_hand(store, code, {"kind": "drawn", "follow": {"followed": True}})
+    )  # 跟庄: the next hand x2
+    store.append(
+        code, json_hand(store, code, {"seat": 0, "hand": HAND})
+    )  # 张三 self-draws at x2: +24, the others -8
     return code
 
 
@@ -270,11 +275,12 @@ PAGE_RUN = """
 import os, tempfile
 os.environ["JXMJ_DB"] = "sqlite:///" + tempfile.mkdtemp() + "/l.sqlite3"
 from streamlit.testing.v1 import AppTest
-from ledger import Table
+from ledger import Table, read_hands
 from ledger.store import open_store
-code = open_store().create_table(Table("jiujiang", ("张三", "李四", "王五", "赵六"))).table.code
+table = Table("jiujiang", ("张三", "李四", "王五", "赵六"))
 hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
-open_store().append(code, {"seat": 1, "discarder": 2, "hand": hand})
+hands = read_hands(table, [{"seat": 1, "discarder": 2, "hand": hand}])
+code = open_store().create_table(table, hands).table.code
 at = AppTest.from_file("app/streamlit_app.py", default_timeout=60)
 at.query_params["table"] = code
 at.run()

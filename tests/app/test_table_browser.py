@@ -9,6 +9,7 @@ import pytest
 from ledger import Table
 from ledger.store import open_store
 from tests.app.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, server  # noqa: F401 (fixture)
+from tests.ledger.util import json_hand
 
 pytestmark = [
     pytest.mark.browser,
@@ -73,7 +74,7 @@ def test_every_tap_target_of_a_table_on_a_phone_is_44_px(server):  # noqa: F811
     store = open_store()
     code = store.create_table(Table("jiujiang", SEATS)).table.code
     hand = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
-    store.append(code, {"seat": 1, "discarder": 2, "hand": hand})
+    store.append(code, json_hand(store, code, {"seat": 1, "discarder": 2, "hand": hand}))
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -115,7 +116,12 @@ def test_a_table_on_a_phone_shows_the_totals_two_a_row_and_no_gap_above_a_sectio
     new = store.create_table(Table("jiujiang", SEATS)).table.code
     played = store.create_table(Table("jiujiang", SEATS)).table.code
     store.append(
-        played, {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+        played,
+        json_hand(
+            store,
+            played,
+            {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+        ),
     )
     export = "导出与导入" if locale == "zh-CN" else "Export and import"
     measured = {}
@@ -195,7 +201,11 @@ def test_an_edit_refused_because_another_phone_wrote_is_said_and_kept_open(serve
     for _ in range(2):
         store.append(
             code,
-            {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+            json_hand(
+                store,
+                code,
+                {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+            ),
         )
     url = f"{server}/table?table={code}"
     with sync_playwright() as pw:
@@ -249,7 +259,11 @@ def test_a_reload_keeps_the_edit_panels_choices_on_a_phone(server):  # noqa: F81
     for _ in range(2):
         store.append(
             code,
-            {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+            json_hand(
+                store,
+                code,
+                {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}},
+            ),
         )
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

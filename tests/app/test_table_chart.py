@@ -14,6 +14,7 @@ from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
 from tests.app.conftest import APP
+from tests.ledger.util import json_hand
 
 SEATS = ("张三", "a.b[0]", "王五", "赵六")
 WIN = {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
@@ -23,8 +24,8 @@ WIN = {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "w
 def test_the_chart_is_each_seats_running_total_in_the_page_language(lang):
     store = open_store()
     code = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(code, WIN)  # 李四's seat (a.b[0]) +3 from 王五
-    store.append(code, {"kind": "drawn"})
+    store.append(code, json_hand(store, code, WIN))  # 李四's seat (a.b[0]) +3 from 王五
+    store.append(code, json_hand(store, code, {"kind": "drawn"}))
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"], at.query_params["lang"] = code, lang
     at.run()

@@ -17,6 +17,7 @@ from app.table_csv import csv_bytes
 from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
+from tests.ledger.util import json_hand, read_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("张三", "李四", "王五", "赵六")
@@ -29,8 +30,8 @@ def table(tmp_path, monkeypatch):
     monkeypatch.setenv("JXMJ_DB", url)
     store = open_store(url)
     code = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(code, WIN)  # 李四 +3 from 王五
-    store.append(code, {"kind": "drawn"})
+    store.append(code, json_hand(store, code, WIN))  # 李四 +3 from 王五
+    store.append(code, json_hand(store, code, {"kind": "drawn"}))
     yield url, code, store.get(code).ledger()
     store.close()
 
@@ -139,7 +140,7 @@ def test_a_formula_behind_an_invisible_or_full_width_character_is_guarded(name):
     from ledger.names import visible
 
     table = Table("xingzi", (name, "b", "c", "d"), stored=True)  # as stored: typed before a check
-    _, ledger = add_hand(table, [], {"kind": "false_win", "declarer": 0})
+    _, ledger = add_hand(table, [], read_hand(table, [], {"kind": "false_win", "declarer": 0}))
     rows = _rows(csv_bytes(ledger, "en"))
     shown = visible(table.seats[0])  # as stored, a control or format character shown as U+FFFD
     assert rows[0][8] == f"'{shown} +/-" and rows[1][2] == f"'{shown}"
@@ -160,11 +161,16 @@ def test_the_csv_shows_every_fact_that_moves_money_and_the_note(tmp_path, monkey
     their columns (main wrote none of them: a 跟庄 黄庄 read as a plain 黄庄)."""
     store = open_store(f"sqlite:///{tmp_path / 'facts.sqlite3'}")
     jj = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": False}})
-    store.append(jj, {**WIN, "note": "=老王换了座位"})
+    store.append(
+        jj,
+        json_hand(
+            store, jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": False}}
+        ),
+    )
+    store.append(jj, json_hand(store, jj, {**WIN, "note": "=老王换了座位"}))
     xy = store.create_table(Table("xinyu", SEATS)).table.code
     kongs = [{"seat": 2, "exposed": 1, "concealed": 0}, {"seat": 3, "exposed": 0, "concealed": 2}]
-    store.append(xy, {"kind": "drawn", "kongs": kongs})
+    store.append(xy, json_hand(store, xy, {"kind": "drawn", "kongs": kongs}))
     w = i18n.catalog(lang)
     _, drawn, win = _rows(csv_bytes(store.get(jj).ledger(), lang))
     assert drawn[16:] == [f"{w['csv.followed']} · {w['csv.follow_dragon']}", "", ""]
@@ -175,3 +181,21 @@ def test_the_csv_shows_every_fact_that_moves_money_and_the_note(tmp_path, monkey
         seat="赵六", exposed=0, concealed=2
     )
     store.close()
+
+
+def test_every_csv_column_is_declared_once_with_its_word():
+    """A column is one `COLUMNS` line (header word and cell side by side) plus `csv.<key>` in both
+    catalogs: the header is exactly the columns', in their order, the seat columns one a seat."""
+    from ledger import add_hand
+    from ledger.exchange import COLUMNS, CSV_WORDS, export_csv
+    from tests.ledger.util import read_hands
+
+    table = Table("jiujiang", SEATS)
+    ledger = add_hand(table, [], read_hands(table, [{"kind": "drawn", "note": "n"}])[0])[1]
+    header = next(csv.reader(io.StringIO(export_csv(ledger))))
+    want = [w for c in COLUMNS for w in ([c.en.format(seat=s) for s in SEATS] if c.per_seat else [c.en])]
+    assert header == want and len(header) == 11 + 2 * 4
+    assert (
+        header[:2] == ["hand", "kind"] and header[8:10] == ["张三 +/-", "李四 +/-"] and header[-1] == "note"
+    )
+    assert {c.key for c in COLUMNS} <= set(CSV_WORDS)  # its word: csv.<key> (app/table_csv.py needs both)

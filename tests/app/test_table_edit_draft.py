@@ -16,6 +16,7 @@ from ledger.store import open_store
 from tests.app.conftest import APP
 from tests.app.test_table_page import HAND_A, _click, _table, _totals
 from tests.app.test_table_page import _open as _phone
+from tests.ledger.util import json_hand
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 
@@ -27,7 +28,7 @@ def _two_hands(code: str) -> None:
     """Two hands: 李四 wins 3 off 王五, twice."""
     won = {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
     for _ in range(2):
-        open_store().append(code, won)
+        open_store().append(code, json_hand(open_store(), code, won))
 
 
 def _run(at) -> None:

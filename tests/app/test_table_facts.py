@@ -12,6 +12,7 @@ from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
 from tests.app.test_table_page import HAND_A, SEATS, _click, _open
+from tests.ledger.util import json_hand
 
 pytestmark = pytest.mark.usefixtures("fresh_store")
 WIN = {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
@@ -25,10 +26,17 @@ def _titles(at) -> list[str]:
 def test_the_history_line_names_the_follow_and_the_kongs(lang):
     store = open_store()
     jj = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": True}})
-    store.append(jj, {**WIN, "follow": {"followed": True, "dragon": False, "second": False}})
+    store.append(
+        jj,
+        json_hand(store, jj, {"kind": "drawn", "follow": {"followed": True, "dragon": True, "second": True}}),
+    )
+    store.append(
+        jj, json_hand(store, jj, {**WIN, "follow": {"followed": True, "dragon": False, "second": False}})
+    )
     xy = store.create_table(Table("xinyu", SEATS)).table.code
-    store.append(xy, {"kind": "drawn", "kongs": [{"seat": 2, "exposed": 1, "concealed": 0}]})
+    store.append(
+        xy, json_hand(store, xy, {"kind": "drawn", "kongs": [{"seat": 2, "exposed": 1, "concealed": 0}]})
+    )
     at = _open(jj)
     at.segmented_control(key="lang").set_value(lang)
     at.run()
@@ -80,7 +88,9 @@ def test_the_kongs_of_a_xinyu_hand_are_corrected_in_the_edit_panel():
     a correction (main: not editable at all)."""
     store = open_store()
     code = store.create_table(Table("xinyu", SEATS)).table.code
-    store.append(code, {"kind": "drawn", "kongs": [{"seat": 2, "exposed": 1, "concealed": 0}]})
+    store.append(
+        code, json_hand(store, code, {"kind": "drawn", "kongs": [{"seat": 2, "exposed": 1, "concealed": 0}]})
+    )
     at = _open(code)
     at.number_input(key="tw_edit_n").set_value(1)
     at.run()

@@ -10,6 +10,7 @@ from app.ui import i18n
 from ledger.store import open_store
 from tests.app.conftest import APP
 from tests.app.test_table_page import HAND_A, SEATS, _table
+from tests.ledger.util import json_hand
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 DRAWN = {"kind": "drawn", "follow": {"followed": False, "dragon": False, "second": False}}
@@ -35,8 +36,15 @@ def _next_line(at) -> list[str]:
 def test_a_locked_table_shows_no_next_hand_and_no_raise_for_it(lang, words):
     code = _table()
     store = open_store()
-    store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
-    store.append(code, DRAWN)  # 黄庄: the next hand would be 第 3 把 at x2, 李四 (the winner) dealing
+    store.append(
+        code,
+        json_hand(
+            store, code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
+        ),
+    )
+    store.append(
+        code, json_hand(store, code, DRAWN)
+    )  # 黄庄: the next hand would be 第 3 把 at x2, 李四 (the winner) dealing
     raised = words["table.raised"].split("{")[0].strip()  # "升级 ×" / "Raised ×"
     before = _page(code, lang)
     [line] = _next_line(before)  # the open table: the next hand, its dealer and its raise

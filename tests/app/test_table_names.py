@@ -11,6 +11,7 @@ from ledger import Table
 from ledger.store import open_store
 from tests.app.conftest import APP
 from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, server  # noqa: F401 (fixture)
+from tests.ledger.util import json_hand
 
 HOSTILE = ("<svg onload=alert(1)>", "**bold**", "[c](http://h.x/)", ":red[d]")
 
@@ -30,7 +31,9 @@ def _texts(node, out: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def test_hostile_seat_names_are_shown_as_text_everywhere_on_the_table_page(lang):
     store = open_store()
     code = store.create_table(Table("xingzi", HOSTILE)).table.code
-    store.append(code, {"kind": "false_win", "declarer": 0})  # history, metrics, settlement
+    store.append(
+        code, json_hand(store, code, {"kind": "false_win", "declarer": 0})
+    )  # history, metrics, settlement
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"] = code
     at.query_params["lang"] = lang
@@ -72,7 +75,9 @@ def test_hostile_seat_names_read_as_typed_in_a_real_browser(server):  # noqa: F8
     seats = ("A.B-c", HOSTILE[0], "www.h.x", HOSTILE[2])
     store = open_store()
     code = store.create_table(Table("xingzi", seats)).table.code
-    store.append(code, {"kind": "false_win", "declarer": 3})  # [c](http://h.x/) pays each other seat
+    store.append(
+        code, json_hand(store, code, {"kind": "false_win", "declarer": 3})
+    )  # [c](http://h.x/) pays each other seat
     dialogs: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -13,6 +13,7 @@ from app.ui.table.option_rules import event_choices, scoring_options
 from ledger.store import open_store
 from scoring.model import VARIANTS
 from tests.app.conftest import APP
+from tests.ledger.util import json_hand
 
 ZH = i18n.catalog("zh")
 WIN = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}  # 3 炮 on a discard
@@ -68,7 +69,10 @@ def test_every_option_of_the_variant_is_a_widget_with_its_default(variant):
 def test_a_changed_option_lands_in_the_tables_rules_and_changes_a_later_hands_money():
     plain = _start("xingzi")
     _create(plain)
-    doubled = open_store().append(plain.query_params["table"], {"seat": 0, "discarder": 2, "hand": WIN})[1]
+    doubled = open_store().append(
+        plain.query_params["table"],
+        json_hand(open_store(), plain.query_params["table"], {"seat": 0, "discarder": 2, "hand": WIN}),
+    )[1]
     at = _start("xingzi")
     assert at.checkbox(key="tro_xingzi_dealer_doubles").value is True  # 星子: the dealer pays / gets x2
     at.checkbox(key="tro_xingzi_dealer_doubles").uncheck()
@@ -78,7 +82,9 @@ def test_a_changed_option_lands_in_the_tables_rules_and_changes_a_later_hands_mo
     rec = open_store().get(code)
     assert rec.table.house_rules == {"scoring": {"options.dealer_doubles": False, "options.min_win": 1}}
     assert any(ZH["rule.opt.dealer_doubles"] in c.value for c in at.caption)  # the header says so
-    single = open_store().append(code, {"seat": 0, "discarder": 2, "hand": WIN})[1]
+    single = open_store().append(
+        code, json_hand(open_store(), code, {"seat": 0, "discarder": 2, "hand": WIN})
+    )[1]
     assert [int(x) for x in doubled.outcomes[0].deltas] == [6, 0, -6, 0]
     assert [int(x) for x in single.outcomes[0].deltas] == [3, 0, -3, 0]  # the dealer no longer doubles
 

@@ -12,6 +12,7 @@ from app.ui import i18n
 from ledger import Table
 from ledger.store import open_store
 from tests.app.conftest import APP
+from tests.ledger.util import json_hand
 
 SEATS = ("张三", "李四", "王五", "赵六")
 HAND_A = "123m456p789s234mCC"  # won on 中: 平胡 1 + 门清 1 + 单钓 1 = 3 炮 on a discard, 4 self-drawn
@@ -118,8 +119,18 @@ def test_false_win_on_a_xingzi_table():
 def test_edit_an_early_hand_recomputes_the_later_ones():
     code = _table()
     store = open_store()
-    store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
-    store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+    store.append(
+        code,
+        json_hand(
+            store, code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
+        ),
+    )
+    store.append(
+        code,
+        json_hand(
+            store, code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
+        ),
+    )
     at = _open(code)
     assert _totals(at) == ["0", "6", "-6", "0"]
     at.number_input(key="tw_edit_n").set_value(1)

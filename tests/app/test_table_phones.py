@@ -16,6 +16,7 @@ from tests.app.conftest import APP
 from tests.app.test_table_page import HAND_A, _click, _codes, _enter, _table, _totals
 from tests.app.test_table_page import _open as _phone
 from tests.ledger.conftest import PG_ENV
+from tests.ledger.util import json_hand
 
 ZH = i18n.catalog("zh")
 
@@ -142,7 +143,7 @@ def test_an_import_says_it_made_a_new_table_and_the_old_one_is_unchanged():
     from ledger.exchange import export_json
 
     code = _table()
-    open_store().append(code, {"kind": "drawn"})
+    open_store().append(code, json_hand(open_store(), code, {"kind": "drawn"}))
     export = json.dumps(export_json(open_store().get(code).ledger()), ensure_ascii=False).encode()
     at = _phone(code)
     at.file_uploader(key="tb_import").set_value(("evening.json", export, "application/json"))
@@ -211,7 +212,7 @@ def test_the_chart_tells_four_players_apart_also_colour_blind():
         )
     assert len({tuple(d) for d in SEAT_DASHES}) == 4  # and a dash each, whatever the colours
     code = _table()
-    open_store().append(code, {"kind": "drawn"})
+    open_store().append(code, json_hand(open_store(), code, {"kind": "drawn"}))
     at = _phone(code)
     [chart] = [e.proto for e in at.main if e.type == "vega_lite_chart"]
     enc = json.loads(chart.spec)["encoding"]
@@ -240,8 +241,15 @@ def test_the_csv_download_is_in_the_page_language_with_a_bom_and_every_cell_quot
     from app.table_csv import csv_bytes
 
     code = _table()
-    open_store().append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
-    open_store().append(code, {"kind": "drawn"})
+    open_store().append(
+        code,
+        json_hand(
+            open_store(),
+            code,
+            {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}},
+        ),
+    )
+    open_store().append(code, json_hand(open_store(), code, {"kind": "drawn"}))
     ledger = open_store().get(code).ledger()
     raw = csv_bytes(ledger, "zh")
     assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8

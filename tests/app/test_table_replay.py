@@ -8,6 +8,7 @@ from __future__ import annotations
 from ledger.store import open_store
 from tests.app.test_table_page import HAND_A, _click, _enter, _open, _table
 from tests.ledger.test_extend import folded  # noqa: F401 (fixture)
+from tests.ledger.util import json_hand
 
 STORED = 12  # hands on the table before the page opens
 
@@ -31,8 +32,8 @@ def test_a_tap_a_record_and_an_undo_fold_one_hand_not_the_table(folded):  # noqa
     code = _table()
     store = open_store()
     for i in range(STORED):
-        store.append(code, {"kind": "drawn"} if i % 3 else {"seat": 1, "discarder": 2, "hand": {
-            "concealed": "123m456p789s234mCC", "winning_tile": "C"}})  # fmt: skip
+        won = {"seat": 1, "discarder": 2, "hand": {"concealed": "123m456p789s234mCC", "winning_tile": "C"}}
+        store.append(code, json_hand(store, code, {"kind": "drawn"} if i % 3 else won))
     at = _open(code)
     _enter(at, HAND_A, winner=1, discarder=2)
     folded[0] = 0
@@ -59,7 +60,9 @@ def test_another_phones_write_is_seen_on_the_next_run(folded):  # noqa: F811
     folded[0] = 0
     _tap(two)  # phone two's next run: the revision moved, the table is read and replayed again
     assert _hands(two) == 1 and folded[0] == 1
-    open_store().edit(code, 1, {"kind": "drawn"}, expected=1)  # an edit: same hand count, new revision
+    open_store().edit(
+        code, 1, json_hand(open_store(), code, {"kind": "drawn"}, 1), expected=1
+    )  # an edit: same hand count, new revision
     _tap(two)
     assert [m.value for m in two.metric] == ["0", "0", "0", "0"]
     _enter(two, HAND_A, winner=3, discarder=0)

@@ -12,6 +12,7 @@ from app.ui import i18n
 from ledger.store import open_store
 from tests.app.test_table_page import HAND_A, _click, _table, _totals
 from tests.app.test_table_page import _open as _phone
+from tests.ledger.util import json_hand
 
 ZH, EN = i18n.catalog("zh"), i18n.catalog("en")
 EDIT, UNDO, LOCK = (ZH[f"table.changed_{k}"] for k in ("edit", "undo", "lock"))
@@ -28,7 +29,12 @@ def _said(at) -> str:
 def _two_hands(code: str) -> None:
     store = open_store()
     for _ in range(2):
-        store.append(code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}})
+        store.append(
+            code,
+            json_hand(
+                store, code, {"seat": 1, "discarder": 2, "hand": {"concealed": HAND_A, "winning_tile": "C"}}
+            ),
+        )
 
 
 def _begin_edit(at, n: int, kind: str = "drawn") -> None:
@@ -134,7 +140,7 @@ def test_a_lock_after_another_phone_recorded_is_a_conflict():
 
 def test_an_edit_of_the_only_hand_after_another_phone_recorded_is_a_conflict():
     code = _table()
-    open_store().append(code, {"kind": "drawn"})
+    open_store().append(code, json_hand(open_store(), code, {"kind": "drawn"}))
     a, b = _phone(code), _phone(code)
     a.checkbox(key="ed_f_1").check()  # the only hand: the edit's default
     _click(b, "tb_drawn")

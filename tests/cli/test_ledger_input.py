@@ -15,6 +15,7 @@ import pytest
 from app import cli, ledgerin
 from app.jsonin import short
 from ledger import LedgerError
+from tests.ledger.util import json_hand
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = {"concealed": "123m456p789s234mCC", "winning_tile": "C"}
@@ -281,6 +282,6 @@ def test_a_hand_given_infinity_from_python_is_refused_not_stored(tmp_path):
         annotated = {**WIN, "hand": {**HAND, "_x": [1, {"y": bad}]}}
         for hand in (annotated, {**WIN, "kongs": {"张三": bad}}):
             with pytest.raises(LedgerError) as e:
-                store.append(code, hand)
+                store.append(code, json_hand(store, code, hand))
             assert e.value.code == "bad_hand" and "not a finite number" in e.value.message, e.value.message
     assert store.get(code).hands == ()

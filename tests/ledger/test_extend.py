@@ -20,7 +20,7 @@ from ledger import (
     replay,
 )
 from ledger import fold as fold_module
-from tests.ledger.util import SEATS, drawn, false_win, win
+from tests.ledger.util import SEATS, drawn, false_win, json_hand, read_hand, win
 
 # 跟庄 holds, 黄庄 windows, 一炮多响 and self-draws: every piece of the fold's state; 星子 炸糊
 HANDS = [win("1<2", follow="followed"), drawn(), win("3,2<1"), drawn("dragon"), drawn(), win("0*"),
@@ -33,7 +33,7 @@ def _recorded(variant: str = "jiujiang") -> tuple[Table, list]:
     table = Table(variant, SEATS, "0.5")
     hands: list = []
     for data in XINGZI if variant == "xingzi" else HANDS:
-        hand, _ = add_hand(table, hands, data)
+        hand, _ = add_hand(table, hands, read_hand(table, hands, data))
         hands.append(hand)
     return table, hands
 
@@ -82,23 +82,29 @@ def test_add_hand_before_folds_one_hand_only(folded):
     table, hands = _recorded()
     before = replay(table, hands, strict=False)
     folded[0] = 0
-    hand, after = add_hand(table, hands, win("2<3"), before=before)
+    hand, after = add_hand(table, hands, read_hand(table, hands, win("2<3"), before=before), before=before)
     assert folded[0] == 1  # before: 2 x 11 + 1 (a lenient and a strict replay of the table)
     assert after == replay(table, [*hands, hand])
+    new, edited = read_hand(table, hands, win("2<3")), read_hand(table, hands, drawn(), 5)
     folded[0] = 0
-    add_hand(table, hands, win("2<3"))  # without it: one replay, then the new hand
+    add_hand(table, hands, new)  # without it: one replay, then the new hand
     assert folded[0] == len(hands) + 1
     folded[0] = 0
-    edit_hand(table, hands, 5, drawn())
+    edit_hand(table, hands, 5, edited)
     assert folded[0] == len(hands)  # the prefix once, then the rest (before: 4 + 11)
 
 
 def test_add_hand_before_refuses_another_tables_replay():
     table, hands = _recorded()
     with pytest.raises(ValueError, match="not the replay"):
-        add_hand(table, hands, drawn(), before=replay(table, hands[:-1]))
+        add_hand(table, hands, read_hand(table, hands, drawn()), before=replay(table, hands[:-1]))
     with pytest.raises(ValueError, match="not the replay"):
-        add_hand(table, hands, drawn(), before=replay(Table("jiujiang", SEATS, "2"), hands))
+        add_hand(
+            table,
+            hands,
+            read_hand(table, hands, drawn()),
+            before=replay(Table("jiujiang", SEATS, "2"), hands),
+        )
 
 
 def test_add_hand_before_a_ledger_with_a_broken_hand_names_it():
@@ -110,7 +116,7 @@ def test_add_hand_before_a_ledger_with_a_broken_hand_names_it():
     assert [o.number for o in before.outcomes if o.error] == [3]
     for kw in ({"before": before}, {}):
         with pytest.raises(LedgerError, match="hand 3: this table's rules have no 炸糊"):
-            add_hand(table, hands, drawn(), **kw)
+            add_hand(table, hands, read_hand(table, hands, drawn()), **kw)
 
 
 def _code(store) -> str:
@@ -120,11 +126,12 @@ def _code(store) -> str:
 def test_append_before_is_the_stored_replay(store, folded):
     code = _code(store)
     for data in HANDS:
-        store.append(code, data)
+        store.append(code, json_hand(store, code, data))
     rec = store.get(code)
     before = rec.ledger()
+    new = read_hand(rec.table, rec.hands, win("2<3"), before=before)
     folded[0] = 0
-    hand, after = store.append(code, win("2<3"), expected=len(HANDS), revision=rec.revision, before=before)
+    hand, after = store.append(code, new, expected=len(HANDS), revision=rec.revision, before=before)
     assert folded[0] == 1  # no read and replay of the table inside the write
     assert after == store.get(code).ledger() and store.revision(code) == rec.revision + 1
     assert store.get(code).hands[-1] == hand
@@ -132,24 +139,28 @@ def test_append_before_is_the_stored_replay(store, folded):
 
 def test_append_before_a_stale_revision_is_a_conflict(store):
     code = _code(store)
-    store.append(code, win("1<2"))
+    store.append(code, json_hand(store, code, win("1<2")))
     rec = store.get(code)
-    store.edit(code, 1, drawn(), expected=1)  # another phone: the hand count stays 1
+    store.edit(
+        code, 1, json_hand(store, code, drawn(), 1), expected=1
+    )  # another phone: the hand count stays 1
     with pytest.raises(ConflictError):
-        store.append(code, win("2<3"), expected=1, revision=rec.revision, before=rec.ledger())
+        store.append(
+            code, json_hand(store, code, win("2<3")), expected=1, revision=rec.revision, before=rec.ledger()
+        )
     assert [h.kind for h in store.get(code).hands] == ["drawn"]  # nothing written from the stale ledger
     with pytest.raises(ValueError, match="revision"):
-        store.append(code, drawn(), before=store.get(code).ledger())
+        store.append(code, json_hand(store, code, drawn()), before=store.get(code).ledger())
     with pytest.raises(ValueError, match="revision"):
         other = _code(store)
-        store.append(other, drawn(), revision=0, before=store.get(code).ledger())
+        store.append(other, json_hand(store, other, drawn()), revision=0, before=store.get(code).ledger())
 
 
 def test_two_phones_with_their_replays_never_lose_or_double_a_hand(store, db_url):
     from ledger.store import open_store
 
     code = _code(store)
-    store.append(code, drawn())
+    store.append(code, json_hand(store, code, drawn()))
     other = open_store(db_url)
     rec = store.get(code)
     barrier = threading.Barrier(2)
@@ -158,7 +169,13 @@ def test_two_phones_with_their_replays_never_lose_or_double_a_hand(store, db_url
     def write(s, seat):
         barrier.wait()
         try:
-            s.append(code, win(f"{seat}<0"), expected=1, revision=rec.revision, before=rec.ledger())
+            s.append(
+                code,
+                json_hand(s, code, win(f"{seat}<0")),
+                expected=1,
+                revision=rec.revision,
+                before=rec.ledger(),
+            )
             results.append("ok")
         except ConflictError as e:
             results.append(e.code)

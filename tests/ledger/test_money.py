@@ -6,7 +6,7 @@ import pytest
 
 from ledger import LedgerError
 from scoring import Meld, Payer
-from tests.ledger.util import X, deltas, drawn, false_win, play, win
+from tests.ledger.util import X, deltas, drawn, false_win, play, read_hand, win
 
 
 def test_xingzi_doubling_comes_from_the_seats():
@@ -128,7 +128,7 @@ def test_scoring_house_rules_reach_every_hand():
 
     # a house that pays 平胡 2 instead of 1: hand A on a discard is 2 + 1 + 1 = 4
     table = Table("jiujiang", ("a", "b", "c", "d"), house_rules={"scoring": {"basic.points": 2}})
-    _, ledger = add_hand(table, [], win("1<2"))
+    _, ledger = add_hand(table, [], read_hand(table, [], win("1<2")))
     assert [int(d) for d in ledger.outcomes[0].deltas] == [0, 4, -4, 0]
     with pytest.raises(LedgerError, match="scoring house rules: rules: unknown key 'nope'") as e:
         Table("jiujiang", ("a", "b", "c", "d"), house_rules={"scoring": {"nope": 1}})

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from ledger import LedgerError, Table, edit_hand, replay, settle
-from tests.ledger.util import SEATS, deltas, drawn, play, raises, totals, win
+from tests.ledger.util import SEATS, deltas, drawn, play, raises, read_hand, totals, win
 
 
 def _apply(nets, transfers):
@@ -80,7 +80,7 @@ def test_editing_an_early_hand_recomputes_later_raises_and_totals():
     assert totals(before) == [0, 3 + 3 + 6 + 6, -18, 0]
     # hand 1 was really a drawn hand: hand 2 is now dealt by 0 inside the 黄庄 window (x2); 1 wins it
     # and deals hand 3 (x2: 跟庄 and the window); hand 4: hold x2 (1 keeps dealing) and window x2
-    _, after = edit_hand(table, hands, 1, drawn())
+    _, after = edit_hand(table, hands, 1, read_hand(table, hands, drawn(), 1))
     assert [o.dealer for o in after.outcomes] == [0, 0, 1, 1]
     assert raises(after) == [1, 2, 2, 2, 2]
     assert totals(after) == [0, 18, -18, 0]
@@ -92,9 +92,11 @@ def test_an_edit_that_breaks_a_later_hand_is_refused():
     earthly = win("1<0", hand="123m456p789s234mCC C", events=["earthly"])  # 地胡: the dealer (0) discards
     hands = _record(table, drawn(), earthly)
     with pytest.raises(LedgerError, match="hand 2: 李四's hand"):
-        edit_hand(table, hands, 1, win("2<3"))  # now 2 deals hand 2 and 0's discard is not the dealer's
+        edit_hand(
+            table, hands, 1, read_hand(table, hands, win("2<3"), 1)
+        )  # now 2 deals hand 2 and 0's discard is not the dealer's
     with pytest.raises(LedgerError, match="no hand 5: the table has 2 hands") as e:
-        edit_hand(table, hands, 5, drawn())
+        edit_hand(table, hands, 5, read_hand(table, hands, drawn(), 5))
     assert e.value.code == "no_such_hand"
 
 
@@ -111,6 +113,6 @@ def _record(table, *datas):
 
     out = []
     for d in datas:
-        h, _ = add_hand(table, out, d)
+        h, _ = add_hand(table, out, read_hand(table, out, d))
         out.append(h)
     return out

@@ -13,7 +13,7 @@ from ledger.codes import ALPHABET, BITS, LENGTH, new_code
 from ledger.exchange import export_json, table_from_export
 from ledger.store import open_store, schema
 from scoring import Payer
-from tests.ledger.util import SEATS, drawn, totals, win
+from tests.ledger.util import SEATS, drawn, json_hand, totals, win
 
 
 def _table(store, variant="jiujiang", **kw):
@@ -22,9 +22,11 @@ def _table(store, variant="jiujiang", **kw):
 
 def test_round_trip(store, db_url):
     code = _table(store, base="0.5", house_rules={"ledger": {"drawn.window": 3}}, title="周五")
-    store.append(code, win("1<2", follow="followed"), expected=0)
-    store.append(code, drawn(), expected=1)
-    store.append(code, win("1*", payers=[{"name": "王五", "bonus_tiles": 2}]), expected=2)
+    store.append(code, json_hand(store, code, win("1<2", follow="followed")), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=1)
+    store.append(
+        code, json_hand(store, code, win("1*", payers=[{"name": "王五", "bonus_tiles": 2}])), expected=2
+    )
     store.close()
     rec = open_store(db_url).get(code.lower())  # a fresh connection; codes are case-insensitive
     assert rec.table.seats == SEATS and rec.table.title == "周五" and str(rec.table.base) == "0.5"
@@ -40,8 +42,8 @@ def test_round_trip(store, db_url):
 
 def test_export_import_restores_a_table(store):
     code = _table(store, variant="xingzi")
-    store.append(code, win("0*"))
-    store.append(code, {"kind": "false_win", "declarer": 2})
+    store.append(code, json_hand(store, code, win("0*")))
+    store.append(code, json_hand(store, code, {"kind": "false_win", "declarer": 2}))
     # dealer 0 self-draws 4 炮 x2 from each (+24); 王五 炸糊: 10 to each other player
     exported = json.loads(json.dumps(export_json(store.get(code).ledger())))
     table, hands = table_from_export(exported)
@@ -61,7 +63,7 @@ def test_export_import_restores_a_table(store):
 
 def test_an_import_always_gets_a_new_code(store, tmp_path):
     code = _table(store)
-    store.append(code, drawn())
+    store.append(code, json_hand(store, code, drawn()))
     exported = export_json(store.get(code).ledger())
     elsewhere = open_store(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")  # where every code is free
     for wanted in (code, "33333333333", "K7QM9ACXTRE"):  # the table's, a chosen one, the README's
@@ -75,7 +77,7 @@ def test_an_import_always_gets_a_new_code(store, tmp_path):
 
 def test_two_writers_never_lose_or_double_a_hand(store, db_url):
     code = _table(store)
-    store.append(code, drawn())
+    store.append(code, json_hand(store, code, drawn()))
     other = open_store(db_url)
     barrier = threading.Barrier(2)
     results: list = []
@@ -83,7 +85,7 @@ def test_two_writers_never_lose_or_double_a_hand(store, db_url):
     def write(s):
         barrier.wait()
         try:
-            s.append(code, win("1<2"), expected=1)
+            s.append(code, json_hand(s, code, win("1<2")), expected=1)
             results.append("ok")
         except ConflictError as e:
             results.append(e.code)
@@ -96,7 +98,10 @@ def test_two_writers_never_lose_or_double_a_hand(store, db_url):
     assert sorted(results) == ["conflict", "ok"]
     assert len(store.get(code).hands) == 2
     # without an expected count both land, one after the other: never lost, never doubled
-    threads = [threading.Thread(target=lambda s=s: s.append(code, drawn())) for s in (store, other)]
+    threads = [
+        threading.Thread(target=lambda s=s: s.append(code, json_hand(s, code, drawn())))
+        for s in (store, other)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -107,18 +112,18 @@ def test_two_writers_never_lose_or_double_a_hand(store, db_url):
 
 def test_conflict_and_locked_messages(store):
     code = _table(store, variant="xingzi")
-    store.append(code, drawn())
+    store.append(code, json_hand(store, code, drawn()))
     with pytest.raises(
         ConflictError, match=r"changed since you loaded it \(hands now: 1, you saw: 0\): reload"
     ):
-        store.append(code, drawn(), expected=0)
+        store.append(code, json_hand(store, code, drawn()), expected=0)
     with pytest.raises(ConflictError):
         store.undo(code, revision=0)
     store.lock(code)
     for write in (
-        lambda: store.append(code, drawn()),
+        lambda: store.append(code, json_hand(store, code, drawn())),
         lambda: store.undo(code),
-        lambda: store.edit(code, 1, drawn()),
+        lambda: store.edit(code, 1, json_hand(store, code, drawn(), 1)),
     ):
         with pytest.raises(LockedError, match="settled and locked"):
             write()
@@ -128,14 +133,14 @@ def test_conflict_and_locked_messages(store):
 def test_edit_and_undo_in_the_store(store):
     code = _table(store)
     for h in (win("1<2"), win("1<2", follow="followed"), win("1<2")):
-        store.append(code, h)
-    _, ledger = store.edit(code, 1, drawn(), expected=3)
+        store.append(code, json_hand(store, code, h))
+    _, ledger = store.edit(code, 1, json_hand(store, code, drawn(), 1), expected=3)
     assert [o.raise_ for o in ledger.outcomes] == [1, 2, 2]
     assert [o.raise_ for o in store.get(code).ledger().outcomes] == [1, 2, 2]
     assert store.undo(code, expected=3).next_raise == 2
     assert len(store.get(code).hands) == 2
     with pytest.raises(LedgerError, match="hand 3: unknown seat 5"):
-        store.append(code, {"seat": 5, "hand": {}})
+        store.append(code, json_hand(store, code, {"seat": 5, "hand": {}}))
     assert len(store.get(code).hands) == 2  # a refused write changes nothing
 
 
@@ -209,7 +214,11 @@ def test_v3_stores_seats_by_index_in_lists_so_a_seat_named_2_is_not_seat_2(db_ur
     hands = store.get("K7QM9ACXTRE").hands
     assert hands[0].kongs == {2: (1, 0)}
     assert hands[1].winners[0].to_json()["eaten"] == [{"seat": 2, "melds": melds}]
-    _, ledger = store.append("K7QM9ACXTRE", {"kind": "drawn", "kongs": {"2": {"exposed": 1}}}, expected=2)
+    _, ledger = store.append(
+        "K7QM9ACXTRE",
+        json_hand(store, "K7QM9ACXTRE", {"kind": "drawn", "kongs": {"2": {"exposed": 1}}}),
+        expected=2,
+    )
     assert ledger.table.seats[1] == "2" and ledger.outcomes[-1].hand.kongs == {1: (1, 0)}  # by name
     store.close()
     with engine.begin() as conn:
@@ -252,7 +261,7 @@ def test_default_url_follows_jxmj_db(monkeypatch, tmp_path):
 )
 def test_a_damaged_row_is_corrupt_store(store, db_url, column, value):
     code = _table(store)
-    store.append(code, drawn(), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=0)
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:
         if column == "hand":
@@ -281,5 +290,5 @@ def test_a_schema_version_below_one_is_corrupt_store(db_url, version):
 def test_an_impossible_hand_count_is_a_conflict(store, expected):
     code = _table(store)
     with pytest.raises(ConflictError, match=f"hands now: 0, you saw: {expected}"):
-        store.append(code, drawn(), expected=expected)
+        store.append(code, json_hand(store, code, drawn()), expected=expected)
     assert store.get(code).hands == ()

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from ledger import StoreError, Table
 from ledger.store import open_store
-from tests.ledger.util import SEATS, drawn
+from tests.ledger.util import SEATS, drawn, json_hand, read_hands
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _table(url: str, hands: int) -> str:
     store = open_store(url)
     try:
-        return store.create_table(Table("xingzi", SEATS), [drawn()] * hands).table.code
+        return store.create_table(T := Table("xingzi", SEATS), read_hands(T, [drawn()] * hands)).table.code
     finally:
         store.close()
 
@@ -43,7 +43,7 @@ def test_a_deleted_hand_is_damage_not_a_renumbered_table(db_url):
         e.value
     ) and "hand 5 missing, 9 hands read of 10 recorded" in str(e.value)
     with pytest.raises(StoreError) as e:  # and nothing is recorded after it: not a `conflict` for ever
-        store.append(code, drawn(), expected=10)
+        store.append(code, json_hand(store, code, drawn()), expected=10)
     assert e.value.code == "corrupt_store"
     store.close()
     _sql(db_url, "UPDATE jxmj_tables SET hand_count = 9")  # the count agrees, the gap remains

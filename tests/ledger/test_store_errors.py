@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from ledger import ConflictError, StoreError, Table
 from ledger.store import db, open_store, schema
-from tests.ledger.util import SEATS, drawn
+from tests.ledger.util import SEATS, drawn, json_hand
 
 BUSY = "the ledger is busy with another writer: try again"
 
@@ -62,13 +62,13 @@ def test_a_locked_database_is_busy_not_unreachable(quick):
     code = store.create_table(Table("xingzi", SEATS)).table.code
     release = _hold_write_lock(quick)
     try:
-        for write in (lambda: store.append(code, drawn()), lambda: open_store(quick)):
+        for write in (lambda: store.append(code, json_hand(store, code, drawn())), lambda: open_store(quick)):
             with pytest.raises(ConflictError, match=BUSY) as e:
                 write()
             assert e.value.code == "conflict"
     finally:
         release()
-    store.append(code, drawn())  # the lock gone, the same store writes
+    store.append(code, json_hand(store, code, drawn()))  # the lock gone, the same store writes
     assert len(store.get(code).hands) == 1
     store.close()
 
@@ -86,7 +86,7 @@ def test_a_lock_held_on_and_on_is_busy_after_the_busy_timeout_by_default(db_url,
     started = time.monotonic()
     try:
         with pytest.raises(ConflictError, match=BUSY):
-            store.append(code, drawn())
+            store.append(code, json_hand(store, code, drawn()))
         assert time.monotonic() - started < 10
     finally:
         timer.cancel()

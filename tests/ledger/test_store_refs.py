@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from ledger import LedgerError, LockedError, NotFoundError, Table
 from ledger.store import open_store, schema
 from ledger.store import refs as R
-from tests.ledger.util import SEATS, drawn
+from tests.ledger.util import SEATS, drawn, json_hand
 
 MODEL = "0.6.1/0123456789abcdef"
 
@@ -94,7 +94,7 @@ def test_bounds_and_locks_refuse_and_write_nothing(store):
     with pytest.raises(LedgerError, match="at most 80"):
         R.add_refs(store, code, 1, [ref("1m", 1.0)] * (R.MAX_REFS_PER_HAND + 1))
     assert R.ref_state(store, code) == (0, 0)
-    store.append(code, drawn(), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=0)
     store.lock(code)
     with pytest.raises(LockedError):
         R.add_refs(store, code, 2, [ref("1m", 1.0)])
@@ -110,7 +110,7 @@ def test_v4_ledger_is_migrated_to_v5_and_keeps_its_hands(db_url):
         ))  # fmt: skip
         assert "jxmj_refs" not in sa.inspect(conn).get_table_names()
     store = open_store(db_url)
-    store.append("K7QM9ACXTRE", drawn(), expected=0)
+    store.append("K7QM9ACXTRE", json_hand(store, "K7QM9ACXTRE", drawn()), expected=0)
     assert R.add_refs(store, "K7QM9ACXTRE", 2, [ref("1m", 1.0)]) == 1
     store.close()
     with engine.begin() as conn:

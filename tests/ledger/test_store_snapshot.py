@@ -15,18 +15,18 @@ from sqlalchemy import event
 
 from ledger import StoreError, Table
 from ledger.store import open_store, schema
-from tests.ledger.util import SEATS, drawn
+from tests.ledger.util import SEATS, drawn, json_hand, read_hands
 
 
 def test_a_write_between_the_count_and_the_hands_is_not_seen(store, db_url):
-    code = store.create_table(Table("jiujiang", SEATS), [drawn(), drawn()]).table.code
+    code = store.create_table(T := Table("jiujiang", SEATS), read_hands(T, [drawn(), drawn()])).table.code
     other = open_store(db_url)
     done = []
 
     @event.listens_for(store.engine, "before_cursor_execute")
     def _append_meanwhile(conn, cursor, statement, *_):
         if "FROM jxmj_hands" in statement and not done:  # the row (count 2) is read: commit hand 3
-            done.append(other.append(code, drawn(), expected=2))
+            done.append(other.append(code, json_hand(other, code, drawn()), expected=2))
 
     try:
         rec = store.get(code)
@@ -42,11 +42,11 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from ledger.store import open_store, schema
-    from tests.ledger.util import drawn
+    from ledger import Hand
     store = open_store(sys.argv[1])
     code, until, n = sys.argv[2], time.monotonic() + float(sys.argv[3]), 0
     while time.monotonic() < until:  # the count moves both ways: 2 -> 3 -> 2 ...
-        store.append(code, drawn(), expected=2)
+        store.append(code, Hand("drawn"), expected=2)
         store.undo(code, expected=3)
         n += 2
     print(n)
@@ -55,7 +55,7 @@ WRITER = textwrap.dedent(
 
 
 def test_a_reader_beside_a_writer_process_never_sees_damage(store, db_url):
-    code = store.create_table(Table("jiujiang", SEATS), [drawn(), drawn()]).table.code
+    code = store.create_table(T := Table("jiujiang", SEATS), read_hands(T, [drawn(), drawn()])).table.code
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, db_url, code, "3"], cwd=root, stdout=subprocess.PIPE, text=True

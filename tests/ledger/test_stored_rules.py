@@ -12,7 +12,7 @@ import pytest
 from ledger import LedgerError, Table
 from ledger.exchange import export_json, table_from_export
 from ledger.store import open_store, schema
-from tests.ledger.util import SEATS, drawn, totals, win
+from tests.ledger.util import SEATS, drawn, json_hand, totals, win
 
 
 def _stored(store, rules: dict) -> str:
@@ -26,9 +26,9 @@ def _stored(store, rules: dict) -> str:
 
 def test_a_stored_raise_of_100_loads_records_and_round_trips(store, db_url):
     code = _stored(store, {"drawn.raise": 100})
-    store.append(code, win("1<2"), expected=0)
-    store.append(code, drawn(), expected=1)
-    store.append(code, win("2<3"), expected=2)  # x100 from the 黄庄: 3 炮 x 100
+    store.append(code, json_hand(store, code, win("1<2")), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=1)
+    store.append(code, json_hand(store, code, win("2<3")), expected=2)  # x100 from the 黄庄: 3 炮 x 100
     rec = open_store(db_url).get(code)
     assert rec.table.house_rules == {"ledger": {"drawn.raise": 100}}
     ledger = rec.ledger()
@@ -47,10 +47,10 @@ def test_a_stored_raise_of_100_loads_records_and_round_trips(store, db_url):
 
 def test_a_hand_over_the_largest_point_value_is_marked_not_the_table(store, db_url):
     code = _stored(store, {"drawn.raise": 10**13, "drawn.window": 2000})
-    store.append(code, win("1<2"), expected=0)
-    store.append(code, drawn(), expected=1)
+    store.append(code, json_hand(store, code, win("1<2")), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=1)
     with pytest.raises(LedgerError) as e:  # hand 3 would be 3 x 10^13 per 炮: refused, named
-        store.append(code, win("2<3"), expected=2)
+        store.append(code, json_hand(store, code, win("2<3")), expected=2)
     assert "hand 3" in e.value.message and e.value.code == "bad_point_value"
     rec = store.get(code)
     ledger = rec.ledger()
@@ -63,7 +63,7 @@ def test_jxmj_table_shows_settles_and_exports_a_stored_table(store, db_url, monk
     from app import cli
 
     code = _stored(store, {"drawn.raise": 100})
-    store.append(code, drawn(), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=0)
     monkeypatch.setenv("JXMJ_DB", db_url)
 
     def jx(*args: str):
@@ -111,7 +111,7 @@ def test_the_app_imports_an_export_of_a_stored_table(store):
     from app.ui.table.settle_view import read_export
 
     code = _stored(store, {"drawn.raise": 100})
-    store.append(code, drawn(), expected=0)
+    store.append(code, json_hand(store, code, drawn()), expected=0)
     raw = json.dumps(export_json(store.get(code).ledger()), ensure_ascii=False).encode("utf-8")
     rec = store.create_table(*table_from_export(read_export(raw)))
     assert rec.table.house_rules == {"ledger": {"drawn.raise": 100}} and rec.ledger().next_raise == 100

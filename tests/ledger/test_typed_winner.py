@@ -15,7 +15,7 @@ from ledger.recorded import RecordedHand
 from ledger.store import rows, schema
 from scoring import HandInput, Meld, Payer
 from scoring.tiles import Tile
-from tests.ledger.util import SEATS, drawn, win
+from tests.ledger.util import SEATS, drawn, json_hand, read_hand, read_hands, win
 
 ODD = {"concealed": "CC 234m 123m456p789s", "winning_tile": "C", "_note": "as typed", "melds": []}
 EATEN = [{"seat": 2, "melds": [{"kind": "kong", "tiles": "9p9p9p9p"}], "bonus_tiles": 1}]
@@ -35,7 +35,7 @@ def test_a_parsed_winner_holds_the_engines_types():
 def test_the_json_a_hand_was_entered_as_is_written_back_as_it_was():
     table = Table("jiujiang", SEATS, 1)
     data = {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": ODD, "eaten": EATEN}]}
-    _, ledger = add_hand(table, [], data)
+    _, ledger = add_hand(table, [], read_hand(table, [], data))
     written = export_json(ledger)["hands"][0]["winners"][0]
     assert written == {
         "seat": 1,
@@ -46,7 +46,7 @@ def test_the_json_a_hand_was_entered_as_is_written_back_as_it_was():
 
 def test_the_fold_scores_a_hand_input_with_the_decimal_point_value():
     table = Table("xingzi", SEATS, "0.3")
-    hand, ledger = add_hand(table, [], win("1<2"))
+    hand, ledger = add_hand(table, [], read_hand(table, [], win("1<2")))
     hi = score_input(table, hand, hand.winners[0], ledger.outcomes[0].dealer, Decimal("0.3"))
     assert isinstance(hi, HandInput) and hi.point_value == Decimal("0.3")
     assert [p.name for p in hi.payers] == ["王五"]
@@ -56,7 +56,7 @@ def test_the_fold_scores_a_hand_input_with_the_decimal_point_value():
 
 def test_a_replay_again_scores_from_the_cache_keyed_on_the_typed_inputs():
     table = Table("jiujiang", SEATS, 1)
-    hands = [add_hand(table, [], win("1<2"))[0]]
+    hands = [add_hand(table, [], read_hand(table, [], win("1<2")))[0]]
     replay(table, hands)
     before = fold_module._score.cache_info()
     replay(table, hands)
@@ -65,7 +65,7 @@ def test_a_replay_again_scores_from_the_cache_keyed_on_the_typed_inputs():
 
 
 def test_a_stored_hand_that_no_longer_reads_opens_marked(store):
-    table = store.create_table(Table("jiujiang", SEATS, 1), [win("1<2")]).table
+    table = store.create_table(T := Table("jiujiang", SEATS, 1), read_hands(T, [win("1<2")])).table
     bad = {
         "kind": "win",
         "discarder": 2,
@@ -86,9 +86,9 @@ def test_a_stored_hand_that_no_longer_reads_opens_marked(store):
 
 
 def test_a_table_read_again_parses_only_rows_it_has_not_read(store):
-    rec = store.create_table(Table("jiujiang", SEATS, 1), [win("1<2"), drawn()])
+    rec = store.create_table(T := Table("jiujiang", SEATS, 1), read_hands(T, [win("1<2"), drawn()]))
     first = store.get(rec.table.code).hands
-    store.append(rec.table.code, win("3*"))
+    store.append(rec.table.code, json_hand(store, rec.table.code, win("3*")))
     again = store.get(rec.table.code).hands
     assert again[0] is first[0] and again[1] is first[1] and len(again) == 3
     assert len(rows._HANDS) >= 3
@@ -100,10 +100,20 @@ def test_eaten_sets_by_count_are_stored_as_counts_and_pay_as_their_melds():
     melds = [{"seat": 2, "melds": [{"kind": "pung", "tiles": "CCC"}, {"kind": "kong", "tiles": "6666s"}]}]
     hand = {"concealed": "123m456p789s234m99p", "winning_tile": "9p"}
     by_count = add_hand(
-        table, [], {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": counted}]}
+        table,
+        [],
+        read_hand(
+            table,
+            [],
+            {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": counted}]},
+        ),
     )
     by_melds = add_hand(
-        table, [], {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": melds}]}
+        table,
+        [],
+        read_hand(
+            table, [], {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": melds}]}
+        ),
     )
     assert by_count[0].winners[0].eaten == {2: Payer(dragon_pungs=1, kongs=1)}
     assert by_count[0].to_json()["winners"][0]["eaten"] == counted
@@ -116,7 +126,7 @@ def test_an_export_with_sets_by_count_imports_as_it_was(store):
     counted = [{"seat": 2, "dragon_kongs": 1}]
     hand = {"concealed": "123m456p789s234m99p", "winning_tile": "9p"}
     data = {"kind": "win", "discarder": 2, "winners": [{"seat": 1, "hand": hand, "eaten": counted}]}
-    rec = store.create_table(Table("xingzi", SEATS, 1), [data])
+    rec = store.create_table(T := Table("xingzi", SEATS, 1), read_hands(T, [data]))
     export = export_json(rec.ledger())
     again = store.create_table(*table_from_export(json.loads(json.dumps(export))))
     assert export_json(again.ledger())["hands"] == export["hands"]

@@ -11,11 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import Ledger, Table, add_hand
+from ledger import Hand, Ledger, Table, add_hand
+from ledger import read_hand as _read_hand
+from ledger import read_hands as _read_hands
 
 SEATS = ("张三", "李四", "王五", "赵六")
 A = "123m456p789s234mCC C"
 X = "123m456p789s234mEE E"
+
+
+def read_hand(table: Table, hands: Any, data: Any, number: int | None = None, **kw: Any) -> Hand:
+    """Hand JSON as the ledger's edges read it (a :class:`Hand` is passed on as it is)."""
+    return data if isinstance(data, Hand) else _read_hand(table, list(hands), data, number, **kw)
+
+
+def read_hands(table: Table, data: Any) -> list[Hand]:
+    """An import's hand JSON list, as ``jxmj table import`` reads it."""
+    return _read_hands(table, data)
+
+
+def json_hand(store: Any, code: str, data: Any, number: int | None = None) -> Hand:
+    """Hand JSON read against the table ``code`` holds now, as ``jxmj table record|edit`` reads it."""
+    if isinstance(data, Hand):
+        return data
+    rec = store.get(code)
+    return _read_hand(rec.table, rec.hands, data, number)
 
 
 def win(spec: str, hand: str = A, follow: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -59,7 +79,7 @@ def play(variant: str, *hands: dict, base: Any = 1, rules: dict | None = None) -
     recorded: list = []
     ledger = None
     for data in hands:
-        hand, ledger = add_hand(table, recorded, data)
+        hand, ledger = add_hand(table, recorded, read_hand(table, recorded, data))
         recorded.append(hand)
     assert ledger is not None
     return ledger

@@ -2,9 +2,9 @@
 the settlement picture (`app.settle_png`, Pillow): each seat's line colour and dash, and one hand
 told in one line. Pure: no Streamlit, no Pillow.
 
->>> from ledger import Table, add_hand
+>>> from ledger import Hand, Table, add_hand
 >>> from app.ui.i18n import words
->>> _, led = add_hand(Table("jiujiang", ("张三", "李四", "王五", "赵六")), [], {"kind": "drawn"})
+>>> _, led = add_hand(Table("jiujiang", ("张三", "李四", "王五", "赵六")), [], Hand("drawn"))
 >>> hand_line(led, led.outcomes[0], words("zh"))
 '1. 黄庄 · 张三 坐庄'
 """

@@ -22,28 +22,41 @@ The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, 
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import MISSING, Field, asdict, fields
 from typing import Any
 
 from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
 from app.ui.state.progress import PHOTO_SOURCES, HandInProgress, TableChoices
+from ledger.errors import LedgerError
+from ledger.parse import read_winner
 
 __all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
 
 VERSION = 1
-LATER = {"declarer": None, "note": ""}
-"""`TableChoices` fields added since version 1, with their defaults: written only when set, so a
-draft of that shape is written again byte for byte (and read back by an older server)."""
+V1_FIELDS = ("winner", "discarder", "followed", "dragon", "second", "kongs", "pending", "seen")
+"""The `TableChoices` fields of version 1, always written. A field added since is written only
+when it differs from its default, so a draft of that shape is written again byte for byte (and
+read back by an older server) — a new field needs no line here."""
 
 
 def to_json(hip: HandInProgress) -> dict[str, Any]:
     """The draft of `hip` (JSON values only)."""
     out: dict[str, Any] = {"v": VERSION, "hand": asdict(hip.hand), "cond": asdict(hip.cond)}
     if hip.table is not None:
-        table = asdict(hip.table)
-        out["table"] = {k: v for k, v in table.items() if k not in LATER or v != LATER[k]}
+        c = hip.table
+        table = {f.name: getattr(c, f.name) for f in fields(c)}
+        table["kongs"] = {str(s): list(v) for s, v in c.kongs.items()}  # JSON: keys are text
+        table["pending"] = [w.to_json() for w in c.pending]
+        out["table"] = {k: v for k, v in table.items() if k in V1_FIELDS or v != _DEFAULTS[k]}
     out["photo_src"] = hip.photo_src
     return out
+
+
+def _default(f: Field[Any]) -> Any:
+    return f.default_factory() if f.default is MISSING else f.default  # type: ignore[operator]
+
+
+_DEFAULTS = {f.name: _default(f) for f in fields(TableChoices)}
 
 
 def _tile(d: dict[str, Any]) -> EditTile:
@@ -70,10 +83,20 @@ def from_json(data: Any) -> HandInProgress | None:
         cond = Conditions(**{**c, "seats": seats, "events": list(c["events"])})
         table = None
         if "table" in data:
-            table = TableChoices(**data["table"]) if isinstance(data["table"], dict) else TableChoices()
+            t = data["table"]
+            table = _choices(t, cond.variant) if isinstance(t, dict) else TableChoices()
         src = data.get("photo_src", "manual")
         return HandInProgress(
             hand=hand, cond=cond, table=table, photo_src=src if src in PHOTO_SOURCES else "manual"
         )
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, LedgerError):
         return None
+
+
+def _choices(data: dict[str, Any], variant: str) -> TableChoices:
+    """The table page's choices as `to_json` wrote them: kongs by seat index, the winners
+    entered before read back as the ledger reads a winner."""
+    c = TableChoices(**data)
+    c.kongs = {int(s): (int(e), int(k)) for s, (e, k) in c.kongs.items()}
+    c.pending = [read_winner(variant, w, c.discarder) for w in c.pending]
+    return c

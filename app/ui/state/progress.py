@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from app.ui.state.conditions import Conditions
 from app.ui.state.hand import EditHand
 from app.ui.state.tiles import Selection
+from ledger.recorded import Winner
 
 if TYPE_CHECKING:
     from app.ui.flash import Flash
@@ -40,20 +41,20 @@ KEPT_SOURCES = ("upload", "camera")
 class TableChoices:
     """What the table page asks besides the hand: ``winner`` seat (0-3, None: not chosen),
     ``discarder`` seat (None: 自摸), 跟庄 facts, 新余 ``kongs`` of the other seats
-    (``{seat: [exposed, concealed]}``), ``pending``: hand JSON of winners already entered on
-    this discard (一炮多响), ``declarer``: the seat a 炸糊 would be recorded on (None: not
-    chosen), ``note``: the player's note on the hand (`ledger.Hand.note`); ``seen``: the table's
-    revision this phone showed when the hand was begun — a record checks it, so a table changed
-    meanwhile is a conflict, never a double. Every field belongs to one hand: the next hand
-    starts from ``TableChoices()``."""
+    (``{seat: (exposed, concealed)}``, as `ledger.Hand.kongs`), ``pending``: the winners
+    (`ledger.Winner`) already entered on this discard (一炮多响), ``declarer``: the seat a 炸糊
+    would be recorded on (None: not chosen), ``note``: the player's note on the hand
+    (`ledger.Hand.note`); ``seen``: the table's revision this phone showed when the hand was
+    begun — a record checks it, so a table changed meanwhile is a conflict, never a double.
+    Every field belongs to one hand: the next hand starts from ``TableChoices()``."""
 
     winner: int | None = None
     discarder: int | None = None
     followed: bool = False
     dragon: bool = False
     second: bool = False
-    kongs: dict[str, list[int]] = field(default_factory=dict)
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    kongs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    pending: list[Winner] = field(default_factory=list)
     declarer: int | None = None
     note: str = ""
     seen: int | None = None

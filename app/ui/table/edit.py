@@ -12,6 +12,7 @@ write since is a conflict, said in the panel, and the choices stay to save again
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypedDict
 
 import streamlit as st
@@ -24,12 +25,10 @@ from app.ui.table import edit_draft
 from app.ui.table.db import began, begun_at, forget_begun, is_begun, remember, store, write
 from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
-from ledger import Winner
+from ledger import Follow, Hand, Winner
 from ledger.model import MAX_NOTE_CHARS
 
 ss = st.session_state
-EDIT_GEN = "tbl_edit_gen"  # session state: edits dropped so far (the forms' keys, fresh after each)
-GONE = "tbl_edit_gone"  # session state: {code: the hand a reload's draft named, no longer on the table}
 
 __all__ = ["EDIT_KINDS", "drop_edit", "edit_key", "edit_panel", "restore"]
 
@@ -41,12 +40,13 @@ def restore(rec) -> None:
         return
     code = rec.table.code
     gone = edit_draft.restore(code, len(rec.hands), edit_key)
+    c = edit_draft.choices()
     if gone is not None:
-        ss.setdefault(GONE, {})[code] = gone
+        c.gone[code] = gone
     if is_begun(code, "edit"):
-        ss.get(GONE, {}).pop(code, None)
-    if code in ss.get(GONE, {}):
-        st.warning(t("table.edit_gone", n=ss[GONE][code]))
+        c.gone.pop(code, None)
+    if code in c.gone:
+        st.warning(t("table.edit_gone", n=c.gone[code]))
 
 
 class OnChange(TypedDict):
@@ -64,7 +64,7 @@ def edit_panel(rec, ledger) -> None:
     with st.expander(t("table.edit"), key="tw_edit_open", **begin):
         number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
         if number is not None:  # else the field says the range
-            if ss.get(edit_draft.RESTORED, {}).get(code) == number:
+            if edit_draft.choices().restored.get(code) == number:
                 st.info(t("table.edit_restored", n=number))
             _edit_form(rec, ledger.outcomes[number - 1])
         show_posted("edit")  # the edit's outcome under its form
@@ -77,15 +77,14 @@ def drop_edit(code: str, last: int) -> None:
     stays in the browser while its key does), its draft deleted."""
     ss["tw_edit_open"] = False
     ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
-    ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1
+    edit_draft.choices().renew()
     forget_begun(code, "edit")
     edit_draft.clear(code)
 
 
 def edit_key(name: str, n: int) -> str:
     """The key of edit form widget `name` of hand `n` in this generation (`drop_edit`)."""
-    gen = ss.get(EDIT_GEN, 0)
-    return f"{name}_{n}" if not gen else f"{name}_{n}_{gen}"
+    return edit_draft.choices().key(name, n)
 
 
 def _defaults(h, kongs: bool) -> dict:
@@ -167,41 +166,42 @@ def _edit_form(rec, o) -> None:
     edit_draft.save(table.code, n, form, defaults, rec.revision)
     if not go:
         return
-    data = h.to_json()
-    data.pop("recorded", None)
-    data["follow"] = {"followed": followed, "dragon": dragon and followed, "second": second and followed}
-    data["note"] = note.strip()
+    follow = Follow(followed, dragon and followed, second and followed)
+    new = replace(h, follow=follow, note=note.strip(), recorded="")  # stamped again when saved
     if kongs:
         won = set() if kind == "drawn" else {winner} if single else {w.seat for w in h.winners}
-        data["kongs"] = [
-            {"seat": s, "exposed": ss[key(f"ed_ke{s}")], "concealed": ss[key(f"ed_kc{s}")]}
-            for s in range(4)
-            if s not in won and (ss[key(f"ed_ke{s}")] or ss[key(f"ed_kc{s}")])
-        ]
+        counts = {s: (ss[key(f"ed_ke{s}")], ss[key(f"ed_kc{s}")]) for s in range(4) if s not in won}
+        new = replace(new, kongs={s: c for s, c in counts.items() if any(c)})
     if kind == "drawn":
-        data = {"kind": "drawn", "follow": data["follow"], "kongs": data.get("kongs"), "note": data["note"]}
+        new = Hand("drawn", follow=new.follow, kongs=new.kongs, note=new.note)
     elif single:
-        entry: Winner | dict[str, Any]
         if use_editor:
             assert winner is not None  # the field starts at the recorded winner's seat
             entry = winner_entry(table, hip().hand, hip().cond, winner)
-        else:
-            entry = {**data["winners"][0], "seat": winner}
-            entry.pop("eaten", None)  # 吃炮 facts belong to the old payers; the edit names new seats
-            if winner == h.winners[0].seat and discarder == h.discarder:
-                entry["eaten"] = data["winners"][0].get("eaten", {})
-        data.update(winners=[entry], discarder=discarder)
+        else:  # 吃炮 facts belong to the old payers: kept only for the same winner and discarder
+            entry = _moved(h.winners[0], winner, winner == h.winners[0].seat and discarder == h.discarder)
+        new = replace(new, winners=(entry,), discarder=discarder)
 
     def save() -> None:  # against the table shown when the edit began: another phone's write since
         # is a conflict; the form keeps what was entered, to save again on the table shown now
         try:
             hand, after = store().edit(
-                table.code, n, data, expected=len(rec.hands), revision=begun_at(rec, "edit")
+                table.code, n, new, expected=len(rec.hands), revision=begun_at(rec, "edit")
             )
         finally:
             forget_begun(table.code, "edit")
         remember(rec, (*rec.hands[: n - 1], hand, *rec.hands[n:]), after)  # the edit's own replay
-        ss[EDIT_GEN] = ss.get(EDIT_GEN, 0) + 1  # saved: the form drawn anew, from the hand as it is now
+        edit_draft.choices().renew()  # saved: the form drawn anew, from the hand as it is now
         edit_draft.clear(table.code)
 
     write(save, "edit", "table.edited", code=table.code, changed="table.changed_edit", n=n)
+
+
+def _moved(w: Winner, seat: int | None, keep_eaten: bool) -> Winner:
+    """Winner `w` at `seat`, its 吃炮 facts kept or dropped (also in the JSON it was read from,
+    which `Winner.to_json` writes back as it was)."""
+    assert seat is not None  # the field starts at the recorded winner's seat
+    if keep_eaten:
+        return replace(w, seat=seat)
+    recorded = None if w.recorded is None else {**w.recorded, "eaten": {}}
+    return replace(w, seat=seat, eaten={}, recorded=recorded)

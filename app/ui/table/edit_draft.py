@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 from app.ui import drafting
+from app.ui.state.edit_choices import EditChoices
 from app.ui.table.db import begin_at, view
 from ledger import LedgerError
 from ledger.model import MAX_NOTE_CHARS
@@ -26,7 +27,19 @@ from ledger.model import MAX_NOTE_CHARS
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
-__all__ = ["EDIT_KINDS", "FIELDS", "SELF", "VERSION", "clear", "form_of", "restore", "save", "valid"]
+__all__ = [
+    "EDIT",
+    "EDIT_KINDS",
+    "FIELDS",
+    "SELF",
+    "VERSION",
+    "choices",
+    "clear",
+    "form_of",
+    "restore",
+    "save",
+    "valid",
+]
 
 VERSION = 1
 EDIT_KINDS = ("keep", "drawn")
@@ -37,8 +50,14 @@ FIELDS += tuple(f"ed_k{x}{seat}" for seat in range(4) for x in "ec")
 put the editor's hand here, 跟庄, 跟庄 with a dragon, 跟庄 a second time (booleans), the hand's
 note (text of at most `ledger.model.MAX_NOTE_CHARS` characters), 新余 exposed / concealed kongs of
 each seat (0-4)."""
-RESTORED = "tbl_edit_restored"  # session state: {code: the hand whose choices a reload brought back}
-SAVED = "tbl_edit_saved"  # session state: {code: the draft as last written or read}
+EDIT = "tbl_edit"  # session state: the panel's `EditChoices`
+
+
+def choices() -> EditChoices:
+    """This session's `EditChoices` (made on first use)."""
+    if EDIT not in ss:
+        ss[EDIT] = EditChoices()
+    return ss[EDIT]
 
 
 def _key(code: str) -> str:
@@ -84,12 +103,11 @@ def restore(code: str, hands: int, widget_key) -> int | None:
     """Once per session and table: the stored draft's edit put back — the panel open
     (``tw_edit_open``) on its hand (``tw_edit_n``), its fields in the widgets' keys
     (``widget_key(field, n)``), the edit begun on the draft's revision, the hand noted in
-    :data:`RESTORED` — or, when its hand is no longer on the table (`hands` now: another phone
+    `EditChoices.restored` — or, when its hand is no longer on the table (`hands` now: another phone
     took it back), the draft deleted and that hand's number returned, to be said."""
-    done = f"_edit_read:{code}"
-    if ss.get(done):
+    c = choices()
+    if not c.note_read(code):
         return None
-    ss[done] = True
     try:
         got = drafting.store().load(_key(code))
     except LedgerError as e:
@@ -107,8 +125,8 @@ def restore(code: str, hands: int, widget_key) -> int | None:
         ss[widget_key(name, n)] = value
     if begun is not None:
         begin_at(code, "edit", begun)
-    ss.setdefault(RESTORED, {})[code] = n
-    ss.setdefault(SAVED, {})[code] = got[0]
+    c.restored[code] = n
+    c.saved[code] = got[0]
     return None
 
 
@@ -117,26 +135,26 @@ def save(code: str, n: int, form: dict[str, Any], defaults: dict[str, Any], revi
     differ from `defaults` (the recorded hand), begun on the revision the edit checks
     (`db.begun_at`, else `revision`: the table this run shows). None differs: no draft."""
     changed = {k: v for k, v in form.items() if k in defaults and v != defaults[k]}
+    c = choices()
     if not changed:
-        if ss.get(SAVED, {}).get(code) is not None:
+        if c.saved.get(code) is not None:
             clear(code)
         return
     begun = view().begun_at(code, "edit", revision)
     data = {"v": VERSION, "n": n, "begun": begun, "form": changed}
-    if ss.get(SAVED, {}).get(code) == data:
+    if c.saved.get(code) == data:
         return
     try:
         drafting.store().save(_key(code), data)
     except LedgerError as e:  # never fails the page
         log.warning("edit draft of %s not saved: %s", code, e)
         return
-    ss.setdefault(SAVED, {})[code] = data
+    c.saved[code] = data
 
 
 def clear(code: str) -> None:
     """Forget the edit's draft (saved, dropped, or its hand gone) and the "brought back" note."""
-    ss.get(SAVED, {}).pop(code, None)
-    ss.get(RESTORED, {}).pop(code, None)
+    choices().forget(code)
     try:
         drafting.store().delete(_key(code))
     except LedgerError as e:

@@ -1,6 +1,7 @@
 """The 牌局 page's facts of a hand besides its tiles and its winner: 九江 跟庄, 新余 kongs of the
 other players (DECISIONS §1.6, §2), the hand's note — drawn bound to the hand's `TableChoices`
-(`bound`), and as the ledger's hand JSON (`common`)."""
+(`bound`), and the typed `ledger.Hand` they record (`hand_of`, the one place the page builds
+one)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import streamlit as st
 from app.safe_text import md
 from app.ui.i18n import t
 from app.ui.state.progress import TableChoices
-from ledger.model import MAX_NOTE_CHARS
+from ledger.model import MAX_NOTE_CHARS, Follow, Hand, Winner
 
-__all__ = ["bound", "common", "facts", "note_of"]
+__all__ = ["bound", "facts", "hand_of"]
 
 ss = st.session_state
 
@@ -41,7 +42,7 @@ def facts(table, choices: TableChoices) -> None:
             for s in range(4):
                 if s == choices.winner:
                     continue
-                e, c = choices.kongs.get(str(s), [0, 0])
+                e, c = choices.kongs.get(s, (0, 0))
                 cols = st.columns(2)
                 e = cols[0].number_input(
                     t("table.kongs_exposed", name=md(table.seats[s])), 0, 4, key=bound(f"tw_ke{s}", e)
@@ -49,29 +50,28 @@ def facts(table, choices: TableChoices) -> None:
                 c = cols[1].number_input(
                     t("table.kongs_concealed", name=md(table.seats[s])), 0, 4, key=bound(f"tw_kc{s}", c)
                 )
-                choices.kongs[str(s)] = [int(e), int(c)]
+                choices.kongs[s] = (int(e), int(c))
     key = bound("tw_note", choices.note)
     note = st.text_input(t("table.note"), key=key, max_chars=MAX_NOTE_CHARS, placeholder=t("table.note_hint"))
     choices.note = note or ""
 
 
-def common(table, choices: TableChoices) -> dict:
-    """The hand JSON of these facts, as every kind of hand records them (a 炸糊: `note_of`)."""
+def hand_of(table, choices: TableChoices, kind: str, winners: tuple[Winner, ...] = ()) -> Hand:
+    """The hand these choices record: a ``win`` by ``winners`` on ``choices.discarder``, a
+    ``drawn`` hand (黄庄), or a ``false_win`` (炸糊) by ``choices.declarer``; with the 跟庄 and
+    新余 kong facts where the table plays them (not on a 炸糊) and the note (none when nothing
+    but spaces was entered)."""
+    note = choices.note.strip()
+    if kind == "false_win":
+        return Hand("false_win", declarer=choices.declarer, note=note)
     lr = table.ledger_rules
-    out: dict = note_of(choices)
-    if lr["follow.enabled"] and choices.followed:
-        out["follow"] = {"followed": True, "dragon": choices.dragon, "second": choices.second}
-    if lr["kong_money.enabled"]:
-        kongs = [  # the seat as an index (a number): a seat may be named "2" (docs/ledger-json.md)
-            {"seat": int(s), "exposed": e, "concealed": c}
-            for s, (e, c) in sorted(choices.kongs.items())
-            if (e or c) and int(s) != choices.winner
-        ]
-        if kongs:
-            out["kongs"] = kongs
-    return out
-
-
-def note_of(choices: TableChoices) -> dict:
-    """The note as hand JSON: none when nothing but spaces was entered."""
-    return {"note": choices.note.strip()} if choices.note.strip() else {}
+    followed = lr["follow.enabled"] and choices.followed
+    follow = Follow(True, choices.dragon, choices.second) if followed else Follow()
+    kongs = {
+        s: (e, c)
+        for s, (e, c) in sorted(choices.kongs.items())
+        if lr["kong_money.enabled"] and (e or c) and s != choices.winner
+    }
+    if kind == "drawn":
+        return Hand("drawn", follow=follow, kongs=kongs, note=note)
+    return Hand("win", winners, choices.discarder, follow=follow, kongs=kongs, note=note)

@@ -25,10 +25,10 @@ from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, table_changed, write
-from app.ui.table.facts import bound, common, facts, note_of
+from app.ui.table.facts import bound, facts, hand_of
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
-from ledger import LedgerError, Winner, add_hand
+from ledger import Hand, LedgerError, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
@@ -130,35 +130,31 @@ def _who(table, ledger, choices: TableChoices) -> None:
     choices.discarder = how if isinstance(how, int) else None  # None or SELF: a self-draw
 
 
-def _win_data(table, choices: TableChoices) -> dict:
+def _win(table, choices: TableChoices) -> Hand:
     h = session.hip()
     assert choices.winner is not None  # the caller asks for a winner first
     entry = winner_entry(table, h.hand, h.cond, choices.winner)
-    return {
-        "kind": "win",
-        "winners": [*choices.pending, entry],
-        "discarder": choices.discarder,
-        **common(table, choices),
-    }
+    return hand_of(table, choices, "win", (*choices.pending, entry))
 
 
 def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
     table, code, n = rec.table, rec.table.code, len(rec.hands)
-    data, problem = None, None
+    data: Hand | None = None
+    problem = None
     if choices.winner is None:
         problem = t("table.choose_winner")
     elif not (isinstance(outcome, ScoreResult) and outcome.can_win):
         problem = t("table.not_winning")
     else:
         try:
-            data = _win_data(table, choices)
+            data = _win(table, choices)
             _, after = add_hand(table, rec.hands, data, before=ledger)  # one hand folded, not the table
             deltas = after.outcomes[-1].deltas
             st.markdown(t("table.preview") + " " + money_line(table.seats, deltas))
         except (LedgerError, HandError) as e:
             data, problem = None, error_text(e) if isinstance(e, LedgerError) else code_text(e.code, str(e))
     if choices.pending:
-        names = t("list.sep").join(md(table.seats[w["seat"]]) for w in choices.pending)
+        names = t("list.sep").join(md(table.seats[w.seat]) for w in choices.pending)
         st.caption(t("table.pending", names=names))
     if problem:
         st.caption(problem)
@@ -167,35 +163,35 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         session.new_hand(EditHand(), Conditions(variant=table.variant), TableChoices(), WIDGETS)
         drafting.clear(key)
 
-    def append(hand_data) -> None:
+    def append(new: Hand) -> None:
         # checked against the revision this phone showed when the hand was begun: another
         # phone's write since (the same hand, or any other) is a conflict, never a double
         try:
-            hand, after = store().append(code, hand_data, expected=n, revision=choices.seen, before=ledger)
+            hand, after = store().append(code, new, expected=n, revision=choices.seen, before=ledger)
         except LedgerError:
             choices.seen = None  # the next run shows the table as it is now: the hand begins there
             raise
         remember(rec, (*rec.hands, hand), after)
-        table_refs.learn(code, n + 1, photo=hand_data.get("kind") == "win")  # the set, from its photo
+        table_refs.learn(code, n + 1, photo=new.kind == "win")  # the set, from its photo
         reset()
 
     cols = st.columns(5)
     if cols[0].button(t("table.record"), type="primary", disabled=data is None, key="tb_record"):
-        write(lambda: append(data), HERE, "table.recorded", code=code, n=n + 1)
+        won = data
+        assert won is not None  # the button is disabled without it
+        write(lambda: append(won), HERE, "table.recorded", code=code, n=n + 1)
     if choices.discarder is not None and cols[1].button(
         t("table.another_winner"), disabled=data is None, key="tb_more"
     ):
         assert data is not None  # the button is disabled without it
-        choices.pending = [
-            w.to_json() if isinstance(w, Winner) else w for w in data["winners"]
-        ]  # JSON: drafts
+        choices.pending = list(data.winners)
         table_refs.hold(code)  # this winner's photo tiles, learned when the hand is recorded
         # the next winner's hand: fresh, the discard's facts (跟庄, kongs, who discarded) kept
         session.new_hand(EditHand(), Conditions(variant=table.variant), None, ("tw_winner",))
         choices.winner = None
         st.rerun()
     if cols[2].button(t("table.drawn"), key="tb_drawn"):
-        drawn = {"kind": "drawn", **common(table, choices)}
+        drawn = hand_of(table, choices, "drawn")
         write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
@@ -208,7 +204,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         )
         who = choices.declarer
         if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
-            false_win = {"kind": "false_win", "declarer": who, **note_of(choices)}
+            false_win = hand_of(table, choices, "false_win")
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)

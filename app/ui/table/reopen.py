@@ -75,7 +75,7 @@ def editor_state(table: Table, hand: Hand) -> tuple[EditHand, Conditions, TableC
         followed=hand.follow.followed,
         dragon=hand.follow.dragon,
         second=hand.follow.second,
-        kongs={str(s): [e, c] for s, (e, c) in hand.kongs.items()},
+        kongs=dict(hand.kongs),
         declarer=hand.declarer,
         note=hand.note,
     )
@@ -84,7 +84,7 @@ def editor_state(table: Table, hand: Hand) -> tuple[EditHand, Conditions, TableC
         return EditHand(), cond, choices
     *earlier, last = hand.winners
     choices.winner, choices.discarder = last.seat, hand.discarder
-    choices.pending = [w.to_json() for w in earlier]
+    choices.pending = list(earlier)
     if last.hand is None:  # a stored hand that no longer reads
         assert last.problem is not None
         raise last.problem
