@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.ui import i18n
-from ledger import Table
+from ledger import Hand, Table
 from ledger.store import open_store
 from tests.app.conftest import APP
 from tests.ledger.util import json_hand
@@ -73,7 +73,7 @@ def test_a_table_of_draws_only_labels_its_zero_axis_0():
     (seen on a phone); the axis is written "~f" (d3-format: 0 → "0", 1.5 → "1.5", 1200 → "1200")."""
     store = open_store()
     code = store.create_table(Table("jiujiang", SEATS)).table.code
-    store.append(code, {"kind": "drawn"})
+    store.append(code, Hand(kind="drawn"))
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"] = code
     at.run()
