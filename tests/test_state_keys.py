@@ -21,7 +21,6 @@ DICT_API = {"get", "pop", "setdefault", "keys", "items", "values", "clear", "upd
 NOT_YET = {
     "app/ui/table/edit.py": "issue 38 item 1: EditChoices (branch typedhand) replaces the ed_* keys",
     "app/ui/table/edit_draft.py": "issue 38 item 1: EditChoices replaces EDIT_GEN, SAVED/RESTORED/GONE",
-    "app/ui/table/record.py": "issue 38 item 1: tw_winner / tw_how bound by session.bind_choice",
 }
 """Files not yet on the rule, each with the change that brings it on (another branch owns them)."""
 
