@@ -29,3 +29,24 @@ def test_the_edit_panel_keeps_no_loose_session_keys():
         text = (ROOT / "app" / "ui" / "table" / name).read_text(encoding="utf-8")
         for old in ("tbl_edit_gen", "tbl_edit_saved", "tbl_edit_restored", "tbl_edit_gone", "_edit_read:"):
             assert old not in text, (name, old)
+
+
+def test_the_edit_form_is_the_recorded_hand_and_takes_the_widgets_values_by_name():
+    from types import SimpleNamespace
+
+    from app.ui.state.edit_form import SELF, EditForm
+    from ledger import Follow, Hand
+
+    one = (SimpleNamespace(seat=2),)  # the form reads a winner's seat only
+    won = Hand("win", one, None, follow=Follow(True, True), kongs={1: (1, 0)}, note="x")
+    f = EditForm.of(won, kongs=True)
+    assert (f.single, f.winner, f.discarder) == (True, 2, SELF)
+    assert (f.followed, f.dragon, f.second, f.note) == (True, True, False, "x")
+    values = f.values()
+    assert values["ed_w"] == 2 and values["ed_d"] == SELF and values["ed_ke1"] == 1 and values["ed_kc3"] == 0
+    assert len(values) == 8 + 8  # every field, and each seat's exposed / concealed kongs
+    g = f.with_values({"ed_d": 0, "ed_note": None, "ed_kc3": 2, "ed_kind": "drawn"})
+    assert (g.discarder, g.note, g.kind, g.kongs[3], g.kongs[1]) == (0, "", "drawn", (0, 2), (1, 0))
+    assert f.with_values(f.values()) == f  # the recorded hand's values: the recorded hand's form
+    drawn = EditForm.of(Hand("drawn"), kongs=False)
+    assert set(drawn.values()) == {"ed_kind", "ed_f", "ed_fd", "ed_fs", "ed_note"}  # no winner, no kongs

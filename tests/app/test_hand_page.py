@@ -84,3 +84,23 @@ def test_a_table_choice_is_drawn_from_the_model_and_written_back(monkeypatch):
     ss["tw_winner"] = 3  # a tap: the widget's key holds the value, kept over the model's
     assert session.bind_choice("winner", lambda label, key: ss[key], "Winner") == 3
     assert session.hip().table.winner == 3
+
+
+def test_a_choice_the_widget_holds_otherwise_is_shown_set_again_and_taken_back(monkeypatch):
+    ss: dict = {}
+    monkeypatch.setattr(session, "ss", ss)
+    session.use("table:T")
+    session.hip().table = TableChoices(winner=1, discarder=None)
+    options = ["self", 0, 2, 3]
+    how = {"key": "how", "shown": lambda d: d if d in options else "self", "fits": lambda v: v in options}
+    how["taken"] = lambda v: v if isinstance(v, int) else None
+
+    def widget(label, opts, key):
+        return ss[key]
+
+    assert session.bind_choice("discarder", widget, "How", options, **how) is None
+    assert ss["tw_how"] == "self" and "tw_discarder" not in ss  # 自摸 shown as the widget's own value
+    ss["tw_how"] = 2  # a tap on seat 2
+    assert session.bind_choice("discarder", widget, "How", options, **how) == 2
+    ss["tw_how"] = 1  # seat 1 became the winner: no longer offered, set again from the model (2)
+    assert session.bind_choice("discarder", widget, "How", options, **how) == 2 and ss["tw_how"] == 2

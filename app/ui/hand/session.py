@@ -152,20 +152,27 @@ def bind(name: str, widget, *args, **kwargs):
     return getattr(cond, name)
 
 
-def bind_choice(name: str, widget, *args, **kwargs):
+def bind_choice(
+    name: str, widget, *args, key: str | None = None, shown=None, fits=None, taken=None, **kwargs
+):
     """Render `widget` bound to ``hip().table.<name>`` (the 牌局 page's `TableChoices`) and
     write its value back, None included (no winner chosen). Its key, ``keys.table_widget(name)``,
     is set from the model when missing: a fresh hand's widget shows, and the browser sends back,
-    the fresh choices, never the last hand's (`new_hand` forgets the keys)."""
+    the fresh choices, never the last hand's (`new_hand` forgets the keys).
+
+    `key`: the widget's name when it is not the field's (``how`` for ``discarder``); `shown`: the
+    widget's value of the model's (default: the same); `fits`: False for a widget value no longer
+    offered (set again from the model); `taken`: the model's value of the widget's."""
     choices = hip().table
     if choices is None:
         raise ValueError("bind_choice: no TableChoices on this page's hand")
-    key = keys.table_widget(name)
-    if key not in ss:
-        ss[key] = getattr(choices, name)
-    value = widget(*args, key=key, **kwargs)
-    setattr(choices, name, value)
-    return value
+    wkey = keys.table_widget(key or name)
+    if wkey not in ss or (fits is not None and not fits(ss[wkey])):
+        v = getattr(choices, name)
+        ss[wkey] = v if shown is None else shown(v)
+    value = widget(*args, key=wkey, **kwargs)
+    setattr(choices, name, value if taken is None else taken(value))
+    return getattr(choices, name)
 
 
 def bind_seat(seat: str, name: str, widget, *args, **kwargs) -> None:

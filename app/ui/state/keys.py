@@ -77,6 +77,12 @@ LEARN_TAB_ASKED = "learn_tab_asked"
 
 # -- the table page ----------------------------------------------------------------------------
 TABLE_CODE = "table_code"
+EDIT = "tbl_edit"
+"""The edit panel's `app.ui.state.edit_choices.EditChoices` (`app.ui.table.edit_draft`)."""
+EDIT_OPEN = "tw_edit_open"
+"""The edit panel's expander, open or not."""
+EDIT_N = "tw_edit_n"
+"""The number of the hand the edit panel changes."""
 TABLE_VIEW = "tbl_view"
 """The `app.ui.table.view.TableView`: the table replayed, the revisions shown and begun."""
 CHART = "tbl_chart"

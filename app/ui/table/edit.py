@@ -21,9 +21,10 @@ from app.safe_text import md
 from app.ui.hand.numbers import number_field
 from app.ui.hand.session import hip, show_posted, started
 from app.ui.i18n import t
+from app.ui.state import keys
+from app.ui.state.edit_form import EDIT_KINDS, SELF, EditForm, kong_name
 from app.ui.table import edit_draft
 from app.ui.table.db import began, begun_at, forget_begun, is_begun, remember, store, write
-from app.ui.table.edit_draft import EDIT_KINDS, SELF
 from app.ui.table.seats import winner_entry
 from ledger import Follow, Hand, Winner
 from ledger.model import MAX_NOTE_CHARS
@@ -61,8 +62,8 @@ def edit_panel(rec, ledger) -> None:
     code, n = rec.table.code, len(ledger.outcomes)
     # opening the panel or choosing the hand begins the edit on the table shown then
     begin: OnChange = {"on_change": began, "args": (code, "edit")}
-    with st.expander(t("table.edit"), key="tw_edit_open", **begin):
-        number = number_field(t("table.edit_which"), "tw_edit_n", n, 1, n, **begin)
+    with st.expander(t("table.edit"), key=keys.EDIT_OPEN, **begin):
+        number = number_field(t("table.edit_which"), keys.EDIT_N, n, 1, n, **begin)
         if number is not None:  # else the field says the range
             if edit_draft.choices().restored.get(code) == number:
                 st.info(t("table.edit_restored", n=number))
@@ -75,8 +76,8 @@ def drop_edit(code: str, last: int) -> None:
     """A callback: the edit entered on table `code` dropped — the panel closed, the hand chosen
     back to the `last`, every edit form drawn anew (keys of a new generation: a widget's value
     stays in the browser while its key does), its draft deleted."""
-    ss["tw_edit_open"] = False
-    ss["tw_edit_n"] = float(last)  # as `number_field` keeps it
+    ss[keys.EDIT_OPEN] = False
+    ss[keys.EDIT_N] = float(last)  # as `number_field` keeps it
     edit_draft.choices().renew()
     forget_begun(code, "edit")
     edit_draft.clear(code)
@@ -87,19 +88,6 @@ def edit_key(name: str, n: int) -> str:
     return edit_draft.choices().key(name, n)
 
 
-def _defaults(h, kongs: bool) -> dict:
-    """The form's fields as the recorded hand `h` has them (`edit_draft.FIELDS`); `kongs`: the
-    table pays kong money (新余), each seat's kongs a field."""
-    out = {"ed_kind": "keep", "ed_f": h.follow.followed, "ed_fd": h.follow.dragon, "ed_fs": h.follow.second}
-    out["ed_note"] = h.note
-    for seat in range(4) if kongs else ():
-        out[f"ed_ke{seat}"], out[f"ed_kc{seat}"] = h.kongs.get(seat, (0, 0))
-    if h.kind == "win" and len(h.winners) == 1:
-        discarder = SELF if h.discarder is None else h.discarder
-        out |= {"ed_w": h.winners[0].seat, "ed_d": discarder, "ed_use": False}
-    return out
-
-
 def _kong_fields(table, key, field: OnChange) -> None:
     """新余 kongs of each seat (the winner's are not counted: its own hand shows them)."""
     with st.expander(t("table.kongs")):
@@ -108,7 +96,7 @@ def _kong_fields(table, key, field: OnChange) -> None:
             cols = st.columns(2)
             for col, x in zip(cols, ("exposed", "concealed"), strict=True):
                 col.number_input(
-                    t(f"table.kongs_{x}", name=name), 0, 4, key=key(f"ed_k{x[0]}{seat}"), **field
+                    t(f"table.kongs_{x}", name=name), 0, 4, key=key(kong_name(x[0], seat)), **field
                 )
 
 
@@ -117,8 +105,9 @@ def _edit_form(rec, o) -> None:
     recorded hand's value), its draft written, and its save."""
     table, h, n = rec.table, o.hand, o.number
     kongs = bool(table.ledger_rules["kong_money.enabled"])
-    defaults = _defaults(h, kongs)
-    for name, value in defaults.items():
+    recorded = EditForm.of(h, kongs)  # the form as the recorded hand has it
+    defaults = recorded.values()
+    for name, value in defaults.items():  # each widget drawn bound: its key set when missing
         if edit_key(name, n) not in ss:
             ss[edit_key(name, n)] = value
     field: OnChange = {
@@ -131,15 +120,12 @@ def _edit_form(rec, o) -> None:
 
     with st.container(border=True, key=key("edit")):
         st.caption(t("table.edit_help"))
-        kind = st.segmented_control(
+        st.segmented_control(
             t("table.edit_kind"), EDIT_KINDS, format_func=lambda k: t(f"table.edit_{k}"), key=key("ed_kind"),
             **field,
         )  # fmt: skip
-        single = "ed_w" in defaults
-        winner = discarder = None
-        use_editor = False
-        if single:
-            winner = st.selectbox(
+        if recorded.single:
+            st.selectbox(
                 t("table.winner"), range(4), format_func=lambda s: table.seats[s], key=key("ed_w"),
                 placeholder=t("a11y.choose"), **field,
             )  # fmt: skip
@@ -147,40 +133,50 @@ def _edit_form(rec, o) -> None:
             def how(s):
                 return t("cond.self_drawn") if s == SELF else table.seats[s]
 
-            discarder = st.selectbox(
+            st.selectbox(
                 t("table.how"), [SELF, 0, 1, 2, 3], format_func=how, key=key("ed_d"),
                 placeholder=t("a11y.choose"), **field,
             )  # fmt: skip
-            discarder = None if discarder == SELF else discarder
-            use_editor = st.checkbox(
-                t("table.edit_use_editor"), key=key("ed_use"), disabled=not started(), **field
-            )
-        followed = st.checkbox(t("table.followed"), key=key("ed_f"), **field)
-        dragon = st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
-        second = st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
-        note = st.text_input(t("table.note"), key=key("ed_note"), max_chars=MAX_NOTE_CHARS, **field) or ""
+            st.checkbox(t("table.edit_use_editor"), key=key("ed_use"), disabled=not started(), **field)
+        st.checkbox(t("table.followed"), key=key("ed_f"), **field)
+        st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
+        st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
+        st.text_input(t("table.note"), key=key("ed_note"), max_chars=MAX_NOTE_CHARS, **field)
         if kongs:
             _kong_fields(table, key, field)
         go = st.button(t("table.edit_save"), key=key("tb_edit"))
-    form = {name: ss.get(key(name)) for name in defaults}
-    edit_draft.save(table.code, n, form, defaults, rec.revision)
-    if not go:
-        return
-    follow = Follow(followed, dragon and followed, second and followed)
-    new = replace(h, follow=follow, note=note.strip(), recorded="")  # stamped again when saved
-    if kongs:
-        won = set() if kind == "drawn" else {winner} if single else {w.seat for w in h.winners}
-        counts = {s: (ss[key(f"ed_ke{s}")], ss[key(f"ed_kc{s}")]) for s in range(4) if s not in won}
+    form = recorded.with_values({name: ss.get(key(name)) for name in defaults})  # the widgets' values
+    edit_draft.save(table.code, n, form.values(), defaults, rec.revision)
+    if go:
+        _save(rec, o, form)
+
+
+def _new_hand(table, h: Hand, form: EditForm) -> Hand:
+    """The hand `form` makes of the recorded hand `h`."""
+    follow = Follow(form.followed, form.dragon and form.followed, form.second and form.followed)
+    new = replace(h, follow=follow, note=form.note.strip(), recorded="")  # stamped again when saved
+    discarder = None if form.discarder == SELF else form.discarder
+    if form.kongs is not None:
+        won = set() if form.kind == "drawn" else {form.winner} if form.single else {w.seat for w in h.winners}
+        counts = {s: c for s, c in form.kongs.items() if s not in won}
         new = replace(new, kongs={s: c for s, c in counts.items() if any(c)})
-    if kind == "drawn":
-        new = Hand("drawn", follow=new.follow, kongs=new.kongs, note=new.note)
-    elif single:
-        if use_editor:
+    if form.kind == "drawn":
+        return Hand("drawn", follow=new.follow, kongs=new.kongs, note=new.note)
+    if form.single:
+        winner = form.winner
+        if form.use_editor:
             assert winner is not None  # the field starts at the recorded winner's seat
             entry = winner_entry(table, hip().hand, hip().cond, winner)
         else:  # 吃炮 facts belong to the old payers: kept only for the same winner and discarder
             entry = _moved(h.winners[0], winner, winner == h.winners[0].seat and discarder == h.discarder)
         new = replace(new, winners=(entry,), discarder=discarder)
+    return new
+
+
+def _save(rec, o, form: EditForm) -> None:
+    """Save hand `o` as `form` makes it."""
+    table, n = rec.table, o.number
+    new = _new_hand(table, o.hand, form)
 
     def save() -> None:  # against the table shown when the edit began: another phone's write since
         # is a conflict; the form keeps what was entered, to save again on the table shown now

@@ -19,7 +19,9 @@ from typing import Any
 import streamlit as st
 
 from app.ui import drafting
+from app.ui.state import keys
 from app.ui.state.edit_choices import EditChoices
+from app.ui.state.edit_form import EDIT_KINDS, FIELDS, SELF
 from app.ui.table.db import begin_at, view
 from ledger import LedgerError
 from ledger.model import MAX_NOTE_CHARS
@@ -28,7 +30,6 @@ ss = st.session_state
 log = logging.getLogger("jxmj.app")
 
 __all__ = [
-    "EDIT",
     "EDIT_KINDS",
     "FIELDS",
     "SELF",
@@ -42,22 +43,13 @@ __all__ = [
 ]
 
 VERSION = 1
-EDIT_KINDS = ("keep", "drawn")
-SELF = -1  # the discarder 自摸 (a selectbox's None reads as "nothing chosen")
-FIELDS: tuple[str, ...] = ("ed_kind", "ed_w", "ed_d", "ed_use", "ed_f", "ed_fd", "ed_fs", "ed_note")
-FIELDS += tuple(f"ed_k{x}{seat}" for seat in range(4) for x in "ec")
-"""The form's fields: kind (`EDIT_KINDS`), winner seat 0-3, discarder (`SELF`: 自摸, or 0-3),
-put the editor's hand here, 跟庄, 跟庄 with a dragon, 跟庄 a second time (booleans), the hand's
-note (text of at most `ledger.model.MAX_NOTE_CHARS` characters), 新余 exposed / concealed kongs of
-each seat (0-4)."""
-EDIT = "tbl_edit"  # session state: the panel's `EditChoices`
 
 
 def choices() -> EditChoices:
     """This session's `EditChoices` (made on first use)."""
-    if EDIT not in ss:
-        ss[EDIT] = EditChoices()
-    return ss[EDIT]
+    if keys.EDIT not in ss:
+        ss[keys.EDIT] = EditChoices()
+    return ss[keys.EDIT]
 
 
 def _key(code: str) -> str:
@@ -120,7 +112,7 @@ def restore(code: str, hands: int, widget_key) -> int | None:
     if n > hands:
         clear(code)
         return n
-    ss["tw_edit_open"], ss["tw_edit_n"] = True, float(n)
+    ss[keys.EDIT_OPEN], ss[keys.EDIT_N] = True, float(n)
     for name, value in form.items():
         ss[widget_key(name, n)] = value
     if begun is not None:

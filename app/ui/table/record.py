@@ -15,7 +15,8 @@ from app.ui import drafting
 from app.ui.hand import session
 from app.ui.hand.conditions import conditions
 from app.ui.hand.editor import hand_editor
-from app.ui.hand.photo import detection_view, photo_inputs, take_new_photos
+from app.ui.hand.photo import detection_view, photo_inputs
+from app.ui.hand.protocol import hand_page
 from app.ui.hand.result import result_view, total_banner
 from app.ui.hand.session import post, show_posted
 from app.ui.i18n import t
@@ -25,14 +26,13 @@ from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
 from app.ui.table.db import error_text, money_line, remember, shown, store, table_changed, write
-from app.ui.table.facts import bound, facts, hand_of
+from app.ui.table.facts import facts, hand_of
 from app.ui.table.others import others_line
 from app.ui.table.seats import relative, sync_conditions, winner_entry
 from ledger import Hand, LedgerError, add_hand
 from scoring import HandError, ScoreResult
 from scoring.rules import load_rules
 
-ss = st.session_state
 SELF = "self"
 HERE = "actions"  # where the record / undo buttons leave their messages
 WIDGETS = ("tw_",)
@@ -44,14 +44,23 @@ history's, drawn anew from the table."""
 def record_section(rec, ledger) -> None:
     table, code = rec.table, rec.table.code
     key = drafting.table_key(code)  # this phone's own hand in progress
-    h = session.hip()
-    if not h.started:
-        with table_refs.reading(code):  # the draft's photo, read with the table's set
-            restored = drafting.restore(key)
-        if not h.started:
-            h.start(EditHand(), Conditions(variant=table.variant))
-        elif restored:
-            _reloaded(rec, h)
+
+    def begin() -> None:  # no draft: an empty hand on this table
+        session.start(EditHand(), Conditions(variant=table.variant))
+
+    # the draft's photo and a new one: read with the tiles this table has learned
+    with hand_page(
+        f"table:{code}",
+        key,
+        begin,
+        reading=lambda: table_refs.reading(code),
+        restored=lambda h: _reloaded(rec, h),
+    ) as h:
+        _draw(rec, ledger, h, key)
+
+
+def _draw(rec, ledger, h, key: str) -> None:
+    table, code = rec.table, rec.table.code
     if h.table is None:  # a new hand, or a draft of the score page's shape
         h.table = TableChoices()
     choices = h.table
@@ -60,9 +69,6 @@ def record_section(rec, ledger) -> None:
     st.subheader(t("table.this_hand", n=len(rec.hands) + 1))
     others_line(code, key, table.seats)  # another phone entering a hand on this table: one line
     _who(table, ledger, choices)
-    with table_refs.reading(code):  # a new photo: read with the tiles this table has learned
-        take_new_photos()
-    session.sync_from_widgets()
     winner = choices.winner if choices.winner is not None else ledger.next_dealer
     # no winner chosen yet, the dealer's discard chosen: the preview is the dealer's 自摸 (no
     # winner, nothing to record) until a winner is chosen
@@ -88,7 +94,6 @@ def record_section(rec, ledger) -> None:
     _actions(rec, ledger, choices, outcome, key)
     if h.hand.is_empty and not choices.begun:  # nothing entered yet: the hand begins on this run's table
         choices.seen = rec.revision
-    drafting.save(key)
 
 
 def _reloaded(rec, h) -> None:
@@ -112,22 +117,17 @@ def _who(table, ledger, choices: TableChoices) -> None:
         mark = " · " + t("table.dealer_mark") if s == ledger.next_dealer else ""
         return md(table.seats[s]) + mark  # the options of a segmented control are Markdown
 
-    if "tw_winner" not in ss:
-        ss.tw_winner = choices.winner
-    choices.winner = st.segmented_control(t("table.winner"), seats, format_func=name, key="tw_winner")
+    session.bind_choice("winner", st.segmented_control, t("table.winner"), seats, format_func=name)
     if load_rules(table.variant).self_draw_only:
         choices.discarder = None
         return
     options = [SELF, *(s for s in seats if s != choices.winner)]
-    if ss.get("tw_how") not in options:
-        ss.tw_how = (
-            SELF if choices.discarder is None or choices.discarder not in options else choices.discarder
-        )
-    how = st.segmented_control(
-        t("table.how"), options, format_func=lambda s: t("cond.self_drawn") if s == SELF else name(s),
-        key="tw_how", required=True,
+    session.bind_choice(
+        "discarder", st.segmented_control, t("table.how"), options,
+        key="how", shown=lambda d: d if d in options else SELF, fits=lambda v: v in options,
+        taken=lambda v: v if isinstance(v, int) else None,  # None or SELF: a self-draw
+        format_func=lambda s: t("cond.self_drawn") if s == SELF else name(s), required=True,
     )  # fmt: skip
-    choices.discarder = how if isinstance(how, int) else None  # None or SELF: a self-draw
 
 
 def _win(table, choices: TableChoices) -> Hand:
@@ -195,13 +195,10 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         write(lambda: append(drawn), HERE, "table.recorded", code=code, n=n + 1)
     lr = table.ledger_rules
     if lr["false_win.penalty"] > 0:
-        choices.declarer = cols[3].selectbox(
-            t("table.false_win_by"),
-            range(4),
-            format_func=lambda s: table.seats[s],
-            key=bound("tw_fw", choices.declarer),
-            placeholder=t("a11y.choose"),
-        )
+        session.bind_choice(
+            "declarer", cols[3].selectbox, t("table.false_win_by"), range(4), key="fw",
+            format_func=lambda s: table.seats[s], placeholder=t("a11y.choose"),
+        )  # fmt: skip
         who = choices.declarer
         if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
             false_win = hand_of(table, choices, "false_win")
