@@ -121,7 +121,7 @@ def reader_readings(models: Path, real: Path) -> tuple[dict, np.ndarray, np.ndar
             continue
         from vision.image import LoadedImage
 
-        r = reader._classify(LoadedImage.from_array(img), xyxy, {"decode": 0.0})
+        r = reader.classifier.classify(LoadedImage.from_array(img), xyxy, {"decode": 0.0})
         iou = iou_matrix(xyxy, gt)
         for i in range(len(xyxy)):
             j = int(np.argmax(iou[i]))

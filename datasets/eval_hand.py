@@ -130,14 +130,14 @@ def evaluate(
     by_set: dict[str, list] = {}
     for p in items:
         by_set.setdefault(sets[p.stem], []).append(p)
-    shipped = reader.flag_model
+    shipped = reader.classifier.flag_model
     tiles = {k: Counter() for k in ("plain", "refs", "plain_with_set", "refs_with_set")}
     per_photo = {}
     try:
         for p in items:
             same = [r for q in by_set[sets[p.stem]] if q is not p for r in q.refs]
             if held is not None:
-                reader.flag_model = held.get(unit or sets[p.stem], shipped)
+                reader.classifier.flag_model = held.get(unit or sets[p.stem], shipped)
             loaded = open_image(p.path, min_side=reader.config.decode_min_side or None)
             plain = reader.detect(loaded)
             with_refs = reader.detect(loaded, reader.embed_refs(same)) if same else plain
@@ -157,7 +157,7 @@ def evaluate(
                     "with_refs": taps(with_refs, every[name], edit_distance),
                 }
     finally:
-        reader.flag_model = shipped
+        reader.classifier.flag_model = shipped
 
     def tap_figures(keep) -> dict:
         chosen = [v for v in per_photo.values() if keep(v)]

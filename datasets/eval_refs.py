@@ -222,7 +222,7 @@ def views(reader, p: Photo) -> tuple[np.ndarray, np.ndarray, list[int], np.ndarr
     xyxy = np.array([p.result.detections[i].xyxy for i, _ in p.pairs], np.float32).reshape(-1, 4)
     both = bool(reader.classifier.meta.get("upside_down", False))
     batch, _rot, owner = cut_crops(loaded.pixels, xyxy, reader.classifier.input_size, both_ways=both)
-    logits, emb = run_classifier(reader.classifier, batch, embed=True)
+    logits, emb = run_classifier(reader.classifier.spec, batch, embed=True)
     labels = np.array([reader.classifier.classes.index(p.codes[j]) for _, j in p.pairs], np.int64)
     return logits, emb, owner, labels
 

@@ -25,7 +25,7 @@ def collect(models: str, real: Path, crops: bool = True) -> list[dict]:
     split = json.loads((real / "split.json").read_text())["split"]
     names = [s for s, sp in sorted(split.items()) if sp == "val"]
     seen: dict = {}
-    orig, read = reader._classify, reader._read
+    orig, read = reader.classifier.classify, reader._read
 
     def capture(loaded, xyxy, scores, class_ids, timing, **kw):
         out = read(loaded, xyxy, scores, class_ids, timing, **kw)  # the boxes after `vision.splits`

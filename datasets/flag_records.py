@@ -67,11 +67,11 @@ def collect(reader, root: Path, tag: str, grouping: dict) -> list[dict]:
             idx = np.array([ks[i] for i, _ in pairs])
             boxes = seen["xyxy"][idx]
             timing = {"decode": 0.0, "detect": 0.0, "classify": 0.0}
-            _lg, emb, owner = reader._views(loaded, boxes, timing, embed=True)
-            tl, _e, towner = reader._views(loaded, tta_boxes(boxes), timing)
+            _lg, emb, owner = reader.classifier.views(loaded, boxes, timing, embed=True)
+            tl, _e, towner = reader.classifier.views(loaded, tta_boxes(boxes), timing)
             n = len(idx)
             tta = margin_toward(tl, [o % n for o in towner], r.cls[idx], t)
-            gl, _e, gowner = reader._views(loaded, boxes, timing, grey=True)
+            gl, _e, gowner = reader.classifier.views(loaded, boxes, timing, grey=True)
             grey = margin_toward(gl, gowner, r.cls[idx], t)
             tview = [
                 margin_toward(tl[b : b + 1], [0], r.cls[idx[o % n] : idx[o % n] + 1], t)[0]

@@ -169,7 +169,7 @@ def main(argv=None) -> int:
         recs = pickle.loads(Path(a.cache).read_bytes())
     else:
         reader = TileReader(a.models)
-        reader.flag_model = None  # the flag as before, the features recomputed here
+        reader.classifier.flag_model = None  # the flag as before, the features recomputed here
         grouping = json.loads(GROUPING.read_text())["grouping"]
         recs = collect(reader, SHARED / "data" / "real_photos_rf", "plain", grouping)
         if a.swapped:

@@ -37,7 +37,7 @@ import numpy as np
 
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, letterbox, nms
-from vision.detection import Detection, DetectResult, Rejected
+from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.flagging import load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
@@ -53,7 +53,7 @@ from vision.modelfiles import (
 from vision.modelfiles import run as run_model
 from vision.reader_config import ReaderConfig
 from vision.reading import Readings, uncertain, unlike_refs
-from vision.refblend import RefCalibration, RefSet
+from vision.refblend import RefSet
 from vision.refembed import gather_views
 from vision.refs import Ref, RefsError
 from vision.room import check_room
@@ -61,10 +61,10 @@ from vision.scale import current_reduction, reduction_for
 from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
-from vision.views import ClassifierViews
+from vision.views import Classifier
 
 
-class TileReader(ClassifierViews):
+class TileReader:
     """Finds and names every tile in a photo, with the ONNX models of one directory.
 
     One per process (see `get_reader`); `detect` is safe to call from several threads.
@@ -78,14 +78,10 @@ class TileReader(ClassifierViews):
         self.config: ReaderConfig = config or ReaderConfig()
         threads = self.config.threads
         self.localizer: ModelSpec = open_model(self.directory / LOCALIZER_FILE, "localize", threads)
-        self.classifier: ModelSpec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
-        self._back_class = self.localizer.classes.index("back") if "back" in self.localizer.classes else -1
-        self.ref_calibration: RefCalibration = RefCalibration.from_meta(self.classifier.meta)
-        """How references change a reading (`vision.refblend`): the classifier metadata's `refs`
-        over the defaults; an evaluation may set another."""
-        self.flag_model = load_flag_model(self.directory)
-        """Flag 2 (`vision.flagging`, `flag.npz` beside the models): None flags as the
-        classifier's calibration says (`vision.reading.uncertain`)."""
+        spec = open_model(self.directory / CLASSIFIER_FILE, "classify", threads)
+        self.classifier = Classifier(spec, self.config, load_flag_model(self.directory))
+        """The classifier model with its crops, views, readings and flag 2 (`vision.views`)."""
+        self._back_class = self.localizer.classes.index(BACK) if BACK in self.localizer.classes else -1
         text_path = self.directory / TEXT_MODEL_FILE
         self.text: TextReader | None = TextReader(text_path, threads) if text_path.is_file() else None
         """The text reader (`vision.text_reader`, `text_rec.onnx` beside the models): None reads
@@ -161,29 +157,29 @@ class TileReader(ClassifierViews):
         if len(xyxy) == 0:
             return result
 
-        t1 = time.perf_counter()
+        t1, clf = time.perf_counter(), self.classifier
         refs = refs if refs is not None and len(refs.labels) else None
         if refs is not None and not self.embeds:
-            model = self.classifier.path.name
+            model = clf.path.name
             raise RefsError(
                 f"the classifier {model} has no embedding output", "refs_unsupported", model=model
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more: dict[str, Any] = {"refs": refs} if refs is not None else {}
-        if finer is not None and not self._fits_crops(loaded, finer, xyxy):
+        if finer is not None and not clf.fits_crops(loaded, finer, xyxy):
             finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
         fine = (finer.pixels, finer.scale) if finer is not None else None
-        source = more["source"] = fine or self._crop_source(loaded, xyxy, timing)  # crops and TTA views
+        source = more["source"] = fine or clf.crop_source(loaded, xyxy, timing)  # crops and TTA views
         del finer, fine
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
-        classes = self.classifier.classes
+        classes = clf.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
-        if self.flag_model is not None and readings.proto_sim is not None:
-            flags = self._flag2(loaded, xyxy, readings, timing, source)
-            flags |= unlike_refs(readings, self._calibration(refs))
+        if clf.flag_model is not None and readings.proto_sim is not None:
+            flags = clf.flag2(loaded, xyxy, readings, timing, source)
+            flags |= unlike_refs(readings, clf.calibration(refs))
         else:
-            flags = uncertain(readings, conf, self._calibration(refs))
+            flags = uncertain(readings, conf, clf.calibration(refs))
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
@@ -194,8 +190,8 @@ class TileReader(ClassifierViews):
                 result.rejected.append(Rejected(xyxy=box, conf=float(conf[k])))
                 continue
             tile = classes[readings.cls[k]]
-            if int(class_ids[k]) == self._back_class and tile != "flower":
-                tile = "back"  # the localizer saw a back: face down, unless the classifier says flower
+            if int(class_ids[k]) == self._back_class and tile != FLOWER:
+                tile = BACK  # the localizer saw a back: face down, unless the classifier says flower
             w, h = box[2] - box[0], box[3] - box[1]
             second = classes[readings.second[k]] if readings.second is not None else None
             dets.append(
@@ -203,10 +199,10 @@ class TileReader(ClassifierViews):
                     xyxy=box,
                     tile=tile,
                     conf=float(conf[k]),
-                    face_down=tile == "back",
+                    face_down=tile == BACK,
                     rotated=w > SIDEWAYS_RATIO * h,
-                    uncertain=bool(flags[k]) and tile != "back",
-                    second=second if tile != "back" and second not in (tile, NONE_CLASS, "back") else None,
+                    uncertain=bool(flags[k]) and tile != BACK,
+                    second=second if tile != BACK and second not in (tile, NONE_CLASS, BACK) else None,
                 )
             )
             margins.append(
@@ -215,7 +211,7 @@ class TileReader(ClassifierViews):
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
-        fifth = margins if self.flag_model is not None else None
+        fifth = margins if clf.flag_model is not None else None
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
@@ -228,11 +224,11 @@ class TileReader(ClassifierViews):
         (xyxy, scores, class_ids) as found, the finer decode or None)`. The photo is decoded
         again only when the region has fewer pixels than the pass's input (long sides), at the
         scale that gives it them and the crops of `xyxy` theirs (`vision.scale`)."""
-        finer, current = None, current_reduction(loaded.scale)
+        finer, current, clf = None, current_reduction(loaded.scale), self.classifier
         if current > 1 and loaded.source is not None:
             side = max(region[2] - region[0], region[3] - region[1]) / loaded.scale
-            r = min(reduction_for(side, max(self._refine_size), current), self._crop_reduction(loaded, xyxy))
-            finer = self._decode_at(loaded, r, timing) if r < current else None
+            r = min(reduction_for(side, max(self._refine_size), current), clf.crop_reduction(loaded, xyxy))
+            finer = clf.decode_at(loaded, r, timing) if r < current else None
         fine, k = (finer.pixels, finer.scale / loaded.scale) if finer is not None else (loaded.pixels, 1.0)
         x0, y0 = int(region[0] * k), int(region[1] * k)
         x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
@@ -279,13 +275,14 @@ class TileReader(ClassifierViews):
         read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
         readings. Which boxes merge is the model's own call (the references do not move it); the
         views are classified once either way (their logits and embeddings are kept)."""
-        source = source or self._crop_source(loaded, xyxy, timing)
+        clf = self.classifier
+        source = source or clf.crop_source(loaded, xyxy, timing)
         views: dict[str, tuple[np.ndarray, np.ndarray | None, list[int]]] = {}
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
-            embed = refs is not None or self.flag_model is not None
-            views[key] = self._views(loaded, boxes, timing, source, embed=embed)
-            return self._readings(*views[key], len(boxes), None)
+            embed = refs is not None or clf.flag_model is not None
+            views[key] = clf.views(loaded, boxes, timing, source, embed=embed)
+            return clf.readings(*views[key], len(boxes), None)
 
         readings = plain(xyxy, "boxes")
         origin = np.arange(len(xyxy))
@@ -296,13 +293,13 @@ class TileReader(ClassifierViews):
                 class_ids,
                 readings,
                 lambda boxes: plain(boxes, "unions"),
-                self._calibration(None),
-                self.classifier.classes,
+                clf.calibration(None),
+                clf.classes,
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
         if refs is not None:
-            readings = self._readings(*gather_views(views, origin), len(origin), refs)
+            readings = clf.readings(*gather_views(views, origin), len(origin), refs)
         return xyxy, scores, class_ids, readings
 
 

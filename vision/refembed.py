@@ -2,7 +2,7 @@
 
 Each reference photo is decoded once, as the reader decodes a photo it reads (at the reduced size
 of `ReaderConfig.decode_min_side`, and again at the scale its tiles need only when they are too
-small there: `TileReader._crop_source`, `vision.scale`); each box is cut as a detection's crop is
+small there: `Classifier.crop_source`, `vision.scale`); each box is cut as a detection's crop is
 (`cut_crops`, both views when the classifier reads both), classified in batches of at most
 `EMBED_BATCH` views, and the `embedding` output of every view kept, L2-normalised.
 `gather_views`: the views of the boxes left after the split stage, to read them with references
@@ -77,7 +77,7 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
 def embed_boxes(reader, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarray, list[int]]:
     """Embeddings float32 `(B, D)` of every view of the boxes `xyxy` (`(K, 4)`, pixels of
     `loaded.pixels`), cut as the reader cuts them, and `owner[b]`: the box of view `b`."""
-    crop_src, crop_scale = reader._crop_source(loaded, xyxy, {"decode": 0.0})
+    crop_src, crop_scale = reader.classifier.crop_source(loaded, xyxy, {"decode": 0.0})
     boxes = xyxy * np.float32(crop_scale / loaded.scale)
     both = bool(reader.classifier.meta.get("upside_down", False))
     size, margin = reader.classifier.input_size, reader.config.crop_margin
@@ -86,7 +86,7 @@ def embed_boxes(reader, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarr
     step = max(1, EMBED_BATCH // 2)
     for k0 in range(0, len(boxes), step):
         batch, _rotated, own = cut_crops(crop_src, boxes[k0 : k0 + step], size, margin, both_ways=both)
-        _logits, emb = run_classifier(reader.classifier, batch, embed=True)
+        _logits, emb = run_classifier(reader.classifier.spec, batch, embed=True)
         out.append(np.asarray(emb, np.float32))
         owner.extend(k0 + o for o in own)
     return np.concatenate(out), owner

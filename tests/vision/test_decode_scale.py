@@ -107,7 +107,7 @@ def test_second_pass_region_is_decoded_again_when_it_has_too_few_pixels(reader, 
     need = max(reader._refine_size)
     timing = {"decode": 0.0}
     boxes, again, finer = reader._second_pass(loaded, region, xyxy, timing)
-    r = min(reduction_for(w, need, 8), reader._crop_reduction(loaded, xyxy))
+    r = min(reduction_for(w, need, 8), reader.classifier.crop_reduction(loaded, xyxy))
     assert r < 8 and finer is not None and current_reduction(finer.scale) == r
     assert decodes == [min_side_for(w, h, r)] and timing["decode"] > 0  # one decode, at that scale
     k = finer.scale / loaded.scale

@@ -40,7 +40,7 @@ def stand_in(d: Path, threshold: float, band: float = 4.0, weights=None, grey: b
 
 def test_no_flag_file_reads_with_the_calibration_rule(models):
     assert load_flag_model(models) is None
-    assert TileReader(models).flag_model is None
+    assert TileReader(models).classifier.flag_model is None
 
 
 def test_the_rule_flags_by_the_model_score(models, tmp_path):
@@ -73,7 +73,7 @@ def test_tta_views_only_below_the_band(models, tmp_path):
         stand_in(tmp_path, threshold=1.0, band=band)
         reader = TileReader(tmp_path)
         calls.clear()
-        reader._views = counting(reader._views, calls)
+        reader.classifier.views = counting(reader.classifier.views, calls)
         n = len(reader.detect(img).detections)
         assert (calls[-1] == extra * n) if extra else (len(calls) == 1 or calls[-1] != 2 * calls[0])
     assert len(TTA) == 2
@@ -95,15 +95,15 @@ def test_grey_views_join_the_tta_views_when_the_model_says(models, tmp_path, gre
     img = testing.paint_scene(*SIZE, SCENE)
     stand_in(tmp_path, threshold=1.0, band=1e9, grey=grey)
     reader = TileReader(tmp_path)
-    assert reader.flag_model.grey is grey
+    assert reader.classifier.flag_model.grey is grey
     calls: list[bool] = []
-    views = reader._views
+    views = reader.classifier.views
 
     def spy(loaded, xyxy, *a, grey=False, **k):
         calls.append(grey)
         return views(loaded, xyxy, *a, grey=grey, **k)
 
-    reader._views = spy
+    reader.classifier.views = spy
     reader.detect(img)
     assert calls.count(True) == (1 if grey else 0)
 
@@ -206,7 +206,7 @@ def test_the_shipped_models_flag_with_flag_2():
     fm = load_flag_model(d)
     assert fm is not None and (d / "flag.npz").stat().st_size < 32_000
     reader = TileReader(d)
-    assert reader.flag_model is not None
+    assert reader.classifier.flag_model is not None
     assert fm.prototypes.shape[0] == len(reader.classifier.classes)
     w = dict(zip(FEATURES, fm.weights[1:], strict=True))
     assert w["logit_margin"] < 0 < w["disagree"] and w["tta_margin"] <= 0 and w["proto_sim"] <= 0

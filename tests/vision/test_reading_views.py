@@ -144,3 +144,29 @@ def test_a_tile_read_more_often_than_a_set_holds_is_uncertain(codes, flagged):
     dets = [Detection(b, c, 0.99) for b, c in row(codes)]
     out, _groups = arrange(dets)
     assert sorted(d.tile for d in out if d.uncertain) == flagged
+
+
+def test_the_reader_owns_its_classifier_and_a_classifier_reads_on_its_own(tmp_path):
+    from vision.image import LoadedImage
+    from vision.modelfiles import open_model
+    from vision.views import Classifier
+
+    tiles = row(["1m", "2m", "none", "5p"])
+    reader, pixels = build(tmp_path, tiles, {"temperature": 2.0, "flag_margin": 0.5}, upside_down=True)
+    assert TileReader.__mro__ == (TileReader, object)  # composition: no mixin behind the reader
+    clf = reader.classifier
+    assert isinstance(clf, Classifier) and clf.flag_model is None  # no flag.npz beside the stand-ins
+    assert (clf.classes, clf.input_size, clf.path) == (
+        clf.spec.classes,
+        clf.spec.input_size,
+        tmp_path / CLASSIFIER_FILE,
+    )
+    assert clf.temperature == 2.0 and clf.calibration(None) == {"temperature": 2.0, "flag_margin": 0.5}
+    # a Classifier made apart from any reader, from the same file, reads the boxes as the reader's does
+    alone = Classifier(open_model(tmp_path / CLASSIFIER_FILE, "classify", 1), ReaderConfig())
+    loaded = LoadedImage.from_array(pixels)
+    xyxy = np.array([b for b, _ in tiles], np.float32)
+    ours, theirs = clf.classify(loaded, xyxy, {"decode": 0.0}), alone.classify(loaded, xyxy, {"decode": 0.0})
+    assert [CLASSIFIER_CLASSES[k] for k in theirs.cls] == ["1m", "2m", "none", "5p"]
+    assert np.array_equal(ours.cls, theirs.cls) and np.array_equal(ours.p, theirs.p)
+    assert [d.tile for d in reader.detect(pixels).detections] == ["1m", "2m", "5p"]

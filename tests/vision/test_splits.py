@@ -116,7 +116,7 @@ def drawn():
     loaded = LoadedImage.from_array(np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8)))
 
     def classify(xyxy):
-        return reader._classify(loaded, np.asarray(xyxy, np.float32), {"decode": 0.0})
+        return reader.classifier.classify(loaded, np.asarray(xyxy, np.float32), {"decode": 0.0})
 
     xyxy = np.array([b.xyxy for b in boxes], np.float32)
     return reader, classify, xyxy, [CLASSES[b.cls] for b in boxes], [b.rotated for b in boxes]
