@@ -24,6 +24,7 @@ from typing import TypeVar
 import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
+from app.drafts.ratelimit import Limiter
 from app.ui import services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
@@ -37,21 +38,46 @@ log = logging.getLogger("jxmj.app")
 R = TypeVar("R")
 RETRY_S = (0.15, 0.5)
 """The pauses before the second and third try of a draft write the database refused."""
+REFUSED = ("draft_too_large", "drafts_full")
+"""A draft refused by its quotas (`app.drafts.policy`), not by a busy database: not tried again."""
 
 __all__ = ["clear", "phone_token", "restore", "save", "single_hand_key", "table_key"]
 
 
 def _tried(write: Callable[[], R]) -> R:
     """`write()`, tried again after each pause of :data:`RETRY_S` while the database refuses it
-    (a :class:`LedgerError` other than ``draft_too_large``); the last refusal is raised."""
+    (a :class:`LedgerError` other than ``draft_too_large``, ``drafts_full``); the last refusal is
+    raised."""
     for pause in RETRY_S:
         try:
             return write()
         except LedgerError as e:
-            if e.code == "draft_too_large":
+            if e.code in REFUSED:
                 raise
             time.sleep(pause)
     return write()
+
+
+@st.cache_resource(show_spinner=False)
+def _limiter() -> Limiter:
+    return Limiter()
+
+
+def _client() -> str | None:
+    """The client's address (None on ``localhost``: the box's own user is not limited)."""
+    return getattr(st.context, "ip_address", None)
+
+
+def _issue() -> str:
+    """A fresh token, issued and stored, unless this client had too many new ones lately
+    (`app.drafts.ratelimit`): then an unstored one, and this session keeps no draft."""
+    client = _client()
+    if client is not None and not _limiter().allow(client):
+        log.warning("no draft token issued: too many new ones from %s", client)
+        ss[keys.DRAFTS_OFF] = True
+        show(Flash("warning", "draft.too_many_tokens"), toast=True)
+        return new_code()
+    return _tried(lambda: store().issue())
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,7 +104,7 @@ def phone_token() -> str:
             known = False
         if not known:
             try:
-                token = _tried(lambda: store().issue())
+                token = _issue()
             except LedgerError as e:  # no store: the page works without a draft
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
@@ -113,7 +139,7 @@ def save(key: str) -> None:
     draft was not saved (``draft.not_saved``, or the draft's own error), the hand kept for the
     next run to save."""
     h = session.hip()
-    if not h.started:
+    if not h.started or ss.get(keys.DRAFTS_OFF):
         return
     data = draft.to_json(h)
     if h.is_saved(key, data):
@@ -122,7 +148,7 @@ def save(key: str) -> None:
         _tried(lambda: store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP))
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
-        said = ledger_flash(e) if e.code == "draft_too_large" else Flash("warning", "draft.not_saved")
+        said = ledger_flash(e) if e.code in REFUSED else Flash("warning", "draft.not_saved")
         show(said, toast=True)
         return
     h.mark_saved(key, data)

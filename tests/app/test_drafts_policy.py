@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
@@ -80,15 +82,16 @@ def test_drafts_expire_with_their_photos(monkeypatch):
     assert drafts.ttl_seconds() == 24 * 3600.0
 
 
-def test_the_drafts_store_is_capped_oldest_first(monkeypatch):
+def test_the_drafts_store_is_capped_oldest_idle_first(monkeypatch):
     monkeypatch.setattr(drafts, "MAX_DRAFTS_BYTES", 3100)
     store = open_drafts()
+    hour_ago = drafts.now() - timedelta(hours=1)
     for i in range(4):
         store.save(f"table:T{i}", {"i": i}, b"x" * 1000)
-        with store.engine.begin() as conn:  # each saved a minute after the one before
+        with store.engine.begin() as conn:  # each saved a minute after the one before, all idle now
             conn.execute(
                 sa.text("UPDATE jxmj_app_drafts SET updated = :t WHERE key = :k"),
-                {"t": f"2099-01-01T00:0{i}:00+00:00", "k": f"table:T{i}"},
+                {"t": (hour_ago + timedelta(minutes=i)).isoformat(), "k": f"table:T{i}"},
             )
     with store.engine.connect() as conn:
         keys = sorted(r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_app_drafts")))
