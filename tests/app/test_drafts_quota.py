@@ -16,8 +16,17 @@ from app.drafts.ratelimit import Limiter
 from app.ui import drafting
 from ledger import LedgerError
 from tests.app.conftest import APP
+from tests.ledger.conftest import fresh_url
 
 LONG_AGO = "2000-01-01T00:00:00+00:00"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A fresh, empty database URL of each kind, the drafts' tables dropped too."""
+    from app.drafts import store as D
+
+    yield from fresh_url(request, tmp_path, (D.metadata,))
 
 
 def _age(store, key: str, when: str = LONG_AGO) -> None:
@@ -30,9 +39,9 @@ def _keys(store) -> set[str]:
         return {r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_app_drafts"))}
 
 
-def test_a_phones_draft_survives_100_uploads_from_strangers(monkeypatch):
+def test_a_phones_draft_survives_100_uploads_from_strangers(monkeypatch, db_url):
     monkeypatch.setattr(policy, "MAX_DRAFTS_BYTES", 64 * 1024)
-    store = open_drafts()
+    store = open_drafts(db_url)
     victim = store.issue()
     mine = f"table:K7QM9ACXTRE:{victim}"
     store.save(mine, {"hand": "111m234p567s789s55m"}, b"V" * 4096)
@@ -48,9 +57,9 @@ def test_a_phones_draft_survives_100_uploads_from_strangers(monkeypatch):
     assert refused > 50  # past the cap the newcomers are refused, nobody active pushed out
 
 
-def test_the_oldest_idle_draft_goes_first(monkeypatch):
+def test_the_oldest_idle_draft_goes_first(monkeypatch, db_url):
     monkeypatch.setattr(policy, "MAX_DRAFTS_BYTES", 20 * 1024)
-    store = open_drafts()
+    store = open_drafts(db_url)
     store.save("token:OLDIDLEDRFT", {"n": 1}, os.urandom(6000))
     store.save("token:NEWIDLEDRFT", {"n": 2}, os.urandom(6000))
     store.save("token:ACTIVEDRAFT", {"n": 3}, os.urandom(6000))
@@ -66,9 +75,9 @@ def test_the_oldest_idle_draft_goes_first(monkeypatch):
     assert {"token:ACTIVEDRAFT", "token:NEWCOMERDFT"} <= _keys(store)
 
 
-def test_one_phone_holds_at_most_its_quota(monkeypatch):
+def test_one_phone_holds_at_most_its_quota(monkeypatch, db_url):
     monkeypatch.setattr(policy, "PHONE_BYTES", 10 * 1024)
-    store = open_drafts()
+    store = open_drafts(db_url)
     store.save("token:OTHERPHONEX", {"n": 0}, os.urandom(6000))
     store.save("table:K7QM9ACXTRE:PHONEAAAAAA", {"n": 1}, os.urandom(6000))
     store.save("table:K7QM9ACXTRF:PHONEAAAAAA", {"n": 2}, os.urandom(6000))  # the phone's first goes
