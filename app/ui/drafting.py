@@ -39,10 +39,13 @@ log = logging.getLogger("jxmj.app")
 R = TypeVar("R")
 RETRY_S = (0.15, 0.5)
 """The pauses before the second and third try of a draft write the database refused."""
+COOKIE = "jxmj_d"
+"""The cookie that keeps a phone's token in its browser (never in the address)."""
+COOKIE_DAYS = 30
 REFUSED = ("draft_too_large", "drafts_full")
 """A draft refused by its quotas (`app.drafts.policy`), not by a busy database: not tried again."""
 
-__all__ = ["clear", "phone_token", "restore", "save", "single_hand_key", "table_key"]
+__all__ = ["clear", "keep_cookie", "phone_token", "restore", "save", "single_hand_key", "table_key"]
 
 
 def _tried(write: Callable[[], R]) -> R:
@@ -91,12 +94,22 @@ def store() -> DraftStore:
     return _open(default_url())
 
 
+def _cookie_token() -> str:
+    """The token this browser keeps (the cookie :data:`COOKIE`, sent with the page's connection),
+    "" for none."""
+    return st.context.cookies.get(COOKIE, "") or ""
+
+
 def phone_token() -> str:
-    """This phone's token: its address's ``?d=`` when the server issued it and a draft of it
-    lives (`app.drafts.policy`), else a fresh one issued now and put there; kept in the session
-    (checked once per session and token), so a page switch carries it. A token nobody issued —
-    one chosen and sent round as a link — never opens another phone's draft."""
-    token = st.query_params.get("d", "") or ss.get(keys.DRAFT_TOKEN, "")
+    """This phone's token: the one its browser keeps (the cookie :data:`COOKIE`, written by
+    :func:`keep_cookie`) when the server issued it and a draft of it lives (`app.drafts.policy`),
+    else a fresh one issued now; kept in the session (checked once per session and token), so a
+    page switch carries it. Never in the address: a ``?d=`` (an older release's, or an address
+    copied from another phone) is dropped unread, so a copied address opens a fresh draft of its
+    own; a token nobody issued never opens another phone's draft."""
+    if "d" in st.query_params:
+        del st.query_params["d"]
+    token = ss.get(keys.DRAFT_TOKEN) or _cookie_token()
     if ss.get(keys.DRAFT_TOKEN) != token:
         try:
             token = normalize_code(token)
@@ -110,9 +123,25 @@ def phone_token() -> str:
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
         ss[keys.DRAFT_TOKEN] = token
-    if st.query_params.get("d") != token:
-        st.query_params["d"] = token
     return token
+
+
+_COOKIE_JS = """<span class="jx-script"></span><script>
+(() => {
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = "%(name)s=%(token)s; Path=/; Max-Age=%(age)d; SameSite=Strict" + secure;
+})();
+</script>"""
+
+
+def keep_cookie() -> None:
+    """Have the browser keep this session's token (the cookie :data:`COOKIE`, for
+    :data:`COOKIE_DAYS`; a reload sends it back): a script drawn once per run, taking no room."""
+    token = ss.get(keys.DRAFT_TOKEN)
+    if not token or not token.isalnum() or ss.get(keys.DRAFTS_OFF):  # a code: letters and digits
+        return
+    age = int(COOKIE_DAYS * 86400)
+    st.html(_COOKIE_JS % {"name": COOKIE, "token": token, "age": age}, unsafe_allow_javascript=True)
 
 
 def single_hand_key() -> str:

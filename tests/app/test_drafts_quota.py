@@ -129,7 +129,7 @@ def test_new_tokens_are_rate_limited_per_client(monkeypatch):
     for _ in range(3):
         at = AppTest.from_file(str(APP), default_timeout=60)
         at.run()
-        issued.append(at.query_params["d"])
+        issued.append(at.session_state["draft_token"])
     store = open_drafts()
     assert [store.known(t) for t in issued] == [True, True, False]
     assert at.session_state["drafts_off"] is True
