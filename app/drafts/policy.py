@@ -1,6 +1,6 @@
 """The drafts' policy (``jxmj_app_drafts``): issued tokens only, an expiry, a cap.
 
-- **Issued tokens.** A phone's ``?d=TOKEN`` (its single-hand page and its hands on tables)
+- **Issued tokens.** A phone's token (its browser's cookie; its single-hand page and its hands on tables)
   opens a draft only when the server issued that token (:func:`issue`: a fresh random code,
   stored at once as an empty ``token:TOKEN`` draft) and a draft of it still lives
   (:func:`known`); any other token — one chosen by someone else and sent round as a link —

@@ -3,7 +3,7 @@
 One table, ``jxmj_app_drafts``, in the ledger's database but not in the ledger's schema: the
 ledger's tables hold what was played, this one what a phone is entering. A key names whose
 draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's token is its
-address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
+browser's cookie, `app.ui.drafting`), ``token:TOKEN`` (the single-hand page; made empty when the server issues
 the token), ``edit:CODE:TOKEN`` (the phone's unsaved change to a recorded hand of a table,
 `app.ui.table.edit_draft`). Only issued tokens open a draft, drafts expire, all of them are capped
 (:mod:`app.drafts.policy`). A draft's photo is stored once, by the hash of its bytes, in
@@ -145,7 +145,7 @@ class DraftStore:
         return out
 
     def issue(self) -> str:
-        """A fresh phone token for ``?d=``, stored as issued (:func:`app.drafts.policy.issue`)."""
+        """A fresh phone token, stored as issued (:func:`app.drafts.policy.issue`)."""
         with self._tx(write=True) as conn:
             return policy.issue(conn)
 

@@ -4,11 +4,13 @@ read back on a new session, so a reload or a locked phone loses nothing.
 Each phone has a token, issued by the server on its first visit (only issued tokens open a
 draft; drafts expire, are capped per phone and in all, idle ones go first: `app.drafts.policy`;
 at most `app.drafts.ratelimit.MOST` new tokens per client address, past it no draft) and kept
-in its address as ``?d=TOKEN`` (a reload keeps it; the QR and the shared table link carry none,
-so each phone that joins gets its own). Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another
-phone's taps never overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is
-kept as its original bytes and read again on restore (detection is deterministic, so the boxes
-and every fix line up); stored once per photo (`app.drafts.table.photos`).
+by its browser, never in its address: a cookie (:data:`COOKIE`, :func:`keep_cookie`; a reload
+sends it back; nothing a player copies or shares carries it, so each phone gets its own).
+Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another phone's taps never
+overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is kept as its
+original bytes (one over 2 MiB re-encoded smaller first: `app.drafts.photo`) and read again on
+restore (detection is deterministic, so the boxes and every fix line up); stored once per photo
+(`app.drafts.table.photos`).
 
 A save the database refuses (busy: another writer, every pooled connection in use) is tried again
 (`RETRY_S`); still refused, the page says so (``draft.not_saved``: a reload would lose the hand),
