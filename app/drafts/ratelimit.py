@@ -8,7 +8,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 
-__all__ = ["MAX_CLIENTS", "MOST", "WINDOW_S", "Limiter"]
+__all__ = ["MAX_CLIENTS", "MOST", "WINDOW_S", "Limiter", "client_of"]
 
 MOST = 20
 WINDOW_S = 600.0
@@ -37,3 +37,14 @@ class Limiter:
             while len(self._seen) > self.clients:
                 self._seen.popitem(last=False)
             return ok
+
+
+def client_of(ip: str | None, forwarded: str | None) -> str | None:
+    """Who a connection is: its address `ip`; on a local connection (``None``: the box's own user,
+    or the parlour's nginx in front, `deploy/nginx/jxmj.conf`) the last address of its
+    ``X-Forwarded-For`` (the one nginx appends: the real client's, not one a client sent); None
+    (not limited) for a local connection without one."""
+    if ip:
+        return ip
+    last = (forwarded or "").rsplit(",", 1)[-1].strip()
+    return last or None

@@ -27,7 +27,7 @@ from typing import TypeVar
 import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
-from app.drafts.ratelimit import Limiter
+from app.drafts.ratelimit import Limiter, client_of
 from app.ui import services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
@@ -70,8 +70,10 @@ def _limiter() -> Limiter:
 
 
 def _client() -> str | None:
-    """The client's address (None on ``localhost``: the box's own user is not limited)."""
-    return getattr(st.context, "ip_address", None)
+    """The client's address (`app.drafts.ratelimit.client_of`; None: the box's own user, not
+    limited)."""
+    headers = st.context.headers or {}
+    return client_of(getattr(st.context, "ip_address", None), headers.get("X-Forwarded-For"))
 
 
 def _issue() -> str:

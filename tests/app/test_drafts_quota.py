@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.drafts import open_drafts, policy
 from app.drafts import photo as draft_photo
-from app.drafts.ratelimit import Limiter
+from app.drafts.ratelimit import Limiter, client_of
 from app.ui import drafting
 from ledger import LedgerError
 from tests.app.conftest import APP
@@ -119,6 +119,12 @@ def test_the_limiter_counts_per_client_in_a_window():
     assert lim.allow("a", at=60.5)  # the first left the window
     lim.allow("c", at=61)  # a third client: the least recent ("b") forgotten
     assert set(lim._seen) == {"a", "c"}
+
+
+def test_the_client_is_its_address_or_what_the_local_proxy_appended():
+    assert client_of("192.168.1.7", "10.0.0.1") == "192.168.1.7"  # a direct phone: its address
+    assert client_of(None, "1.2.3.4, 192.168.1.7") == "192.168.1.7"  # behind nginx: what it appended
+    assert client_of(None, None) is None and client_of(None, " ") is None  # the box's own user
 
 
 def test_new_tokens_are_rate_limited_per_client(monkeypatch):
