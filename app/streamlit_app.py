@@ -14,7 +14,7 @@ import os
 import streamlit as st
 
 from app.lan import join_url, qr_svg
-from app.ui import i18n, quick_icons
+from app.ui import drafting, i18n, quick_icons
 from app.ui.builtin import page_words
 from app.ui.i18n import t
 from app.ui.state import keys
@@ -146,10 +146,8 @@ def _header(pages: dict[str, st.Page], current: str) -> None:
 
 def _url_state(target: str) -> dict[str, str]:
     """What a page keeps in its URL, carried across a page switch: the table code (`?table=`),
-    the phone's draft token (`?d=`, `app.ui.drafting.phone_token`), the language (`?lang=`)."""
-    token = st.query_params.get("d") or ss.get(keys.DRAFT_TOKEN)
-    out = {"d": token} if token and target in ("score", "table") else {}
-    out["lang"] = ss[keys.LANG]
+    the language (`?lang=`); never the phone's draft token (a cookie: `app.ui.drafting`)."""
+    out = {"lang": ss[keys.LANG]}
     if target == "table":
         code = st.query_params.get("table") or ss.get(keys.TABLE_CODE)
         if code:
@@ -184,6 +182,7 @@ def main() -> None:
         st.query_params["lang"] = ss[keys.LANG]  # a reload, or a link copied from the address, keeps it
     st.markdown(_streamlit_words(), unsafe_allow_html=True)
     current.run()
+    drafting.keep_cookie()  # the phone's draft token, kept by its browser
     page_words()  # Streamlit's own English controls named in the page language; uploads checked first
 
 

@@ -1,14 +1,19 @@
 """The drafts' policy (``jxmj_app_drafts``): issued tokens only, an expiry, a cap.
 
-- **Issued tokens.** A phone's ``?d=TOKEN`` (its single-hand page and its hands on tables)
+- **Issued tokens.** A phone's token (its browser's cookie; its single-hand page and its hands on tables)
   opens a draft only when the server issued that token (:func:`issue`: a fresh random code,
   stored at once as an empty ``token:TOKEN`` draft) and a draft of it still lives
   (:func:`known`); any other token — one chosen by someone else and sent round as a link —
   opens nothing, and the page issues a fresh one.
 - **Expiry.** A draft (with its photo) not saved for :func:`ttl_seconds` (``$JXMJ_DRAFT_HOURS``,
   default 24 hours) is gone: never read again, and deleted by the next save.
-- **Cap.** All drafts together hold at most :data:`MAX_DRAFTS_BYTES` (a photo counted with each
-  draft naming it); a save that would pass it first deletes the drafts saved longest ago.
+- **Quotas.** One phone's drafts (its token's keys) hold at most :data:`PHONE_BYTES`: a save that
+  would pass it deletes that phone's own drafts saved longest ago. All drafts together hold at most
+  :data:`MAX_DRAFTS_BYTES` (a photo counted with each draft naming it): a save that would pass it
+  deletes only *idle* drafts (not saved for :data:`IDLE_S`), oldest first, and when that is not
+  enough the save is refused (``drafts_full``) — a stranger's uploads never push out a phone that
+  is entering a hand. (Photos are bounded before they are stored: `app.drafts.photo`; new tokens
+  are rate-limited per client: `app.drafts.ratelimit`.)
 - **Photos** (``jxmj_app_photos``, stored once by hash) go when no draft names them (:func:`sweep`),
   except those saved in the last :data:`PHOTO_GRACE_S` (another process may be saving a draft
   that names one in a transaction this one cannot see yet).
@@ -23,15 +28,19 @@ import sqlalchemy as sa
 
 from app.drafts.table import drafts, photos
 from ledger.codes import new_code
+from ledger.errors import LedgerError
 
 __all__ = [
     "ENV_HOURS",
+    "IDLE_S",
     "MAX_DRAFTS_BYTES",
+    "PHONE_BYTES",
     "PHOTO_GRACE_S",
     "expired",
     "issue",
     "known",
     "make_room",
+    "owner",
     "purge",
     "sweep",
     "ttl_seconds",
@@ -39,7 +48,9 @@ __all__ = [
 
 ENV_HOURS = "JXMJ_DRAFT_HOURS"
 DEFAULT_HOURS = 24.0
-MAX_DRAFTS_BYTES = 512 * 2**20  # about twenty phones' photos at the largest a draft may be
+MAX_DRAFTS_BYTES = 512 * 2**20  # all phones' drafts together
+PHONE_BYTES = 32 * 2**20  # one phone's drafts together (a draft alone: ≤ 24 MiB, its photo ≤ 2 MiB)
+IDLE_S = 15 * 60.0  # a draft not saved for this long may go to make room for another phone's
 PHOTO_GRACE_S = 120.0
 
 
@@ -70,23 +81,44 @@ def purge(conn: sa.Connection) -> None:
     conn.execute(drafts.delete().where(drafts.c.updated < _cutoff()))
 
 
+def owner(key: str) -> str:
+    """The phone token a draft key belongs to (its last part: ``table:CODE:TOKEN``, ``token:TOKEN``)."""
+    return key.rsplit(":", 1)[-1]
+
+
 def make_room(conn: sa.Connection, key: str, size: int) -> None:
-    """Delete the drafts saved longest ago (not ``key``'s) until ``size`` more bytes fit."""
+    """Make room for ``size`` more bytes under ``key``: the phone's own other drafts saved longest
+    ago go while it would pass :data:`PHONE_BYTES`; then other drafts idle for :data:`IDLE_S`,
+    oldest first, while all would pass :data:`MAX_DRAFTS_BYTES`. Still no room:
+    ``LedgerError("drafts_full")`` (the caller's transaction, deletions included, rolls back)."""
     d, p = drafts.c, photos.c
     length = sa.func.length(d.data) + sa.func.coalesce(sa.func.length(d.blob), 0)
     length = length + sa.func.coalesce(sa.func.length(p.blob), 0)
     rows = conn.execute(
-        sa.select(d.key, length.label("n"))
+        sa.select(d.key, d.updated, length.label("n"))
         .select_from(drafts.outerjoin(photos, d.photo == p.sha256))
         .where(d.key != key)
-        .order_by(d.updated.desc())
+        .order_by(d.updated, d.key)  # oldest first
     ).all()
-    total = sum(r.n for r in rows)
-    for r in reversed(rows):  # oldest first
-        if total + size <= MAX_DRAFTS_BYTES:
+    phone, gone = owner(key), set()
+    used = sum(r.n for r in rows if owner(r.key) == phone)
+    for r in rows:
+        if used + size <= PHONE_BYTES:
             break
-        conn.execute(drafts.delete().where(d.key == r.key))
-        total -= r.n
+        if owner(r.key) == phone:
+            conn.execute(drafts.delete().where(d.key == r.key))
+            used -= r.n
+            gone.add(r.key)
+    total = sum(r.n for r in rows if r.key not in gone)
+    idle = (now() - timedelta(seconds=IDLE_S)).isoformat()
+    for r in rows:
+        if total + size <= MAX_DRAFTS_BYTES or r.updated >= idle:
+            break
+        if r.key not in gone:
+            conn.execute(drafts.delete().where(d.key == r.key))
+            total -= r.n
+    if total + size > MAX_DRAFTS_BYTES:
+        raise LedgerError("drafts_full", f"the drafts are full ({MAX_DRAFTS_BYTES // 2**20} MiB, none idle)")
 
 
 def sweep(conn: sa.Connection) -> None:

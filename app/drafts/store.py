@@ -3,7 +3,7 @@
 One table, ``jxmj_app_drafts``, in the ledger's database but not in the ledger's schema: the
 ledger's tables hold what was played, this one what a phone is entering. A key names whose
 draft it is: ``table:CODE:TOKEN`` (one phone's hand on a table; the phone's token is its
-address's ``?d=``), ``token:TOKEN`` (the single-hand page; made empty when the server issues
+browser's cookie, `app.ui.drafting`), ``token:TOKEN`` (the single-hand page; made empty when the server issues
 the token), ``edit:CODE:TOKEN`` (the phone's unsaved change to a recorded hand of a table,
 `app.ui.table.edit_draft`). Only issued tokens open a draft, drafts expire, all of them are capped
 (:mod:`app.drafts.policy`). A draft's photo is stored once, by the hash of its bytes, in
@@ -24,6 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from app.drafts import policy
+from app.drafts.photo import bounded
 from app.drafts.table import drafts, metadata, photos
 from ledger.errors import LedgerError, StoreError
 from ledger.store.db import default_url, make_engine
@@ -78,13 +79,18 @@ class DraftStore:
 
     def save(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
         """Keep the hand in progress under ``key``; ``blob``: the photo's bytes, None for none, or
-        :data:`KEEP` to leave the stored photo as it is. Larger than :data:`MAX_DRAFT_BYTES`:
-        ``LedgerError("draft_too_large")``, nothing stored. Expired drafts are deleted first, and
-        the oldest others while all would pass :data:`app.drafts.policy.MAX_DRAFTS_BYTES`."""
+        :data:`KEEP` to leave the stored photo as it is; a photo is stored bounded
+        (`app.drafts.photo.bounded`: a large one re-encoded, one that does not decode dropped).
+        Larger than :data:`MAX_DRAFT_BYTES`: ``LedgerError("draft_too_large")``, nothing stored.
+        Expired drafts are deleted first, then room is made within the phone's and all drafts'
+        quotas (:func:`app.drafts.policy.make_room`; no room: ``LedgerError("drafts_full")``)."""
         text = json.dumps(data, ensure_ascii=False)
         size = len(text.encode()) + (len(blob) if isinstance(blob, bytes) else 0)
         if size > MAX_DRAFT_BYTES:
             raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
+        if isinstance(blob, bytes):
+            blob = bounded(blob)
+            size = len(text.encode()) + (len(blob) if blob else 0)
         d, now = drafts.c, policy.now().isoformat()
         digest = hashlib.sha256(blob).hexdigest() if isinstance(blob, bytes) else None
         with self._tx(write=True) as conn:
@@ -139,7 +145,7 @@ class DraftStore:
         return out
 
     def issue(self) -> str:
-        """A fresh phone token for ``?d=``, stored as issued (:func:`app.drafts.policy.issue`)."""
+        """A fresh phone token, stored as issued (:func:`app.drafts.policy.issue`)."""
         with self._tx(write=True) as conn:
             return policy.issue(conn)
 

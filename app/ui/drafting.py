@@ -2,12 +2,15 @@
 read back on a new session, so a reload or a locked phone loses nothing.
 
 Each phone has a token, issued by the server on its first visit (only issued tokens open a
-draft; drafts expire, all are capped: `app.drafts.policy`) and kept in its address as
-``?d=TOKEN`` (a reload keeps it; the QR and the shared table link carry none, so each phone that
-joins gets its own). Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another
-phone's taps never overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is
-kept as its original bytes and read again on restore (detection is deterministic, so the boxes
-and every fix line up); stored once per photo (`app.drafts.table.photos`).
+draft; drafts expire, are capped per phone and in all, idle ones go first: `app.drafts.policy`;
+at most `app.drafts.ratelimit.MOST` new tokens per client address, past it no draft) and kept
+by its browser, never in its address: a cookie (:data:`COOKIE`, :func:`keep_cookie`; a reload
+sends it back; nothing a player copies or shares carries it, so each phone gets its own).
+Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another phone's taps never
+overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is kept as its
+original bytes (one over 2 MiB re-encoded smaller first: `app.drafts.photo`) and read again on
+restore (detection is deterministic, so the boxes and every fix line up); stored once per photo
+(`app.drafts.table.photos`).
 
 A save the database refuses (busy: another writer, every pooled connection in use) is tried again
 (`RETRY_S`); still refused, the page says so (``draft.not_saved``: a reload would lose the hand),
@@ -24,6 +27,7 @@ from typing import TypeVar
 import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
+from app.drafts.ratelimit import Limiter, client_of
 from app.ui import services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
@@ -37,21 +41,51 @@ log = logging.getLogger("jxmj.app")
 R = TypeVar("R")
 RETRY_S = (0.15, 0.5)
 """The pauses before the second and third try of a draft write the database refused."""
+COOKIE = "jxmj_d"
+"""The cookie that keeps a phone's token in its browser (never in the address)."""
+COOKIE_DAYS = 30
+REFUSED = ("draft_too_large", "drafts_full")
+"""A draft refused by its quotas (`app.drafts.policy`), not by a busy database: not tried again."""
 
-__all__ = ["clear", "phone_token", "restore", "save", "single_hand_key", "table_key"]
+__all__ = ["clear", "keep_cookie", "phone_token", "restore", "save", "single_hand_key", "table_key"]
 
 
 def _tried(write: Callable[[], R]) -> R:
     """`write()`, tried again after each pause of :data:`RETRY_S` while the database refuses it
-    (a :class:`LedgerError` other than ``draft_too_large``); the last refusal is raised."""
+    (a :class:`LedgerError` other than ``draft_too_large``, ``drafts_full``); the last refusal is
+    raised."""
     for pause in RETRY_S:
         try:
             return write()
         except LedgerError as e:
-            if e.code == "draft_too_large":
+            if e.code in REFUSED:
                 raise
             time.sleep(pause)
     return write()
+
+
+@st.cache_resource(show_spinner=False)
+def _limiter() -> Limiter:
+    return Limiter()
+
+
+def _client() -> str | None:
+    """The client's address (`app.drafts.ratelimit.client_of`; None: the box's own user, not
+    limited)."""
+    headers = st.context.headers or {}
+    return client_of(getattr(st.context, "ip_address", None), headers.get("X-Forwarded-For"))
+
+
+def _issue() -> str:
+    """A fresh token, issued and stored, unless this client had too many new ones lately
+    (`app.drafts.ratelimit`): then an unstored one, and this session keeps no draft."""
+    client = _client()
+    if client is not None and not _limiter().allow(client):
+        log.warning("no draft token issued: too many new ones from %s", client)
+        ss[keys.DRAFTS_OFF] = True
+        show(Flash("warning", "draft.too_many_tokens"), toast=True)
+        return new_code()
+    return _tried(lambda: store().issue())
 
 
 @st.cache_resource(show_spinner=False)
@@ -64,12 +98,22 @@ def store() -> DraftStore:
     return _open(default_url())
 
 
+def _cookie_token() -> str:
+    """The token this browser keeps (the cookie :data:`COOKIE`, sent with the page's connection),
+    "" for none."""
+    return st.context.cookies.get(COOKIE, "") or ""
+
+
 def phone_token() -> str:
-    """This phone's token: its address's ``?d=`` when the server issued it and a draft of it
-    lives (`app.drafts.policy`), else a fresh one issued now and put there; kept in the session
-    (checked once per session and token), so a page switch carries it. A token nobody issued —
-    one chosen and sent round as a link — never opens another phone's draft."""
-    token = st.query_params.get("d", "") or ss.get(keys.DRAFT_TOKEN, "")
+    """This phone's token: the one its browser keeps (the cookie :data:`COOKIE`, written by
+    :func:`keep_cookie`) when the server issued it and a draft of it lives (`app.drafts.policy`),
+    else a fresh one issued now; kept in the session (checked once per session and token), so a
+    page switch carries it. Never in the address: a ``?d=`` (an older release's, or an address
+    copied from another phone) is dropped unread, so a copied address opens a fresh draft of its
+    own; a token nobody issued never opens another phone's draft."""
+    if "d" in st.query_params:
+        del st.query_params["d"]
+    token = ss.get(keys.DRAFT_TOKEN) or _cookie_token()
     if ss.get(keys.DRAFT_TOKEN) != token:
         try:
             token = normalize_code(token)
@@ -78,14 +122,30 @@ def phone_token() -> str:
             known = False
         if not known:
             try:
-                token = _tried(lambda: store().issue())
+                token = _issue()
             except LedgerError as e:  # no store: the page works without a draft
                 log.warning("no draft token issued: %s", e)
                 token = new_code()
         ss[keys.DRAFT_TOKEN] = token
-    if st.query_params.get("d") != token:
-        st.query_params["d"] = token
     return token
+
+
+_COOKIE_JS = """<span class="jx-script"></span><script>
+(() => {
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = "%(name)s=%(token)s; Path=/; Max-Age=%(age)d; SameSite=Strict" + secure;
+})();
+</script>"""
+
+
+def keep_cookie() -> None:
+    """Have the browser keep this session's token (the cookie :data:`COOKIE`, for
+    :data:`COOKIE_DAYS`; a reload sends it back): a script drawn once per run, taking no room."""
+    token = ss.get(keys.DRAFT_TOKEN)
+    if not token or not token.isalnum() or ss.get(keys.DRAFTS_OFF):  # a code: letters and digits
+        return
+    age = int(COOKIE_DAYS * 86400)
+    st.html(_COOKIE_JS % {"name": COOKIE, "token": token, "age": age}, unsafe_allow_javascript=True)
 
 
 def single_hand_key() -> str:
@@ -113,7 +173,7 @@ def save(key: str) -> None:
     draft was not saved (``draft.not_saved``, or the draft's own error), the hand kept for the
     next run to save."""
     h = session.hip()
-    if not h.started:
+    if not h.started or ss.get(keys.DRAFTS_OFF):
         return
     data = draft.to_json(h)
     if h.is_saved(key, data):
@@ -122,7 +182,7 @@ def save(key: str) -> None:
         _tried(lambda: store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP))
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
-        said = ledger_flash(e) if e.code == "draft_too_large" else Flash("warning", "draft.not_saved")
+        said = ledger_flash(e) if e.code in REFUSED else Flash("warning", "draft.not_saved")
         show(said, toast=True)
         return
     h.mark_saved(key, data)

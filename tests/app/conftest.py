@@ -66,6 +66,27 @@ def default_language() -> Iterator[None]:
     i18n.set_lang(i18n.DEFAULT)
 
 
+COOKIE = "test_cookie"
+"""An AppTest's browser cookie: AppTest sends none, so each AppTest that stands for a phone's
+reload sets ``at.session_state[COOKIE]`` to its token before its first run (`phone_cookie`)."""
+
+
+@pytest.fixture(autouse=True)
+def phone_cookie(monkeypatch):
+    """The app reads the phone's draft token from its cookie (`app.ui.drafting._cookie_token`);
+    in AppTest, from the session key :data:`COOKIE` the test set (or none)."""
+    import streamlit as st
+
+    from app.ui import drafting
+
+    monkeypatch.setattr(drafting, "_cookie_token", lambda: st.session_state.get(COOKIE, ""))
+
+
+def token_of(at) -> str:
+    """The phone's draft token an AppTest's session holds (what its browser's cookie keeps)."""
+    return at.session_state["draft_token"]
+
+
 @pytest.fixture(autouse=True)
 def ledger_db(tmp_path, monkeypatch):
     """Every app test keeps its tables and drafts in a database of its own (never the user's)."""

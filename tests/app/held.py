@@ -25,8 +25,11 @@ class Phone:
 
     def __init__(self, query: dict[str, str]) -> None:
         self.at = AppTest.from_file(str(APP), default_timeout=60)
-        for k, v in query.items():
-            self.at.query_params[k] = v
+        for k, v in query.items():  # "d": the phone's token, kept by its browser (a cookie)
+            if k == "d":
+                self.at.session_state["test_cookie"] = v
+            else:
+                self.at.query_params[k] = v
         self.run()
 
     def run(self) -> None:

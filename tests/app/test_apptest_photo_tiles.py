@@ -24,8 +24,11 @@ def _app(monkeypatch, result, query: dict[str, str] | None = None) -> AppTest:
         services, "read_photo", lambda data, **kw: services.Photo(jpeg.getvalue(), 1.0, result)
     )
     at = AppTest.from_file(str(APP), default_timeout=60)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
+    for k, v in (query or {}).items():  # "d": the phone's token, kept by its browser (a cookie)
+        if k == "d":
+            at.session_state["test_cookie"] = v
+        else:
+            at.query_params[k] = v
     at.run()
     return at
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
@@ -21,18 +23,18 @@ def _typed(at: AppTest, tiles: str) -> None:
 
 def test_a_token_the_server_did_not_issue_opens_nothing():
     victim = AppTest.from_file(str(APP), default_timeout=60)
-    victim.query_params["d"] = "K7QM9ACXTRE"  # a well-formed code, never issued
+    victim.session_state["test_cookie"] = "K7QM9ACXTRE"  # a well-formed code, never issued
     victim.run()
-    issued = victim.query_params["d"]
+    issued = victim.session_state["draft_token"]
     assert issued != "K7QM9ACXTRE" and open_drafts().load(f"token:{issued}") is not None
     _typed(victim, "111m234p567s789s55m")
     mine = [t.code for t in victim.session_state.hip.hand.concealed]
     assert mine == ["1m", "1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7s", "8s", "9s", "5m", "5m"]
     assert open_drafts().load("token:K7QM9ACXTRE") is None  # the victim's hand is not under it
     other = AppTest.from_file(str(APP), default_timeout=60)
-    other.query_params["d"] = "K7QM9ACXTRE"
+    other.session_state["test_cookie"] = "K7QM9ACXTRE"
     other.run()
-    assert other.query_params["d"] not in ("K7QM9ACXTRE", issued)
+    assert other.session_state["draft_token"] not in ("K7QM9ACXTRE", issued)
     theirs = [t.code for t in other.session_state.hip.hand.concealed]
     assert theirs != mine
 
@@ -58,9 +60,34 @@ def test_a_token_not_issued_opens_no_phones_draft_on_a_table():
 
 def test_a_malformed_token_is_replaced_by_an_issued_one():
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.query_params["d"] = CHOSEN  # "3" is no code letter
+    at.session_state["test_cookie"] = CHOSEN  # "3" is no code letter
     at.run()
-    assert at.query_params["d"] != CHOSEN and open_drafts().load(f"token:{at.query_params['d']}") is not None
+    token = at.session_state["draft_token"]
+    assert token != CHOSEN and open_drafts().load(f"token:{token}") is not None
+
+
+def test_an_address_with_another_phones_token_opens_a_fresh_draft():
+    """The token is kept by the browser (a cookie), never in the address: an address copied from
+    another phone, ``?d=`` and all, opens a fresh draft of its own and drops the ``?d=``."""
+    victim = AppTest.from_file(str(APP), default_timeout=60)
+    victim.run()
+    token = victim.session_state["draft_token"]
+    assert "d" not in victim.query_params
+    scripts = [e.proto.body for e in victim.get("html") if "document.cookie" in e.proto.body]
+    assert len(scripts) == 1 and f'"jxmj_d={token}; Path=/;' in scripts[0]
+    _typed(victim, "111m234p567s789s55m")
+    mine = [t.code for t in victim.session_state.hip.hand.concealed]
+    copied = AppTest.from_file(str(APP), default_timeout=60)
+    copied.query_params["d"] = token  # the victim's address, as an older release wrote it
+    copied.run()
+    assert copied.session_state["draft_token"] != token and "d" not in copied.query_params
+    assert [t.code for t in copied.session_state.hip.hand.concealed] != mine
+    assert open_drafts().load(f"token:{token}")[0] != {}  # the victim's hand, untouched
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.session_state["test_cookie"] = token  # the victim reloads: its browser sends the cookie
+    again.run()
+    assert again.session_state["draft_token"] == token
+    assert [t.code for t in again.session_state.hip.hand.concealed] == mine
 
 
 def test_drafts_expire_with_their_photos(monkeypatch):
@@ -80,15 +107,16 @@ def test_drafts_expire_with_their_photos(monkeypatch):
     assert drafts.ttl_seconds() == 24 * 3600.0
 
 
-def test_the_drafts_store_is_capped_oldest_first(monkeypatch):
+def test_the_drafts_store_is_capped_oldest_idle_first(monkeypatch):
     monkeypatch.setattr(drafts, "MAX_DRAFTS_BYTES", 3100)
     store = open_drafts()
+    hour_ago = drafts.now() - timedelta(hours=1)
     for i in range(4):
         store.save(f"table:T{i}", {"i": i}, b"x" * 1000)
-        with store.engine.begin() as conn:  # each saved a minute after the one before
+        with store.engine.begin() as conn:  # each saved a minute after the one before, all idle now
             conn.execute(
                 sa.text("UPDATE jxmj_app_drafts SET updated = :t WHERE key = :k"),
-                {"t": f"2099-01-01T00:0{i}:00+00:00", "k": f"table:T{i}"},
+                {"t": (hour_ago + timedelta(minutes=i)).isoformat(), "k": f"table:T{i}"},
             )
     with store.engine.connect() as conn:
         keys = sorted(r[0] for r in conn.execute(sa.text("SELECT key FROM jxmj_app_drafts")))

@@ -144,7 +144,7 @@ def test_an_old_draft_restores_on_the_single_hand_page():
     token = store.issue()
     store.save(f"token:{token}", {**OLD_SCORE_DRAFT, "photo_src": "manual"})
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.query_params["d"] = token
+    at.session_state["test_cookie"] = token
     at.run()
     assert not at.exception
     hip = at.session_state.hip
@@ -159,7 +159,8 @@ def test_an_old_table_draft_restores_on_its_table():
     token = store.issue()
     store.save(f"table:{code}:{token}", {**OLD_TABLE_DRAFT, "table": {**OLD_TABLE_DRAFT["table"], "seen": 0}})
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.query_params.update(table=code, d=token)
+    at.query_params["table"] = code
+    at.session_state["test_cookie"] = token  # the phone's token, kept by its browser
     at.run()
     assert not at.exception
     hip = at.session_state.hip

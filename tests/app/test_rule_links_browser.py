@@ -45,7 +45,7 @@ def test_a_rule_link_opens_its_section_on_the_learn_page(server):  # noqa: F811
 
 
 def test_back_from_a_rule_link_finds_the_hand_as_it_was(server):  # noqa: F811
-    """The link loads the Learn page afresh; the score page's hand lives behind its `?d=` token,
+    """The link loads the Learn page afresh; the score page's hand lives under its token (a cookie),
     so going back shows the player's hand and choices as they left them."""
     from playwright.sync_api import sync_playwright
 

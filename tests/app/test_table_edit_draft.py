@@ -57,17 +57,18 @@ def _save(at, n: int) -> None:
 
 def _reload(code: str, at):
     """A reload of phone `at`: a new session on the address as the browser keeps it (``?table=``,
-    its ``?d=`` token, its ``?lang=``)."""
+    its ``?lang=``) and the phone's token as its browser keeps it (a cookie)."""
     again = AppTest.from_file(str(APP), default_timeout=60)
-    for k in ("table", "d", "lang"):
+    for k in ("table", "lang"):
         if k in at.query_params:
             again.query_params[k] = at.query_params[k]
+    again.session_state["test_cookie"] = at.session_state["draft_token"]
     _run(again)
     return again
 
 
 def _draft(code: str, at):
-    return open_drafts().load(f"edit:{code}:{at.query_params['d']}")
+    return open_drafts().load(f"edit:{code}:{at.session_state['draft_token']}")
 
 
 def _said(at) -> str:
@@ -224,7 +225,7 @@ def test_a_draft_that_does_not_read_back_opens_the_panel_as_new():
     code = _table()
     _two_hands(code)
     a = _phone(code)
-    open_drafts().save(f"edit:{code}:{a.query_params['d']}", {**GOOD, "form": {"ed_w": "李四"}})
+    open_drafts().save(f"edit:{code}:{a.session_state['draft_token']}", {**GOOD, "form": {"ed_w": "李四"}})
     again = _reload(code, a)
     assert again.number_input(key="tw_edit_n").value == 2
     assert again.selectbox(key="ed_w_2").value == 1

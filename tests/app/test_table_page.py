@@ -20,11 +20,11 @@ HAND_A = "123m456p789s234mCC"  # won on 中: 平胡 1 + 门清 1 + 单钓 1 = 3 
 
 def _open(code: str, token: str | None = None) -> AppTest:
     """A fresh browser session on `?table=CODE`: another phone, or with this phone's `token`
-    (``?d=``) a reload."""
+    (kept by its browser, a cookie) a reload."""
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"] = code
     if token:
-        at.query_params["d"] = token
+        at.session_state["test_cookie"] = token
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -159,7 +159,7 @@ def test_a_reload_mid_hand_keeps_the_draft():
     code = _table()
     at = _open(code)
     _enter(at, HAND_A, winner=3, discarder=1)
-    again = _open(code, at.query_params["d"])  # reload: a new session reads the draft from the database
+    again = _open(code, at.session_state["draft_token"])  # reload: the draft read back
     assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
     assert again.segmented_control(key="tw_winner").value == 3
     assert again.segmented_control(key="tw_how").value == 1
@@ -167,7 +167,7 @@ def test_a_reload_mid_hand_keeps_the_draft():
     assert _totals(again) == ["0", "-3", "0", "3"]
     from app.drafts import open_drafts
 
-    key = f"table:{code}:{again.query_params['d']}"
+    key = f"table:{code}:{again.session_state['draft_token']}"
     data, _ = open_drafts().load(key)  # recorded: the draft is the next, empty hand
     assert data["hand"]["concealed"] == [] and data["table"]["winner"] is None
 
@@ -183,22 +183,22 @@ def test_a_restored_draft_is_not_written_again_until_the_hand_changes(monkeypatc
     monkeypatch.setattr(
         DraftStore, "save", lambda self, key, *a, **kw: (writes.append(key), save(self, key, *a, **kw))[1]
     )
-    again = _open(code, first.query_params["d"])  # a reload reads the draft: the same hand, nothing to write
+    again = _open(code, first.session_state["draft_token"])  # a reload: nothing to write
     again.run()
     assert writes == []
     _enter(again, "123m456p789s234mPP", winner=3, discarder=1)
-    assert writes == [f"table:{code}:{first.query_params['d']}"]
+    assert writes == [f"table:{code}:{first.session_state['draft_token']}"]
 
 
 def test_the_single_hand_page_keeps_its_draft_behind_its_url_token():
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
-    token = at.query_params["d"]
+    token = at.session_state["draft_token"]
     at.text_input(key="typed").input("234m567p678s777p99s")
     at.button(key="btn_typed").click()
     at.run()
     again = AppTest.from_file(str(APP), default_timeout=60)
-    again.query_params["d"] = token
+    again.session_state["test_cookie"] = token
     again.run()
     assert [t.code for t in again.session_state.hip.hand.concealed] == _codes("234m567p678s777p99s")
 

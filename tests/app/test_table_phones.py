@@ -81,15 +81,15 @@ def test_undo_and_edit_of_an_out_of_date_page_change_nothing():
 def test_each_phone_keeps_its_own_hand_in_progress(db):
     code = _table()
     a, b = _phone(code), _phone(code)
-    assert a.query_params["d"] != b.query_params["d"]  # a token per phone, in its own address
+    assert a.session_state["draft_token"] != b.session_state["draft_token"]  # a token per phone
     _enter(a, HAND_A, winner=3, discarder=1)
     _enter(b, "123m456p789s234mPP", winner=0, discarder=None)
     a.run()  # A taps again: B's hand did not overwrite A's
     assert [t.code for t in a.session_state.hip.hand.concealed] == _codes(HAND_A)
-    again = _phone(code, a.query_params["d"])  # A reloads: A's own hand comes back
+    again = _phone(code, a.session_state["draft_token"])  # A reloads: A's own hand comes back
     assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
     assert again.segmented_control(key="tw_winner").value == 3
-    other = _phone(code, b.query_params["d"])
+    other = _phone(code, b.session_state["draft_token"])
     assert [t.code for t in other.session_state.hip.hand.concealed] == _codes("123m456p789s234mPP")
 
 
@@ -98,11 +98,11 @@ def test_a_token_the_server_never_issued_opens_no_phones_hand(db):
     issued one: it never opens a phone's hand on the table (`app.drafts.policy`)."""
     code = _table()
     a = _phone(code, "K7QM9ACXTRE")  # never issued
-    mine = a.query_params["d"]
+    mine = a.session_state["draft_token"]
     assert mine != "K7QM9ACXTRE"
     _enter(a, HAND_A, winner=3, discarder=1)
     b = _phone(code, "K7QM9ACXTRE")
-    assert b.query_params["d"] not in ("K7QM9ACXTRE", mine) and b.session_state.hip.hand.is_empty
+    assert b.session_state["draft_token"] not in ("K7QM9ACXTRE", mine) and b.session_state.hip.hand.is_empty
     again = _phone(code, mine)  # A's issued token opens A's hand
     assert [t.code for t in again.session_state.hip.hand.concealed] == _codes(HAND_A)
 
@@ -129,8 +129,9 @@ def test_the_chosen_language_survives_a_reload_and_a_shared_link():
     at.run()
     assert at.query_params["lang"] == "en"
     again = AppTest.from_file(str(APP), default_timeout=60)  # a reload: the address as the browser keeps it
-    for k in ("table", "d", "lang"):
+    for k in ("table", "lang"):
         again.query_params[k] = at.query_params[k]
+    again.session_state["test_cookie"] = at.session_state["draft_token"]
     again.run()
     assert again.session_state.lang == "en"
     assert i18n.catalog("en")["table.record"] in [b.label for b in again.button]

@@ -63,7 +63,7 @@ def _open(code: str, token: str | None = None) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["table"] = code
     if token:
-        at.query_params["d"] = token
+        at.session_state["test_cookie"] = token
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -129,7 +129,7 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     assert sorted(t.code for t in at.session_state.hip.hand.concealed) == ["1m", "2m", "2p", "2p", "3m", "6s",
                                                                        "7s", "8s"]  # fmt: skip
 
-    again = _open(code, at.query_params["d"])  # a reload: the draft's photo read again, with the set
+    again = _open(code, at.session_state["draft_token"])  # a reload: its photo read again
     assert _odd(again).code == "8s" and _odd(again).detection == _odd(at).detection
     dets = again.session_state.hip.photo.result.detections
     assert dets[_odd(again).detection].tile == "8s"

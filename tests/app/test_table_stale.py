@@ -222,7 +222,7 @@ def test_a_reload_shows_the_table_as_it_is_and_the_hand_is_checked_against_it(en
         a.run()
     assert a.session_state.hip.table.seen == open_store().revision(code)
     _click(b, "tb_drawn")
-    again = _phone(code, a.query_params["d"])  # A reloads
+    again = _phone(code, a.session_state["draft_token"])  # A reloads
     assert again.session_state.hip.table.seen == open_store().revision(code)  # the table it shows
     reload_said = ZH["table.changed_reload"].format(n=1, money="0")
     assert [w.value for w in again.warning] == ([reload_said] if entered else [])

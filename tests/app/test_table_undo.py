@@ -49,7 +49,7 @@ def test_undo_puts_the_hand_back_in_the_editor_and_recording_again_gives_the_sam
     assert at.session_state.hip.cond.seats["right"] == seats["right"]
     assert at.segmented_control(key="tw_winner").value == 1
     assert at.segmented_control(key="tw_how").value == 2
-    again = _open(code, at.query_params["d"])  # a reload: this phone's draft holds the hand too
+    again = _open(code, at.session_state["draft_token"])  # a reload: this phone's draft holds the hand too
     assert again.session_state.hip.hand == entered
     _click(again, "tb_record")
     assert _ledger_of(code) == recorded

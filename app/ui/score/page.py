@@ -29,7 +29,7 @@ log = logging.getLogger("jxmj.app")
 
 
 def render() -> None:
-    draft_key = drafting.single_hand_key()  # the hand in progress lives behind ?d=TOKEN
+    draft_key = drafting.single_hand_key()  # the hand in progress: under the phone's token
     with hand_page("score", draft_key, begin=open_on_sample):
         _draw()
 
