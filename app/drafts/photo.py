@@ -14,7 +14,9 @@ import logging
 
 __all__ = ["MAX_PHOTO_BYTES", "MAX_SIDE", "bounded"]
 
-MAX_PHOTO_BYTES = 2 * 2**20
+MAX_PHOTO_BYTES = (
+    8 * 2**20
+)  # a 12 MP phone JPEG (2-6 MB) is kept byte for byte: a restored draft reads what the page read
 MAX_SIDE = 3072
 QUALITIES = (85, 70, 50)
 

@@ -49,7 +49,7 @@ __all__ = [
 ENV_HOURS = "JXMJ_DRAFT_HOURS"
 DEFAULT_HOURS = 24.0
 MAX_DRAFTS_BYTES = 512 * 2**20  # all phones' drafts together
-PHONE_BYTES = 32 * 2**20  # one phone's drafts together (a draft alone: ≤ 24 MiB, its photo ≤ 2 MiB)
+PHONE_BYTES = 32 * 2**20  # one phone's drafts together (a draft alone: ≤ 24 MiB, its photo ≤ 8 MiB)
 IDLE_S = 15 * 60.0  # a draft not saved for this long may go to make room for another phone's
 PHOTO_GRACE_S = 120.0
 

@@ -8,7 +8,7 @@ by its browser, never in its address: a cookie (:data:`COOKIE`, :func:`keep_cook
 sends it back; nothing a player copies or shares carries it, so each phone gets its own).
 Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another phone's taps never
 overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is kept as its
-original bytes (one over 2 MiB re-encoded smaller first: `app.drafts.photo`) and read again on
+original bytes (one over 8 MiB re-encoded smaller first: `app.drafts.photo`) and read again on
 restore (detection is deterministic, so the boxes and every fix line up); stored once per photo
 (`app.drafts.table.photos`).
 
