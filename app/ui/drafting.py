@@ -72,8 +72,9 @@ def _limiter() -> Limiter:
 def _client() -> str | None:
     """The client's address (`app.drafts.ratelimit.client_of`; None: the box's own user, not
     limited)."""
-    headers = st.context.headers or {}
-    return client_of(getattr(st.context, "ip_address", None), headers.get("X-Forwarded-For"))
+    headers = st.context.headers
+    forwarded = headers.get("X-Forwarded-For") if headers else None
+    return client_of(getattr(st.context, "ip_address", None), forwarded)
 
 
 def _issue() -> str:
