@@ -7,21 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import HandError, HandInput, Meld, Payer, score
-from tests.scoring.util import check_case, load_cases, parse_case
+from scoring import HandError, Meld, Payer
+from tests.scoring.util import check_case, code_of, load_cases, parse_case
 
 
 def melds(text: str) -> tuple[Meld, ...]:
     """``"pung 777p, chow 678s"`` → melds."""
     return tuple(Meld.of(*part.split()) for part in text.split(",") if part.strip())
-
-
-def code_of(h: HandInput) -> str | None:
-    try:
-        score(h)
-    except HandError as e:
-        return e.code
-    return None
 
 
 BASIC = "123m456p789s345s55p +2m"  # 卡 2m, 门清

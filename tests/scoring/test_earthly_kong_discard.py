@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import HandError, Payer, score
-from tests.scoring.util import amounts, melds_of, parse_case, points
+from scoring import Payer, score
+from tests.scoring.util import amounts, code_of, melds_of, parse_case, points
 
 BASIC = "123m456p789s345s55p +2m"  # 卡 2m alone, 门清: 平胡 1 + 1 + 1 = 3
-
-
-def code_of(line: str, **kw) -> str | None:
-    try:
-        score(parse_case(line, **kw))
-    except HandError as e:
-        return e.code
-    return None
 
 
 PUNGS = "pung:222m pung:333p pung:444s"

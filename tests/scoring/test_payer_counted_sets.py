@@ -8,17 +8,9 @@ from __future__ import annotations
 import pytest
 
 from scoring import HandError, Payer, score
-from tests.scoring.util import amounts, check_case, load_cases, melds_of, parse_case
+from tests.scoring.util import amounts, check_case, code_of, load_cases, melds_of, parse_case
 
 BASIC = "123m456p789s345s55p +2m"  # 卡 2m alone, 门清: 平胡 1 + 1 + 1 = 3
-
-
-def code_of(line: str, **kw) -> str | None:
-    try:
-        score(parse_case(line, **kw))
-    except HandError as e:
-        return e.code
-    return None
 
 
 @pytest.mark.parametrize(

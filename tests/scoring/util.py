@@ -93,6 +93,18 @@ def case(id: str, spec: str, **values):
     return pytest.param(spec, values, id=id)
 
 
+def code_of(hand: str | HandInput, **kw) -> str | None:
+    """The error code scoring `hand` raises (a :func:`parse_case` line, or a built hand), or
+    None when it scores."""
+    from scoring import HandError, score
+
+    try:
+        score(parse_case(hand, **kw) if isinstance(hand, str) else hand)
+    except HandError as e:
+        return e.code
+    return None
+
+
 def load_cases(name: str) -> list[dict]:
     """The golden cases of ``tests/data/<name>`` (the shared runner's JSON lines)."""
     import json
