@@ -57,7 +57,7 @@ from vision.refblend import RefSet
 from vision.refembed import gather_views
 from vision.refs import Ref, RefsError
 from vision.room import check_room
-from vision.scale import current_reduction, reduction_for
+from vision.scale import current_reduction, reduction_for, strip_input
 from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
@@ -246,8 +246,14 @@ class TileReader:
         self, pix: np.ndarray, size: tuple[int, int] | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS, with the
-        image letterboxed into `size` (default: the localizer's `input_size`)."""
-        blob, lb = letterbox(pix, size or self.localizer.input_size)
+        image letterboxed into `size` (default: the localizer's `input_size`, and for a photo
+        that is a strip, a tight crop of one row, an input of its own shape where the graph
+        allows it: `vision.scale.strip_input`)."""
+        if size is None:
+            size = self.localizer.input_size
+            if self.localizer.meta.get("refine_input_size"):  # a graph of free height and width
+                size = strip_input(size, pix.shape[:2])
+        blob, lb = letterbox(pix, size)
         raw = run_model(self.localizer, blob)
         cfg = self.config
         return decode_localizer(
