@@ -138,8 +138,8 @@ def finer_input(hw: tuple[int, int], found: int, size: tuple[int, int]) -> tuple
 
 
 __all__ = [
-    "REDUCTIONS",
     "FEW_TILES",
+    "REDUCTIONS",
     "STRIP_ASPECT",
     "current_reduction",
     "finer_input",
