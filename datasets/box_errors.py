@@ -28,7 +28,7 @@ import json
 import sys
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parents[2] / "shared" / "tools"
+from datasets.eval_hand import place
 
 
 def align(want: list[str], got: list[str]) -> list[tuple[str, int | None, int | None]]:
@@ -54,20 +54,6 @@ def align(want: list[str], got: list[str]) -> list[tuple[str, int | None, int | 
             ops.append(("miss", i - 1, None))
             i -= 1
     return ops[::-1]
-
-
-def place(xyxy, boxes, w, h):
-    """The labelled row whose loosened box holds the centre (eval_rows.read_rows), or None."""
-    x0, y0, x1, y1 = xyxy
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    best = None
-    for i, (bx0, by0, bx1, by1) in enumerate(boxes):
-        bh = (by1 - by0) * h
-        if bx0 * w - 0.02 * w <= cx <= bx1 * w + 0.02 * w and by0 * h - 0.5 * bh <= cy <= by1 * h + 0.5 * bh:
-            dist = abs(cy - (by0 + by1) / 2 * h)
-            if best is None or dist < best[1]:
-                best = (i, dist)
-    return None if best is None else best[0]
 
 
 def _in_gap(boxes, lo, hi, row, w, h):
