@@ -62,6 +62,7 @@ from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
+from vision.walls import rack_gaps
 
 
 class TileReader:
@@ -211,6 +212,10 @@ class TileReader:
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
+        gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
+        result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
+        dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
+        margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
         fifth = margins if clf.flag_model is not None else None
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
@@ -229,8 +234,8 @@ class TileReader:
             return found
         more, cfg = self._localize(pix, size), self.config
         whole = ~halves(more[0], found[0])
-        both = (np.concatenate([a, b[whole]]) for a, b in zip(found, more, strict=True))
-        return nms(*both, cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
+        xyxy, scores, ids = (np.concatenate([a, b[whole]]) for a, b in zip(found, more, strict=True))
+        return nms(xyxy, scores, ids, cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
 
     def _second_pass(
         self, loaded: LoadedImage, region: tuple[int, int, int, int], xyxy: np.ndarray, timing: dict
