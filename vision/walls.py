@@ -93,10 +93,11 @@ def _beside(a: Detection, b: Detection) -> bool:
 
 def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
     """Which face-down boxes are a gap in a row of standing faces, not a tile: a back with a face
-    up beside it on both sides (`_beside`), where neither side continues as a concealed kong (the
-    face next to it and the next one over the same tile: `back X X back`). A player's standing
-    hand faces one way, so a lone back among its faces is the rack (or the table) seen between
-    two groups; issue 35: 6 of `real_sets_dev`'s extra boxes, a wooden rack's gap read `back`.
+    up beside it (`_beside`) on both sides, or on one side at a row's end, and no back beside it,
+    where no side continues as a concealed kong (the face next to it and the next one over the same
+    tile: `back X X`). A player's standing hand faces one way, so a lone back among its faces is
+    the rack (or the table) seen between two groups or past the last tile; issue 35: 6 of
+    `real_sets_dev`'s extra boxes, a wooden rack's gap read `back` and taken into the hand.
 
     >>> row = [Detection((60 * k, 0, 60 * k + 50, 70), t, 0.9, face_down=t == "back")
     ...        for k, t in enumerate(["1p", "N", "back", "F", "S"])]
@@ -112,11 +113,12 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
         if not d.face_down:
             continue
         sides = [_next_in_row(detections, i, left) for left in (True, False)]
-        if any(j is None or detections[j].face_down for j in sides):
-            continue
+        if all(j is None for j in sides) or any(j is not None and detections[j].face_down for j in sides):
+            continue  # alone, or a back beside it: a wall, a kong shown back back, a rack of backs
         kong = False
         for left, j in zip((True, False), sides, strict=True):
-            assert j is not None  # ruled out above
+            if j is None:
+                continue
             k = _next_in_row(detections, j, left)
             kong = kong or (k is not None and detections[k].tile == detections[j].tile)
         out[i] = not kong

@@ -46,7 +46,8 @@ def test_rack_gaps_by_geometry():
         ]
 
     assert rack_gaps(row("1p N back F S")) == [False, False, True, False, False]
-    assert rack_gaps(row("back F S")) == [False] * 3  # at the end of a row: a face on one side only
+    assert rack_gaps(row("1p F back")) == [False, False, True]  # past the row's last tile
+    assert rack_gaps(row("back")) == [False]  # alone: no row
     assert rack_gaps(row("1p back back F")) == [False] * 4  # two backs: a kong shown back back
     assert rack_gaps(row("N back F", step=100)) == [False] * 3  # 50 px apart: not one row of tiles
     assert rack_gaps(row("F F back N")) == [False] * 4  # F F back: a kong's end
