@@ -180,6 +180,21 @@ def nms(
     return xyxy[idx], scores[idx], class_ids[idx]
 
 
+def halves(xyxy: np.ndarray, others: np.ndarray, inside: float = 0.5, smaller: float = 0.6) -> np.ndarray:
+    """Boolean mask of the boxes of `xyxy` that are part of a box of `others`: more than `inside`
+    of the box lies in it and its area is under `smaller` x that box's (a later pass's split
+    half of a tile an earlier pass boxed whole). A later box as large as an earlier one is not a
+    half: NMS chooses between them."""
+    if len(xyxy) == 0 or len(others) == 0:
+        return np.zeros(len(xyxy), bool)
+    a, b = xyxy[:, None, :], others[None, :, :]
+    iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    return np.any((iw * ih > inside * area_a) & (area_a < smaller * area_b), axis=1)
+
+
 def suppress_contained(xyxy: np.ndarray, threshold: float) -> np.ndarray:
     """Indices (into `xyxy`, strongest first) of boxes kept when a box is dropped whose
     intersection with a stronger kept box exceeds `threshold` x the smaller of the two areas."""

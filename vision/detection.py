@@ -114,7 +114,8 @@ class Rejected:
     Attributes:
         xyxy: as `Detection.xyxy`.
         conf: localizer score x the classifier's probability for `none`, 0..1.
-        why: `"not_a_tile"` (the classifier's `none` class won).
+        why: `"not_a_tile"` (the classifier's `none` class won, or a lone back among standing
+            faces: the rack seen between two groups, `vision.walls.rack_gaps`).
     """
 
     xyxy: tuple[float, float, float, float]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from vision.arrange import arrange, refine_region
-from vision.boxes import SIDEWAYS_RATIO, decode_localizer, letterbox, nms
+from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.flagging import load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
@@ -57,11 +57,12 @@ from vision.refblend import RefSet
 from vision.refembed import gather_views
 from vision.refs import Ref, RefsError
 from vision.room import check_room
-from vision.scale import current_reduction, reduction_for
+from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
+from vision.walls import rack_gaps
 
 
 class TileReader:
@@ -140,7 +141,7 @@ class TileReader:
 
         t0 = time.perf_counter()
         pix = loaded.pixels
-        xyxy, scores, class_ids = self._localize(pix)
+        xyxy, scores, class_ids = self._first_pass(pix)
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
@@ -211,11 +212,30 @@ class TileReader:
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
+        gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
+        result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
+        dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
+        margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
         fifth = margins if clf.flag_model is not None else None
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
         return result
+
+    def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The localizer on the whole image; when it finds fewer boxes than a hand holds, again
+        at a finer input (`vision.scale.finer_input`, graphs of free height and width only): its
+        boxes, less the halves of a first-pass box (`vision.boxes.halves`), and the first pass's
+        through NMS."""
+        found = self._localize(pix)
+        free = self.localizer.meta.get("refine_input_size")
+        size = finer_input(pix.shape[:2], len(found[0]), self.localizer.input_size) if free else None
+        if size is None:
+            return found
+        more, cfg = self._localize(pix, size), self.config
+        whole = ~halves(more[0], found[0])
+        xyxy, scores, ids = (np.concatenate([a, b[whole]]) for a, b in zip(found, more, strict=True))
+        return nms(xyxy, scores, ids, cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
 
     def _second_pass(
         self, loaded: LoadedImage, region: tuple[int, int, int, int], xyxy: np.ndarray, timing: dict
@@ -246,8 +266,14 @@ class TileReader:
         self, pix: np.ndarray, size: tuple[int, int] | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS, with the
-        image letterboxed into `size` (default: the localizer's `input_size`)."""
-        blob, lb = letterbox(pix, size or self.localizer.input_size)
+        image letterboxed into `size` (default: the localizer's `input_size`, and for a photo
+        that is a strip, a tight crop of one row, an input of its own shape where the graph
+        allows it: `vision.scale.strip_input`)."""
+        if size is None:
+            size = self.localizer.input_size
+            if self.localizer.meta.get("refine_input_size"):  # a graph of free height and width
+                size = strip_input(size, pix.shape[:2])
+        blob, lb = letterbox(pix, size)
         raw = run_model(self.localizer, blob)
         cfg = self.config
         return decode_localizer(

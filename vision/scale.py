@@ -14,6 +14,8 @@ Reductions are integers: 1 = full size, 2 = half, 4 = quarter, 8 = eighth.
 
 from __future__ import annotations
 
+import math
+
 from vision.cost import box_factor
 
 REDUCTIONS = (1, 2, 4, 8)
@@ -63,4 +65,86 @@ def current_reduction(scale: float) -> int:
     return min(REDUCTIONS, key=lambda r: abs(1.0 / r - scale))
 
 
-__all__ = ["REDUCTIONS", "current_reduction", "header_reduction", "min_side_for", "reduction_for"]
+STRIP_ASPECT = 2.0
+"""A photo (or second-pass region) at least this many times longer than it is high (or high than
+long) is a strip: a tight crop of one row of tiles. The localizer sees it through an input of its
+own shape (`strip_input`), not letterboxed into a square where the row is a sliver."""
+
+STRIP_MAX_ASPECT = 8.0
+"""`strip_input` follows a strip's shape up to this aspect; a longer one is letterboxed into it."""
+
+STRIDE = 32
+"""The localizer's input sides are multiples of this (the YOLOv8 backbone's coarsest stride)."""
+
+
+def strip_input(size: tuple[int, int], hw: tuple[int, int]) -> tuple[int, int]:
+    """The localizer input `(H, W)` for an image of `hw = (h, w)` pixels: `size` itself, unless
+    the image is a strip (`STRIP_ASPECT`); then as many pixels as `size` (sides multiples of
+    `STRIDE`) in the image's own shape, capped at `STRIP_MAX_ASPECT`. Only for a localizer graph
+    of free height and width (`refine_input_size` in its metadata).
+
+    Issue 35: a tight photo of a riichi hand (2480 x 392) letterboxed into 384 x 384 found 1 of
+    13 tiles at the reader's threshold; through 960 x 160 (the same pixels), all 13.
+
+    >>> strip_input((384, 384), (392, 2480)), strip_input((384, 384), (3024, 4032))
+    ((160, 960), (384, 384))
+    >>> strip_input((384, 384), (2480, 392)), strip_input((512, 512), (100, 5000))
+    ((960, 160), (192, 1440))
+    """
+    h, w = hw
+    aspect = w / max(h, 1)
+    if h <= 0 or w <= 0 or max(aspect, 1 / aspect) < STRIP_ASPECT:
+        return size
+    return _shaped(size[0] * size[1], aspect)
+
+
+def _shaped(area: float, aspect: float) -> tuple[int, int]:
+    """`(H, W)`, multiples of `STRIDE`, of about `area` pixels and `aspect` = W / H (capped)."""
+    aspect = min(max(aspect, 1 / STRIP_MAX_ASPECT), STRIP_MAX_ASPECT)
+    nw = max(STRIDE, round(math.sqrt(area * aspect) / STRIDE) * STRIDE)
+    nh = max(STRIDE, round(math.sqrt(area / aspect) / STRIDE) * STRIDE)
+    return nh, nw
+
+
+FEW_TILES = 13
+"""A first localizer pass that finds fewer boxes than a hand holds (13) runs again, finer."""
+
+FINER_SIDE = 1024
+"""The finer pass's input has about `FINER_SIDE`^2 pixels (never more than the image's)."""
+
+FINER_MIN_GAIN = 2.0
+"""The finer pass runs only where it gives the tiles at least this many times the pixels (a side)."""
+
+
+def finer_input(hw: tuple[int, int], found: int, size: tuple[int, int]) -> tuple[int, int] | None:
+    """The input `(H, W)` of a finer pass over the whole image `hw = (h, w)` after a first pass
+    at `size` found `found` boxes, or None: when it found fewer than `FEW_TILES` (no hand, or a
+    hand whose tiles are too small for `size`) and the image has the pixels for
+    `FINER_MIN_GAIN` x the input's long side, again at `FINER_SIDE`^2 pixels in the image's own shape.
+
+    Issue 35: a riichi table photo (1920 x 1440) whose 14-tile hand, 107 px a tile, the 384
+    pass missed entirely (7 boxes, all in the middle of the table): at 1184 x 896, 13 of 14.
+
+    >>> finer_input((1440, 1920), 7, (384, 384)), finer_input((1440, 1920), 13, (384, 384))
+    ((896, 1184), None)
+    >>> finer_input((756, 1008), 3, (384, 384)), finer_input((640, 640), 3, (384, 384))
+    ((768, 1024), None)
+    """
+    h, w = hw
+    if found >= FEW_TILES or h <= 0 or w <= 0:
+        return None
+    finer = _shaped(min(FINER_SIDE * FINER_SIDE, h * w), w / h)
+    return finer if max(finer) >= FINER_MIN_GAIN * max(size) else None
+
+
+__all__ = [
+    "FEW_TILES",
+    "REDUCTIONS",
+    "STRIP_ASPECT",
+    "current_reduction",
+    "finer_input",
+    "header_reduction",
+    "min_side_for",
+    "reduction_for",
+    "strip_input",
+]

@@ -82,4 +82,59 @@ def wall_tiles(detections: Sequence[Detection]) -> list[bool]:
     return out
 
 
-__all__ = ["WALL_GAP", "WALL_MIN", "box_gap", "span", "wall_tiles", "walls"]
+def _beside(a: Detection, b: Detection) -> bool:
+    """`b` stands next to `a` in one row: a tile of its height (within a third), overlapping it in
+    height by half, at most `WALL_GAP` tile widths apart in x."""
+    ha, hb = a.height, b.height
+    over = min(a.xyxy[3], b.xyxy[3]) - max(a.xyxy[1], b.xyxy[1])
+    gap = max(a.xyxy[0] - b.xyxy[2], b.xyxy[0] - a.xyxy[2])
+    return 0.75 <= hb / ha <= 4 / 3 and over >= 0.5 * min(ha, hb) and gap <= WALL_GAP * a.width
+
+
+def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
+    """Which face-down boxes are a gap in a row of standing faces, not a tile: a back with a face
+    up beside it (`_beside`) on both sides, or on one side at a row's end, and no back beside it,
+    where no side continues as a concealed kong (the face next to it and the next one over the same
+    tile: `back X X`). A player's standing hand faces one way, so a lone back among its faces is
+    the rack (or the table) seen between two groups or past the last tile; issue 35: 6 of
+    `real_sets_dev`'s extra boxes, a wooden rack's gap read `back` and taken into the hand.
+
+    >>> row = [Detection((60 * k, 0, 60 * k + 50, 70), t, 0.9, face_down=t == "back")
+    ...        for k, t in enumerate(["1p", "N", "back", "F", "S"])]
+    >>> rack_gaps(row)
+    [False, False, True, False, False]
+    >>> kong = [Detection((60 * k, 0, 60 * k + 50, 70), t, 0.9, face_down=t == "back")
+    ...         for k, t in enumerate(["1p", "back", "5s", "5s", "back", "N"])]
+    >>> rack_gaps(kong)
+    [False, False, False, False, False, False]
+    """
+    out = [False] * len(detections)
+    for i, d in enumerate(detections):
+        if not d.face_down:
+            continue
+        sides = [_next_in_row(detections, i, left) for left in (True, False)]
+        if all(j is None for j in sides) or any(j is not None and detections[j].face_down for j in sides):
+            continue  # alone, or a back beside it: a wall, a kong shown back back, a rack of backs
+        kong = False
+        for left, j in zip((True, False), sides, strict=True):
+            if j is None:
+                continue
+            k = _next_in_row(detections, j, left)
+            kong = kong or (k is not None and detections[k].tile == detections[j].tile)
+        out[i] = not kong
+    return out
+
+
+def _next_in_row(detections: Sequence[Detection], i: int, left: bool) -> int | None:
+    """The nearest tile standing beside detection `i` (`_beside`) on its left (or right), or None."""
+    d = detections[i]
+    cx = d.center[0]
+    near = [
+        j
+        for j, e in enumerate(detections)
+        if j != i and _beside(d, e) and (e.center[0] < cx if left else e.center[0] > cx)
+    ]
+    return min(near, key=lambda j: abs(detections[j].center[0] - cx), default=None)
+
+
+__all__ = ["WALL_GAP", "WALL_MIN", "box_gap", "rack_gaps", "span", "wall_tiles", "walls"]

@@ -45,7 +45,8 @@ def test_the_shipped_localizer_runs_its_second_pass_at_512(monkeypatch):
     assert reader.localizer.meta["refine_input_size"] == [512, 512]
     assert reader.localizer.input_size == (384, 384)
     shapes, found = _passes(monkeypatch, reader, _far_hand())
-    assert shapes == [(1, 3, 384, 384), (1, 3, 512, 512)]
+    # fewer than a hand's 13 boxes at 384: the whole photo again, finer (`vision.scale.finer_input`)
+    assert shapes == [(1, 3, 384, 384), (1, 3, 896, 1184), (1, 3, 512, 512)]
     assert found >= 12  # the sample's 14 tiles, far away
     close, _ = _passes(monkeypatch, reader, open_image(SAMPLE).pixels)
     assert close == [(1, 3, 384, 384)]  # the hand fills the photo: one pass

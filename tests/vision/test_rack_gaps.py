@@ -1,0 +1,53 @@
+"""A lone back among standing faces is the rack seen between two groups, not a tile (issue 35:
+6 of `real_sets_dev`'s extra boxes, a wooden rack's gap read `back` and taken into the hand)."""
+
+from __future__ import annotations
+
+from vision import TileReader, testing
+from vision.detection import Detection
+from vision.walls import rack_gaps
+
+SIZE = (1600, 1200)
+
+
+def _row(codes: str, y: float = 700.0) -> list[tuple[tuple[float, float, float, float], str]]:
+    """Standing tiles 72 x 96 px, 4 px apart, left to right from x = 128."""
+    return [((128 + 76 * k, y, 200 + 76 * k, y + 96), c) for k, c in enumerate(codes.split())]
+
+
+def _read(tmp_path, scene):
+    testing.build_models(tmp_path, scene, SIZE)
+    result = TileReader(tmp_path).detect(testing.paint_scene(*SIZE, scene))
+    return [result.detections[k].tile for g in result.groups for k in g.tiles], result
+
+
+def test_a_gap_in_the_rack_read_back_is_left_out(tmp_path):
+    hand, result = _read(tmp_path, _row("1m 2m 3m back 6s 7s 8s 2p 2p"))
+    assert hand == "1m 2m 3m 6s 7s 8s 2p 2p".split()  # before: ... 3m back 6s ...
+    assert [d.tile for d in result.detections] == hand
+    assert len(result.rejected) == 1 and result.rejected[0].why == "not_a_tile"
+    assert result.rejected[0].xyxy[0] == 128 + 3 * 76
+
+
+def test_a_concealed_kong_and_a_wall_keep_their_backs(tmp_path):
+    scene = _row("1p back 5s 5s back N 7m 8m") + _row("back back back back back back", y=300)
+    _, result = _read(tmp_path, scene)
+    kong_row = [d.tile for d in result.detections if d.xyxy[1] >= 700]
+    assert kong_row == "1p back 5s 5s back N 7m 8m".split()
+    assert sum(d.tile == "back" and d.xyxy[1] == 300 for d in result.detections) == 6  # the wall
+    assert not result.rejected
+
+
+def test_rack_gaps_by_geometry():
+    def row(codes: str, step: float = 60) -> list[Detection]:
+        return [
+            Detection((step * k, 0, step * k + 50, 70), c, 0.9, face_down=c == "back")
+            for k, c in enumerate(codes.split())
+        ]
+
+    assert rack_gaps(row("1p N back F S")) == [False, False, True, False, False]
+    assert rack_gaps(row("1p F back")) == [False, False, True]  # past the row's last tile
+    assert rack_gaps(row("back")) == [False]  # alone: no row
+    assert rack_gaps(row("1p back back F")) == [False] * 4  # two backs: a kong shown back back
+    assert rack_gaps(row("N back F", step=100)) == [False] * 3  # 50 px apart: not one row of tiles
+    assert rack_gaps(row("F F back N")) == [False] * 4  # F F back: a kong's end
