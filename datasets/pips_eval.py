@@ -22,7 +22,7 @@ from vision.detection import Detection
 from vision.pips import count_pips
 from vision.pips_check import decide, pip_suit
 
-THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.01)
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.01)
 
 
 def _det(r: dict) -> Detection:

@@ -19,131 +19,26 @@ A structural reading that does not care what colour a set paints its pips (issue
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from vision.pip_layouts import LAYOUTS, STICK_LAYOUTS, PipCount, fit_layout, vote
-
-FACE_H = 96
-"""Height in pixels the inner face is scaled to."""
-MARGIN = (0.07, 0.09)
-"""Fraction of the face cut away on each side (top/bottom, left/right): the tile's rim."""
-MIN_INK = 28.0
-"""The least CIELAB distance (0..~250 in OpenCV's 8-bit scale) from the background that is ink."""
-
-
-def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
-    """The inner face's CIELAB distance from its background colour, `(FACE_H, w)` float32, and
-    the ink threshold (Otsu on it, at least `MIN_INK`).
-
-    Args:
-        face_bgr: `(h, w, 3)` uint8 BGR, the tile's face upright or turned 180°.
-    """
-    h, w = face_bgr.shape[:2]
-    my, mx = round(h * MARGIN[0]), round(w * MARGIN[1])
-    inner = face_bgr[my : h - my, mx : w - mx]
-    scale = FACE_H / max(inner.shape[0], 1)
-    size = (max(round(inner.shape[1] * scale), 8), FACE_H)
-    inner = cv2.resize(inner, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    bg = np.median(lab.reshape(-1, 3), axis=0)
-    dist = np.linalg.norm(lab - bg, axis=2)
-    otsu, _ = cv2.threshold(
-        np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
-    )
-    return dist, max(float(otsu), MIN_INK)
-
-
-def ink_mask(face_bgr: np.ndarray) -> np.ndarray:
-    """The ink of the inner face: `(FACE_H, w)` uint8 0/255, holes of each blob not filled."""
-    dist, th = ink_distance(face_bgr)
-    mask = (dist > th).astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-
-
-_K3 = np.ones((3, 3), np.uint8)
-MASK_VARIANTS = (
-    (1.0, "close"),
-    (1.0, "open"),
-    (1.0, "erode"),
-    (1.5, "close"),
-    (1.5, "erode"),
-    (1.0, "close5"),
-)
-"""The ink masks a face is counted on (threshold factor, morphology): thin and fat inks, dots
-that touch, rings broken in the scan; the count of the best fit is kept."""
-
-
-def ink_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
-    """The `MASK_VARIANTS` of the face's ink, each `(FACE_H, w)` uint8 0/255."""
-    dist, th = ink_distance(face_bgr)
-    out: list[np.ndarray] = []
-    for factor, op in MASK_VARIANTS:
-        m: np.ndarray = (dist > th * factor).astype(np.uint8) * 255
-        if op == "close":
-            m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, _K3)
-        elif op == "open":
-            m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
-        elif op == "erode":
-            m = cv2.erode(cv2.morphologyEx(m, cv2.MORPH_CLOSE, _K3), _K3, iterations=2)
-        else:
-            m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        out.append(m)
-    return out
+from vision.pip_ink import FACE_H, Blob, blobs, filled, ink_mask, ink_masks, same_size
+from vision.pip_layouts import LAYOUTS, PipCount, fit_layout, vote
+from vision.pip_sticks import count_sticks
 
 
 def _best(counts: list[PipCount | None]) -> PipCount | None:
     return max((c for c in counts if c is not None), key=lambda c: c.conf, default=None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Blob:
-    centre: tuple[float, float]
-    area: float
-    round: float  # 4 pi A / P^2 of the filled outline
-    long: float  # the longer side of the min-area rectangle
-    short: float
-
-
-def _inner(mask: np.ndarray) -> np.ndarray:
-    """`mask` less the blobs that touch its border (the tile's side, the table, a neighbour)."""
-    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = mask.shape
-    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
-    edge[0] = True
-    return np.where(edge[labels], 0, 255).astype(np.uint8)
-
-
-def _blobs(mask: np.ndarray) -> list[_Blob]:
-    contours, _ = cv2.findContours(_inner(mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = 0.003 * mask.size
-    out = []
-    for c in contours:
-        area = float(cv2.contourArea(c))
-        if area < min_area:
-            continue
-        per = float(cv2.arcLength(c, True)) or 1.0
-        (cx, cy), (a, b), _ = cv2.minAreaRect(c)
-        out.append(_Blob((cx, cy), area, min(4 * np.pi * area / per**2, 1.0), max(a, b), max(min(a, b), 1.0)))
-    return out
-
-
-def _filled(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(_inner(mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
-    return out
-
-
 def dot_peaks(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Dot centres as the peaks of the filled ink's distance transform, touching dots apart:
     `(centres (n, 2), radii (n,), area ratio)` — the ratio of the ink's area to n discs of the
     median radius (about 1 for dots; far above for sticks or smears)."""
-    filled = _filled(mask)
-    dt = cv2.distanceTransform(filled, cv2.DIST_L2, 5)
+    solid = filled(mask)
+    dt = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
     peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.5)
     ys, xs = np.nonzero(peak)
     order = np.argsort(-dt[ys, xs])
@@ -159,52 +54,74 @@ def dot_peaks(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     sel = radii >= 0.6 * med
     pts, radii = np.array([k[:2] for k in kept])[sel], radii[sel]
     r = float(np.median(radii))
-    ratio = float((filled > 0).sum()) / max(len(radii) * np.pi * r * r, 1e-6)
+    ratio = float((solid > 0).sum()) / max(len(radii) * np.pi * r * r, 1e-6)
     return pts, radii, ratio
-
-
-def _same_size(values: list[float], band: float) -> tuple[list[int], float]:
-    """Indices of `values` within `band`x of their median either way, and their agreement
-    (1 - the kept values' relative spread)."""
-    med = float(np.median(values))
-    keep = [k for k, v in enumerate(values) if med / band <= v <= med * band]
-    kept = np.array([values[k] for k in keep])
-    return keep, float(max(0.0, 1.0 - kept.std() / max(kept.mean(), 1e-6))) if len(keep) else 0.0
 
 
 def count_dots(face_bgr: np.ndarray) -> PipCount | None:
     """The number of circles on a dot tile's face, or None (see the module docstring)."""
-    return vote([_dots_on(m) for m in ink_masks(face_bgr)])
+    return vote([_dots_on(m) for m in ink_masks(face_bgr)] + [_dots_by_hough(face_bgr)])
+
+
+HOUGH_SIZE = (90, 120)
+"""The face is resized to this (w, h) for `cv2.HoughCircles` (radius 7..18 px, centres 16 px
+apart, accumulator threshold 18: the best of a grid on real_sets_dev's dot tiles)."""
+
+
+def _dots_by_hough(face_bgr: np.ndarray) -> PipCount | None:
+    """Circles by their edges (`cv2.HoughCircles` on the grey face: any ink darker or lighter
+    than the face), those of the median's radius fitted to the layouts."""
+    grey = cv2.cvtColor(cv2.resize(face_bgr, HOUGH_SIZE, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    found = cv2.HoughCircles(
+        cv2.GaussianBlur(grey, (3, 3), 0),
+        cv2.HOUGH_GRADIENT,
+        dp=1,
+        minDist=16,
+        param1=100,
+        param2=18,
+        minRadius=7,
+        maxRadius=18,
+    )
+    if found is None:
+        return None
+    circles = found[0]
+    r = circles[:, 2]
+    med = float(np.median(r))
+    circles = circles[(r > med / 1.4) & (r < med * 1.4)]
+    if len(circles) < 2:
+        return None
+    agree = max(0.0, 1.0 - float(circles[:, 2].std() / circles[:, 2].mean()) * 2)
+    return fit_layout(circles[:, :2].astype(np.float64), LAYOUTS, agree)
 
 
 def _dots_on(mask: np.ndarray) -> PipCount | None:
-    every = _blobs(mask)
+    every = blobs(mask)
     ink = sum(b.area for b in every)
-    blobs = [b for b in every if b.round >= 0.45 and b.long / b.short <= 1.8]
-    if blobs:
-        biggest = max(blobs, key=lambda b: b.area)
+    round_ = [b for b in every if b.round >= 0.45 and b.long / b.short <= 1.8]
+    if round_:
+        biggest = max(round_, key=lambda b: b.area)
         cy = biggest.centre[1] / mask.shape[0]
         if biggest.area >= 0.12 * mask.size and 0.3 <= cy <= 0.7:
-            others = sum(b.area for b in blobs) - biggest.area
+            others = sum(b.area for b in round_) - biggest.area
             if others < 0.5 * biggest.area:  # 一筒: one big flower, what else there is its petals
                 return PipCount(1, round(biggest.round * (1 - others / biggest.area), 4), 0.0)
-    by_blobs = _dots_by_blobs(blobs)
+    by_blobs = _dots_by_blobs(round_)
     if by_blobs is not None:  # the ink the counted blobs leave aside lowers the confidence
-        kept = sum(b.area for b in blobs)
+        kept = sum(b.area for b in round_)
         by_blobs = replace(by_blobs, conf=round(by_blobs.conf * kept / max(ink, 1e-6), 4))
     return _best([by_blobs, _dots_by_peaks(mask)])
 
 
-def _dots_by_blobs(blobs: list[_Blob]) -> PipCount | None:
+def _dots_by_blobs(found: list[Blob]) -> PipCount | None:
     """Separate round blobs of one size, fitted to the layouts."""
-    if len(blobs) < 2:
+    if len(found) < 2:
         return None
-    keep, agree = _same_size([b.area for b in blobs], 2.2)
-    kept = [blobs[k] for k in keep]
+    keep, agree = same_size([b.area for b in found], 2.2)
+    kept = [found[k] for k in keep]
     if len(kept) < 2:
         return None
     roundness = float(np.mean([b.round for b in kept]))
-    lost = 1.0 - (len(blobs) - len(kept)) / len(blobs)
+    lost = 1.0 - (len(found) - len(kept)) / len(found)
     centres = np.array([b.centre for b in kept], np.float64)
     return fit_layout(centres, LAYOUTS, min(1.0, roundness / 0.8) * agree * lost)
 
@@ -217,31 +134,6 @@ def _dots_by_peaks(mask: np.ndarray) -> PipCount | None:
     agree = max(0.0, 1.0 - float(radii.std() / radii.mean()) * 2)
     shape = max(0.0, 1.0 - abs(ratio - 1.1) / 0.6)  # n discs fill about their own area
     return fit_layout(pts, LAYOUTS, agree * shape)
-
-
-def count_sticks(face_bgr: np.ndarray) -> PipCount | None:
-    """The number of sticks on a bamboo tile's face, or None: 一條's bird, or no sticks of one
-    length (see the module docstring)."""
-    return vote(
-        [
-            _sticks_on(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((4, 1), np.uint8)))
-            for m in ink_masks(face_bgr)
-        ]
-    )
-
-
-def _sticks_on(mask: np.ndarray) -> PipCount | None:
-    sticks = [b for b in _blobs(mask) if b.long / b.short >= 2.2]
-    if len(sticks) < 2:
-        return None
-    keep, agree = _same_size([b.long for b in sticks], 1.6)
-    kept = [sticks[k] for k in keep]
-    if len(kept) < 2:
-        return None
-    others = sum(b.area for b in _blobs(mask)) - sum(b.area for b in kept)
-    clean = max(0.0, 1.0 - others / max(sum(b.area for b in kept), 1e-6))
-    centres = np.array([b.centre for b in kept], np.float64)
-    return fit_layout(centres, STICK_LAYOUTS, agree * clean)
 
 
 def count_pips(face_bgr: np.ndarray, suit: str) -> PipCount | None:

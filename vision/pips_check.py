@@ -25,7 +25,7 @@ from vision.detection import Detection
 from vision.pips import PipCount, count_pips
 from vision.text_check import face_crop
 
-PIPS_MIN_CONF = 0.9
+PIPS_MIN_CONF = 0.7
 """The confidence of a count from which the pip counter decides a flagged suit tile."""
 
 
