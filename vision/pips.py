@@ -2,16 +2,20 @@
 
 A structural reading that does not care what colour a set paints its pips (issue 35 item 2):
 
-1. the face is cut to its inner part (`MARGIN`), scaled to `FACE_H` pixels high and turned to
-   CIELAB; its background colour is the median colour, and the ink is every pixel far from it
-   (Otsu on the distance, never below `MIN_INK`): red, green, blue or black pips alike;
-2. each outer contour of the ink, holes filled, is a candidate: a **dot** is round (circularity,
-   aspect) and all dots of a tile are the same size (the median's band) — one large round blob
-   is 一筒's flower; a **stick** is elongated and the sticks of a tile are the same length;
-3. the centres are fitted to the standard layouts of that count (`LAYOUTS`: 2 a vertical pair,
-   4 a square, 5 a quincunx, 6 two by three, 7 a slanted three over a square, 8 two by four, 9
-   three by three; each also turned 180° and mirrored) after each axis is scaled to unit spread;
-   the fit's error and the blobs' roundness and size agreement make the confidence.
+1. the ink (`vision.pip_ink`): the face cut to its inner part, scaled to `FACE_H` pixels high, in
+   CIELAB; its background colour is its median colour and the ink every pixel far from it (Otsu
+   on the distance): red, green, blue or black pips alike; six masks of it (`MASK_VARIANTS`: thin
+   and fat inks, dots that touch, rings broken in the photo), blobs touching the border dropped
+   (the tile's side, the table, a neighbour);
+2. on each mask the pips are found: **dots** as round blobs of one size (one large round blob is
+   一筒's flower) or as the distance transform's peaks (touching dots apart), and once on the grey
+   face by `cv2.HoughCircles`; **sticks** (`vision.pip_sticks`) as elongated blobs of one length,
+   or as rows of ink and the columns in each (beaded sticks);
+3. the centres are fitted to the standard layouts of that count (`vision.pip_layouts`: 2 a
+   vertical pair, 4 a square, 5 a quincunx, 6 two by three, 7 a slanted three over a square, 8
+   two by four, 9 three by three; turned 180° and mirrored too), each axis scaled to unit spread;
+   the fit and the pips' size agreement make each finding's confidence, and the count with the
+   most confidence summed over the findings wins (`vote`: its confidence is that sum's share).
 
 一條 (a bird) and faces without that structure give None. Measured on real crops:
 `models/MODEL.md`, "The pip counter"; used by `vision.pips_check`.
