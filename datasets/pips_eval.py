@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from vision.detection import Detection
+from vision.pip_layouts import PipCount
 from vision.pips import count_pips
 from vision.pips_check import decide, pip_suit
 
@@ -57,10 +58,8 @@ def outcomes(recs: list[dict], th: float) -> Counter:
         if not d.uncertain or pip_suit(d) is None:
             continue
         c = r["count"]
-        from vision.pips import PipCount
-
         new = decide(d, PipCount(c[0], c[1], 0.0) if c else None, th)
-        was, now, t = d.tile == r["truth"], new.tile == r["truth"], r["truth"]
+        was, now = d.tile == r["truth"], new.tile == r["truth"]
         key = (
             "put right"
             if not was and now
@@ -72,7 +71,6 @@ def outcomes(recs: list[dict], th: float) -> Counter:
         )
         out[key] += 1
         out["counted"] += 1
-        _ = t
     return out
 
 
