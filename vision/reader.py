@@ -51,6 +51,7 @@ from vision.modelfiles import (
     open_model,
 )
 from vision.modelfiles import run as run_model
+from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
 from vision.reading import Readings, uncertain, unlike_refs
 from vision.refblend import RefSet
@@ -211,6 +212,8 @@ class TileReader:
             )
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
+        if self.config.pips_min_conf is not None:  # flagged suit tiles counted (`vision.pips_check`)
+            dets = check_with_pips(dets, source[0], source[1], self.config.pips_min_conf)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]

@@ -43,6 +43,9 @@ class ReaderConfig:
         text_min_score: the text reader (`text_rec.onnx` beside the models) decides a character
             tile from this probability of its best word on (`vision.text_check`); None: it does
             not read.
+        pips_min_conf: the pip counter (`vision.pips`) decides a flagged or low-margin dot or
+            bamboo tile from this confidence of its count on (`vision.pips_check`); None: it does
+            not count.
     """
 
     conf_threshold: float = 0.3
@@ -57,6 +60,7 @@ class ReaderConfig:
     merge_splits: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
+    pips_min_conf: float | None = None
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""

@@ -1,0 +1,138 @@
+"""The ink of a suit tile's face, whatever its colour, and its blobs (`vision.pips`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FACE_H = 96
+"""Height in pixels the inner face is scaled to."""
+MARGIN = (0.07, 0.09)
+"""Fraction of the face cut away on each side (top/bottom, left/right): the tile's rim."""
+MIN_INK = 28.0
+"""The least CIELAB distance (0..~250 in OpenCV's 8-bit scale) from the background that is ink."""
+
+
+def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The inner face's CIELAB distance from its background colour, `(FACE_H, w)` float32, and
+    the ink threshold (Otsu on it, at least `MIN_INK`).
+
+    Args:
+        face_bgr: `(h, w, 3)` uint8 BGR, the tile's face upright or turned 180°.
+    """
+    h, w = face_bgr.shape[:2]
+    my, mx = round(h * MARGIN[0]), round(w * MARGIN[1])
+    inner = face_bgr[my : h - my, mx : w - mx]
+    scale = FACE_H / max(inner.shape[0], 1)
+    size = (max(round(inner.shape[1] * scale), 8), FACE_H)
+    inner = cv2.resize(inner, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    bg = np.median(lab.reshape(-1, 3), axis=0)
+    dist = np.linalg.norm(lab - bg, axis=2)
+    otsu, _ = cv2.threshold(
+        np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
+    return dist, max(float(otsu), MIN_INK)
+
+
+def ink_mask(face_bgr: np.ndarray) -> np.ndarray:
+    """The ink of the inner face: `(FACE_H, w)` uint8 0/255, holes of each blob not filled."""
+    dist, th = ink_distance(face_bgr)
+    mask = (dist > th).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+_K3 = np.ones((3, 3), np.uint8)
+MASK_VARIANTS = (
+    (1.0, "close"),
+    (1.0, "open"),
+    (1.0, "erode"),
+    (1.5, "close"),
+    (1.5, "erode"),
+    (1.0, "close5"),
+)
+"""The ink masks a face is counted on (threshold factor, morphology): thin and fat inks, dots
+that touch, rings broken in the scan; the count of the best fit is kept."""
+
+
+def ink_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
+    """The `MASK_VARIANTS` of the face's ink, each `(FACE_H, w)` uint8 0/255."""
+    dist, th = ink_distance(face_bgr)
+    out: list[np.ndarray] = []
+    for factor, op in MASK_VARIANTS:
+        m: np.ndarray = (dist > th * factor).astype(np.uint8) * 255
+        if op == "close":
+            m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, _K3)
+        elif op == "open":
+            m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+        elif op == "erode":
+            m = cv2.erode(cv2.morphologyEx(m, cv2.MORPH_CLOSE, _K3), _K3, iterations=2)
+        else:
+            m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        out.append(m)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Blob:
+    centre: tuple[float, float]
+    area: float
+    round: float  # 4 pi A / P^2 of the filled outline
+    long: float  # the longer side of the min-area rectangle
+    short: float
+
+
+def inner(mask: np.ndarray) -> np.ndarray:
+    """`mask` less the blobs that touch its border (the tile's side, the table, a neighbour)."""
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    edge[0] = True
+    return np.where(edge[labels], 0, 255).astype(np.uint8)
+
+
+def blobs(mask: np.ndarray) -> list[Blob]:
+    contours, _ = cv2.findContours(inner(mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = 0.003 * mask.size
+    out = []
+    for c in contours:
+        area = float(cv2.contourArea(c))
+        if area < min_area:
+            continue
+        per = float(cv2.arcLength(c, True)) or 1.0
+        (cx, cy), (a, b), _ = cv2.minAreaRect(c)
+        out.append(Blob((cx, cy), area, min(4 * np.pi * area / per**2, 1.0), max(a, b), max(min(a, b), 1.0)))
+    return out
+
+
+def filled(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(inner(mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+def same_size(values: list[float], band: float) -> tuple[list[int], float]:
+    """Indices of `values` within `band`x of their median either way, and their agreement
+    (1 - the kept values' relative spread)."""
+    med = float(np.median(values))
+    keep = [k for k, v in enumerate(values) if med / band <= v <= med * band]
+    kept = np.array([values[k] for k in keep])
+    return keep, float(max(0.0, 1.0 - kept.std() / max(kept.mean(), 1e-6))) if len(keep) else 0.0
+
+
+__all__ = [
+    "FACE_H",
+    "MASK_VARIANTS",
+    "Blob",
+    "blobs",
+    "filled",
+    "ink_distance",
+    "ink_mask",
+    "ink_masks",
+    "inner",
+    "same_size",
+]
