@@ -1,22 +1,34 @@
 """Flag 3 measured with whole sets held out: each signal's separating power, the model over them
 and flag 2 side by side (`datasets.flag3_records` makes the records).
 
-    python -m datasets.flag3_fit /tmp/flag3-records.json --json datasets/reports/flag3-sets.json
+    python -m datasets.flag3_fit /tmp/flag3-records.json /tmp/flag3-standins.json \
+        --json datasets/reports/flag3-sets.json --write models/flag.npz
 
 - `auc`: per signal (`SUSPICION`: oriented so that higher is more suspect), the area under the ROC
   curve of wrong against right tiles — on real_sets_dev (wrong: a wrong name or a phantom box;
   and wrong names alone), on the validation split (wrong names: only matched boxes there), and for
   the text signals on the character tiles alone (those the text reader reads).
-- the model: a logistic regression over `features` fitted on the validation split only (a
-  validation set held out is left out of its own fit; real_sets_dev never fits a weight). Its
-  threshold is **calibration with whole sets held out**: for each set (the validation split's
-  sets and real_sets_dev's 15), chosen on all the other sets (both sources) to flag `target` of
-  their right tiles (the always-flags counted in it) and applied to the held-out set. Flagged:
-  score above it, or an always-flag: `off_row` (flag_eval counts it), a fifth copy, and (`+hand`,
-  the app's `app.photo_check`, not in `jxmj detect`) a runner-up that makes the hand whole.
-- `flag2_shipped`: the detections' `uncertain` as `jxmj detect` shows them (flag 2 + the text
-  check; with `off_row`), `flag2_recal`: flag 2's own score with its threshold chosen the same
-  held-out way (is flag 3 better than recalibrating flag 2?).
+- **flag 3** (`flag3`): flag 2's score (its logistic model, fitted on the validation split,
+  `datasets.flag_sets`) plus the box's own facts: `a * (1 - loc) + b * size_all` (the localiser's
+  score: on sets never trained on a wrong tile is often a box the localiser doubts too; a box off
+  the others' size). The weights `a`, `b` (`GRID_LOC` x `GRID_SIZE`) and the threshold are
+  **calibration with whole sets held out**: for each set (the validation split's sets and
+  real_sets_dev's 15) chosen on all the other sets (both sources) — the threshold flags `target`
+  of their right tiles (the always-flags counted), the pair catching the most of their wrong
+  tiles — and applied to the held-out set; the pooled held-out figures are the honest ones. The
+  shipped file (`--write`) has them chosen on all the sets: that is calibration on all of
+  real_sets_dev. Flagged: score above the threshold, or an always-flag: `off_row` (flag_eval
+  counts it), a fifth copy, and (`+hand`, the app's `app.photo_check`, not in `jxmj detect`) a
+  runner-up that makes the hand whole; then the text rule (`with_text`), as the player sees it.
+- `flag3_val_logistic`: the other way tried, a logistic model over `FEATURES` fitted on the
+  validation split only (a validation set held out left out of its own fit), its threshold
+  chosen the same held-out way: the box features tell nothing there (the validation records are
+  matched boxes: no phantoms), and it does no better than flag 2.
+- `flag2_shipped`: the detections' `uncertain` as `jxmj detect` shows them (flag 2, the text
+  rule, `off_row`), `flag2_recal`: flag 2's own score with its threshold chosen the held-out way
+  (is flag 3 better than recalibrating flag 2?).
+- `reported`: real_rows_public and the stand-ins (`datasets.stand_ins`), never calibrated on:
+  flag 2 as shipped and flag 3 as shipped.
 - `box_errors`: the wrong tiles split into wrong names (`sub`), phantoms (`extra`) and missed
   tiles (`miss`, no box: no flag can show them).
 """
@@ -25,59 +37,25 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
+from datasets.flag3_eval import (
+    BAND,
+    FEATURES,
+    TARGETS,
+    always,
+    box_errors,
+    held_out,
+    matrix,
+    shares,
+    signal_aucs,
+    with_text,
+    wrong_of,
+)
 from datasets.flag_model import fit_logistic, threshold_for
-
-CLIP = 12.0
-BAND = 4.0
-"""Flag 2's `tta_band`: the extra views are cut only below this logit margin at run time."""
-TEXT_MIN = 0.1
-"""`vision.text_check.TEXT_MIN_SCORE`."""
-SUSPICION = {
-    "logit_margin": lambda r: -min(r["logit_margin"], CLIP),
-    "p": lambda r: -r["p"],
-    "disagree": lambda r: float(not r["agree"]),
-    "proto_sim": lambda r: -r["proto_sim"],
-    "tta": lambda r: -min(r["tta"] if r["logit_margin"] < BAND else CLIP, r["logit_margin"], CLIP),
-    "flag2": lambda r: r["flag2"],
-    "text": lambda r: -r["text_agree"] * r["text_score"],
-    "loc": lambda r: -r["loc"],
-    "size_rel": lambda r: r["size_rel"],
-    "aspect_rel": lambda r: r["aspect_rel"],
-    "size_all": lambda r: r["size_all"],
-    "aspect_all": lambda r: r["aspect_all"],
-    "off_row": lambda r: float(r["off_row"]),
-    "fifth": lambda r: float(r["fifth"]),
-    "hand_second": lambda r: float(r["hand_second"]),
-}
-FEATURES = ("logit_margin", "disagree", "proto_sim", "tta", "loc", "size_all", "aspect_all")
-TARGETS = (0.03, 0.05, 0.07, 0.1)
-
-
-def auc(s: np.ndarray, wrong: np.ndarray) -> float | None:
-    """Area under the ROC curve (ties count a half)."""
-    pos, neg = s[wrong], s[~wrong]
-    if not len(pos) or not len(neg):
-        return None
-    gt = (pos[:, None] > neg[None, :]).mean()
-    eq = (pos[:, None] == neg[None, :]).mean()
-    return round(float(gt + eq / 2), 3)
-
-
-def matrix(recs: list[dict], names=FEATURES) -> np.ndarray:
-    return np.array([[SUSPICION[n](r) for n in names] for r in recs], np.float64).reshape(-1, len(names))
-
-
-def wrong_of(recs: list[dict]) -> np.ndarray:
-    return np.array([r["op"] != "ok" for r in recs], bool)
-
-
-def always(recs: list[dict], hand: bool) -> np.ndarray:
-    a = np.array([r["off_row"] or r["fifth"] for r in recs], bool)
-    return a | np.array([r["hand_second"] for r in recs], bool) if hand else a
 
 
 def fit(recs: list[dict], names=FEATURES) -> np.ndarray:
@@ -88,54 +66,61 @@ def fit(recs: list[dict], names=FEATURES) -> np.ndarray:
     return np.concatenate([[w[0] - (w[1:] * mu / sd).sum()], w[1:] / sd])
 
 
-def with_text(recs: list[dict], model_flags: np.ndarray, hand: bool = False) -> tuple[list[dict], np.ndarray]:
-    """The records and what the player sees flagged after the text check (`vision.text_check`, run
-    on the model's flags only): a flagged face the text reader reads at >= `TEXT_MIN` is decided by
-    it (its flag cleared, its reading the text's: right where the label is), then the always-flags
-    (`always`) are added."""
-    out = []
-    flags = np.array(model_flags, bool).copy()
-    for k, r in enumerate(recs):
-        if flags[k] and r["text_score"] >= TEXT_MIN and r["read"] != "back":
-            flags[k] = False
-            if r["op"] != "extra" and r["text_best"] != r["read"]:
-                r = {**r, "read": r["text_best"], "op": "ok" if r["label"] == r["text_best"] else "sub"}
-        out.append(r)
-    return out, flags | always(recs, hand)
+CALIB = ("val", "cn", "riichi")
+"""The groups the thresholds are chosen on (with the set held out); the others are only reported."""
 
 
-def shares(recs: list[dict], flags: np.ndarray) -> dict:
-    wrong = wrong_of(recs)
-    flags = flags & ~np.array([r["read"] == "back" for r in recs], bool)
-    sub = np.array([r["op"] == "sub" for r in recs], bool)
-    return {
-        "wrong": f"{int(flags[wrong].sum())}/{int(wrong.sum())}",
-        "wrong_names": f"{int(flags[sub].sum())}/{int(sub.sum())}",
-        "right": f"{int(flags[~wrong].sum())}/{int((~wrong).sum())}",
-        "wrong_flagged": round(float(flags[wrong].mean()), 3) if wrong.any() else None,
-        "right_flagged": round(float(flags[~wrong].mean()), 4) if (~wrong).any() else None,
-    }
+GRID_LOC = (0.0, 2.0, 4.0, 8.0, 12.0, 16.0, 24.0)
+GRID_SIZE = (0.0, 1.0, 2.0, 4.0)
+"""The box weights tried: flag 3 = flag 2's score + a * (-loc) + b * size_all."""
 
 
-def held_out(recs: list[dict], score_of, target: float, hand: bool) -> np.ndarray:
-    """Per record the model's flag with its set held out: the threshold from the other sets
-    (module docstring; the always-flags counted in it, not returned: `with_text` adds them);
-    `score_of(unit) -> scores of all recs` (the model for that unit held out)."""
-    units = sorted({r["set"] for r in recs})
-    unit = np.array([r["set"] for r in recs])
+def box_terms(recs: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`(flag 2's score, -loc, size_all)` per record."""
+    return (
+        np.array([r["flag2"] for r in recs]),
+        np.array([-r["loc"] for r in recs]),
+        np.array([r["size_all"] for r in recs]),
+    )
+
+
+def calibrate_box(recs: list[dict], fit_on: np.ndarray, target: float, hand: bool = False) -> tuple:
+    """`(a, b, threshold)` chosen on the records `fit_on` (a bool mask): per pair of box weights
+    the threshold flagging `target` of their right tiles (the always-flags counted), the pair that
+    catches the most of their flaggable wrong tiles (ties: the fewer right tiles flagged, then the
+    smaller weights)."""
+    f2, loc, size = box_terms(recs)
     wrong, alw = wrong_of(recs), always(recs, hand)
-    out = np.zeros(len(recs), bool)
-    for u in units:
-        s = score_of(u)
-        other = unit != u
-        tgt = max(target - alw[other & ~wrong].mean(), 0.0)
-        thr = threshold_for(np.where(alw, -np.inf, s)[other], wrong[other], tgt)
-        out[~other] = s[~other] > thr
-    return out
+    back = np.array([r["read"] == "back" for r in recs], bool)
+    best = None
+    for a in GRID_LOC:
+        for b in GRID_SIZE:
+            s = f2 + a * loc + b * size
+            tgt = max(target - alw[fit_on & ~wrong].mean(), 0.0)
+            thr = threshold_for(np.where(alw, -np.inf, s)[fit_on], wrong[fit_on], tgt)
+            f = ((s > thr) | alw) & fit_on & ~back
+            key = (-int((f & wrong).sum()), int((f & ~wrong).sum()), a + b)
+            if best is None or key < best[0]:
+                best = (key, a, b, thr)
+    return best[1], best[2], best[3]
+
+
+def box_held_out(recs: list[dict], target: float, hand: bool = False) -> tuple[np.ndarray, dict]:
+    """Flag 3's model flags with each set held out (its box weights and threshold chosen on the
+    other sets), and the weights chosen per set."""
+    unit = np.array([r["set"] for r in recs])
+    f2, loc, size = box_terms(recs)
+    out, chosen = np.zeros(len(recs), bool), {}
+    for u in sorted(set(unit)):
+        a, b, thr = calibrate_box(recs, unit != u, target, hand)
+        chosen[u] = (a, b)
+        s = f2 + a * loc + b * size
+        out[unit == u] = s[unit == u] > thr
+    return out, chosen
 
 
 def report(recs: list[dict], misses: list[dict], target: float) -> dict:
-    calib = [r for r in recs if r["group"] in ("val", "cn", "riichi")]
+    calib = [r for r in recs if r["group"] in CALIB]
     val = [r for r in calib if r["group"] == "val"]
     models = {u: fit([r for r in val if r["set"] != u]) for u in {r["set"] for r in val}}
     w_all = fit(val)
@@ -149,66 +134,80 @@ def report(recs: list[dict], misses: list[dict], target: float) -> dict:
     rules = {
         "flag2_shipped": (np.array([r["old"] for r in calib], bool), False),
         "flag2_recal": (held_out(calib, lambda u: f2, target, False), False),
-        "flag3": (held_out(calib, flag3, target, False), False),
-        "flag3+hand": (held_out(calib, flag3, target, True), True),
+        "flag3_val_logistic": (held_out(calib, flag3, target, False), False),
+        "flag3": (box_held_out(calib, target)[0], False),
+        "flag3+hand": (box_held_out(calib, target, True)[0], True),
     }
     groups = {g: np.array([r["group"] == g for r in calib], bool) for g in ("cn", "riichi", "val")}
     groups["sets_dev"] = groups["cn"] | groups["riichi"]
     out: dict = {}
+    per_set: dict = {}
     for name, (model_flags, hand) in rules.items():
         seen, fl = with_text(calib, model_flags, hand)
         out[name] = {g: shares([seen[i] for i in np.flatnonzero(m)], fl[m]) for g, m in groups.items()}
-    return {"weights": [round(float(v), 4) for v in w_all], "held_out": out, "_flags": rules, "_calib": calib}
-
-
-def signal_aucs(recs: list[dict]) -> dict:
-    out = {}
-    parts = {
-        "sets_dev_wrong": [r for r in recs if r["group"] in ("cn", "riichi")],
-        "sets_dev_names": [r for r in recs if r["group"] in ("cn", "riichi") and r["op"] != "extra"],
-        "val_names": [r for r in recs if r["group"] == "val"],
-    }
-    for part, rs in parts.items():
-        w = wrong_of(rs)
-        out[part] = {n: auc(matrix(rs, [n])[:, 0], w) for n in SUSPICION}
-        chars = [r for r in rs if r["text_score"] > 0]
-        out[part]["text_on_character_tiles"] = auc(matrix(chars, ["text"])[:, 0], wrong_of(chars))
-        out[part]["tiles"] = f"{int(w.sum())} wrong of {len(rs)}"
-    return out
-
-
-def box_errors(recs: list[dict], misses: list[dict]) -> dict:
-    out = {}
-    for g in ("cn", "riichi", "public"):
+        if name in ("flag2_shipped", "flag3"):
+            for u in sorted({r["set"] for r in calib}):
+                m = np.array([r["set"] == u for r in calib])
+                per_set.setdefault(u, {})[name] = shares([seen[i] for i in np.flatnonzero(m)], fl[m])
+    # flag 3 calibrated on all the calibration sets (as shipped), on the other groups
+    a, b, thr = calibrate_box(calib, np.ones(len(calib), bool), target)
+    others: dict = {}
+    for g in sorted({r["group"] for r in recs} - set(CALIB)):
         rs = [r for r in recs if r["group"] == g]
-        out[g] = {
-            "right": sum(r["op"] == "ok" for r in rs),
-            "wrong_name": sum(r["op"] == "sub" for r in rs),
-            "phantom": sum(r["op"] == "extra" for r in rs),
-            "missed": sum(m["group"] == g for m in misses),
-        }
-    return out
+        f2g, locg, sizeg = box_terms(rs)
+        old = with_text(rs, np.array([r["old"] for r in rs], bool))
+        new = with_text(rs, f2g + a * locg + b * sizeg > thr)
+        others[g] = {"flag2_shipped": shares(*old), "flag3_shipped": shares(*new)}
+    return {
+        "val_logistic_weights": [round(float(v), 4) for v in w_all],
+        "box_weights": {"loc": -a, "size_all": b},
+        "threshold": round(thr, 4),
+        "chosen_per_set": {
+            f"{a_},{b_}": n for (a_, b_), n in Counter(box_held_out(calib, target)[1].values()).most_common()
+        },
+        "held_out": out,
+        "per_set": {u: v for u, v in per_set.items() if any(x["wrong"] != "0/0" for x in v.values())},
+        "reported": others,
+        "_box": (a, b, thr),
+    }
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("records")
+    ap.add_argument("records", nargs="+", help="datasets.flag3_records files (the stand-ins in another)")
     ap.add_argument("--target-right", type=float, default=0.05)
     ap.add_argument("--json")
+    ap.add_argument("--write", help="the model fitted on everything, as a flag file (flag.npz)")
+    ap.add_argument("--prototypes", default="models/flag.npz", help="flag 2's file: its prototypes")
     a = ap.parse_args(argv)
-    data = json.loads(Path(a.records).read_text())
-    recs, misses = data["records"], data["misses"]
+    recs, misses = [], []
+    for path in a.records:
+        data = json.loads(Path(path).read_text())
+        recs, misses = recs + data["records"], misses + data["misses"]
     out = {"features": list(FEATURES), "target_right": a.target_right}
     out["box_errors"] = box_errors(recs, misses)
     out["auc"] = signal_aucs(recs)
     rep = report(recs, misses, a.target_right)
-    out["weights"], out["held_out"] = rep["weights"], rep["held_out"]
+    out.update({k: v for k, v in rep.items() if not k.startswith("_")})
     out["curve"] = {f"{t:g}": report(recs, misses, t)["held_out"] for t in TARGETS}
     text = json.dumps(out, indent=1)
     print(text)
     if a.json:
         Path(a.json).write_text(text + "\n")
+    if a.write:
+        to_flag_file(*rep["_box"], Path(a.prototypes), Path(a.write))
     return 0
+
+
+def to_flag_file(a: float, b: float, threshold: float, flag2_from: Path, path: Path) -> None:
+    """Write flag 3 as the runtime reads it: flag 2's file (prototypes, weights, TTA band, grey
+    views) with the box weights added (`loc` -a, `size_all` b, `aspect_all` 0) and the threshold."""
+    from vision.flagging import BOX_FEATURES, FlagModel, load_flag_model
+
+    old = load_flag_model(flag2_from.parent)
+    assert old is not None and old.features == old.features[:4] and old.tta_band == BAND
+    w = np.array([*old.weights, -a, b, 0.0])
+    FlagModel(old.prototypes, w, threshold, old.tta_band, old.grey, (*old.features, *BOX_FEATURES)).save(path)
 
 
 if __name__ == "__main__":

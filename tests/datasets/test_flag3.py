@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.flag3_fit import SUSPICION, auc, held_out, with_text
+from datasets.flag3_eval import SUSPICION, auc, held_out, with_text
 from datasets.flag3_hand import hand_breakers
 
 
