@@ -176,8 +176,8 @@ class TileReader:
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
         if clf.flag_model is not None and readings.proto_sim is not None:
-            box = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3's, where it names them
-            flags = clf.flag2(loaded, xyxy, readings, timing, source, box)
+            facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
+            flags = clf.flag2(loaded, xyxy, readings, timing, source, facts)
             flags |= unlike_refs(readings, clf.calibration(refs))
         else:
             flags = uncertain(readings, conf, clf.calibration(refs))
