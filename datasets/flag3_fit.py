@@ -9,9 +9,10 @@ and flag 2 side by side (`datasets.flag3_records` makes the records).
   and wrong names alone), on the validation split (wrong names: only matched boxes there), and for
   the text signals on the character tiles alone (those the text reader reads).
 - **flag 3** (`flag3`): flag 2's score (its logistic model, fitted on the validation split,
-  `datasets.flag_sets`) plus the box's own facts: `a * (1 - loc) + b * size_all` (the localiser's
-  score: on sets never trained on a wrong tile is often a box the localiser doubts too; a box off
-  the others' size). The weights `a`, `b` (`GRID_LOC` x `GRID_SIZE`) and the threshold are
+  `datasets.flag_sets`) plus the box's own facts: `a * (knee - min(loc, knee)) + b * size_all`
+  (the localiser's score below a knee: on sets never trained on a wrong tile is often a box the
+  localiser doubts too, and a sure box stays as flag 2 has it; a box off the others' size). The
+  weights `a`, `knee`, `b` (`GRID_LOC` x `GRID_KNEE` x `GRID_SIZE`) and the threshold are
   **calibration with whole sets held out**: for each set (the validation split's sets and
   real_sets_dev's 15) chosen on all the other sets (both sources) — the threshold flags `target`
   of their right tiles (the always-flags counted), the pair catching the most of their wrong
@@ -70,51 +71,50 @@ CALIB = ("val", "cn", "riichi")
 """The groups the thresholds are chosen on (with the set held out); the others are only reported."""
 
 
-GRID_LOC = (0.0, 2.0, 4.0, 8.0, 12.0, 16.0, 24.0)
-GRID_SIZE = (0.0, 1.0, 2.0, 4.0)
-"""The box weights tried: flag 3 = flag 2's score + a * (-loc) + b * size_all."""
+GRID_LOC = (0.0, 4.0, 8.0, 16.0, 24.0)
+GRID_KNEE = (0.4, 0.5, 0.6, 0.7, 1.0)
+GRID_SIZE = (0.0, 1.0, 2.0)
+"""The box weights tried: flag 3 = flag 2's score + a * (knee - min(loc, knee)) + b * size_all."""
 
 
-def box_terms(recs: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`(flag 2's score, -loc, size_all)` per record."""
-    return (
-        np.array([r["flag2"] for r in recs]),
-        np.array([-r["loc"] for r in recs]),
-        np.array([r["size_all"] for r in recs]),
-    )
+def box_score(recs: list[dict], a: float, knee: float, b: float) -> np.ndarray:
+    """Flag 3's score (module docstring) per record, up to a constant (`-a * min(loc, knee)`)."""
+    f2 = np.array([r["flag2"] for r in recs])
+    loc = np.array([r["loc"] for r in recs])
+    size = np.array([r["size_all"] for r in recs])
+    return f2 - a * np.minimum(loc, knee) + b * size
 
 
 def calibrate_box(recs: list[dict], fit_on: np.ndarray, target: float, hand: bool = False) -> tuple:
-    """`(a, b, threshold)` chosen on the records `fit_on` (a bool mask): per pair of box weights
-    the threshold flagging `target` of their right tiles (the always-flags counted), the pair that
-    catches the most of their flaggable wrong tiles (ties: the fewer right tiles flagged, then the
-    smaller weights)."""
-    f2, loc, size = box_terms(recs)
+    """`(a, knee, b, threshold)` chosen on the records `fit_on` (a bool mask): per choice of box
+    weights the threshold flagging `target` of their right tiles (the always-flags counted), the
+    choice that catches the most of their flaggable wrong tiles (ties: the fewer right tiles
+    flagged, then the smaller weights)."""
     wrong, alw = wrong_of(recs), always(recs, hand)
     back = np.array([r["read"] == "back" for r in recs], bool)
+    tgt = max(target - alw[fit_on & ~wrong].mean(), 0.0)
     best = None
     for a in GRID_LOC:
-        for b in GRID_SIZE:
-            s = f2 + a * loc + b * size
-            tgt = max(target - alw[fit_on & ~wrong].mean(), 0.0)
-            thr = threshold_for(np.where(alw, -np.inf, s)[fit_on], wrong[fit_on], tgt)
-            f = ((s > thr) | alw) & fit_on & ~back
-            key = (-int((f & wrong).sum()), int((f & ~wrong).sum()), a + b)
-            if best is None or key < best[0]:
-                best = (key, a, b, thr)
-    return best[1], best[2], best[3]
+        for knee in GRID_KNEE if a else (1.0,):
+            for b in GRID_SIZE:
+                s = box_score(recs, a, knee, b)
+                thr = threshold_for(np.where(alw, -np.inf, s)[fit_on], wrong[fit_on], tgt)
+                f = ((s > thr) | alw) & fit_on & ~back
+                key = (-int((f & wrong).sum()), int((f & ~wrong).sum()), a + b, -knee)
+                if best is None or key < best[0]:
+                    best = (key, a, knee, b, thr)
+    return best[1:]
 
 
 def box_held_out(recs: list[dict], target: float, hand: bool = False) -> tuple[np.ndarray, dict]:
     """Flag 3's model flags with each set held out (its box weights and threshold chosen on the
     other sets), and the weights chosen per set."""
     unit = np.array([r["set"] for r in recs])
-    f2, loc, size = box_terms(recs)
     out, chosen = np.zeros(len(recs), bool), {}
     for u in sorted(set(unit)):
-        a, b, thr = calibrate_box(recs, unit != u, target, hand)
-        chosen[u] = (a, b)
-        s = f2 + a * loc + b * size
+        a, knee, b, thr = calibrate_box(recs, unit != u, target, hand)
+        chosen[u] = (a, knee, b)
+        s = box_score(recs, a, knee, b)
         out[unit == u] = s[unit == u] > thr
     return out, chosen
 
@@ -131,11 +131,12 @@ def report(recs: list[dict], misses: list[dict], target: float) -> dict:
         return x @ w[1:] + w[0]
 
     f2 = np.array([r["flag2"] for r in calib])
+    f3, chosen = box_held_out(calib, target)
     rules = {
         "flag2_shipped": (np.array([r["old"] for r in calib], bool), False),
         "flag2_recal": (held_out(calib, lambda u: f2, target, False), False),
         "flag3_val_logistic": (held_out(calib, flag3, target, False), False),
-        "flag3": (box_held_out(calib, target)[0], False),
+        "flag3": (f3, False),
         "flag3+hand": (box_held_out(calib, target, True)[0], True),
     }
     groups = {g: np.array([r["group"] == g for r in calib], bool) for g in ("cn", "riichi", "val")}
@@ -150,25 +151,24 @@ def report(recs: list[dict], misses: list[dict], target: float) -> dict:
                 m = np.array([r["set"] == u for r in calib])
                 per_set.setdefault(u, {})[name] = shares([seen[i] for i in np.flatnonzero(m)], fl[m])
     # flag 3 calibrated on all the calibration sets (as shipped), on the other groups
-    a, b, thr = calibrate_box(calib, np.ones(len(calib), bool), target)
+    a, knee, b, thr = calibrate_box(calib, np.ones(len(calib), bool), target)
     others: dict = {}
     for g in sorted({r["group"] for r in recs} - set(CALIB)):
         rs = [r for r in recs if r["group"] == g]
-        f2g, locg, sizeg = box_terms(rs)
         old = with_text(rs, np.array([r["old"] for r in rs], bool))
-        new = with_text(rs, f2g + a * locg + b * sizeg > thr)
+        new = with_text(rs, box_score(rs, a, knee, b) > thr)
         others[g] = {"flag2_shipped": shares(*old), "flag3_shipped": shares(*new)}
     return {
         "val_logistic_weights": [round(float(v), 4) for v in w_all],
-        "box_weights": {"loc": -a, "size_all": b},
+        "box_weights": {"loc": -a, "loc_knee": knee, "size_all": b},
         "threshold": round(thr, 4),
-        "chosen_per_set": {
-            f"{a_},{b_}": n for (a_, b_), n in Counter(box_held_out(calib, target)[1].values()).most_common()
+        "chosen_per_set (loc, knee, size)": {
+            ",".join(map(str, k)): n for k, n in Counter(chosen.values()).most_common()
         },
         "held_out": out,
         "per_set": {u: v for u, v in per_set.items() if any(x["wrong"] != "0/0" for x in v.values())},
         "reported": others,
-        "_box": (a, b, thr),
+        "_box": (a, knee, b, thr),
     }
 
 
@@ -199,15 +199,17 @@ def main(argv=None) -> int:
     return 0
 
 
-def to_flag_file(a: float, b: float, threshold: float, flag2_from: Path, path: Path) -> None:
+def to_flag_file(a: float, knee: float, b: float, threshold: float, flag2_from: Path, path: Path) -> None:
     """Write flag 3 as the runtime reads it: flag 2's file (prototypes, weights, TTA band, grey
-    views) with the box weights added (`loc` -a, `size_all` b, `aspect_all` 0) and the threshold."""
+    views) with the box weights added (`loc` -a at `knee`, `size_all` b, `aspect_all` 0) and the
+    threshold."""
     from vision.flagging import BOX_FEATURES, FlagModel, load_flag_model
 
     old = load_flag_model(flag2_from.parent)
-    assert old is not None and old.features == old.features[:4] and old.tta_band == BAND
-    w = np.array([*old.weights, -a, b, 0.0])
-    FlagModel(old.prototypes, w, threshold, old.tta_band, old.grey, (*old.features, *BOX_FEATURES)).save(path)
+    assert old is not None and old.tta_band == BAND
+    w = np.array([*old.weights[:5], -a, b, 0.0])  # flag 2's part (of a flag-3 file: its first five)
+    names = (*old.features[:4], *BOX_FEATURES)
+    FlagModel(old.prototypes, w, threshold, old.tta_band, old.grey, names, knee).save(path)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ detections with, per detection, a dict of signals:
 
 - classifier: `logit_margin`, `p`, `agree` (0°/180° or ±90° views name one class), `proto_sim`
   (flag 2's prototype cosine), `tta` (the smallest margin toward the reading over the shifted,
-  scaled and grey views, cut here for every box), `flag2` (flag 2's logistic score over those)
-  and `old` (the detection's `uncertain`: flag 2 before the text check);
+  scaled and grey views, cut here for every box), `flag2` (flag 2's logistic score over those:
+  the first four weights of `flag.npz`) and `old` (the detection's `uncertain` with the flag file
+  as it lies, before the text check: flag 2 when the records of flag 3 were made);
 - text (`vision.text_reader`, for a face the classifier reads as a character tile or names one as
   runner-up): `text_score` (the best tile word's probability), `text_agree` (1 the text names the
   reading, -1 another tile, 0 not read / not a character tile), `text_best` (the word's tile);
@@ -91,11 +92,8 @@ def photo_signals(reader, loaded) -> tuple[list, list[dict]]:
     tta = np.minimum(tta, margin_toward(gl, gowner, cls, t))
     lm = r.logit_margin[ks]
     psim = r.proto_sim[ks] if r.proto_sim is not None else np.ones(n, np.float32)
-    f2 = (
-        fm.score(feature_matrix(lm, r.agree[ks], psim, np.where(lm < fm.tta_band, tta, np.nan)))
-        if fm
-        else lm * 0
-    )
+    base = feature_matrix(lm, r.agree[ks], psim, np.where(lm < fm.tta_band, tta, np.nan)) if fm else None
+    f2 = base @ fm.weights[1:5] + fm.weights[0] if fm else lm * 0  # flag 2's part of a flag-3 file too
     # text: every face read as (or with a runner-up that is) a character tile
     text_score, text_agree, text_best = np.zeros(n), np.zeros(n), [None] * n
     todo = [

@@ -22,7 +22,8 @@ are added.
 
 Flag 3 (`datasets.flag3_fit`, issue 35 item 5): the same file may name more features
 (`FlagModel.features`, the npz key `features`; a file without it: flag 2's `FEATURES`): the box's
-own facts, known before the roles (`BOX_FEATURES`, `box_features`): `loc` the localiser's score,
+own facts, known before the roles (`BOX_FEATURES`, `box_features`): `loc` the localiser's score
+(taken as `min(loc, loc_knee)`: only a box the localiser doubts is suspect, the model's knee),
 `size_all` / `aspect_all` `|log|` of the box's long side / long:short ratio over the median of the
 photo's face-up boxes (a phantom or split box is off the others' size). A file that cannot be read
 or names a feature the runtime does not know is a `FlagModelError` (a `ModelError` with a code).
@@ -71,7 +72,8 @@ class FlagModel:
     """`prototypes` float32 (C, D), L2-normalised (zero rows: a class without one),
     `weights` float64 (1 + len(features),) bias first, `threshold`, `tta_band`, `grey` (the
     grey views join the TTA views; a file without the key: False), `features` (`FEATURES`, then
-    any of `BOX_FEATURES`: flag 3)."""
+    any of `BOX_FEATURES`: flag 3), `loc_knee` (the `loc` feature is `min(loc, loc_knee)`: a box
+    surer than the knee is no surer for the flag; a file without the key: 1.0, none)."""
 
     prototypes: np.ndarray
     weights: np.ndarray
@@ -79,6 +81,7 @@ class FlagModel:
     tta_band: float
     grey: bool = False
     features: tuple[str, ...] = FEATURES
+    loc_knee: float = 1.0
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
@@ -90,15 +93,17 @@ class FlagModel:
         """`(K, len(features))`: `base` (`feature_matrix`) then the model's box features (`box`,
         `box_features`; a missing one counts as 0: nothing unusual).
 
-        >>> fm = FlagModel(np.zeros((1, 1)), np.zeros(6), 0.0, 4.0, features=(*FEATURES, "loc", "size_all"))
-        >>> fm.matrix(np.ones((1, 4)), {"loc": np.array([0.5])}).tolist()
-        [[1.0, 1.0, 1.0, 1.0, 0.5, 0.0]]
+        >>> names = (*FEATURES, "loc", "size_all")
+        >>> fm = FlagModel(np.zeros((1, 1)), np.zeros(6), 0.0, 4.0, False, names, 0.6)
+        >>> fm.matrix(np.ones((2, 4)), {"loc": np.array([0.5, 0.9])}).tolist()
+        [[1.0, 1.0, 1.0, 1.0, 0.5, 0.0], [1.0, 1.0, 1.0, 1.0, 0.6, 0.0]]
         """
         extra = [n for n in self.features if n not in FEATURES]
         if not extra:
             return base
         k = len(base)
         cols = [np.asarray((box or {}).get(n, np.zeros(k)), np.float64).reshape(k) for n in extra]
+        cols = [np.minimum(c, self.loc_knee) if n == "loc" else c for n, c in zip(extra, cols, strict=True)]
         return np.concatenate([base, np.stack(cols, 1)], 1)
 
     def save(self, path: Path) -> None:
@@ -110,6 +115,7 @@ class FlagModel:
             tta_band=np.float64(self.tta_band),
             grey=np.bool_(self.grey),
             features=np.array(self.features),
+            loc_knee=np.float64(self.loc_knee),
         )
 
 
@@ -132,6 +138,7 @@ def load_flag_model(directory: Path) -> FlagModel | None:
                 float(z["tta_band"]),
                 bool(z["grey"]) if "grey" in z.files else False,
                 tuple(str(n) for n in z["features"]) if "features" in z.files else FEATURES,
+                float(z["loc_knee"]) if "loc_knee" in z.files else 1.0,
             )
     except Exception as e:  # a damaged zip, a truncated array, a key missing: one coded error
         raise FlagModelError(

@@ -25,10 +25,10 @@ from vision.modelfiles import CLASS_CODES
 FLAG3 = (*FEATURES, *BOX_FEATURES)
 
 
-def flag3(d, weights, threshold: float) -> FlagModel:
+def flag3(d, weights, threshold: float, knee: float = 1.0) -> FlagModel:
     """A flag-3 file in `d`: no prototypes, `weights` by feature name (bias `"bias"`), 0 elsewhere."""
     w = np.array([weights.get(n, 0.0) for n in ("bias", *FLAG3)], float)
-    fm = FlagModel(np.zeros((len(CLASS_CODES), 3), np.float32), w, threshold, 4.0, False, FLAG3)
+    fm = FlagModel(np.zeros((len(CLASS_CODES), 3), np.float32), w, threshold, 4.0, False, FLAG3, knee)
     fm.save(d / "flag.npz")
     return fm
 
@@ -52,11 +52,19 @@ def test_box_features_measure_a_box_against_the_photos_face_up_boxes():
 
 
 def test_a_flag_3_file_round_trips_its_features(tmp_path):
-    fm = flag3(tmp_path, {"bias": 1.0, "loc": -2.0}, 0.5)
+    fm = flag3(tmp_path, {"bias": 1.0, "loc": -2.0}, 0.5, knee=0.6)
     got = load_flag_model(tmp_path)
     assert got.features == FLAG3 and got.weights.tolist() == fm.weights.tolist() and got.threshold == 0.5
-    stand_in(tmp_path, threshold=1.0)  # flag 2's file: its four features
-    assert load_flag_model(tmp_path).features == FEATURES
+    assert got.loc_knee == 0.6
+    stand_in(tmp_path, threshold=1.0)  # flag 2's file: its four features, no knee
+    assert load_flag_model(tmp_path).features == FEATURES and load_flag_model(tmp_path).loc_knee == 1.0
+
+
+def test_a_box_surer_than_the_knee_is_no_surer_for_the_flag():
+    fm = FlagModel(np.zeros((1, 1)), np.r_[np.zeros(5), -10.0, 0.0, 0.0], 0.0, 4.0, False, FLAG3, 0.6)
+    base = np.zeros((3, 4))
+    s = fm.score(fm.matrix(base, {"loc": np.array([0.3, 0.6, 0.95])}))
+    assert s.tolist() == pytest.approx([-3.0, -6.0, -6.0])  # 0.95 counts as 0.6
 
 
 def test_agreement_and_the_box_features_move_the_score():
