@@ -19,6 +19,14 @@ in training):
 A box is uncertain when the model's score is above `threshold`; the hand's fifth copy
 (`fifth_copies`) and, read with references, the references' flag (`vision.reading.unlike_refs`)
 are added.
+
+Flag 3 (`datasets.flag3_fit`, issue 35 item 5): the same file may name more features
+(`FlagModel.features`, the npz key `features`; a file without it: flag 2's `FEATURES`): the box's
+own facts, known before the roles (`BOX_FEATURES`, `box_features`): `loc` the localiser's score
+(taken as `min(loc, loc_knee)`: only a box the localiser doubts is suspect, the model's knee),
+`size_all` / `aspect_all` `|log|` of the box's long side / long:short ratio over the median of the
+photo's face-up boxes (a phantom or split box is off the others' size). A file that cannot be read
+or names a feature the runtime does not know is a `FlagModelError` (a `ModelError` with a code).
 """
 
 from __future__ import annotations
@@ -29,10 +37,27 @@ from pathlib import Path
 import numpy as np
 
 from vision.detection import BACK, FLOWER
+from vision.modelfiles import ModelError
 from vision.reading import HAND_MAX_TILES, SET_COPIES
 
 FLAG_FILE = "flag.npz"
 FEATURES = ("logit_margin", "disagree", "proto_sim", "tta_margin")
+BOX_FEATURES = ("loc", "size_all", "aspect_all")
+"""Flag 3's box features (`box_features`), after `FEATURES` in a model that names them."""
+ERROR_CODES = ("flag_model_unreadable", "flag_model_contract")
+"""`FlagModelError.code`: the file is there but numpy cannot read it (damaged, truncated, a key
+missing); it reads but names a feature the runtime does not know or its weights do not fit."""
+
+
+class FlagModelError(ModelError):
+    """`flag.npz` cannot be used: `code` one of `ERROR_CODES`, `fields` the values named (`path`)."""
+
+    def __init__(self, message: str, code: str, **fields: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
+
+
 CLIP = 12.0
 """Logit margins beyond this are all "sure": the logistic model would otherwise be pulled by
 the very confident reads."""
@@ -45,20 +70,41 @@ scale of its sides about the centre."""
 @dataclass(frozen=True)
 class FlagModel:
     """`prototypes` float32 (C, D), L2-normalised (zero rows: a class without one),
-    `weights` float64 (1 + len(FEATURES),) bias first, `threshold`, `tta_band`, `grey` (the
-    grey views join the TTA views; a file without the key: False)."""
+    `weights` float64 (1 + len(features),) bias first, `threshold`, `tta_band`, `grey` (the
+    grey views join the TTA views; a file without the key: False), `features` (`FEATURES`, then
+    any of `BOX_FEATURES`: flag 3), `loc_knee` (the `loc` feature is `min(loc, loc_knee)`: a box
+    surer than the knee is no surer for the flag; a file without the key: 1.0, none)."""
 
     prototypes: np.ndarray
     weights: np.ndarray
     threshold: float
     tta_band: float
     grey: bool = False
+    features: tuple[str, ...] = FEATURES
+    loc_knee: float = 1.0
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
 
     def flags(self, x: np.ndarray) -> np.ndarray:
         return self.score(x) > self.threshold
+
+    def matrix(self, base: np.ndarray, box: dict[str, np.ndarray] | None = None) -> np.ndarray:
+        """`(K, len(features))`: `base` (`feature_matrix`) then the model's box features (`box`,
+        `box_features`; a missing one counts as 0: nothing unusual).
+
+        >>> names = (*FEATURES, "loc", "size_all")
+        >>> fm = FlagModel(np.zeros((1, 1)), np.zeros(6), 0.0, 4.0, False, names, 0.6)
+        >>> fm.matrix(np.ones((2, 4)), {"loc": np.array([0.5, 0.9])}).tolist()
+        [[1.0, 1.0, 1.0, 1.0, 0.5, 0.0], [1.0, 1.0, 1.0, 1.0, 0.6, 0.0]]
+        """
+        extra = [n for n in self.features if n not in FEATURES]
+        if not extra:
+            return base
+        k = len(base)
+        cols = [np.asarray((box or {}).get(n, np.zeros(k)), np.float64).reshape(k) for n in extra]
+        cols = [np.minimum(c, self.loc_knee) if n == "loc" else c for n, c in zip(extra, cols, strict=True)]
+        return np.concatenate([base, np.stack(cols, 1)], 1)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
@@ -68,22 +114,67 @@ class FlagModel:
             threshold=np.float64(self.threshold),
             tta_band=np.float64(self.tta_band),
             grey=np.bool_(self.grey),
+            features=np.array(self.features),
+            loc_knee=np.float64(self.loc_knee),
         )
 
 
 def load_flag_model(directory: Path) -> FlagModel | None:
-    """The flag model of a models directory (`FLAG_FILE`), None where it has none."""
+    """The flag model of a models directory (`FLAG_FILE`), None where it has none.
+
+    Raises:
+        FlagModelError: the file is damaged (`flag_model_unreadable`) or names features the
+            runtime does not know, or weights that do not fit them (`flag_model_contract`).
+    """
     path = Path(directory) / FLAG_FILE
     if not path.exists():
         return None
-    with np.load(path) as z:
-        return FlagModel(
-            z["prototypes"].astype(np.float32),
-            z["weights"].astype(np.float64),
-            float(z["threshold"]),
-            float(z["tta_band"]),
-            bool(z["grey"]) if "grey" in z.files else False,
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            fm = FlagModel(
+                z["prototypes"].astype(np.float32),
+                z["weights"].astype(np.float64).reshape(-1),
+                float(z["threshold"]),
+                float(z["tta_band"]),
+                bool(z["grey"]) if "grey" in z.files else False,
+                tuple(str(n) for n in z["features"]) if "features" in z.files else FEATURES,
+                float(z["loc_knee"]) if "loc_knee" in z.files else 1.0,
+            )
+    except Exception as e:  # a damaged zip, a truncated array, a key missing: one coded error
+        raise FlagModelError(
+            f"{path}: unreadable flag model ({e})", "flag_model_unreadable", path=str(path)
+        ) from e
+    known = fm.features[: len(FEATURES)] == FEATURES and set(fm.features[len(FEATURES) :]) <= set(
+        BOX_FEATURES
+    )
+    if not known or len(fm.weights) != 1 + len(fm.features) or fm.prototypes.ndim != 2:
+        raise FlagModelError(
+            f"{path}: features {fm.features} / {len(fm.weights)} weights",
+            "flag_model_contract",
+            path=str(path),
         )
+    return fm
+
+
+def box_features(xyxy: np.ndarray, loc: np.ndarray, face_down: np.ndarray) -> dict[str, np.ndarray]:
+    """Flag 3's box features (`BOX_FEATURES`) of boxes `xyxy (K, 4)` with localiser scores `loc`;
+    sizes against the median of the face-up boxes (`face_down` False; all of them where none is).
+
+    >>> b = np.array([[0, 0, 10, 20], [20, 0, 30, 20], [40, 0, 50, 10]], np.float32)
+    >>> f = box_features(b, np.array([0.9, 0.8, 0.4]), np.zeros(3, bool))
+    >>> f["size_all"].round(2).tolist(), f["aspect_all"].round(2).tolist()
+    ([0.0, 0.0, 0.69], [0.0, 0.0, 0.69])
+    """
+    b = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    long, short = np.maximum(w, h), np.maximum(np.minimum(w, h), 1e-3)
+    up = ~np.asarray(face_down, bool) if (~np.asarray(face_down, bool)).any() else np.ones(len(b), bool)
+
+    def rel(v: np.ndarray) -> np.ndarray:
+        med = float(np.median(v[up])) if len(v) else 1.0
+        return np.abs(np.log(np.maximum(v, 1e-3) / max(med, 1e-3)))
+
+    return {"loc": np.asarray(loc, np.float64), "size_all": rel(long), "aspect_all": rel(long / short)}
 
 
 def normalise(x: np.ndarray) -> np.ndarray:

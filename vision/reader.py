@@ -38,7 +38,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
-from vision.flagging import load_flag_model
+from vision.flagging import box_features, load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -178,7 +178,8 @@ class TileReader:
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         conf = scores * readings.p
         if clf.flag_model is not None and readings.proto_sim is not None:
-            flags = clf.flag2(loaded, xyxy, readings, timing, source)
+            facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
+            flags = clf.flag2(loaded, xyxy, readings, timing, source, facts)
             flags |= unlike_refs(readings, clf.calibration(refs))
         else:
             flags = uncertain(readings, conf, clf.calibration(refs))

@@ -18,7 +18,15 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.boxes import cut_crops
-from vision.flagging import FlagModel, feature_matrix, grey_views, margin_toward, proto_sim, tta_boxes
+from vision.flagging import (
+    FEATURES,
+    FlagModel,
+    feature_matrix,
+    grey_views,
+    margin_toward,
+    proto_sim,
+    tta_boxes,
+)
 from vision.image import LoadedImage, open_image
 from vision.modelfiles import ModelError, ModelSpec, run_classifier
 from vision.reading import Readings, combine_views
@@ -195,16 +203,19 @@ class Classifier:
         readings: Readings,
         timing: dict[str, float],
         source: tuple[np.ndarray, float] | None = None,
+        box: dict[str, np.ndarray] | None = None,
     ) -> np.ndarray:
         """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
         already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
         are, made grey), then the logistic rule (the TTA
-        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags)."""
+        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags); flag 3
+        (a model naming `BOX_FEATURES`) adds the boxes' own facts `box` (`box_features`)."""
         fm = self.flag_model
         assert fm is not None and readings.logit_margin is not None and readings.proto_sim is not None
         tta = np.full(len(xyxy), np.nan, np.float32)
-        x = feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta)
-        flagged = fm.flags(x) & (fm.weights[-1] <= 0)  # TTA can only raise the score: these stay
+        x = fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
+        tta_w = fm.weights[1 + FEATURES.index("tta_margin")]
+        flagged = fm.flags(x) & (tta_w <= 0)  # TTA can only raise the score: these stay
         near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
         if len(near):
             logits, _emb, owner = self.views(loaded, tta_boxes(xyxy[near]), timing, source)
@@ -213,7 +224,9 @@ class Classifier:
             if fm.grey:  # the boxes' own views made grey join the TTA views
                 gl, _e, gowner = self.views(loaded, xyxy[near], timing, source, grey=True)
                 tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
-        return fm.flags(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta))
+        return fm.flags(
+            fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
+        )
 
 
 __all__ = ["Classifier", "CropKnobs"]
