@@ -55,6 +55,7 @@ from vision.reader_config import ReaderConfig
 from vision.reading import Readings, uncertain, unlike_refs
 from vision.refblend import RefSet
 from vision.refembed import gather_views
+from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, reduction_for
@@ -180,6 +181,8 @@ class TileReader:
             flags |= unlike_refs(readings, clf.calibration(refs))
         else:
             flags = uncertain(readings, conf, clf.calibration(refs))
+        if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
+            readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none)
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
