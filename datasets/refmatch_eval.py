@@ -197,29 +197,55 @@ def other_sets(photos: list[Photo], n_cls: int, cal_of) -> dict:
     return dict(c)
 
 
-def score(photos: list[Photo], n_cls: int, cal: MatchCalibration) -> tuple[int, int]:
-    """`(gained, lost)` tiles with `cal` (same set's references; another set's losses count twice)."""
-    t = tally(photos, n_cls, lambda _s: cal).get("all", {})
-    o = other_sets(photos, n_cls, lambda _s: cal)
-    gained = round((t.get("with_set_refs", 0) - t.get("plain", 0)) * t.get("tiles", 0))
-    return gained, t.get("made_worse", 0) + 2 * o.get("worse", 0)
+def per_set(photos: list[Photo], n_cls: int, cal: MatchCalibration) -> dict[str, int]:
+    """Per set: tiles gained with its own references less twice the tiles lost with them or
+    with any other set's (the grid's objective, summed over the sets a fit may see)."""
+    by_set: dict[str, list[Photo]] = {}
+    for p in photos:
+        by_set.setdefault(p.set, []).append(p)
+    out: Counter = Counter()
+    for p in photos:
+        others = [q for q in by_set[p.set] if q is not p]
+        if others:
+            got = read_with(p, others, n_cls, cal)
+            ok, was = got == p.truth, p.read == p.truth
+            out[p.set] += int((ok & ~was).sum()) - 2 * int((was & ~ok).sum())
+        for s, refs in by_set.items():
+            if s != p.set:
+                got = read_with(p, refs, n_cls, cal)
+                out[p.set] -= 2 * int(((p.read == p.truth) & (got != p.truth)).sum())
+    return dict(out)
 
 
-def fit(photos: list[Photo], n_cls: int, hold: str | None = None) -> MatchCalibration:
-    """The grid's best (most tiles gained less twice the tiles lost), on the sets but `hold`."""
-    use = [p for p in photos if p.set != hold]
-    return max(GRID, key=lambda cal: (lambda g, lost: g - 2 * lost)(*score(use, n_cls, cal)))
+def fits(photos: list[Photo], n_cls: int) -> tuple[dict[str, MatchCalibration], MatchCalibration]:
+    """The grid's best on every set but one, for each set (leave-one-set-out), and on all."""
+    rows = [(cal, per_set(photos, n_cls, cal)) for cal in GRID]
+    sets = sorted({p.set for p in photos})
+
+    def best(hold: str | None) -> MatchCalibration:
+        # ties: the strictest (a higher accept, then margin) — the surest not to hurt
+        return max(
+            rows, key=lambda r: (sum(v for s, v in r[1].items() if s != hold), r[0].accept, r[0].margin)
+        )[0]
+
+    return {s: best(s) for s in sets}, best(None)
 
 
 def report(photos: list[Photo], n_cls: int) -> dict:
     sets = sorted({p.set for p in photos})
-    held = {s: fit(photos, n_cls, s) for s in sets}
+    held, whole = fits(photos, n_cls)
     cal_of = held.__getitem__
-    whole = fit(photos, n_cls)
+    chosen = MatchCalibration()
     return {
         "photos": len(photos),
         "sets": len(sets),
         "leave_one_set_out": tally(photos, n_cls, cal_of),
+        "shipped_thresholds": {
+            "accept": chosen.accept,
+            "margin": chosen.margin,
+            "with_set_refs": tally(photos, n_cls, lambda _s: chosen),
+            "other_sets_refs": other_sets(photos, n_cls, lambda _s: chosen),
+        },
         "fixed_once_next_photo": next_photo(photos, n_cls, cal_of),
         "other_sets_refs": other_sets(photos, n_cls, cal_of),
         "fitted_on_all": {"accept": whole.accept, "margin": whole.margin},

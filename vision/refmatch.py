@@ -45,6 +45,10 @@ INSET = 2
 TRIM = 0.08
 """The share of a box's width and height cut off each side before it is resized."""
 
+FACE_KEY = f"face/{FACE[0]}x{FACE[1]}/inset{INSET}/trim{TRIM}"
+"""What a stored template was made with (`app.ui.table.refs` keeps it as the reference's model):
+a template of other settings is not compared."""
+
 SIDEWAYS = 1.15
 """A box wider than this times its height lies sideways (`vision.boxes.SIDEWAYS_RATIO`)."""
 
@@ -234,6 +238,7 @@ def match_refs(
 
 __all__ = [
     "FACE",
+    "FACE_KEY",
     "INSET",
     "Decision",
     "MatchCalibration",
