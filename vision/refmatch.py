@@ -90,7 +90,6 @@ def cut_faces(
     H, W = size
     h, w = pixels.shape[:2]
     out = np.zeros((len(xyxy), 2, H, W), np.float32)
-    grey = cv2.cvtColor(np.ascontiguousarray(pixels), cv2.COLOR_RGB2GRAY) if len(xyxy) else None
     trim = TRIM if trim is None else trim
     for k, (x0, y0, x1, y1) in enumerate(np.asarray(xyxy, np.float64)):
         dx, dy = (x1 - x0) * trim, (y1 - y0) * trim
@@ -99,7 +98,7 @@ def cut_faces(
         ix1, iy1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
         if ix1 - ix0 < 2 or iy1 - iy0 < 2:
             continue
-        crop = grey[iy0:iy1, ix0:ix1]  # type: ignore[index]
+        crop = cv2.cvtColor(np.ascontiguousarray(pixels[iy0:iy1, ix0:ix1]), cv2.COLOR_RGB2GRAY)
         if (x1 - x0) > SIDEWAYS * (y1 - y0):
             crop = np.rot90(crop, 1)
         interp = cv2.INTER_AREA if crop.shape[0] > H else cv2.INTER_LINEAR
