@@ -49,6 +49,10 @@ FACE_KEY = f"face/{FACE[0]}x{FACE[1]}/inset{INSET}/trim{TRIM}"
 """What a stored template was made with (`app.ui.table.refs` keeps it as the reference's model):
 a template of other settings is not compared."""
 
+FLAT = 4.0
+"""A face whose grey levels spread less than this (standard deviation) shows nothing to match:
+the veto on the embedding blend leaves it alone."""
+
 SIDEWAYS = 1.15
 """A box wider than this times its height lies sideways (`vision.boxes.SIDEWAYS_RATIO`)."""
 
@@ -64,11 +68,16 @@ class MatchCalibration:
         accept: the best class's score (NCC, -1..1) at least this may override.
         margin: ... and at least this above every other class's best score.
         flag_at: a best class at least this sure that disagrees with the kept reading: flagged.
+        veto: the embedding blend's move is undone where the old class's face score plus this
+            reaches the new class's (`match_refs`' `plain`).
+        support: ... or where the new class's face score is under this.
     """
 
     accept: float = 0.85
     margin: float = 0.08
     flag_at: float = 0.95
+    veto: float = 0.0
+    support: float = 0.6
 
 
 def cut_faces(
@@ -210,27 +219,44 @@ def match_refs(
     refs: RefSet,
     cal: MatchCalibration | None = None,
     keep: int = -1,
+    plain: np.ndarray | None = None,
 ) -> tuple[Readings, np.ndarray]:
     """The readings and flags of the boxes `xyxy` (`(K, 4)`, pixels of `pixels`) after matching
     their faces with `refs.faces` (`decide`): an overridden box takes the match's class (its
     `second` the reader's, `agree` false) and is not flagged for its old reading; a sure match
     that disagrees with the kept reading flags it. A box read as class `keep` (the classifier's
-    `none`: not a tile) is left as it is. `refs` without faces: unchanged."""
+    `none`: not a tile) is left as it is. `refs` without faces: unchanged.
+
+    `plain` (the classes read without references, `(K,)`): where the embedding blend
+    (`vision.refblend`) moved a box, the move stands only if the face supports it — its new
+    class's score at least `cal.support` and above the old class's less `cal.veto`; else the box
+    goes back to `plain` (a face with nothing to match, under `FLAT`, is left to the blend)."""
     if refs.faces is None or refs.face_labels is None or not len(refs.faces) or not len(xyxy):
         return readings, flags
-    per_class = class_scores(match(cut_faces(pixels, xyxy), refs.faces), refs.face_labels, refs.n_classes)
-    d = decide(readings.cls, per_class, cal or MatchCalibration())
+    faces = cut_faces(pixels, xyxy)
+    per_class = class_scores(match(faces, refs.faces), refs.face_labels, refs.n_classes)
+    textured = faces[:, 0].reshape(len(faces), -1).std(1) >= FLAT  # a face the match can judge
+    cal = cal or MatchCalibration()
+    d = decide(readings.cls, per_class, cal)
     fixed = readings.cls == keep
     changed, flag = d.changed & ~fixed, d.flag & ~fixed
-    if not changed.any():
+    if plain is not None:  # the embedding blend moved a box the face says it is not: back
+        k = np.arange(len(plain))
+        face = per_class[k, readings.cls]
+        face_says = (per_class[k, plain] + cal.veto >= face) | (face < cal.support)
+        veto = ~changed & ~fixed & textured & (plain != readings.cls) & face_says
+        d = replace(d, cls=np.where(veto, plain, d.cls))
+    else:
+        veto = np.zeros(len(changed), bool)
+    moved = changed | veto
+    if not moved.any():
         return readings, np.asarray(flags, bool) | flag
-    cls = np.where(changed, d.cls, readings.cls)
     second = readings.second if readings.second is not None else readings.cls
     out = replace(
         readings,
-        cls=cls,
-        agree=readings.agree & ~changed,
-        second=np.where(changed, readings.cls, second),
+        cls=np.where(moved, d.cls, readings.cls),
+        agree=readings.agree & ~moved,
+        second=np.where(moved, readings.cls, second),
     )
     return out, (np.asarray(flags, bool) & ~changed) | flag
 

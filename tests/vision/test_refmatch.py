@@ -137,6 +137,25 @@ def test_match_refs_overrides_clears_the_old_flag_and_keeps_none():
     assert match_refs(img, boxes, r, np.zeros(3, bool), plain)[0] is r  # no faces: unchanged
 
 
+def test_the_blend_moves_a_box_only_to_a_class_its_face_supports():
+    """`plain`: the classes without references. The embedding blend moved the boxes of another
+    style (faces unlike every reference, below `support`) and an ivory 2m to 3m (its face says
+    2m): all go back; a move the face supports stays."""
+    t, lab = refs_of(HAND, "ivory")
+    refs = RefSet(np.zeros((1, 4), np.float32), np.array([0]), len(CLASS_CODES), 7, t, lab)
+    img, boxes = photo(["2m", "3m"], "hk")
+    plain = np.array([IDX["2m"], IDX["3m"]])
+    blended = np.array([IDX["5m"], IDX["3m"]])
+    r = Readings(blended, np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
+    out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, plain=plain)
+    assert out.cls.tolist() == plain.tolist()
+    img, boxes = photo(["2m", "5m"], "ivory")
+    r = Readings(np.array([IDX["3m"], IDX["5m"]]), np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
+    cal = MatchCalibration(accept=2.0)  # no override: the veto alone
+    out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, cal, plain=np.array([IDX["2m"], IDX["4p"]]))
+    assert [CLASS_CODES[c] for c in out.cls] == ["2m", "5m"]
+
+
 def test_faces_are_grey_both_views_and_a_flat_face_matches_nothing():
     img, boxes = photo(["2m"], "ivory")
     f = cut_faces(img, boxes)
