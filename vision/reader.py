@@ -56,6 +56,7 @@ from vision.reader_config import ReaderConfig
 from vision.reading import Readings, uncertain, unlike_refs
 from vision.refblend import RefSet
 from vision.refembed import gather_views
+from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
@@ -167,7 +168,7 @@ class TileReader:
                 f"the classifier {model} has no embedding output", "refs_unsupported", model=model
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
-        more: dict[str, Any] = {"refs": refs} if refs is not None else {}
+        more: dict[str, Any] = {"refs": refs, "trace": {}} if refs is not None else {}
         if finer is not None and not clf.fits_crops(loaded, finer, xyxy):
             finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
         fine = (finer.pixels, finer.scale) if finer is not None else None
@@ -183,6 +184,9 @@ class TileReader:
             flags |= unlike_refs(readings, clf.calibration(refs))
         else:
             flags = uncertain(readings, conf, clf.calibration(refs))
+        if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
+            plain = more["trace"].get("plain_cls")
+            readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
@@ -300,6 +304,7 @@ class TileReader:
         timing: dict[str, float],
         refs: RefSet | None = None,
         source: tuple[np.ndarray, float] | None = None,
+        trace: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
         """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
         read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
@@ -329,6 +334,8 @@ class TileReader:
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
         if refs is not None:
+            if trace is not None:  # the classes without references (vision.refmatch: the veto)
+                trace["plain_cls"] = readings.cls
             readings = clf.readings(*gather_views(views, origin), len(origin), refs)
         return xyxy, scores, class_ids, readings
 

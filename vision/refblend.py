@@ -72,12 +72,17 @@ class RefSet:
         labels: int `(N,)` class index (into the classifier's classes) of each row.
         n_classes: C, the classifier's number of classes.
         count: how many references (a reference has one or two views).
+        faces: float32 `(M, D)` the references' face templates (`vision.refmatch.templates`),
+            matched by appearance after the blend (`vision.refmatch.match_refs`); None: none.
+        face_labels: int `(M,)` class index of each template.
     """
 
     embeddings: np.ndarray
     labels: np.ndarray
     n_classes: int
     count: int = 0
+    faces: np.ndarray | None = None
+    face_labels: np.ndarray | None = None
 
     @property
     def has(self) -> np.ndarray:

@@ -5,6 +5,8 @@ of `ReaderConfig.decode_min_side`, and again at the scale its tiles need only wh
 small there: `Classifier.crop_source`, `vision.scale`); each box is cut as a detection's crop is
 (`cut_crops`, both views when the classifier reads both), classified in batches of at most
 `EMBED_BATCH` views, and the `embedding` output of every view kept, L2-normalised.
+Each reference's face is also cut from the decoded photo and kept as a template
+(`vision.refmatch`: the set learned by appearance).
 `gather_views`: the views of the boxes left after the split stage, to read them with references
 without classifying them again.
 """
@@ -21,6 +23,7 @@ from vision.boxes import cut_crops
 from vision.image import ImageError, LoadedImage, open_image
 from vision.modelfiles import NONE_CLASS, run_classifier
 from vision.refblend import RefSet, normalise
+from vision.refmatch import cut_faces, templates
 from vision.refs import Ref, RefsError, check_box, position
 
 EMBED_BATCH = 512
@@ -54,6 +57,8 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         by_photo.setdefault(ref.image.resolve(), []).append(n)
     rows: list[np.ndarray] = []
     labels: list[int] = []
+    faces: list[np.ndarray] = []  # vision.refmatch: each reference's face template
+    face_labels: list[int] = []
     for path, idx in by_photo.items():
         try:
             loaded = open_image(path, min_side=reader.config.decode_min_side or None)
@@ -70,8 +75,17 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
         rows.append(emb)
         labels.extend(classes.index(refs[idx[k]].tile) for k in owner)
+        faces.append(templates(cut_faces(loaded.pixels, xyxy * np.float32(loaded.scale))))
+        face_labels.extend(classes.index(refs[n].tile) for n in idx)
     emb = np.concatenate(rows) if rows else np.zeros((0, 0), np.float32)
-    return RefSet(normalise(emb), np.asarray(labels, np.int64), len(classes), len(refs))
+    return RefSet(
+        normalise(emb),
+        np.asarray(labels, np.int64),
+        len(classes),
+        len(refs),
+        np.concatenate(faces) if faces else None,
+        np.asarray(face_labels, np.int64) if faces else None,
+    )
 
 
 def embed_boxes(reader, loaded: LoadedImage, xyxy: np.ndarray) -> tuple[np.ndarray, list[int]]:

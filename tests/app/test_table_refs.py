@@ -23,6 +23,7 @@ from ledger import Table
 from ledger.store import open_store
 from ledger.store import refs as R
 from tests.app.conftest import APP
+from vision.refmatch import FACE_KEY
 
 pytest.importorskip("onnx", reason="needs onnx (the train extra)")
 from vision import testing as VT
@@ -121,6 +122,8 @@ def test_a_recorded_photo_hand_teaches_the_table_its_set(models):
     want = ["7p"] * 3 + ["9s"] * 2 + ["1m", "2m", "3m", "6s", "7s", "8s"] + ["2p"] * 2
     assert sorted(r.tile for r in kept) == sorted(want)
     assert all(r.dim == 3 and len(r.views) in (12, 24) for r in kept)  # the sideways 7p: two views
+    faces = R.table_refs(store, code, FACE_KEY)  # each beside its face template (vision.refmatch)
+    assert sorted(r.tile for r in faces) == sorted(want) and all(r.dim == 560 for r in faces)
     assert _learned(at) == [i18n.catalog("zh")["table.refs_learned"].format(n=13)]
 
     _photo(at, paint(odd_blue=44))  # the next photo at this table, the same set
@@ -161,7 +164,7 @@ def test_undo_takes_the_hands_references_back(models):
     at.run()
     at.button(key="tb_record").click()
     at.run()
-    assert R.ref_state(store, code)[0] == 13
+    assert R.ref_state(store, code)[0] == 26  # 13 tiles: an embedding and a face template each
     at.button(key="tb_undo").click()
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -229,7 +232,7 @@ def test_winners_on_one_discard_are_learned_with_the_hand(models):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert [len(h.winners) for h in store.get(code).hands] == [2]
-    assert R.ref_state(store, code)[0] == 13  # the first winner's photo tiles; the typed hand has none
+    assert R.ref_state(store, code)[0] == 26  # the first winner's 13 photo tiles (embedding + face)
 
 
 def test_a_table_that_learned_another_set_reads_a_plain_photo_as_without(models):
@@ -244,8 +247,10 @@ def test_a_table_that_learned_another_set_reads_a_plain_photo_as_without(models)
     made = TR.embed(reader, buf.getvalue(), [(box, code) for box, code in SCENE if code != "back"])
     store = open_store()
     code = store.create_table(Table("jiujiang", SEATS)).table.code
-    assert R.add_refs(store, code, 1, made) == len(SCENE) - 2
-    refset = TR.to_refset(R.table_refs(store, code, TR.model_key(reader)), reader.classifier.classes)
+    assert R.add_refs(store, code, 1, made) == 2 * (len(SCENE) - 2)  # an embedding and a face each
+    faces = R.table_refs(store, code, FACE_KEY)
+    refset = TR.to_refset(R.table_refs(store, code, TR.model_key(reader)), reader.classifier.classes, faces)
+    assert refset is not None and refset.faces is not None and len(refset.faces) == len(SCENE) - 2
     plain = VT.paint_scene(*SIZE, SCENE)
     buf = io.BytesIO()
     Image.fromarray(plain).save(buf, "PNG")
@@ -254,3 +259,43 @@ def test_a_table_that_learned_another_set_reads_a_plain_photo_as_without(models)
         (d.tile, d.uncertain) for d in a.result.detections
     ]
     assert sorted(d.tile for d in a.result.detections) == sorted(c for _, c in SCENE)
+
+
+def inked(odd_as_7s: bool) -> bytes:
+    """The scene with each tile's code written on it in an ink of the tile's own red (the stand-in
+    model sees the red level only); the 8s painted with the 7s's red when `odd_as_7s`."""
+    import cv2
+
+    img = VT.paint_scene(*SIZE, [])
+    for k, ((x0, y0, x1, y1), code) in enumerate(SCENE):
+        r = VT.tile_colour("7s" if (k == ODD and odd_as_7s) else code)[0]
+        tile = np.empty((round(y1) - round(y0), round(x1) - round(x0), 3), np.uint8)
+        tile[:] = (r, 255, 255)
+        h, w = tile.shape[:2]
+        font = cv2.FONT_HERSHEY_SIMPLEX
+        cv2.putText(tile, code[0], (w // 5, h // 2), font, w / 40, (r, 0, 0), max(2, w // 12))
+        cv2.putText(tile, code[1:], (w // 4, h - h // 8), font, w / 60, (r, 0, 0), max(2, w // 16))
+        img[round(y0) : round(y1), round(x0) : round(x1)] = tile
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_the_tables_face_templates_read_a_fixed_tile_right_where_the_embedding_cannot(models):
+    """The 8s printed with the 7s's red: its embedding is a 7s's, its face is not."""
+    reader = services._reader()[0]
+    made = TR.embed(reader, inked(True), [(box, code) for box, code in SCENE if code != "back"])
+    store = open_store()
+    code = store.create_table(Table("jiujiang", SEATS)).table.code
+    R.add_refs(store, code, 1, made)
+    stored = R.table_refs(store, code, TR.model_key(reader))
+    with_faces = TR.to_refset(stored, reader.classifier.classes, R.table_refs(store, code, FACE_KEY))
+    without = TR.to_refset(stored, reader.classifier.classes)
+    x0 = SCENE[ODD][0][0]
+
+    def odd(refset) -> str:
+        result = services.read_photo(inked(True), refs=refset).result
+        return next(d.tile for d in result.detections if abs(d.xyxy[0] - x0) < 2)
+
+    assert odd(None) == "7s" and odd(without) == "7s"
+    assert odd(with_faces) == "8s"

@@ -8,6 +8,8 @@ references of that set (`ledger.store.refs`), and the table's later photos are r
   reader's, or the name the player gave a tile he renamed (`photo_boxes`). Its crop is cut from
   the photo as the reader cuts it, and the classifier's embedding of each view is kept with the
   model that made it (`embed`), never the photo; an embedding of another model is not used.
+  Its face template (`vision.refmatch`: the set learned by appearance) is kept beside it, as a
+  reference of the model `vision.refmatch.FACE_KEY`.
   Winners entered before on the same discard (一炮多响) are learned with the hand (`hold`).
 - **Reading with them.** `reading(code)` puts the table's `RefSet` under
   `services.PHOTO_REFS` while the page takes photos; it is read from the store once per change
@@ -99,6 +101,7 @@ def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
     from vision.image import decode_cost
     from vision.refblend import normalise
     from vision.refembed import embed_boxes
+    from vision.refmatch import FACE_KEY, cut_faces, templates
 
     classes = reader.classifier.classes
     boxes = [b for b in boxes if b[1] in classes and b[1] != "none"]
@@ -111,21 +114,29 @@ def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
         xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
         xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
         emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
+        faces = templates(cut_faces(loaded.pixels, xyxy * np.float32(loaded.scale))).astype("<f4")
     emb = normalise(np.asarray(emb, np.float32)).astype("<f4")
     model, dim = model_key(reader), int(emb.shape[1])
     rows: dict[int, list] = {}
     for b, k in enumerate(owner):
         rows.setdefault(k, []).append(emb[b])
-    return [R.TableRef(boxes[k][1], model, dim, np.stack(v).tobytes()) for k, v in sorted(rows.items())]
+    out = [R.TableRef(boxes[k][1], model, dim, np.stack(v).tobytes()) for k, v in sorted(rows.items())]
+    width = int(faces.shape[1])
+    return out + [R.TableRef(boxes[k][1], FACE_KEY, width, faces[k].tobytes()) for k in sorted(rows)]
 
 
-def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str]):
-    """The `vision.refblend.RefSet` of `stored` for a classifier of `classes` (None: nothing usable);
-    a reference of a code it does not know, or of another width than the first, is left out."""
+def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str], faces: Sequence[R.TableRef] = ()):
+    """The `vision.refblend.RefSet` of `stored` for a classifier of `classes` (None: nothing usable),
+    with the face templates `faces` (`vision.refmatch.FACE_KEY`'s references); a reference of a code
+    it does not know, or of another width than the first, is left out."""
     import numpy as np
 
     from vision.refblend import RefSet, normalise
+    from vision.refmatch import FACE, INSET
 
+    width = (FACE[0] - 2 * INSET) * (FACE[1] - 2 * INSET)
+    kept = [f for f in faces if f.tile in classes and f.dim == width]
+    face_rows = [np.frombuffer(f.views, "<f4").reshape(-1, width)[:1] for f in kept]
     rows, labels, count, dim = [], [], 0, None
     for r in stored:
         dim = r.dim if dim is None else dim
@@ -138,7 +149,14 @@ def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str]):
     if not rows:
         return None
     emb = normalise(np.concatenate(rows).astype(np.float32))
-    return RefSet(emb, np.asarray(labels, np.int64), len(classes), count)
+    return RefSet(
+        emb,
+        np.asarray(labels, np.int64),
+        len(classes),
+        count,
+        np.concatenate(face_rows).astype(np.float32) if face_rows else None,
+        np.asarray([classes.index(f.tile) for f in kept], np.int64) if face_rows else None,
+    )
 
 
 def _reader():
@@ -152,19 +170,23 @@ def current(code: str):
     reader = _reader()
     if reader is None:
         return None, 0
+    from vision.refmatch import FACE_KEY
+
     try:
         model = model_key(reader)
-        state = R.ref_state(store(), code, model)
+        state = R.ref_state(store(), code)  # every model's: a face template changes it too
         key = (default_url(), code, model, state)
         seen = ss.get(CACHE)
         if seen is not None and seen[0] == key:
             return seen[1], seen[2]
-        refset = to_refset(R.table_refs(store(), code, model), reader.classifier.classes)
+        stored = R.table_refs(store(), code, model)
+        faces = R.table_refs(store(), code, FACE_KEY)
+        refset = to_refset(stored, reader.classifier.classes, faces)
     except (LedgerError, OSError) as e:
         log.warning("references of table %s not read: %s", code, e)
         return None, 0
-    ss[CACHE] = (key, refset, state[0])
-    return refset, state[0]
+    ss[CACHE] = (key, refset, len(stored))
+    return refset, len(stored)
 
 
 @contextlib.contextmanager
