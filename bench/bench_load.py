@@ -43,7 +43,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
-from load_server import cpu_seconds, peak_rss_per_process_mb, rss_mb, server_command, wait_ready
+from load_server import (
+    cpu_seconds,
+    peak_rss_per_process_mb,
+    rss_mb,
+    server_command,
+    start_profile,
+    stop_profile,
+    wait_ready,
+)
 
 TARGET_MB = 1500
 REFUSALS_OK = False  # --refusals-ok
@@ -264,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
+    ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
+    ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
     opts = ap.parse_args(argv)
     global REFUSALS_OK
     REFUSALS_OK = opts.refusals_ok
@@ -279,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
     try:
         base_rss = peak_rss_mb(server.pid)
+        if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
+            run_session(port, photos[:1], threading.Barrier(1), {k: [] for k in results})
+            time.sleep(2)
+        spy = start_profile(server.pid, opts.profile) if opts.profile else None
         before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
@@ -294,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         unfinished = sum(t.is_alive() for t in threads)
         peak = peak_rss_mb(server.pid)
         cpu = cpu_seconds(server.pid) - cpu0
+        stop_profile(spy)
         peaks, load1, after = peak_rss_per_process_mb(server.pid), os.getloadavg(), rss_mb(server.pid)
         peak = max([peak, *peaks])  # a parlour: its busiest app process
         settled = []
@@ -328,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         f"  app RSS {before_rss} MB before, {after} MB after the burst, then every 5 s: {settled}; "
         f"peak per process {peaks} MB"
     )
+    if settled:
+        ratio = settled[-1] / max(1, before_rss)
+        print(f"  RSS {opts.settle:g} s after the burst / before: {ratio:.2f}x (target <= 1.3x)")
     for f in failed[:10]:
         print(f"    - {f}")
     print(
