@@ -117,8 +117,9 @@ def _release(key: str, file_id: str | None) -> None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
-    if file_id and ctx is not None and ctx.uploaded_file_mgr is not None:
-        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx is not None else None
+    if file_id and ctx is not None and callable(remove):  # Streamlit's in-memory store has it
+        remove(ctx.session_id, file_id)
     if key in ss:
         del ss[key]  # the file read, deserialised for this run: not kept in the session either
 
