@@ -25,6 +25,12 @@ sessions, no request failed. Photos (from bench/bench_memory.py, generated into 
 of them). With `--refusals-ok` an error message on the page (a photo refused as too large) is
 counted as a refusal, not a failure; an exception in the page is still a failure. Target
 (issue 24): < 1.5 GB with 8 sessions uploading hostile images.
+
+Issue 37: `--warm` reads one photo first (the reader loaded: "before" is a warmed process, and the
+RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `--distinct` gives
+every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
+photo's hash (the draft's photo store, the boxed photo's cache); `--profile FILE` records the burst
+with py-spy (`pip install py-spy`) for `bench/profile_summary.py FILE`.
 """
 
 from __future__ import annotations
@@ -199,8 +205,9 @@ class Session:
             elif which == "markdown" and "jx-timing" in element.markdown.body:
                 self.results_shown += 1  # the app's "photo -> result" line
 
-    def upload(self, path: Path, number: int) -> float:
-        """Upload `path` through the file uploader; seconds until the page showed the result."""
+    def upload(self, path: Path, number: int, data: bytes | None = None) -> float:
+        """Upload `path` (its bytes, or `data`) through the file uploader; seconds until the page
+        showed the result."""
         from streamlit.proto.Common_pb2 import FileUploaderState, FileURLsRequest, UploadedFileInfo
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -218,7 +225,7 @@ class Session:
         if answer.error_msg or not answer.file_urls:
             raise Failed(f"no upload URL: {answer.error_msg}")
         urls = answer.file_urls[0]
-        data = path.read_bytes()
+        data = data if data is not None else path.read_bytes()
         url = urls.upload_url if urls.upload_url.startswith("http") else self.base + urls.upload_url
         put = self.http.put(
             url, files={"file": (path.name, data)}, headers={"X-Xsrftoken": self.xsrf}, timeout=STEP_SECONDS
@@ -235,6 +242,21 @@ class Session:
         return time.perf_counter() - t0
 
 
+DISTINCT = False  # --distinct
+
+
+def distinct(path: Path) -> bytes | None:
+    """With `--distinct`, `path`'s JPEG with a comment of its own (a COM segment after SOI): every
+    upload a photo of its own, as at a real table (nothing shared by hash); else None."""
+    if not DISTINCT:
+        return None
+    data = path.read_bytes()
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    note = os.urandom(16).hex().encode()
+    return data[:2] + b"\xff\xfe" + (len(note) + 2).to_bytes(2, "big") + note + data[2:]
+
+
 def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
     try:
         barrier.wait(timeout=120)
@@ -244,7 +266,7 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
         out["open"].append(time.perf_counter() - t0)
         for i, photo in enumerate(photos):
             try:
-                out["photo"].append(session.upload(photo, i))
+                out["photo"].append(session.upload(photo, i, distinct(photo)))
             except Failed as exc:
                 out["failed"].append(f"{photo.name}: {exc}")
                 session.problems.clear()
@@ -273,10 +295,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
+    ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
     opts = ap.parse_args(argv)
-    global REFUSALS_OK
-    REFUSALS_OK = opts.refusals_ok
+    global REFUSALS_OK, DISTINCT
+    REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
     from hostile_images import NAMES, hostile
 

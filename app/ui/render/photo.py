@@ -95,7 +95,6 @@ def label_font() -> str | None:
     return next((str(p) for p in FONT_CANDIDATES if p.is_file()), None)
 
 
-@lru_cache(maxsize=64)
 @lru_cache(maxsize=16)
 def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
     """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles.
