@@ -48,6 +48,7 @@ SERVER_OPTIONS: dict[str, str] = {
     "client.showErrorLinks": "false",
     "browser.gatherUsageStats": "false",  # no network at run time
     "runner.magicEnabled": "true",
+    "runner.postScriptGC": "false",  # no full gc.collect() after every run: `photo_gate.reclaim` after reads
     "theme.primaryColor": "#0b7a4b",
 }
 """Every Streamlit option `jxmj app` sets (`section.option`: value, as on the command line)."""

@@ -10,9 +10,13 @@ So a phone JPEG (~20 MiB) is not kept waiting behind two 100-megapixel JPEGs, an
 uploads decodes more than `MEMORY` at once. A read that is not admitted waits — with
 `waiting()` shown meanwhile, e.g. a spinner — for at most `WAIT_SECONDS`, then `PhotoBusy`
 is raised (the app says "busy, try again"; the hand is kept). One gate per server process:
-every Streamlit session is a thread of it. When the last running read ends, freed memory glibc
-still keeps in its arenas goes back to the system (`trim`: `malloc_trim(0)`, issue 37; elsewhere
-nothing).
+every Streamlit session is a thread of it.
+
+Memory handed back (issue 37): once no read has run for `QUIET_S`, `reclaim` runs once — a full
+`gc.collect()` (the server no longer collects after every script run: `runner.postScriptGC` off
+in `app.cmd_app.SERVER_OPTIONS`, ~0.05 s a rerun) and `trim` (glibc's `malloc_trim(0)`: the
+freed memory glibc still keeps in its arenas goes back to the system; elsewhere nothing).
+So a burst of photos pays for one collection, after it, not one per rerun.
 
 >>> with photo_slot(cost=2**20):
 ...     free_slots() == SLOTS - 1
@@ -25,13 +29,14 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import gc
 import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
 __all__ = ["MEMORY", "ORT_THREADS_ENV", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "ort_threads"]
-__all__ += ["photo_slot", "trim"]
+__all__ += ["QUIET_S", "photo_slot", "reclaim", "trim"]
 
 
 def _slots_from_env() -> int:
@@ -64,9 +69,13 @@ def ort_threads() -> int | None:
     return n if n >= 1 else None
 
 
+QUIET_S = 2.0
+"""Seconds without a photo read after which `reclaim` runs (once per quiet spell)."""
+
 _gate = threading.Condition()
 _running = 0
 _reserved = 0
+_started = 0  # reads admitted so far: a reclaim waits for a quiet spell of `QUIET_S` with none
 
 
 class PhotoBusy(Exception):
@@ -94,6 +103,28 @@ def trim() -> bool:
     return bool(fn is not None and fn(0) is not None)
 
 
+def reclaim() -> bool:
+    """Collect the garbage (`gc.collect()`, cycles included) and give the C heap's free memory
+    back (`trim`); what `trim` says. ~0.05-0.1 s on a loaded server: run once after a burst."""
+    gc.collect()
+    return trim()
+
+
+def _reclaim_if_quiet(started: int) -> None:
+    """`reclaim` unless a read began since the one that scheduled it (a later one will)."""
+    with _gate:
+        quiet = _running == 0 and _started == started
+    if quiet:
+        reclaim()
+
+
+def _after_reads(started: int) -> None:
+    """The last running read ended: `reclaim` after `QUIET_S` if no read begins meanwhile."""
+    timer = threading.Timer(QUIET_S, _reclaim_if_quiet, (started,))
+    timer.daemon = True
+    timer.start()
+
+
 def _admissible(cost: int) -> bool:
     return _running < SLOTS and (_reserved + cost <= MEMORY or _running == 0)
 
@@ -115,17 +146,17 @@ def photo_slot(
     Raises:
         PhotoBusy: not admitted within the timeout.
     """
-    global _running, _reserved
+    global _running, _reserved, _started
     cost = max(0, cost)
     with _gate:
         admitted = _admissible(cost)
         if admitted:
-            _running, _reserved = _running + 1, _reserved + cost
+            _running, _reserved, _started = _running + 1, _reserved + cost, _started + 1
     if not admitted:
         with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
             admitted = _gate.wait_for(lambda: _admissible(cost), WAIT_SECONDS if timeout is None else timeout)
             if admitted:
-                _running, _reserved = _running + 1, _reserved + cost
+                _running, _reserved, _started = _running + 1, _reserved + cost, _started + 1
     if not admitted:
         raise PhotoBusy(f"{SLOTS - free_slots()} photo reads kept running")
     try:
@@ -133,7 +164,7 @@ def photo_slot(
     finally:
         with _gate:
             _running, _reserved = _running - 1, _reserved - cost
-            last = _running == 0
+            last, started = _running == 0, _started
             _gate.notify_all()
-        if last:  # no read holds a decode now: what they freed goes back (a few ms)
-            trim()
+        if last:  # no read holds a decode now: what they freed goes back once all is quiet
+            _after_reads(started)

@@ -25,6 +25,12 @@ sessions, no request failed. Photos (from bench/bench_memory.py, generated into 
 of them). With `--refusals-ok` an error message on the page (a photo refused as too large) is
 counted as a refusal, not a failure; an exception in the page is still a failure. Target
 (issue 24): < 1.5 GB with 8 sessions uploading hostile images.
+
+Issue 37: `--warm` reads one photo first (the reader loaded: "before" is a warmed process, and the
+RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `--distinct` gives
+every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
+photo's hash (the draft's photo store, the boxed photo's cache); `--profile FILE` records the burst
+with py-spy (`pip install py-spy`) for `bench/profile_summary.py FILE`.
 """
 
 from __future__ import annotations
@@ -43,7 +49,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
-from load_server import cpu_seconds, peak_rss_per_process_mb, rss_mb, server_command, wait_ready
+from load_server import (
+    cpu_seconds,
+    peak_rss_per_process_mb,
+    rss_mb,
+    server_command,
+    start_profile,
+    stop_profile,
+    wait_ready,
+)
 
 TARGET_MB = 1500
 REFUSALS_OK = False  # --refusals-ok
@@ -191,8 +205,9 @@ class Session:
             elif which == "markdown" and "jx-timing" in element.markdown.body:
                 self.results_shown += 1  # the app's "photo -> result" line
 
-    def upload(self, path: Path, number: int) -> float:
-        """Upload `path` through the file uploader; seconds until the page showed the result."""
+    def upload(self, path: Path, number: int, data: bytes | None = None) -> float:
+        """Upload `path` (its bytes, or `data`) through the file uploader; seconds until the page
+        showed the result."""
         from streamlit.proto.Common_pb2 import FileUploaderState, FileURLsRequest, UploadedFileInfo
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -210,7 +225,7 @@ class Session:
         if answer.error_msg or not answer.file_urls:
             raise Failed(f"no upload URL: {answer.error_msg}")
         urls = answer.file_urls[0]
-        data = path.read_bytes()
+        data = data if data is not None else path.read_bytes()
         url = urls.upload_url if urls.upload_url.startswith("http") else self.base + urls.upload_url
         put = self.http.put(
             url, files={"file": (path.name, data)}, headers={"X-Xsrftoken": self.xsrf}, timeout=STEP_SECONDS
@@ -227,6 +242,21 @@ class Session:
         return time.perf_counter() - t0
 
 
+DISTINCT = False  # --distinct
+
+
+def distinct(path: Path) -> bytes | None:
+    """With `--distinct`, `path`'s JPEG with a comment of its own (a COM segment after SOI): every
+    upload a photo of its own, as at a real table (nothing shared by hash); else None."""
+    if not DISTINCT:
+        return None
+    data = path.read_bytes()
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    note = os.urandom(16).hex().encode()
+    return data[:2] + b"\xff\xfe" + (len(note) + 2).to_bytes(2, "big") + note + data[2:]
+
+
 def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
     try:
         barrier.wait(timeout=120)
@@ -236,7 +266,7 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
         out["open"].append(time.perf_counter() - t0)
         for i, photo in enumerate(photos):
             try:
-                out["photo"].append(session.upload(photo, i))
+                out["photo"].append(session.upload(photo, i, distinct(photo)))
             except Failed as exc:
                 out["failed"].append(f"{photo.name}: {exc}")
                 session.problems.clear()
@@ -264,9 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
+    ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
+    ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
+    ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
     opts = ap.parse_args(argv)
-    global REFUSALS_OK
-    REFUSALS_OK = opts.refusals_ok
+    global REFUSALS_OK, DISTINCT
+    REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
     from hostile_images import NAMES, hostile
 
@@ -279,6 +312,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
     try:
         base_rss = peak_rss_mb(server.pid)
+        if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
+            run_session(port, photos[:1], threading.Barrier(1), {k: [] for k in results})
+            time.sleep(2)
+        spy = start_profile(server.pid, opts.profile) if opts.profile else None
         before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
@@ -294,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         unfinished = sum(t.is_alive() for t in threads)
         peak = peak_rss_mb(server.pid)
         cpu = cpu_seconds(server.pid) - cpu0
+        stop_profile(spy)
         peaks, load1, after = peak_rss_per_process_mb(server.pid), os.getloadavg(), rss_mb(server.pid)
         peak = max([peak, *peaks])  # a parlour: its busiest app process
         settled = []
@@ -328,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
         f"  app RSS {before_rss} MB before, {after} MB after the burst, then every 5 s: {settled}; "
         f"peak per process {peaks} MB"
     )
+    if settled:
+        ratio = settled[-1] / max(1, before_rss)
+        print(f"  RSS {opts.settle:g} s after the burst / before: {ratio:.2f}x (target <= 1.3x)")
     for f in failed[:10]:
         print(f"    - {f}")
     print(

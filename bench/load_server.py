@@ -99,3 +99,32 @@ def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float =
             return True
         time.sleep(0.3)
     return False
+
+
+def start_profile(pid: int, out: Path) -> subprocess.Popen | None:
+    """`py-spy record` of the app processes of `pid`'s tree into `out` (collapsed stacks, every
+    thread, idle ones left out), or None when py-spy is not installed (`pip install py-spy`)."""
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        print("  (no py-spy: no profile)")
+        return None
+    cmd = [spy, "record", "--pid", str(pid), "--subprocesses", "--threads", "--format", "raw"]
+    cmd += ["--rate", "200", "--output", str(out), "--nonblocking"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # attached before the burst
+    return proc
+
+
+def stop_profile(proc: subprocess.Popen | None) -> None:
+    """Stop `py-spy record` (SIGINT: it writes its file)."""
+    import signal
+
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()

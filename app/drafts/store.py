@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from app.drafts import policy
 from app.drafts.photo import bounded
-from app.drafts.table import drafts, metadata, photos
+from app.drafts.table import drafts, metadata, photos, photos_updated
 from ledger.errors import LedgerError, StoreError
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -61,7 +61,9 @@ def open_drafts(url: str | None = None, engine: sa.Engine | None = None) -> Draf
         elif "photo" not in {c["name"] for c in sa.inspect(conn).get_columns(drafts.name)}:
             conn.execute(sa.text(f"ALTER TABLE {drafts.name} ADD COLUMN photo VARCHAR(64)"))
         if photos.name not in names:
-            photos.create(conn)
+            photos.create(conn)  # with its index
+        else:
+            photos_updated.create(conn, checkfirst=True)
     return store
 
 

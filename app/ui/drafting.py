@@ -47,7 +47,16 @@ COOKIE_DAYS = 30
 REFUSED = ("draft_too_large", "drafts_full")
 """A draft refused by its quotas (`app.drafts.policy`), not by a busy database: not tried again."""
 
-__all__ = ["clear", "keep_cookie", "phone_token", "restore", "save", "single_hand_key", "table_key"]
+__all__ = [
+    "clear",
+    "keep_cookie",
+    "phone_token",
+    "photo_data",
+    "restore",
+    "save",
+    "single_hand_key",
+    "table_key",
+]
 
 
 def _tried(write: Callable[[], R]) -> R:
@@ -214,6 +223,23 @@ def restore(key: str) -> bool:
     h.photo_restored(photo, src, blob)
     h.mark_saved(key, draft.to_json(h))  # as save() will make it
     return True
+
+
+def photo_data() -> bytes | None:
+    """The bytes the photo of the hand in progress was read from (an upload or a camera shot),
+    or None: kept in the session until its draft holds them, then read back from the store
+    (`HandInProgress.photo_stored`; issue 37: a session no longer holds its phone's photos
+    for the 2 minutes Streamlit keeps it after the phone left)."""
+    h = session.hip()
+    if h.photo_bytes is not None or not h.photo_stored or h.saved is None:
+        return h.photo_bytes
+    key = h.saved[0]
+    try:
+        got = _tried(lambda: store().load(key))
+    except LedgerError as e:
+        log.warning("draft %s: photo not read back: %s", key, e)
+        return None
+    return got[1] if got else None
 
 
 def clear(key: str) -> None:

@@ -112,3 +112,29 @@ def test_drafts_of_a_release_before_photos_gain_their_column(db_url):
     store.save("table:X:A", {"n": 2}, b"new photo")
     assert store.load("table:X:A") == ({"n": 2}, b"new photo")
     store.close()
+
+
+def _sweep_plan(engine) -> str:
+    named = "SELECT photo FROM jxmj_app_drafts WHERE photo IS NOT NULL"
+    query = f"DELETE FROM jxmj_app_photos WHERE sha256 NOT IN ({named}) AND updated < '2000'"
+    with engine.connect() as conn:
+        return " ".join(str(row[-1]) for row in conn.execute(sa.text(f"EXPLAIN QUERY PLAN {query}")))
+
+
+def test_the_sweep_finds_old_photos_by_an_index_not_through_every_blob(tmp_path):
+    """Issue 37: a photo's ``updated`` lies after its blob, so the sweep after each new photo read
+    every stored photo's pages (23 ms with 200 MB stored); an index answers it, in a new database
+    and in one whose photos' table an older release made."""
+    for name, older in (("new", False), ("older", True)):
+        url = f"sqlite:///{tmp_path / name}.sqlite3"
+        if older:
+            engine = sa.create_engine(url)
+            with engine.begin() as conn:
+                conn.execute(sa.text("CREATE TABLE jxmj_app_photos (sha256 VARCHAR(64) PRIMARY KEY,"
+                                     " blob BLOB NOT NULL, updated VARCHAR(32) NOT NULL)"))  # fmt: skip
+            engine.dispose()
+        open_drafts(url).close()
+        engine = sa.create_engine(url)
+        plan = _sweep_plan(engine)
+        engine.dispose()
+        assert "USING INDEX ix_jxmj_app_photos_updated" in plan, (name, plan)

@@ -51,3 +51,31 @@ def test_the_chosen_payer_tab_stays_chosen_across_a_language_switch(at):
     assert (_payer_tab(at), at.session_state["payers_tab"]) == (1, "Across 对家")
     _lang(at, "zh")
     assert (_payer_tab(at), at.session_state["payers_tab"]) == (1, "对家")
+
+
+def _count_fields(at) -> list[str]:
+    return [n.key for n in at.number_input if n.key and n.key.startswith("w_") and n.key != "w_point_value"]
+
+
+def test_a_closed_panel_draws_no_field_and_keeps_what_was_entered(at):
+    """Issue 37: the closed 吃炮 panel drew its 18 number fields unseen on every rerun; it now
+    draws none, and what the player entered stays in the hand (counted while closed, shown again
+    when it opens)."""
+    first = at.session_state.hip.cond.payers[0]
+    assert _count_fields(at) == []  # closed: no field
+    at.session_state["payers_open"] = True
+    at.run()
+    assert len(_count_fields(at)) == 6 * len(at.session_state.hip.cond.payers)  # 發, 4 sets, kongs
+    at.number_input(key=f"w_{first}_bonus_tiles").set_value(2)
+    at.run()
+    at.session_state["payers_open"] = False
+    at.run()
+    at.run()  # a later rerun, e.g. a tap on a tile
+    assert _count_fields(at) == []
+    assert at.session_state.hip.cond.seats[first].count("bonus_tiles") == 2  # counted while closed
+    i18n.set_lang("zh")
+    assert i18n.t("cond.payers_some", n=2) in [c.value for c in at.caption]
+    at.session_state["payers_open"] = True
+    at.run()
+    assert at.number_input(key=f"w_{first}_bonus_tiles").value == 2  # shown again
+    assert not at.exception

@@ -237,9 +237,17 @@ def test_a_new_photo_is_unsaved_until_the_draft_is_written():
     assert hip.is_saved("token:X", draft) and not hip.is_saved("token:Y", draft)
     hip.show_photo(object(), "upload", b"jpeg")
     assert not hip.is_saved("token:X", draft)  # the same JSON, a new photo: written again
-    hip.mark_saved("token:X", draft)
-    hip.typed_over()  # typed over: the photo and its bytes stay, drawn grey
-    assert (hip.photo_src, hip.photo_bytes, hip.photo_unsaved) == ("typed", b"jpeg", False)
+    hip.mark_saved("token:X", draft)  # the store holds the photo's bytes now: the session lets go
+    assert (hip.photo_bytes, hip.photo_stored) == (None, True)
+    hip.typed_over()  # typed over: the photo stays, drawn grey, its bytes in the store
+    assert (hip.photo_src, hip.photo_bytes, hip.photo_stored, hip.photo_unsaved) == (
+        "typed",
+        None,
+        True,
+        False,
+    )
+    hip.show_photo(object(), "camera", b"jpeg2")  # a new photo: its bytes held until written
+    assert (hip.photo_bytes, hip.photo_stored, hip.photo_unsaved) == (b"jpeg2", False, True)
     hip.forget_saved("token:X")
     assert not hip.is_saved("token:X", draft)
 

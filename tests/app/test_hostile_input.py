@@ -156,6 +156,8 @@ def test_a_bad_point_value_is_an_error_and_no_total(at, typed_value):
 
 def test_a_fractional_count_is_not_rounded(at):
     _type_hand(at, HAND)
+    at.session_state["payers_open"] = True  # the 吃炮 panel opened: a closed one draws no field
+    at.run()
     keys = [n.key for n in at.number_input if n.key and n.key.endswith("_bonus_tiles")]
     assert keys
     at.number_input(key=keys[0]).set_value(2.5)

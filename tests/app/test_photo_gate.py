@@ -80,18 +80,40 @@ def test_a_failing_read_gives_its_slot_back():
     assert free_slots() == SLOTS and photo_gate._reserved == 0
 
 
-def test_memory_goes_back_when_the_last_read_ends(monkeypatch):
-    """Issue 37: glibc keeps freed decode buffers in its arenas; `malloc_trim` runs once the last
-    of the reads running at once ends, not while another still holds its decode."""
+def test_memory_goes_back_once_the_reads_are_quiet(monkeypatch):
+    """Issue 37: glibc keeps freed decode buffers in its arenas, and the server no longer
+    collects garbage after every script run; `reclaim` (a full collection, then `malloc_trim`)
+    runs once no read has run for `QUIET_S` — not while another read holds its decode, and not
+    after each read of a burst."""
+    import time
+
     from app import photo_gate
 
-    trims = []
-    monkeypatch.setattr(photo_gate, "trim", lambda: trims.append(photo_gate.free_slots()))
+    monkeypatch.setattr(photo_gate, "QUIET_S", 0.2)
+    reclaims = []
+    monkeypatch.setattr(photo_gate, "reclaim", lambda: reclaims.append(photo_gate.free_slots()))
     with photo_gate.photo_slot(cost=2**20):
         with photo_gate.photo_slot(cost=2**20):
             pass
-        assert trims == []  # the outer read still runs
-    assert trims == [photo_gate.SLOTS]
+        time.sleep(0.4)
+        assert reclaims == []  # the outer read still runs
+    time.sleep(0.05)
+    with photo_gate.photo_slot(cost=2**20):  # the next read of the burst, within the quiet spell
+        pass
+    time.sleep(0.3)
+    assert reclaims == [photo_gate.SLOTS]  # one reclaim, after the last read of the burst
+    time.sleep(0.3)
+    assert reclaims == [photo_gate.SLOTS]
+
+
+def test_reclaim_collects_cycles_and_trims(monkeypatch):
+    from app import photo_gate
+
+    collected, trims = [], []
+    monkeypatch.setattr(photo_gate.gc, "collect", lambda *a: collected.append(a) or 0)
+    monkeypatch.setattr(photo_gate, "trim", lambda: trims.append(1) or True)
+    assert photo_gate.reclaim() is True
+    assert collected == [()] and trims == [1]
 
 
 def test_trim_gives_memory_back_on_glibc():

@@ -92,6 +92,8 @@ def test_the_result_sentence_names_the_bad_fields_with_their_seat(at):
     from app.ui.hand import numbers
 
     _type_hand(at, HAND)
+    at.session_state["payers_open"] = True  # the 吃炮 panel opened: a closed one draws no field
+    at.run()
     key = next(n.key for n in at.number_input if n.key and n.key.endswith("_bonus_tiles"))
     at.number_input(key="w_point_value").set_value(-5.0)
     at.number_input(key=key).set_value(9.0)

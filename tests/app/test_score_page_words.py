@@ -53,6 +53,8 @@ def test_the_eaten_items_of_a_payer_are_listed_in_the_pages_punctuation(at):
     """A payer's two 發 listed "Bonus tile (發)、Bonus tile (發)" in English."""
     _lang(at, "en")
     payer = at.session_state.hip.cond.payers[0]
+    at.session_state["payers_open"] = True  # a closed 吃炮 panel draws no field
+    at.run()
     at.number_input(key=f"w_{payer}_bonus_tiles").set_value(2)
     at.run()
     assert _eaten_list(at) == "Bonus tile (Green dragon 發), Bonus tile (Green dragon 發)"

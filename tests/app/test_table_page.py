@@ -354,6 +354,8 @@ def test_a_bad_number_entry_on_the_table_page_previews_and_records_nothing():
     at = _open(code)
     _enter(at, HAND_A, winner=1, discarder=2)
     assert any("李四 +3 · 王五 -3" in m.value for m in at.markdown)
+    at.session_state["payers_open"] = True  # the 吃炮 panel opened: a closed one draws no field
+    at.run()
     keys = [n.key for n in at.number_input if n.key and n.key.endswith("_bonus_tiles")]
     assert keys
     at.number_input(key=keys[0]).set_value(2.5)

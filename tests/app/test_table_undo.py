@@ -36,13 +36,18 @@ def test_undo_puts_the_hand_back_in_the_editor_and_recording_again_gives_the_sam
     at.run()
     at.segmented_control(key="tw_how").set_value(2)
     at.run()
+    at.session_state["payers_open"] = True  # the 吃炮 panel opened: a closed one draws no field
+    at.run()
     at.number_input(key="w_right_bonus_tiles").set_value(1)  # 王五 (the discarder) set aside one 發
+    at.run()
+    at.session_state["payers_open"] = False  # ... and closed again: the count stays in the hand
     at.run()
     entered, seats = at.session_state.hip.hand, at.session_state.hip.cond.seats
     assert [m.kind for m in entered.melds] == ["pung"] and entered.winning_tile == "C"
     _click(at, "tb_record")
     recorded = _ledger_of(code)
     assert at.session_state.hip.hand.is_empty and len(recorded[0]) == 1
+    assert recorded[0][0]["winners"][0]["eaten"] == [{"seat": 2, "bonus_tiles": 1}]  # entered, panel closed
     _click(at, "tb_undo")
     assert _ledger_of(code) == ([], [])
     assert at.session_state.hip.hand == entered  # same tiles, meld and winning tile

@@ -309,3 +309,12 @@ def test_reader_config_takes_the_ends_of_each_range():
     for field, (lo, hi) in LIMITS.items():
         assert getattr(ReaderConfig(**{field: lo}), field) == lo
         assert getattr(ReaderConfig(**{field: hi}), field) == hi
+
+
+def test_sessions_keep_no_memory_arena():
+    """Issue 37: ONNX Runtime's CPU arena keeps the peak of the reads made at once for good;
+    without it a burst's tensors go back when freed."""
+    from vision.modelfiles import session_options
+
+    assert session_options().enable_cpu_mem_arena is False
+    assert session_options(2).enable_cpu_mem_arena is False

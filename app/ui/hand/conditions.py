@@ -133,27 +133,37 @@ def _payer_inputs(ready_declared: bool) -> None:
     """Each payer's 發 / 中白 / kongs (吃炮) in a panel that stays open until the player closes
     it: its open state (`PANEL_OPEN`, across a language switch too) and the chosen payer's tab
     are kept in the session, and the count of entries is said below it, never above (an
-    element drawn above would move the panel and close it)."""
+    element drawn above would move the panel and close it).
+
+    A closed panel draws no field (issue 37: its 18 number fields cost a photo's rerun ~0.03 s
+    on a busy server, drawn unseen): the counts live in the hand's `cond.seats`, and opening the
+    panel (a rerun) draws each field from them again, so nothing entered is lost."""
     cond = session.hip().cond
     seats = cond.payers
     if ss.get(keys.PAYERS_OPEN) is not None:  # the panel as the player left it last run
         ss[PANEL_OPEN] = bool(ss[keys.PAYERS_OPEN])
+    is_open = bool(ss.get(PANEL_OPEN, False))
     title = t("cond.payers") if ready_declared else t("cond.payers_no_ready")  # 星子: no 报听
-    with st.expander(title, expanded=ss.get(PANEL_OPEN, False), key="payers_open", on_change="rerun"):
+    with st.expander(title, expanded=is_open, key="payers_open", on_change="rerun"):
         st.caption(t("cond.payers_help"))
-        names = [t(f"seat.{s}") for s in seats]
-        tabs = st.tabs(names, default=_tab_default(names, seats), key="payers_tab", on_change="rerun")
-        for tab, s in zip(tabs, seats, strict=True):
-            with tab:
-                cols = st.columns(2)
-                for n, f in enumerate(COUNTERS):
-                    with cols[n % 2]:
-                        label, who = t(f"payer.{f}"), t(f"seat.{s}")
-                        number_field(
-                            label, f"w_{s}_{f}", cond.seats[s].count(f), *COUNT, name=f"{who} {label}"
-                        )
-                if ready_declared:
-                    bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))
+        if is_open:
+            _payer_fields(seats, ready_declared)
     entered = sum(cond.seats[s].entries for s in seats)
     if entered:
         st.caption(t("cond.payers_some", n=entered))
+
+
+def _payer_fields(seats: Sequence[str], ready_declared: bool) -> None:
+    """The open panel's tabs, one per payer, each with its counts and 报听."""
+    cond = session.hip().cond
+    names = [t(f"seat.{s}") for s in seats]
+    tabs = st.tabs(names, default=_tab_default(names, seats), key="payers_tab", on_change="rerun")
+    for tab, s in zip(tabs, seats, strict=True):
+        with tab:
+            cols = st.columns(2)
+            for n, f in enumerate(COUNTERS):
+                with cols[n % 2]:
+                    label, who = t(f"payer.{f}"), t(f"seat.{s}")
+                    number_field(label, f"w_{s}_{f}", cond.seats[s].count(f), *COUNT, name=f"{who} {label}")
+            if ready_declared:
+                bind_seat(s, "ready_declared", st.checkbox, t("payer.ready_declared"))

@@ -105,6 +105,23 @@ def take_new_photos() -> None:
         if fid not in seen:
             seen.add(fid)
             ingest_photo(data, source)
+            _release(key, f.file_id)
+
+
+def _release(key: str, file_id: str | None) -> None:
+    """Let Streamlit forget a file read (issue 37): its uploaded-file store kept every photo a
+    session uploaded, and the widget's state the last, until the session ended — 2 minutes
+    after its phone left. The hand keeps what it needs (`HandInProgress.photo_bytes`, then the
+    draft); the widget `key` then holds no file (drawn later in this run: none), and the page
+    says the photo is kept (`photo.kept`)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    remove = getattr(ctx.uploaded_file_mgr, "remove_file", None) if ctx is not None else None
+    if file_id and ctx is not None and callable(remove):  # Streamlit's in-memory store has it
+        remove(ctx.session_id, file_id)
+    if key in ss:
+        del ss[key]  # the file read, deserialised for this run: not kept in the session either
 
 
 def photo_inputs() -> None:

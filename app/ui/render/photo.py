@@ -95,7 +95,6 @@ def label_font() -> str | None:
     return next((str(p) for p in FONT_CANDIDATES if p.is_file()), None)
 
 
-@lru_cache(maxsize=64)
 @lru_cache(maxsize=16)
 def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
     """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles.
@@ -108,15 +107,25 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
     width = max(2, round(max(im.size) / 400))
-    veil = Image.new("RGBA", im.size, (0, 0, 0, 0))
-    dv = ImageDraw.Draw(veil)
-    for box in boxes:
-        if box.grey:
-            dv.rectangle(tuple(v * scale for v in box.xyxy), fill=(*GREY_VEIL, 150))
-    im = Image.alpha_composite(im.convert("RGBA"), veil).convert("RGB")
+    region = tile_region(im.size, [[v * scale for v in b.xyxy] for b in boxes])
+    ox, oy = region[:2] if region is not None else (0, 0)
+    if region is not None:  # cropped first: the same pixels, less to veil, draw and encode
+        im = im.crop(region)
+
+    def frame(box: Box) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = (v * scale for v in box.xyxy)
+        return x0 - ox, y0 - oy, x1 - ox, y1 - oy
+
+    if any(box.grey for box in boxes):
+        veil = Image.new("RGBA", im.size, (0, 0, 0, 0))
+        dv = ImageDraw.Draw(veil)
+        for box in boxes:
+            if box.grey:
+                dv.rectangle(frame(box), fill=(*GREY_VEIL, 150))
+        im = Image.alpha_composite(im.convert("RGBA"), veil).convert("RGB")
     d = ImageDraw.Draw(im)
     for box in sorted(boxes, key=lambda b: not b.grey):
-        x0, y0, x1, y1 = (v * scale for v in box.xyxy)
+        x0, y0, x1, y1 = frame(box)
         w = max(1, width // 2) if box.grey else width * (2 if box.thick else 1)
         if box.unsure and box.color == RED:
             dashed_rectangle(d, (x0, y0, x1, y1), RED, width)
@@ -130,7 +139,6 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
         tb = d.textbbox((x0, y0), box.text, font=font)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=box.color)
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), box.text, fill="white", font=font)
-    im = crop_to_tiles(im, [[v * scale for v in b.xyxy] for b in boxes])
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85, subsampling=0)  # full colour resolution: thin red dashes stay red
     return buf.getvalue()
@@ -165,16 +173,23 @@ def _font(font_path: str | None, size: int):
 def crop_to_tiles(im, boxes: list[list[float]]):
     """The part of the image that holds the boxes (plus a margin), so the tiles are big enough
     to check; the whole image when that is most of it anyway."""
+    region = tile_region(im.size, boxes)
+    return im if region is None else im.crop(region)
+
+
+def tile_region(size: tuple[int, int], boxes: list[list[float]]) -> tuple[int, int, int, int] | None:
+    """`crop_to_tiles`'s region of an image of `size` (whole pixels), None for the whole image."""
     if not boxes:
-        return im
+        return None
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     tile_h = sorted(b[3] - b[1] for b in boxes)[len(boxes) // 2]
     m = 0.9 * tile_h
-    box = (max(0, x0 - m), max(0, y0 - 1.6 * m), min(im.width, x1 + m), min(im.height, y1 + m))
-    if (box[2] - box[0]) * (box[3] - box[1]) > 0.8 * im.width * im.height:
-        return im
-    return im.crop(tuple(round(v) for v in box))
+    box = (max(0, x0 - m), max(0, y0 - 1.6 * m), min(size[0], x1 + m), min(size[1], y1 + m))
+    if (box[2] - box[0]) * (box[3] - box[1]) > 0.8 * size[0] * size[1]:
+        return None
+    x0r, y0r, x1r, y1r = (round(v) for v in box)
+    return x0r, y0r, x1r, y1r
 
 
 __all__ = [
@@ -185,5 +200,6 @@ __all__ = [
     "draw_boxes",
     "label_font",
     "tile_boxes",
+    "tile_region",
     "unsure_count",
 ]

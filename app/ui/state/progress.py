@@ -98,7 +98,10 @@ class HandInProgress:
         photo: the photo read last (`app.ui.state.photo.Photo`, its boxes are drawn), or None.
         photo_src: one of `PHOTO_SOURCES`. photo_bytes: the bytes `photo` was read from when its
             source is one of `KEPT_SOURCES`, else None (a draft keeps them; a table learns from
-            them). photo_seen: file ids of uploads already read (a rerun does not read them again).
+            them), until the stored draft holds them: then None and `photo_stored` (issue 37: a
+            session, kept 2 minutes after its phone left, held its photos; they are read back
+            from the store when needed, `app.ui.drafting.photo_data`).
+            photo_seen: file ids of uploads already read (a rerun does not read them again).
         timing: ``{"start", "read", "total"}`` in seconds (`time.perf_counter`) of the last photo
             read, or None. bad_numbers: keys of the number widgets whose entry is not a whole
             number in range (`app.ui.hand.numbers`).
@@ -121,6 +124,7 @@ class HandInProgress:
     photo: Photo | None = None
     photo_src: str = "manual"
     photo_bytes: bytes | None = None
+    photo_stored: bool = False
     photo_seen: set[str] = field(default_factory=set)
     timing: dict[str, Any] | None = None
     bad_numbers: set[str] = field(default_factory=set)
@@ -199,13 +203,14 @@ class HandInProgress:
         the next draft saved writes the new bytes (or none)."""
         self.photo, self.photo_src = photo, source
         self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
+        self.photo_stored = False
 
     def photo_restored(self, photo: Photo | None, source: str, data: bytes | None) -> None:
         """A draft read back: its photo read again (None: it was not, the hand stays without
         it) from `data`, the bytes the store keeps (kept as they are, whatever the source)."""
         if photo is not None:
             self.photo, self.photo_src = photo, source
-        self.photo_bytes = data
+        self.photo_bytes, self.photo_stored = data, False
 
     def typed_over(self) -> None:
         """A typed tile string replaced the hand: the photo's boxes no longer show it."""
@@ -220,9 +225,12 @@ class HandInProgress:
         return self.photo is not self.saved_photo
 
     def mark_saved(self, key: str, draft: dict[str, Any]) -> None:
-        """The store holds `draft` under `key`, with the bytes of the photo shown now."""
+        """The store holds `draft` under `key`, with the bytes of the photo shown now: the
+        session lets go of them (`photo_stored`)."""
         self.saved = (key, draft)
         self.saved_photo = self.photo
+        if self.photo_bytes is not None:
+            self.photo_bytes, self.photo_stored = None, True
 
     def is_saved(self, key: str, draft: dict[str, Any]) -> bool:
         """The store already holds `draft` under `key`, and the photo shown."""

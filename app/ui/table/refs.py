@@ -28,7 +28,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app.ui import services
+from app.ui import drafting, services
 from app.ui.hand.session import hip
 from app.ui.i18n import t
 from app.ui.state import keys
@@ -215,8 +215,11 @@ def of_this_hand() -> list[R.TableRef]:
     """The references the hand in progress makes (none unless it was read from a photo of the
     table taken here, and its photo is at hand)."""
     h = hip()
-    photo, data = h.photo, h.photo_bytes
-    if photo is None or not data or h.photo_src not in LEARNED_SOURCES:
+    photo = h.photo
+    if photo is None or h.photo_src not in LEARNED_SOURCES:
+        return []
+    data = drafting.photo_data()  # in the session, or back from its draft
+    if not data:
         return []
     reader = _reader()
     if reader is None:
