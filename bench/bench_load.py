@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_load.py                       # 8 sessions x 3 photos
     .venv/bin/python bench/bench_load.py --sessions 4 --photos jpeg,jpeg --repo ../main
     .venv/bin/python bench/bench_load.py --sessions 16 --photos jpeg,jpeg,jpeg --workers 2   # via nginx
+    .venv/bin/python bench/bench_load.py --table-hands 2000 --sessions 8   # 8 phones open a big table
 
 Starts `python -m app app` on a free port of 127.0.0.1 (nothing else is contacted) and drives
 it the way the browser does, over Streamlit's own protocol: each session opens the page
@@ -25,6 +26,12 @@ sessions, no request failed. Photos (from bench/bench_memory.py, generated into 
 of them). With `--refusals-ok` an error message on the page (a photo refused as too large) is
 counted as a refusal, not a failure; an exception in the page is still a failure. Target
 (issue 24): < 1.5 GB with 8 sessions uploading hostile images.
+
+`--table-hands N` (`bench/load_table.py`): instead of photos, a table of N hands is stored in the
+server's database (`JXMJ_DB`, else a fresh SQLite file in bench/out) and `--sessions` phones open
+`/?table=CODE` at once, `--table-rounds` times: open p50 / p95 the first time (a fresh process)
+and after, the server's CPU and the load average of each round. Target (issue 37): p95 <= 1.5 s
+with 8 phones on a 2,000-hand table.
 """
 
 from __future__ import annotations
@@ -108,7 +115,7 @@ def peak_rss_mb(pid: int) -> int:
 class Session:
     """One browser tab, speaking Streamlit's protocol (protobuf over a WebSocket)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, query: str = "") -> None:
         import requests
         from websockets.sync.client import connect
 
@@ -126,8 +133,10 @@ class Session:
             max_size=None,
             open_timeout=30,
         )
+        self.query = query  # the address's query string: "table=CODE" opens a table
         self.session_id = ""
         self.uploader_id = ""
+        self.hands_shown = -1  # the table page's hand count (its header's data-hands), if drawn
         self.problems: list[str] = []
         self.results_shown = 0
         self.refused = 0
@@ -146,9 +155,8 @@ class Session:
         from streamlit.proto.WidgetStates_pb2 import WidgetStates
 
         t0 = time.perf_counter()
-        self._send(
-            rerun_script=ClientState(query_string="", widget_states=WidgetStates(widgets=widgets or []))
-        )
+        states = WidgetStates(widgets=widgets or [])
+        self._send(rerun_script=ClientState(query_string=self.query, widget_states=states))
         self._until(lambda m: m.WhichOneof("type") == "script_finished" and m.script_finished == 0)
         return time.perf_counter() - t0
 
@@ -190,6 +198,8 @@ class Session:
                 self.problems.append(f"error message in the page: {element.alert.body[:120]}")
             elif which == "markdown" and "jx-timing" in element.markdown.body:
                 self.results_shown += 1  # the app's "photo -> result" line
+            elif which == "markdown" and 'data-hands="' in element.markdown.body:
+                self.hands_shown = int(element.markdown.body.split('data-hands="')[1].split('"')[0])
 
     def upload(self, path: Path, number: int) -> float:
         """Upload `path` through the file uploader; seconds until the page showed the result."""
@@ -264,10 +274,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
+    ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
+    ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
     opts = ap.parse_args(argv)
     global REFUSALS_OK
     REFUSALS_OK = opts.refusals_ok
     OUT.mkdir(parents=True, exist_ok=True)
+    if opts.table_hands:
+        from load_table import table_mode
+
+        def start() -> tuple[subprocess.Popen, int]:
+            port = free_port()
+            return start_server(opts.repo, port, OUT / "load-server.log", opts.workers), port
+
+        return table_mode(opts, Session, start, stop_server, pct, OUT)
     from hostile_images import NAMES, hostile
 
     files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}
