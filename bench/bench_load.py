@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_load.py                       # 8 sessions x 3 photos
     .venv/bin/python bench/bench_load.py --sessions 4 --photos jpeg,jpeg --repo ../main
     .venv/bin/python bench/bench_load.py --sessions 16 --photos jpeg,jpeg,jpeg --workers 2   # via nginx
+    .venv/bin/python bench/bench_load.py --table-hands 2000 --sessions 8   # 8 phones open a big table
 
 Starts `python -m app app` on a free port of 127.0.0.1 (nothing else is contacted) and drives
 it the way the browser does, over Streamlit's own protocol: each session opens the page
@@ -31,6 +32,12 @@ RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `-
 every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
 photo's hash (the draft's photo store, the boxed photo's cache); `--profile FILE` records the burst
 with py-spy (`pip install py-spy`) for `bench/profile_summary.py FILE`.
+
+`--table-hands N` (`bench/load_table.py`): instead of photos, a table of N hands is stored in the
+server's database (`JXMJ_DB`, else a fresh SQLite file in bench/out) and `--sessions` phones open
+`/?table=CODE` at once, `--table-rounds` times: open p50 / p95 the first time (a fresh process)
+and after, the server's CPU and the load average of each round. Target (issue 37): p95 <= 1.5 s
+with 8 phones on a 2,000-hand table.
 """
 
 from __future__ import annotations
@@ -122,7 +129,7 @@ def peak_rss_mb(pid: int) -> int:
 class Session:
     """One browser tab, speaking Streamlit's protocol (protobuf over a WebSocket)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, query: str = "") -> None:
         import requests
         from websockets.sync.client import connect
 
@@ -140,8 +147,10 @@ class Session:
             max_size=None,
             open_timeout=30,
         )
+        self.query = query  # the address's query string: "table=CODE" opens a table
         self.session_id = ""
         self.uploader_id = ""
+        self.hands_shown = -1  # the table page's hand count (its header's data-hands), if drawn
         self.problems: list[str] = []
         self.results_shown = 0
         self.refused = 0
@@ -160,9 +169,8 @@ class Session:
         from streamlit.proto.WidgetStates_pb2 import WidgetStates
 
         t0 = time.perf_counter()
-        self._send(
-            rerun_script=ClientState(query_string="", widget_states=WidgetStates(widgets=widgets or []))
-        )
+        states = WidgetStates(widgets=widgets or [])
+        self._send(rerun_script=ClientState(query_string=self.query, widget_states=states))
         self._until(lambda m: m.WhichOneof("type") == "script_finished" and m.script_finished == 0)
         return time.perf_counter() - t0
 
@@ -204,6 +212,8 @@ class Session:
                 self.problems.append(f"error message in the page: {element.alert.body[:120]}")
             elif which == "markdown" and "jx-timing" in element.markdown.body:
                 self.results_shown += 1  # the app's "photo -> result" line
+            elif which == "markdown" and 'data-hands="' in element.markdown.body:
+                self.hands_shown = int(element.markdown.body.split('data-hands="')[1].split('"')[0])
 
     def upload(self, path: Path, number: int, data: bytes | None = None) -> float:
         """Upload `path` (its bytes, or `data`) through the file uploader; seconds until the page
@@ -297,10 +307,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
+    ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
+    ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
     opts = ap.parse_args(argv)
     global REFUSALS_OK, DISTINCT
     REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
+    if opts.table_hands:
+        from load_table import table_mode
+
+        def start() -> tuple[subprocess.Popen, int]:
+            port = free_port()
+            return start_server(opts.repo, port, OUT / "load-server.log", opts.workers), port
+
+        return table_mode(opts, Session, start, stop_server, pct, OUT)
     from hostile_images import NAMES, hostile
 
     files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}

@@ -19,7 +19,7 @@ from ledger.fold import Ledger, extend, replay
 from ledger.model import Hand, Table
 from ledger.parse import Context, parse_hand
 
-__all__ = ["add_hand", "edit_hand", "read_hand", "read_hands"]
+__all__ = ["CheckedHands", "add_hand", "edit_hand", "read_hand", "read_hands"]
 
 
 def _now() -> str:
@@ -77,14 +77,30 @@ def _stamped(hand: Hand) -> Hand:
     return hand if hand.recorded else replace(hand, recorded=_now())
 
 
-def read_hands(table: Table, data: list[Any] | tuple[Any, ...]) -> list[Hand]:
+class CheckedHands(list[Hand]):
+    """Hands of `table` checked one by one as they were read (:func:`read_hands`), with `ledger`,
+    their strict replay: storing them (``Store.create_table``) need not score each hand again."""
+
+    def __init__(self, table: Table, hands: list[Hand], ledger: Ledger) -> None:
+        super().__init__(hands)
+        self.table, self.ledger = table, ledger
+
+    def replay_of(self, table: Table) -> Ledger | None:
+        """`ledger`, if it is still the strict replay of this list at `table` (the very hands it
+        folded, none changed since), else None (check them again)."""
+        outcomes = self.ledger.outcomes
+        same = table == self.table and len(outcomes) == len(self)
+        return self.ledger if same and all(o.hand is h for o, h in zip(outcomes, self, strict=True)) else None
+
+
+def read_hands(table: Table, data: list[Any] | tuple[Any, ...]) -> CheckedHands:
     """The JSON edge for a whole list (an import): each hand read as :func:`read_hand` reads it,
     then folded onto the ones before it (so a later hand is checked against the dealer the
-    earlier ones make)."""
+    earlier ones make) — each scored once; the list keeps its strict replay (:class:`CheckedHands`)."""
     hands: list[Hand] = []
     led = replay(table, (), strict=False)
     for value in data:
         ctx = Context(len(hands) + 1, led.next_dealer, led.next_point_value)
         hand, led = add_hand(table, hands, parse_hand(table, value, ctx), before=led)
         hands.append(hand)
-    return hands
+    return CheckedHands(table, hands, led)

@@ -22,7 +22,7 @@ from typing import Any, Literal, overload
 
 import sqlalchemy as sa
 
-from ledger.book import add_hand, edit_hand
+from ledger.book import CheckedHands, add_hand, edit_hand
 from ledger.codes import new_code, normalize_code
 from ledger.errors import ConflictError, LedgerError, LockedError, NotFoundError, StoreError
 from ledger.fold import Ledger, replay
@@ -132,10 +132,13 @@ class Store:
     def create_table(self, table: Table, hands: list[Hand] | tuple[Hand, ...] = ()) -> TableRecord:
         """Store a new table with ``hands`` (checked one by one) under a fresh code,
         always: an import's ``table.code`` is never kept (a file could choose any code, even one
-        free here); ``table.locked`` is kept."""
+        free here); ``table.locked`` is kept. Hands read and checked by ``ledger.read_hands`` (an
+        import: :class:`~ledger.book.CheckedHands`) are not scored again."""
         checked: list[Hand] = []
-        ledger = None
-        for given in hands:  # each hand folded once onto the ledger of those before it
+        ledger = hands.replay_of(table) if isinstance(hands, CheckedHands) else None
+        if ledger is not None:
+            checked = list(hands)
+        for given in hands if ledger is None else ():  # each folded once onto those before it
             hand, ledger = add_hand(table, checked, given, before=ledger)
             checked.append(hand)
         with self._tx(write=True) as conn:

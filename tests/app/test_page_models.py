@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.ui.state import keys
 from app.ui.state.practice import KEPT, Practice
+from app.ui.state.table_cache import Replay
 from app.ui.state.table_view import TableView
 from ledger import Table
 from ledger.store import TableRecord
@@ -56,8 +57,9 @@ def test_the_table_view_replays_once_per_revision_of_one_table_on_one_database()
     code = rec.table.code
     ledger = rec.ledger()
     assert v.cached("sqlite:///a", code, 4) is None
-    v.keep("sqlite:///a", rec, ledger)
-    assert v.cached("sqlite:///a", code, 4) == (rec, ledger)
+    v.keep(Replay("sqlite:///a", rec, ledger))
+    got = v.cached("sqlite:///a", code, 4)
+    assert got is not None and (got.rec, got.ledger) == (rec, ledger)
     assert v.cached("sqlite:///a", code, 5) is None  # another phone wrote
     assert v.cached("sqlite:///b", code, 4) is None  # JXMJ_DB changed
     assert v.cached("sqlite:///a", "OTHER", 4) is None

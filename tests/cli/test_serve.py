@@ -115,3 +115,21 @@ def test_a_running_server_hides_its_metrics_and_forbids_framing(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
+
+
+def test_the_server_leaves_its_start_up_objects_out_of_every_collection(monkeypatch):
+    """Streamlit collects all generations after every run of a page (`runner.postScriptGC`): what
+    the server imported at start is frozen first (`gc.freeze`), so no collection walks it."""
+    import gc
+
+    from streamlit.web import cli
+
+    seen: list[int] = []
+    monkeypatch.setattr(cli, "main", lambda: seen.append(gc.get_freeze_count()) or 0)
+    monkeypatch.setattr(serve, "install", lambda: None)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))  # main sets it for Streamlit
+    try:
+        assert serve.main(["run", "app/streamlit_app.py"]) == 0
+        assert seen and seen[0] > 10_000  # the pages' modules, SQLAlchemy and Streamlit's server
+    finally:
+        gc.unfreeze()

@@ -1,7 +1,8 @@
 """What this session keeps of the tables it shows (`app.ui.table.db`): one typed cache instead
 of three raw tuples in the session.
 
-- `replay`: the table shown, replayed — read and replayed once per revision, not per run;
+- `replay`: the table shown, replayed — read and replayed once per revision, not per run, and
+  shared with the other sessions of the process (`app.ui.state.table_cache`);
 - `shown`: per table, the revision the page showed at the end of its last run (a write checks
   it: another phone's write in between is a conflict);
 - `begun`: per table and action (``"edit"``), the revision shown when the player began it.
@@ -13,22 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ledger import Ledger
-from ledger.store import TableRecord
+from app.ui.state.table_cache import Replay
 
-__all__ = ["Replay", "TableView"]
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """Table ``rec`` of database `url` at ``rec.revision``, and its (lenient) replay."""
-
-    url: str
-    rec: TableRecord
-    ledger: Ledger
-
-    def is_for(self, url: str, code: str, revision: int) -> bool:
-        return (self.url, self.rec.table.code, self.rec.revision) == (url, code, revision)
+__all__ = ["TableView"]
 
 
 @dataclass(slots=True)
@@ -37,13 +25,13 @@ class TableView:
     shown: dict[str, int] = field(default_factory=dict)
     begun: dict[tuple[str, str], int] = field(default_factory=dict)
 
-    def cached(self, url: str, code: str, revision: int) -> tuple[TableRecord, Ledger] | None:
-        """The replay kept of table `code` at `revision`, or None (read it again)."""
+    def cached(self, url: str, code: str, revision: int) -> Replay | None:
+        """The replay kept of table `code` at `revision`, or None (ask the process's cache)."""
         r = self.replay
-        return (r.rec, r.ledger) if r is not None and r.is_for(url, code, revision) else None
+        return r if r is not None and r.is_for(url, code, revision) else None
 
-    def keep(self, url: str, rec: TableRecord, ledger: Ledger) -> None:
-        self.replay = Replay(url, rec, ledger)
+    def keep(self, replay: Replay) -> None:
+        self.replay = replay
 
     def showed(self, code: str, revision: int) -> None:
         self.shown[code] = revision

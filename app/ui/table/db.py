@@ -16,6 +16,7 @@ from app.ui.flash import Flash, ledger_flash
 from app.ui.hand.session import post
 from app.ui.render.html import num
 from app.ui.state import keys
+from app.ui.state.table_cache import Replay, TableCache
 from app.ui.state.table_view import TableView
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
@@ -34,6 +35,8 @@ __all__ = [
     "store",
     "table_changed",
     "table_now",
+    "table_replay",
+    "tables",
     "view",
     "write",
 ]
@@ -57,29 +60,45 @@ def store() -> Store:
     return _open(default_url())
 
 
+@st.cache_resource(show_spinner=False)
+def tables() -> TableCache:
+    """The process's tables, replayed once per revision for all its sessions
+    (`app.ui.state.table_cache`)."""
+    return TableCache()
+
+
 def table_now(code: str) -> tuple[TableRecord, Ledger]:
-    """Table `code` as stored now, and its (lenient) replay: read and replayed once per revision
-    of the table, not on every run of the page — each run asks only for the table's revision
-    (`Store.revision`, one row); another phone's write bumps it, and the next run reads the table
-    again. Raises :class:`LedgerError` (``table_not_found``, ``StoreError``)."""
-    seen = view().cached(default_url(), code, store().revision(code))
-    if seen is not None:
-        return seen
+    """Table `code` as stored now, and its (lenient) replay (:func:`table_replay`)."""
+    got = table_replay(code)
+    return got.rec, got.ledger
+
+
+def table_replay(code: str) -> Replay:
+    """Table `code` as stored now and its replay: read and replayed once per revision of the table
+    for every session of the process, not on every run of the page nor once per phone — each run
+    asks only for the table's revision (`Store.revision`, one row); another phone's write, through
+    any process, bumps it, and the next run reads the table again. Raises :class:`LedgerError`
+    (``table_not_found``, ``StoreError``)."""
+    url, revision, mine = default_url(), store().revision(code), view()
+    got = mine.cached(url, code, revision)
+    if got is None:
+        got = tables().load(url, code, revision, lambda: _read(code))
+        mine.keep(got)
+    return got
+
+
+def _read(code: str) -> tuple[TableRecord, Ledger]:
     rec = store().get(code)
-    ledger = rec.ledger()
-    _keep(rec, ledger)
-    return rec, ledger
+    return rec, rec.ledger()
 
 
 def remember(rec: TableRecord, hands, ledger: Ledger) -> None:
     """After a write claimed at ``rec.revision`` (the store bumps it by one): keep the table's
     `hands` now and `ledger`, the replay the write returned, for :func:`table_now` — the run
-    after a record, an undo or an edit does not read and replay the table again."""
-    _keep(TableRecord(rec.table, tuple(hands), rec.revision + 1), ledger)
-
-
-def _keep(rec: TableRecord, ledger: Ledger) -> None:
-    view().keep(default_url(), rec, ledger)
+    after a record, an undo or an edit does not read and replay the table again, on any phone
+    this process serves."""
+    now = TableRecord(rec.table, tuple(hands), rec.revision + 1)
+    view().keep(tables().put(default_url(), now, ledger))
 
 
 def showed(rec: TableRecord) -> None:

@@ -12,12 +12,10 @@ from app.ui.hand.numbers import number_field
 from app.ui.i18n import t
 from app.ui.render.html import decomposition_html, items_table, num
 from app.ui.render.seat_lines import SEAT_COLOURS, SEAT_DASHES, hand_line
-from app.ui.state import keys
+from app.ui.table.db import view
 from app.ui.table.edit import edit_panel, restore
 
-ss = st.session_state
 PAGE = 10  # hands drawn per page of the history
-CHART = keys.CHART  # session state: (Ledger, its chart rows) of the table shown
 
 
 def chart(ledger) -> None:
@@ -51,14 +49,11 @@ def chart(ledger) -> None:
 
 
 def _data(ledger) -> dict:
-    """The chart's `chart_data`, built once per replay (`app.ui.table.db.table_now` keeps the
-    same `ledger` until the table changes)."""
-    seen = ss.get(CHART)
-    if seen is not None and seen[0] is ledger:
-        return seen[1]
-    data = chart_data(list(ledger.table.seats), ledger.outcomes)
-    ss[CHART] = (ledger, data)
-    return data
+    """The chart's `chart_data`, built once per replay for every session of the process
+    (`app.ui.table.db.table_replay` shares the same `ledger` until the table changes)."""
+    make = lambda: chart_data(list(ledger.table.seats), ledger.outcomes)  # noqa: E731
+    shown = view().replay
+    return shown.derive("chart", make) if shown is not None and shown.ledger is ledger else make()
 
 
 def chart_data(seats: list[str], outcomes) -> dict:
