@@ -192,3 +192,39 @@ def test_parlour_stops_everything_when_one_process_dies(tmp_path):
     for p in [port, *ports]:
         with pytest.raises(OSError):
             _get(p, "/_stcore/health")
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        # `make parlour` used to install jxmj without the PostgreSQL driver: the parlour started,
+        # showed its QR, and every phone then read "No driver for the ledger database."
+        ("postgresql+nosuchdriver://jxmj:secret@localhost/jxmj", "no database driver for postgresql+nosuch"),
+        # nothing listens on port 1: a PostgreSQL down (or a wrong port, a wrong password) alike
+        ("postgresql+psycopg://jxmj:secret@127.0.0.1:1/jxmj", "connection failed"),
+    ],
+)
+def test_parlour_refuses_a_database_it_cannot_open_before_starting_anything(monkeypatch, capsys, url, said):
+    from app.cli import main
+
+    def nothing_starts(*a, **k):
+        raise AssertionError(f"started {a[0]!r} on a database that does not open")
+
+    monkeypatch.setenv("JXMJ_DB", url)
+    monkeypatch.setattr(cmd_parlour.subprocess, "Popen", nothing_starts)
+    assert main(["parlour", "--nginx", sys.executable, "--port", "18093"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("jxmj parlour: ") and said in err
+    assert "secret" not in err  # the password is never printed
+    assert ("make parlour" in err) == ("nosuchdriver" in url)  # the missing driver's remedy
+
+
+def test_parlour_opens_and_migrates_its_database_before_the_processes(monkeypatch, tmp_path):
+    import sqlite3
+
+    path = tmp_path / "ledger.sqlite3"
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{path}")
+    assert cmd_parlour.check_database() is None
+    with sqlite3.connect(path) as conn:  # created and migrated: the processes do not race on it
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"jxmj_schema", "jxmj_tables", "jxmj_hands", "jxmj_drafts"} <= names
