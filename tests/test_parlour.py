@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -228,3 +229,18 @@ def test_parlour_opens_and_migrates_its_database_before_the_processes(monkeypatc
     with sqlite3.connect(path) as conn:  # created and migrated: the processes do not race on it
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"jxmj_schema", "jxmj_tables", "jxmj_hands", "jxmj_drafts"} <= names
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize("target", ["parlour", "setup-server"])
+def test_make_parlour_and_setup_server_install_the_postgresql_driver(tmp_path, target):
+    """`make parlour` (docs/parlour.md) runs on `JXMJ_DB=postgresql+psycopg://…`: the venv it makes
+    has psycopg; `make setup-server` (a server's checkout) too, without PyTorch (dry runs)."""
+    venv = tmp_path / "venv"
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{venv}/bin/python -m pip install --quiet -e '.[postgres]'" in done.stdout
+    assert "train" not in done.stdout and "torch" not in done.stdout
+    assert (f"{venv}/bin/jxmj parlour --workers 2 --port 8080" in done.stdout) == (target == "parlour")
