@@ -244,3 +244,24 @@ def test_make_parlour_and_setup_server_install_the_postgresql_driver(tmp_path, t
     assert f"{venv}/bin/python -m pip install --quiet -e '.[postgres]'" in done.stdout
     assert "train" not in done.stdout and "torch" not in done.stdout
     assert (f"{venv}/bin/jxmj parlour --workers 2 --port 8080" in done.stdout) == (target == "parlour")
+
+
+@needs_nginx
+def test_the_deployed_site_says_what_to_make_yours_and_loads_once_it_is(tmp_path):
+    """deploy/nginx/jxmj.conf as docs/parlour.md installs it: its head names what nginx refuses it
+    without (the certificate) and the name; with a certificate given, nginx accepts it in an
+    `http { }` as Debian's nginx.conf includes conf.d."""
+    from app.lan import ensure_certificate
+
+    site = (ROOT / "deploy/nginx/jxmj.conf").read_text()
+    head = site.split("\nmap ")[0]
+    for word in ("server_name", "ssl_certificate", "ssl_certificate_key", "nginx -t", "JXMJ_JOIN_URL"):
+        assert word in head, word
+    cert, key = ensure_certificate(tmp_path / "tls", ["127.0.0.1"])
+    site = site.replace("/etc/ssl/jxmj/cert.pem", str(cert)).replace("/etc/ssl/jxmj/key.pem", str(key))
+    (tmp_path / "jxmj.conf").write_text(site)
+    main = f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n    include {tmp_path}/jxmj.conf;\n}}\n"
+    (tmp_path / "nginx.conf").write_text(main)
+    cmd = [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "e"), "-t"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
