@@ -84,6 +84,7 @@ def http_config(
             f"    ssl_certificate {tls.cert};",
             f"    ssl_certificate_key {tls.key};",
             "    ssl_protocols TLSv1.2 TLSv1.3;",
+            "    error_page 497 =301 https://$http_host$request_uri;  # http:// typed on this port",
         ]
     lines += [
         f"    client_max_body_size {MAX_BODY_MB}m;  # photos and imports",

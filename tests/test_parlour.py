@@ -265,3 +265,36 @@ def test_the_deployed_site_says_what_to_make_yours_and_loads_once_it_is(tmp_path
     cmd = [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "e"), "-t"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
+
+
+def _tail(path: Path) -> str:
+    return path.read_text()[-2000:] if path.exists() else ""
+
+
+@needs_nginx
+def test_http_typed_on_the_https_port_is_sent_to_https(tmp_path):
+    """`jxmj parlour --https` listens on one port: a phone that types http:// there was answered
+    "400 The plain HTTP request was sent to HTTPS port"; it is sent to the https address."""
+    from app.lan import ensure_certificate
+
+    tls = parlour.Tls(*ensure_certificate(tmp_path / "tls", ["127.0.0.1"]))
+    port, app_port = cmd_parlour.free_ports(2)
+    prefix = tmp_path / "run"
+    prefix.mkdir()
+    (prefix / "nginx.conf").write_text(
+        parlour.main_config(prefix, parlour.http_config([app_port], f"127.0.0.1:{port}", tls=tls))
+    )
+    front = subprocess.Popen(cmd_parlour.nginx_command(NGINX, prefix), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                answer = _get(port, "/table?table=K7QM9ACXTRE")
+                break
+            except OSError:
+                assert front.poll() is None and time.monotonic() < deadline, _tail(prefix / "error.log")
+                time.sleep(0.2)
+        assert answer.status == 301
+        assert answer.getheader("Location") == f"https://127.0.0.1:{port}/table?table=K7QM9ACXTRE"
+    finally:
+        cmd_parlour.stop(front)
