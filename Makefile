@@ -6,7 +6,7 @@ PORT   ?= 8501
 # Where a machine keeps a local CPU build of torch (it saves a multi-GB CUDA download), use it.
 FIND_LINKS = $(if $(wildcard /opt/wheels/torch-*),--find-links /opt/wheels,)
 
-.PHONY: run parlour test test-no-shared setup lint format bench clean
+.PHONY: run parlour test test-no-shared setup setup-server lint format bench clean
 
 # `run` needs only the runtime; `test` adds the test tools and the training stack (torch, CPU)
 # for the pipeline smoke test.
@@ -22,14 +22,23 @@ $(BIN)/.jxmj-dev: $(BIN)/.jxmj-runtime
 
 setup: $(BIN)/.jxmj-dev
 
+# A server's or a parlour's: the runtime and the PostgreSQL driver (psycopg), no test or training
+# tools (`setup` would add PyTorch).
+$(BIN)/.jxmj-postgres: $(BIN)/.jxmj-runtime
+	$(BIN)/python -m pip install --quiet -e '.[postgres]'
+	touch $@
+
+setup-server: $(BIN)/.jxmj-postgres
+
 run: $(BIN)/.jxmj-runtime
 	$(BIN)/jxmj app --server.port $(PORT)
 
 # A parlour on this machine: WORKERS app processes behind nginx on PARLOUR_PORT (or a PORT given on
-# the command line: `make parlour WORKERS=2 PORT=8080`), one database (JXMJ_DB).
+# the command line: `make parlour WORKERS=2 PORT=8080`), one database (JXMJ_DB: PostgreSQL's driver
+# is installed with it).
 WORKERS      ?= 2
 PARLOUR_PORT ?= 8080
-parlour: $(BIN)/.jxmj-runtime
+parlour: $(BIN)/.jxmj-postgres
 	$(BIN)/jxmj parlour --workers $(WORKERS) --port $(if $(filter command line,$(origin PORT)),$(PORT),$(PARLOUR_PORT))
 
 test: setup

@@ -84,6 +84,7 @@ def http_config(
             f"    ssl_certificate {tls.cert};",
             f"    ssl_certificate_key {tls.key};",
             "    ssl_protocols TLSv1.2 TLSv1.3;",
+            "    error_page 497 =301 https://$http_host$request_uri;  # http:// typed on this port",
         ]
     lines += [
         f"    client_max_body_size {MAX_BODY_MB}m;  # photos and imports",
@@ -138,12 +139,22 @@ DEPLOY_PORTS = range(8501, 8505)
 """The ports of the processes in `deploy/nginx/jxmj.conf` (`jxmj@8501` .. `jxmj@8504`)."""
 
 
+DEPLOY_HEAD = """\
+# /etc/nginx/conf.d/jxmj.conf (docs/parlour.md). Make it yours, then `nginx -t && systemctl reload nginx`:
+# - your name in both `server_name` lines (the address of JXMJ_JOIN_URL in /etc/jxmj/jxmj.env);
+# - your certificate in `ssl_certificate` / `ssl_certificate_key` (certbot's:
+#   /etc/letsencrypt/live/NAME/fullchain.pem and privkey.pem); nginx refuses the file without it;
+# - one `server 127.0.0.1:PORT` line per `jxmj@PORT` process you enabled.
+
+"""
+
+
 def deploy_config() -> str:
-    """`deploy/nginx/jxmj.conf`: four processes, https on 443 with the certificate's usual
-    Debian places (edit `server_name` and the certificate to yours)."""
+    """`deploy/nginx/jxmj.conf`: four processes, https on 443; its first lines say what to make
+    yours before nginx loads it (nginx refuses the file without its certificate)."""
     tls = Tls("/etc/ssl/jxmj/cert.pem", "/etc/ssl/jxmj/key.pem")
     name = "mahjong.example.org"
     redirect = (
         f"server {{\n    listen 80;\n    server_name {name};\n    return 301 https://$host$request_uri;\n}}\n"
     )
-    return http_config(DEPLOY_PORTS, 443, tls=tls, server_name=name) + "\n" + redirect
+    return DEPLOY_HEAD + http_config(DEPLOY_PORTS, 443, tls=tls, server_name=name) + "\n" + redirect

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -192,3 +193,108 @@ def test_parlour_stops_everything_when_one_process_dies(tmp_path):
     for p in [port, *ports]:
         with pytest.raises(OSError):
             _get(p, "/_stcore/health")
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        # `make parlour` used to install jxmj without the PostgreSQL driver: the parlour started,
+        # showed its QR, and every phone then read "No driver for the ledger database."
+        ("postgresql+nosuchdriver://jxmj:secret@localhost/jxmj", "no database driver for postgresql+nosuch"),
+        # nothing listens on port 1: a PostgreSQL down (or a wrong port, a wrong password) alike
+        ("postgresql+psycopg://jxmj:secret@127.0.0.1:1/jxmj", "connection failed"),
+    ],
+)
+def test_parlour_refuses_a_database_it_cannot_open_before_starting_anything(monkeypatch, capsys, url, said):
+    from app.cli import main
+
+    def nothing_starts(*a, **k):
+        raise AssertionError(f"started {a[0]!r} on a database that does not open")
+
+    monkeypatch.setenv("JXMJ_DB", url)
+    monkeypatch.setattr(cmd_parlour.subprocess, "Popen", nothing_starts)
+    assert main(["parlour", "--nginx", sys.executable, "--port", "18093"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("jxmj parlour: ") and said in err
+    assert "secret" not in err  # the password is never printed
+    assert ("make parlour" in err) == ("nosuchdriver" in url)  # the missing driver's remedy
+
+
+def test_parlour_opens_and_migrates_its_database_before_the_processes(monkeypatch, tmp_path):
+    import sqlite3
+
+    path = tmp_path / "ledger.sqlite3"
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{path}")
+    assert cmd_parlour.check_database() is None
+    with sqlite3.connect(path) as conn:  # created and migrated: the processes do not race on it
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"jxmj_schema", "jxmj_tables", "jxmj_hands", "jxmj_drafts"} <= names
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize("target", ["parlour", "setup-server"])
+def test_make_parlour_and_setup_server_install_the_postgresql_driver(tmp_path, target):
+    """`make parlour` (docs/parlour.md) runs on `JXMJ_DB=postgresql+psycopg://…`: the venv it makes
+    has psycopg; `make setup-server` (a server's checkout) too, without PyTorch (dry runs)."""
+    venv = tmp_path / "venv"
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{venv}/bin/python -m pip install --quiet -e '.[postgres]'" in done.stdout
+    assert "train" not in done.stdout and "torch" not in done.stdout
+    assert (f"{venv}/bin/jxmj parlour --workers 2 --port 8080" in done.stdout) == (target == "parlour")
+
+
+@needs_nginx
+def test_the_deployed_site_says_what_to_make_yours_and_loads_once_it_is(tmp_path):
+    """deploy/nginx/jxmj.conf as docs/parlour.md installs it: its head names what nginx refuses it
+    without (the certificate) and the name; with a certificate given, nginx accepts it in an
+    `http { }` as Debian's nginx.conf includes conf.d."""
+    from app.lan import ensure_certificate
+
+    site = (ROOT / "deploy/nginx/jxmj.conf").read_text()
+    head = site.split("\nmap ")[0]
+    for word in ("server_name", "ssl_certificate", "ssl_certificate_key", "nginx -t", "JXMJ_JOIN_URL"):
+        assert word in head, word
+    cert, key = ensure_certificate(tmp_path / "tls", ["127.0.0.1"])
+    site = site.replace("/etc/ssl/jxmj/cert.pem", str(cert)).replace("/etc/ssl/jxmj/key.pem", str(key))
+    (tmp_path / "jxmj.conf").write_text(site)
+    main = f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n    include {tmp_path}/jxmj.conf;\n}}\n"
+    (tmp_path / "nginx.conf").write_text(main)
+    cmd = [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "e"), "-t"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+
+
+def _tail(path: Path) -> str:
+    return path.read_text()[-2000:] if path.exists() else ""
+
+
+@needs_nginx
+def test_http_typed_on_the_https_port_is_sent_to_https(tmp_path):
+    """`jxmj parlour --https` listens on one port: a phone that types http:// there was answered
+    "400 The plain HTTP request was sent to HTTPS port"; it is sent to the https address."""
+    from app.lan import ensure_certificate
+
+    tls = parlour.Tls(*ensure_certificate(tmp_path / "tls", ["127.0.0.1"]))
+    port, app_port = cmd_parlour.free_ports(2)
+    prefix = tmp_path / "run"
+    prefix.mkdir()
+    (prefix / "nginx.conf").write_text(
+        parlour.main_config(prefix, parlour.http_config([app_port], f"127.0.0.1:{port}", tls=tls))
+    )
+    front = subprocess.Popen(cmd_parlour.nginx_command(NGINX, prefix), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                answer = _get(port, "/table?table=K7QM9ACXTRE")
+                break
+            except OSError:
+                assert front.poll() is None and time.monotonic() < deadline, _tail(prefix / "error.log")
+                time.sleep(0.2)
+        assert answer.status == 301
+        assert answer.getheader("Location") == f"https://127.0.0.1:{port}/table?table=K7QM9ACXTRE"
+    finally:
+        cmd_parlour.stop(front)

@@ -41,7 +41,7 @@ WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z_]+(?![A-Za-z0-9_])")
 ZH_ASCII = {
     *("JPEG", "PNG", "WebP", "HEIC", "AVIF", "CSV", "JSON", "MB", "MiB"),  # formats and units
     *("GIF", "BMP", "TIFF", "PDF"),  # a refused upload's format, named
-    *("jxmj", "app", "https", "http", "JXMJ_DB", "QR"),  # the brand and its command line
+    *("jxmj", "app", "parlour", "https", "http", "JXMJ_DB", "QR"),  # the brand and its command line
     *("ledger", "scoring", "true", "false"),  # the house rules' JSON keys and values
     *("score", "annotate", "force", "models", "JXMJ_MODELS_DIR"),  # jxmj detect / photo's commands
     "EN",  # the language switch names English in English
