@@ -35,6 +35,11 @@ def run(store, args: argparse.Namespace) -> dict[str, Any]:
     from app.table_files import store_files, write_file
     from ledger.exchange import export_json
 
+    if args.hands and args.png is None:  # nothing to list them in: said, not ignored
+        from ledger import LedgerError
+
+        msg = "jxmj table settle: --hands lists the hands in the picture: give --png FILE"
+        raise LedgerError("bad_usage", msg)
     fonts = _fonts() if args.png is not None else None  # a machine without a CJK font: said before any lock
     rec = store.get(args.code)
     out: dict[str, Any] = {}
