@@ -154,7 +154,7 @@ def match(faces: np.ndarray, refs: np.ndarray, inset: int = INSET) -> np.ndarray
     win = windows(faces, inset)  # (K, S, D)
     k, s, d = win.shape
     # one float32 GEMM through OpenCV (no BLAS thread pool spinning against onnxruntime's)
-    scores = cv2.gemm(win.reshape(k * s, d), refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+    scores = cv2.gemm(win.reshape(k * s, d), refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
     return scores.reshape(k, s, len(refs)).max(1)
 
 

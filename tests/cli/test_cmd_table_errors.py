@@ -101,7 +101,7 @@ ERRORS = [  # the arguments after the code (None: no table), the code, the Engli
     (("export", "-o", ""), "output_not_written", "cannot write a file with an empty name"),  # was stdout
     (("settle", "--png", ""), "output_not_written", "cannot write a file with an empty name"),  # was none
     (("edit", "1"), "no_such_hand", "no hand 1"),
-    (("settle", "--hands"), "bad_usage", "jxmj table settle: --hands lists the hands in the picture"),  # was ignored
+    (("settle", "--hands"), "bad_usage", "jxmj table settle: --hands lists the hands in the picture"),
     ((None, "show"), "bad_usage", "jxmj table show: the following arguments are required: code"),
     (("edit", "١"), "bad_usage", "jxmj table edit: argument number: not a whole number in ASCII digits"),
 ]  # fmt: skip
