@@ -310,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
     ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
     opts = ap.parse_args(argv)
+    # every bench phone is 127.0.0.1 (behind nginx too): the per-address token limit is not the load
+    os.environ.setdefault("JXMJ_NEW_TOKENS", "100000")
     global REFUSALS_OK, DISTINCT
     REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ from typing import TypeVar
 import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
-from app.drafts.ratelimit import Limiter, client_of
+from app.drafts.ratelimit import Limiter, client_of, most
 from app.ui import services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
@@ -75,7 +75,7 @@ def _tried(write: Callable[[], R]) -> R:
 
 @st.cache_resource(show_spinner=False)
 def _limiter() -> Limiter:
-    return Limiter()
+    return Limiter(most())
 
 
 def _client() -> str | None:

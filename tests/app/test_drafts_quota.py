@@ -121,6 +121,19 @@ def test_the_limiter_counts_per_client_in_a_window():
     assert set(lim._seen) == {"a", "c"}
 
 
+@pytest.mark.parametrize(
+    ("env", "expected"), [(None, 20), ("200", 200), ("1", 1), ("0", 20), ("-5", 20), ("２０", 20), ("x", 20)]
+)
+def test_a_parlour_may_raise_the_new_tokens_per_client(monkeypatch, env, expected):
+    from app.drafts.ratelimit import ENV_MOST, most
+
+    if env is None:
+        monkeypatch.delenv(ENV_MOST, raising=False)
+    else:
+        monkeypatch.setenv(ENV_MOST, env)
+    assert most() == expected
+
+
 def test_the_client_is_its_address_or_what_the_local_proxy_appended():
     assert client_of("192.168.1.7", "10.0.0.1") == "192.168.1.7"  # a direct phone: its address
     assert client_of(None, "1.2.3.4, 192.168.1.7") == "192.168.1.7"  # behind nginx: what it appended
