@@ -44,8 +44,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,12 +56,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
 from load_server import (
     cpu_seconds,
+    free_port,
+    peak_rss_mb,
     peak_rss_per_process_mb,
     rss_mb,
-    server_command,
     start_profile,
+    start_server,
     stop_profile,
-    wait_ready,
+    stop_server,
 )
 
 TARGET_MB = 1500
@@ -74,56 +74,6 @@ warnings.filterwarnings("ignore", "connect\\(\\) must be used as a context manag
 
 class Failed(Exception):
     """One request of a session failed (the message says which and why)."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(repo: Path, port: int, log: Path, workers: int = 0) -> subprocess.Popen:
-    cmd = server_command(port, workers)
-    fh = log.open("w")
-    proc = subprocess.Popen(cmd, cwd=repo, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
-    import requests
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).status_code == 200:
-                if wait_ready(proc, log, workers):
-                    return proc
-        except requests.RequestException:
-            pass
-        if proc.poll() is not None:
-            break
-        time.sleep(0.3)
-    stop_server(proc)
-    raise SystemExit(f"the server did not start; see {log}")
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-        if proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
-
-
-def peak_rss_mb(pid: int) -> int:
-    """`VmHWM` (the peak resident set) of a live process, in MB."""
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) // 1024
-    return -1
 
 
 class Session:

@@ -5,6 +5,8 @@ each process of the tree (`/proc`, Linux)."""
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -128,3 +130,53 @@ def stop_profile(proc: subprocess.Popen | None) -> None:
         proc.wait(30)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(repo: Path, port: int, log: Path, workers: int = 0) -> subprocess.Popen:
+    cmd = server_command(port, workers)
+    fh = log.open("w")
+    proc = subprocess.Popen(cmd, cwd=repo, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+    import requests
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).status_code == 200:
+                if wait_ready(proc, log, workers):
+                    return proc
+        except requests.RequestException:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.3)
+    stop_server(proc)
+    raise SystemExit(f"the server did not start; see {log}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        if proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def peak_rss_mb(pid: int) -> int:
+    """`VmHWM` (the peak resident set) of a live process, in MB."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    return -1

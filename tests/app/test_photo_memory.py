@@ -53,3 +53,15 @@ def test_an_upload_read_is_dropped_from_streamlits_file_store(monkeypatch):
     monkeypatch.setattr(runner, "get_script_run_ctx", lambda: Ctx())
     photo_section._release("uploader_not_drawn", "f1")
     assert [f.file_id for f in mgr.get_files("s1", ["f1", "f2"])] == ["f2"]
+
+
+def test_the_released_file_the_browser_still_names_is_not_read_again(monkeypatch):
+    """Once released, the uploader's next run holds Streamlit's `DeletedFile` for the file_id the
+    browser still sends: it was read already (before: AttributeError, "出了点问题" on the next tap)."""
+    from streamlit.runtime.uploaded_file_manager import DeletedFile
+
+    read = []
+    monkeypatch.setattr(photo_section, "ss", {"uploader": DeletedFile("f1"), "camera": DeletedFile("f2")})
+    monkeypatch.setattr(photo_section, "ingest_photo", lambda *a: read.append(a))
+    photo_section.take_new_photos()
+    assert read == []

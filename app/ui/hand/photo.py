@@ -97,8 +97,8 @@ def take_new_photos() -> None:
         ingest_photo(bytes(pending), "upload")
     for key, source in (("uploader", "upload"), ("camera", "camera")):
         f = ss.get(key)
-        if f is None:
-            continue
+        if f is None or not hasattr(f, "getvalue"):  # none, or a file read and released (`_release`):
+            continue  # Streamlit's `DeletedFile` for the file_id the browser still sends
         data = f.getvalue()
         fid = f.file_id or hashlib.sha1(data).hexdigest()
         seen = session.hip().photo_seen
@@ -130,7 +130,7 @@ def photo_inputs() -> None:
     refusal_slot("uploader", t("upload.hand_kept"))  # a file of another type, or too large: why, here
     st.caption(t("photo.upload_help"))
     h = session.hip()
-    if ss.get(keys.UPLOADER) is None and h.photo is not None and h.photo_src in KEPT_SOURCES:
+    if not hasattr(ss.get(keys.UPLOADER), "getvalue") and h.photo is not None and h.photo_src in KEPT_SOURCES:
         # Streamlit forgets an uploader's file when another page was shown; the photo stays, so say so
         st.caption(t("photo.kept", source=t(f"photo.source.{h.photo_src}")))
     with st.container(horizontal=True, vertical_alignment="center"):
