@@ -9,16 +9,18 @@ with the red of a 7s (the model alone reads 7s) and a blue no other tile has.
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from app.drafts import open_drafts
 from app.drafts import refs as P
-from app.drafts.table import drafts
+from app.drafts.table import drafts, metadata, phone_refs
 from app.ui import i18n, refsets, services
 from app.ui.state import EditHand, Selection
 from ledger.store.refs import TableRef
 from tests.app.conftest import APP, token_of
 from tests.app.test_table_refs import _odd, _photo, models, paint  # noqa: F401 (models: a fixture)
+from tests.ledger.conftest import fresh_url
 from vision.refmatch import FACE_KEY
 
 pytest.importorskip("onnx", reason="needs onnx (the train extra)")
@@ -122,8 +124,14 @@ def _ref(tile: str, model: str = "m") -> TableRef:
     return TableRef(tile, model, 1, b"\0\0\x80?")
 
 
-def test_a_phone_keeps_its_newest_references_and_they_expire_with_its_drafts():
-    store = open_drafts()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A fresh, empty database URL of each kind, the drafts' tables dropped too."""
+    yield from fresh_url(request, tmp_path, (metadata,))
+
+
+def test_a_phone_keeps_its_newest_references_and_they_expire_with_its_drafts(db_url):
+    store = open_drafts(db_url)
     a, b = store.issue(), store.issue()
     for k in range(3):  # 3 hands of 79 embeddings: the first 37 go
         P.add(store, a, [_ref(f"{k}:{j}") for j in range(79)] + [_ref("1m", FACE_KEY)])
@@ -140,3 +148,14 @@ def test_a_phone_keeps_its_newest_references_and_they_expire_with_its_drafts():
         )
     P.add(store, b, [_ref("3m")])  # the next write deletes the references of a phone no draft lives of
     assert P.state(store, a) == (0, 0) and P.state(store, b)[0] == 1
+    store.close()
+
+
+def test_a_database_of_an_older_release_gets_the_phones_table_on_open(db_url):
+    open_drafts(db_url).close()
+    with sa.create_engine(db_url).begin() as conn:  # as a release before this one left it
+        phone_refs.drop(conn)
+    store = open_drafts(db_url)
+    token = store.issue()
+    assert P.add(store, token, [_ref("1m")]) > 0 and P.state(store, token)[0] == 1
+    store.close()
