@@ -159,3 +159,13 @@ def test_a_database_of_an_older_release_gets_the_phones_table_on_open(db_url):
     token = store.issue()
     assert P.add(store, token, [_ref("1m")]) > 0 and P.state(store, token)[0] == 1
     store.close()
+
+
+@pytest.mark.usefixtures("models")
+def test_a_phone_without_a_draft_learns_nothing():
+    at = _open()
+    token = token_of(at)
+    at.session_state["drafts_off"] = True  # its address had too many new tokens (`drafting._issue`)
+    _fixed_hand(at)
+    _photo(at, paint(odd_blue=44))
+    assert P.state(open_drafts(), token) == (0, 0) and _odd(at).code == "7s"
