@@ -40,6 +40,7 @@ __all__ = [
     "issue",
     "known",
     "make_room",
+    "now_cutoff",
     "owner",
     "purge",
     "sweep",
@@ -69,6 +70,11 @@ def now() -> datetime:
 
 def _cutoff(at: datetime | None = None) -> str:
     return ((at or now()) - timedelta(seconds=ttl_seconds())).isoformat()
+
+
+def now_cutoff() -> str:
+    """The oldest save time (ISO 8601, UTC) of a draft that has not expired."""
+    return _cutoff()
 
 
 def expired(updated: str, at: datetime | None = None) -> bool:

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from app.drafts import policy
 from app.drafts.photo import bounded
-from app.drafts.table import drafts, metadata, photos, photos_updated
+from app.drafts.table import drafts, metadata, phone_refs, photos, photos_updated
 from ledger.errors import LedgerError, StoreError
 from ledger.store.db import default_url, make_engine
 from ledger.store.dberror import db_errors
@@ -64,6 +64,8 @@ def open_drafts(url: str | None = None, engine: sa.Engine | None = None) -> Draf
             photos.create(conn)  # with its index
         else:
             photos_updated.create(conn, checkfirst=True)
+        if phone_refs.name not in names:
+            phone_refs.create(conn)  # a phone's learned tiles (`app.drafts.refs`), with its index
     return store
 
 

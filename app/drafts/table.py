@@ -1,11 +1,11 @@
-"""The drafts' tables, ``jxmj_app_drafts`` and its photos ``jxmj_app_photos`` (in the ledger's
-database, not in its schema)."""
+"""The drafts' tables, ``jxmj_app_drafts``, its photos ``jxmj_app_photos`` and the phones' learned
+tiles ``jxmj_app_refs`` (in the ledger's database, not in its schema)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["drafts", "metadata", "photos", "photos_updated"]
+__all__ = ["drafts", "metadata", "phone_refs", "photos", "photos_updated"]
 
 metadata = sa.MetaData()
 drafts = sa.Table(
@@ -32,3 +32,17 @@ photos_updated = sa.Index("ix_jxmj_app_photos_updated", photos.c.updated)
 blob, so without it every sweep read every stored photo's pages (23 ms a new photo with 154
 photos, 200 MB, stored; 0.03 ms with it); made by `open_drafts` where an older release's table
 lacks it."""
+phone_refs = sa.Table(
+    "jxmj_app_refs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # oldest first
+    sa.Column("token", sa.String(32), nullable=False, index=True),  # the phone's (its drafts')
+    sa.Column("batch", sa.Integer, nullable=False),  # the hand that taught it: undone together
+    sa.Column("tile", sa.String(8), nullable=False),
+    sa.Column("model", sa.String(80), nullable=False),
+    sa.Column("dim", sa.Integer, nullable=False),
+    sa.Column("views", sa.LargeBinary, nullable=False),  # float32 little-endian (views, dim)
+    sa.Column("created", sa.String(32), nullable=False),  # ISO 8601, UTC
+)
+"""A phone's references (`app.drafts.refs`): the tiles of its photo hands scored on the score page,
+as `ledger.store.refs` keeps a table's."""

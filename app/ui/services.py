@@ -274,12 +274,14 @@ def reader_status() -> str | None:
 
 
 PHOTO_REFS = keys.PHOTO_REFS
-"""Session key: while the 牌局 page takes photos, a callable giving the `RefSet` they are read with
-(`app.ui.table.refs`; called only when a photo is read, so a page without one builds no reader)."""
+"""Session key: while a page takes photos, a callable giving the `RefSet` they are read with (the
+table's set, or on 计分 the phone's: `app.ui.refsets`; called only when a photo is read, so a page
+without one builds no reader)."""
 
 
 def photo_refs() -> dict[str, Any]:
-    """``{"refs": RefSet}`` for :func:`read_photo` while a table's references apply, else ``{}``."""
+    """``{"refs": RefSet}`` for :func:`read_photo` while a table's or the phone's references apply,
+    else ``{}``."""
     lazy = st.session_state.get(PHOTO_REFS)
     refs = lazy() if callable(lazy) else lazy
     return {"refs": refs} if refs is not None else {}

@@ -26,7 +26,7 @@ def steps(monkeypatch):
 
     monkeypatch.setattr(protocol.drafting, "restore", restore)
     monkeypatch.setattr(protocol.drafting, "save", lambda key: done.append(f"save {key}"))
-    monkeypatch.setattr(protocol, "take_new_photos", lambda: done.append("photo"))
+    monkeypatch.setattr(protocol, "take_new_photos", lambda before=None: done.append("photo"))
     monkeypatch.setattr(session, "sync_from_widgets", lambda: done.append("sync"))
     return ss, done, draft
 

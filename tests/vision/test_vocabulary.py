@@ -17,7 +17,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 BARE_WORDS_LEFT = {
     "vision/detection.py": "the definitions",
-    "app/ui/table/refs.py": "the table page is being reworked (issue 38): to take BACK after",
     "app/ui/state/photo_tiles.py": "the page state is being reworked (issue 38): to take FLOWER after",
     "vision/testing.py": "stand-in scenes and the localizer's class list written as codes",
     "vision/testing_table.py": "synthetic table scenes written as codes",

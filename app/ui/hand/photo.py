@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -86,15 +87,26 @@ def _apply_photo(photo: services.Photo, source: str, data: bytes | None = None) 
     h.deselect()
 
 
-def take_new_photos() -> None:
-    """Read a newly uploaded or captured photo (before anything is drawn, so this run shows it).
+def take_new_photos(before: Callable[[], None] | None = None) -> None:
+    """Read a newly uploaded or captured photo (before anything is drawn, so this run shows it);
+    `before()` runs once before a new photo is read (the score page learns the hand on it).
 
     `st.session_state.pending_photo` is the test hook: AppTest cannot upload files, so tests put bytes there
     and go through exactly the same path as an upload.
     """
+    ran = before is None
+
+    def ingest(data: bytes, source: str) -> None:
+        nonlocal ran
+        if not ran:
+            ran = True
+            assert before is not None  # ran is False only with one
+            before()
+        ingest_photo(data, source)
+
     pending = ss.pop(keys.PENDING_PHOTO, None)
     if pending is not None:
-        ingest_photo(bytes(pending), "upload")
+        ingest(bytes(pending), "upload")
     for key, source in (("uploader", "upload"), ("camera", "camera")):
         f = ss.get(key)
         if f is None or not hasattr(f, "getvalue"):  # none, or a file read and released (`_release`):
@@ -104,7 +116,7 @@ def take_new_photos() -> None:
         seen = session.hip().photo_seen
         if fid not in seen:
             seen.add(fid)
-            ingest_photo(data, source)
+            ingest(data, source)
             _release(key, f.file_id)
 
 
@@ -179,6 +191,7 @@ def detection_view() -> None:
         return
     grey = sum(1 for b in boxes if b.grey)
     st.caption(t("photo.found", n=len(boxes), low=unsure_count(boxes), out=grey))  # the frames drawn
-    if photo.refs:  # read with the table's set (牌局): say so, or the learning is invisible
-        st.caption(t("photo.read_with_refs", n=photo.refs))
+    if photo.refs:  # read with the table's (牌局) or the phone's set: say so, or the learning is invisible
+        whose = "photo.read_with_refs" if str(h.ns).startswith("table:") else "photo.read_with_phone_refs"
+        st.caption(t(whose, n=photo.refs))
     left_out_view()

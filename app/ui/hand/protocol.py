@@ -3,7 +3,7 @@
 
 1. make the page's hand current (`session.use`);
 2. a hand not begun yet: read its draft back, else begin it (`begin`);
-3. read this run's new photo (`photo.take_new_photos`);
+3. read this run's new photo (`photo.take_new_photos`; `before_photo` first);
 4. copy this run's widget values into the model (`session.sync_from_widgets`), so the result is
    computed once, up front;
 5. the page draws (the ``with`` body);
@@ -31,13 +31,15 @@ def hand_page(
     begin: Callable[[], None],
     reading: Callable[[], AbstractContextManager[object]] = nullcontext,
     restored: Callable[[HandInProgress], None] | None = None,
+    before_photo: Callable[[], None] | None = None,
 ) -> Iterator[HandInProgress]:
     """Run the page protocol (module docstring) around the ``with`` body, which gets the hand.
 
     `ns`: whose hand (``"score"``, ``"table:CODE"``). `draft_key`: where its draft is kept.
     `begin`: starts a hand no draft brought back (the sample, an empty hand). `reading`: the
     context a photo is read in (a table's learned tiles), for the draft's photo and a new one.
-    `restored`: called with the hand a draft brought back (a table checks its revision)."""
+    `restored`: called with the hand a draft brought back (a table checks its revision).
+    `before_photo`: called once before a new photo is read (the score page learns the hand on it)."""
     session.use(ns)
     h = session.hip()
     if not h.started:
@@ -48,7 +50,7 @@ def hand_page(
         if not h.started:
             begin()
     with reading():
-        take_new_photos()
+        take_new_photos(before_photo)
     session.sync_from_widgets()
     yield h
     drafting.save(draft_key)

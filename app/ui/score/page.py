@@ -23,6 +23,7 @@ from app.ui.hand.protocol import hand_page
 from app.ui.hand.result import mini_summary, result_view, total_banner, what_ifs
 from app.ui.hand.session import show_posted
 from app.ui.i18n import t
+from app.ui.score import learn
 from scoring import ScoreResult
 
 log = logging.getLogger("jxmj.app")
@@ -30,7 +31,9 @@ log = logging.getLogger("jxmj.app")
 
 def render() -> None:
     draft_key = drafting.single_hand_key()  # the hand in progress: under the phone's token
-    with hand_page("score", draft_key, begin=open_on_sample):
+    with hand_page(
+        "score", draft_key, begin=open_on_sample, reading=learn.reading, before_photo=learn.before_next_photo
+    ):
         _draw()
 
 
@@ -51,6 +54,7 @@ def _draw() -> None:
         st.subheader(t("sec.photo"))
         photo_inputs()
         detection_view()
+        learn.learned_line()  # the tiles the last photo hand taught, with 忘掉
         timing_slot = st.empty()
     with wide[1]:
         st.subheader(t("sec.hand"))

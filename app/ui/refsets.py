@@ -1,0 +1,222 @@
+"""The reader learns a set by appearance, the parts every page shares: a hand read from a photo
+of the set (upload or camera; never the bundled sample, which is not this set) makes
+references (`of_this_hand`), kept by the page (a table: `app.ui.table.refs`; a phone on the
+score page: `app.ui.score.learn`), and later photos are read with them (`reading`,
+`services.PHOTO_REFS`).
+
+- **What is learned.** Every tile of the hand that came from a photo box — standing or in a meld,
+  face up — with the code the hand holds: the reader's, or the name the player gave a tile he
+  renamed (`photo_boxes`). Its crop is cut from the photo as the reader cuts it, and the
+  classifier's embedding of each view is kept with the model that made it (`embed`), never the
+  photo; an embedding of another model is not used. Its face template (`vision.refmatch`) is kept
+  beside it, as a reference of the model `vision.refmatch.FACE_KEY`.
+- **Reading with them.** `current` builds the `RefSet` from the store once per change of the
+  owner's references (one indexed read per run), cached in the session under the page's key.
+- Learning never fails the page: a reference that cannot be made is logged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from app.ui import drafting, services
+from app.ui.hand.session import hip
+from ledger import LedgerError
+from ledger.store import default_url
+from ledger.store import refs as R
+from vision.detection import BACK
+
+ss = st.session_state
+log = logging.getLogger("jxmj.app")
+LEARNED_SOURCES = ("upload", "camera")  # a photo of the player's own set
+
+__all__ = [
+    "LEARNED_SOURCES",
+    "current",
+    "embed",
+    "model_key",
+    "of_this_hand",
+    "photo_boxes",
+    "reader",
+    "reading",
+    "tiles",
+    "to_refset",
+]
+
+Box = tuple[tuple[float, float, float, float], str]
+
+
+@functools.lru_cache(maxsize=8)
+def _file_key(path: str, size: int, mtime_ns: int, version: str) -> str:
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return f"{version}/{digest}"[: R.MAX_MODEL]
+
+
+def model_key(reader) -> str:
+    """The classifier's identity, `version/sha256[:16]` of its file: embeddings made by one
+    classifier are compared only with embeddings made by the same one."""
+    p = Path(reader.classifier.path)
+    st_ = p.stat()
+    return _file_key(str(p), st_.st_size, st_.st_mtime_ns, reader.classifier.version)
+
+
+def photo_boxes(hand, result) -> list[Box]:
+    """`(xyxy, code)` of every tile of `hand` (an `EditHand`) that came from a box of `result`
+    (a `DetectResult`): once per box, face-down boxes left out (a concealed kong's backs name
+    the kong's tile, not what they show), a box the hand gives two codes left out."""
+    codes: dict[int, set[str]] = {}
+    for tile in hand.tiles:
+        k = tile.detection
+        if isinstance(k, int) and 0 <= k < len(result.detections):
+            codes.setdefault(k, set()).add(tile.code)
+    out = []
+    for k, seen in sorted(codes.items()):
+        d = result.detections[k]
+        if len(seen) == 1 and not d.face_down and d.tile != BACK:
+            x0, y0, x1, y1 = (float(v) for v in d.xyxy)
+            out.append(((x0, y0, x1, y1), next(iter(seen))))
+    return out
+
+
+def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
+    """The references of `boxes` of the photo `data`: each box cut as the reader cuts it, the
+    classifier's embedding of every view, L2-normalised (`vision.refembed.embed_boxes`). Codes
+    the classifier does not know (`?`) are left out. Raises `ImageError`, `PhotoBusy`."""
+    import numpy as np
+
+    from app.photo_gate import photo_slot
+    from vision import open_image
+    from vision.image import decode_cost
+    from vision.refblend import normalise
+    from vision.refembed import embed_boxes
+    from vision.refmatch import FACE_KEY, cut_faces, templates
+
+    classes = reader.classifier.classes
+    boxes = [b for b in boxes if b[1] in classes and b[1] != "none"]
+    if not boxes or not reader.embeds:
+        return []
+    min_side = reader.config.decode_min_side or None
+    with photo_slot(None, cost=decode_cost(data, min_side)):
+        loaded = open_image(data, min_side=min_side)
+        xyxy = np.array([b[0] for b in boxes], np.float32)
+        xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
+        xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
+        emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
+        faces = templates(cut_faces(loaded.pixels, xyxy * np.float32(loaded.scale))).astype("<f4")
+    emb = normalise(np.asarray(emb, np.float32)).astype("<f4")
+    model, dim = model_key(reader), int(emb.shape[1])
+    rows: dict[int, list] = {}
+    for b, k in enumerate(owner):
+        rows.setdefault(k, []).append(emb[b])
+    out = [R.TableRef(boxes[k][1], model, dim, np.stack(v).tobytes()) for k, v in sorted(rows.items())]
+    width = int(faces.shape[1])
+    return out + [R.TableRef(boxes[k][1], FACE_KEY, width, faces[k].tobytes()) for k in sorted(rows)]
+
+
+def tiles(refs: Sequence[R.TableRef]) -> int:
+    """How many tiles `refs` are (each an embedding and a face template)."""
+    from vision.refmatch import FACE_KEY
+
+    return sum(1 for r in refs if r.model != FACE_KEY)
+
+
+def to_refset(stored: Sequence[R.TableRef], classes: Sequence[str], faces: Sequence[R.TableRef] = ()):
+    """The `vision.refblend.RefSet` of `stored` for a classifier of `classes` (None: nothing usable),
+    with the face templates `faces` (`vision.refmatch.FACE_KEY`'s references); a reference of a code
+    it does not know, or of another width than the first, is left out."""
+    import numpy as np
+
+    from vision.refblend import RefSet, normalise
+    from vision.refmatch import FACE, INSET
+
+    width = (FACE[0] - 2 * INSET) * (FACE[1] - 2 * INSET)
+    kept = [f for f in faces if f.tile in classes and f.dim == width]
+    face_rows = [np.frombuffer(f.views, "<f4").reshape(-1, width)[:1] for f in kept]
+    rows, labels, count, dim = [], [], 0, None
+    for r in stored:
+        dim = r.dim if dim is None else dim
+        if r.tile not in classes or r.dim != dim:
+            continue
+        views = np.frombuffer(r.views, "<f4").reshape(-1, r.dim)
+        rows.append(views)
+        labels.extend([classes.index(r.tile)] * len(views))
+        count += 1
+    if not rows:
+        return None
+    emb = normalise(np.concatenate(rows).astype(np.float32))
+    return RefSet(
+        emb,
+        np.asarray(labels, np.int64),
+        len(classes),
+        count,
+        np.concatenate(face_rows).astype(np.float32) if face_rows else None,
+        np.asarray([classes.index(f.tile) for f in kept], np.int64) if face_rows else None,
+    )
+
+
+def reader():
+    """The tile reader when it embeds (references need it), else None."""
+    got, _why = services._reader()
+    return got if got is not None and getattr(got, "embeds", False) else None
+
+
+def current(cache: str, owner: str, state: Callable[[], object], load: Callable[[str], list[R.TableRef]]):
+    """`(RefSet | None, count)`: `owner`'s references for the reader in use (`load(model)`), read
+    from the store only when `state()` changed (kept under the session key `cache`). `(None, 0)`
+    without a reader that embeds, or on a store error."""
+    got = reader()
+    if got is None:
+        return None, 0
+    from vision.refmatch import FACE_KEY
+
+    try:
+        model = model_key(got)
+        key = (default_url(), owner, model, state())  # every model's state: a face template changes it too
+        seen = ss.get(cache)
+        if seen is not None and seen[0] == key:
+            return seen[1], seen[2]
+        stored = load(model)
+        refset = to_refset(stored, got.classifier.classes, load(FACE_KEY))
+    except (LedgerError, OSError) as e:
+        log.warning("references of %s not read: %s", owner, e)
+        return None, 0
+    ss[cache] = (key, refset, len(stored))
+    return refset, len(stored)
+
+
+@contextlib.contextmanager
+def reading(refset: Callable[[], object]) -> Iterator[None]:
+    """Inside: photos are read with `refset()` (`services.PHOTO_REFS`), called when a photo is
+    read (a run that reads none builds no reader for them)."""
+    ss[services.PHOTO_REFS] = refset
+    try:
+        yield
+    finally:
+        ss.pop(services.PHOTO_REFS, None)
+
+
+def of_this_hand() -> list[R.TableRef]:
+    """The references the hand in progress makes (none unless it was read from a photo of the
+    set taken here, and its photo is at hand)."""
+    h = hip()
+    photo = h.photo
+    if photo is None or h.photo_src not in LEARNED_SOURCES:
+        return []
+    data = drafting.photo_data()  # in the session, or back from its draft
+    if not data:
+        return []
+    got = reader()
+    if got is None:
+        return []
+    try:
+        return embed(got, bytes(data), photo_boxes(h.hand, photo.result))
+    except Exception:  # the page goes on all the same; the references are derived
+        log.warning("references of the hand not made", exc_info=True)
+        return []
