@@ -23,8 +23,12 @@ WAIT = 30_000
 
 
 def _enter_hand(page, tiles: str, winner: str, discarder: str, preview: str) -> None:
-    page.get_by_text("输入牌串", exact=True).first.click()
-    page.locator("[class*='st-key-typed'] input").fill(tiles)
+    opener = page.get_by_text("输入牌串", exact=True).first
+    opener.wait_for(timeout=WAIT)
+    field = page.locator("[class*='st-key-typed'] input")
+    if not field.is_visible():  # the expander may still be open from the hand before (a told phone)
+        opener.click()
+    field.fill(tiles)
     page.locator("[class*='st-key-btn_typed'] button:visible").first.click()
     page.locator("[class*='st-key-tw_winner'] button", has_text=winner).first.click(timeout=WAIT)
     page.wait_for_timeout(800)
