@@ -1,0 +1,32 @@
+"""Found by trying to break the score page's learning (branch breakit): each test failed before
+its fix. The painted scenes and stand-in models of tests/app/test_table_refs.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.drafts import photo as draft_photo
+from app.ui import refsets
+from tests.app.conftest import token_of
+from tests.app.test_score_refs import WANT, _fixed_hand, _kept, _open
+from tests.app.test_table_refs import SIZE, _odd, _photo, models, paint  # noqa: F401 (models: a fixture)
+
+pytest.importorskip("onnx", reason="needs onnx (the train extra)")
+
+
+@pytest.mark.usefixtures("models")
+def test_a_photo_the_draft_keeps_smaller_teaches_the_tiles_where_they_are(monkeypatch):
+    """A photo over the draft's byte bound is kept re-encoded smaller; once the draft holds it the
+    session lets go of the original, and learning reads the smaller copy back: the boxes, in the
+    original's pixels, must be cut where the tiles are in the copy (they were cut from the wrong
+    places, and the set's 8s taught nothing)."""
+    monkeypatch.setattr(draft_photo, "MAX_PHOTO_BYTES", 7000)  # the painted PNGs (8.5 kB) re-encoded
+    monkeypatch.setattr(draft_photo, "MAX_SIDE", max(SIZE) // 2)  # at half its size
+    at = _open()
+    token = token_of(at)
+    _fixed_hand(at)
+    hip = at.session_state.hip
+    assert hip.photo_bytes is None and hip.photo_stored  # the draft holds the (smaller) photo
+    _photo(at, paint(odd_blue=44))
+    assert _kept(token, refsets.model_key(refsets.reader())) == WANT
+    assert _odd(at).code == "8s"  # read with what the 8s taught
