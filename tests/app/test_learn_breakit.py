@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.drafts import open_drafts
 from app.drafts import photo as draft_photo
+from app.drafts import refs as P
 from app.ui import refsets
 from tests.app.conftest import token_of
 from tests.app.test_score_refs import WANT, _fixed_hand, _kept, _open
@@ -30,3 +32,22 @@ def test_a_photo_the_draft_keeps_smaller_teaches_the_tiles_where_they_are(monkey
     _photo(at, paint(odd_blue=44))
     assert _kept(token, refsets.model_key(refsets.reader())) == WANT
     assert _odd(at).code == "8s"  # read with what the 8s taught
+
+
+@pytest.mark.usefixtures("models")
+def test_a_hand_undo_brings_back_over_a_newer_photo_teaches_nothing():
+    """Undo after a new photo brings back the hand read from the photo before, while the newer
+    photo stays on the page: its tiles' boxes are the older photo's, not this one's. The next
+    photo taught that hand's codes at the newer photo's boxes of the same numbers (a second time
+    here; on two different photos, the wrong tiles)."""
+    at = _open()
+    token = token_of(at)
+    _fixed_hand(at)
+    _photo(at, paint(odd_blue=44))  # the first hand taught: 13 tiles, an embedding and a face each
+    assert P.state(open_drafts(), token)[0] == 26
+    at.button(key="btn_undo").click()  # the first hand back, over the second photo
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert all(t.detection is None for t in at.session_state.hip.hand.tiles)  # no box of this photo
+    _photo(at, paint(odd_blue=48))
+    assert P.state(open_drafts(), token)[0] == 26
