@@ -51,3 +51,22 @@ def test_a_hand_undo_brings_back_over_a_newer_photo_teaches_nothing():
     assert all(t.detection is None for t in at.session_state.hip.hand.tiles)  # no box of this photo
     _photo(at, paint(odd_blue=48))
     assert P.state(open_drafts(), token)[0] == 26
+
+
+@pytest.mark.usefixtures("models")
+def test_a_hand_is_taught_once_across_a_reload():
+    """The hand taught stays on the page when the next photo is refused; after a reload (or in a
+    second tab of the phone) the session no longer knew it was taught, and the next photo taught
+    it again: the same tiles twice, crowding out the phone's older references."""
+    at = _open()
+    token = token_of(at)
+    _fixed_hand(at)
+    _photo(at, paint(odd_blue=44))
+    assert P.state(open_drafts(), token)[0] == 26
+    _photo(at, paint(odd_blue=48))  # the second hand taught
+    assert P.state(open_drafts(), token)[0] == 52
+    _photo(at, b"not a photo")  # refused: the third hand stays, taught
+    assert P.state(open_drafts(), token)[0] == 78
+    again = _open(token)  # a reload: the draft's hand, read again from its photo
+    _photo(again, paint(odd_blue=44))
+    assert P.state(open_drafts(), token)[0] == 78
