@@ -204,9 +204,8 @@ class HandInProgress:
         brings back are tied to no box of it (a new photo's hand is set after): a box number of
         the photo before names another tile of this one (the score page and a table learned the
         set from the wrong tiles, `app.ui.refsets.photo_boxes`)."""
-        if photo is not self.photo:
-            self.hand = self.hand.unlinked()
-            self.undo = [x.unlinked() for x in self.undo]
+        self.hand = self.hand.unlinked()
+        self.undo = [x.unlinked() for x in self.undo]
         self.photo, self.photo_src = photo, source
         self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
         self.photo_stored = False
