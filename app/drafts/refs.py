@@ -38,10 +38,22 @@ def _purge(conn: sa.Connection) -> None:
     conn.execute(phone_refs.delete().where(~alive.exists()))
 
 
+def _taught(conn: sa.Connection, token: str, refs: Sequence[TableRef]) -> bool:
+    """Phone `token` keeps every one of `refs` already, byte for byte: the same hand taught again
+    (after a reload, or in a second tab, the session knows not that it was; the same photo reads
+    the same)."""
+    r = phone_refs.c
+    models = sorted({x.model for x in refs})
+    q = sa.select(r.tile, r.model, r.views).where(r.token == token, r.model.in_(models))
+    kept = {(t, m, bytes(v)) for t, m, v in conn.execute(q)}
+    return all((x.tile, x.model, bytes(x.views)) in kept for x in refs)
+
+
 def add(store: DraftStore, token: str, refs: Sequence[TableRef]) -> int:
     """Keep `refs`, taught by one hand, under phone `token`; beyond :data:`MAX_PHONE_REFS` of a
-    model the oldest go. Returns the batch to `drop` them by (0: nothing kept). Raises
-    `LedgerError` (`bad_ref`: one out of bounds, or more than `MAX_REFS_PER_HAND`): nothing written."""
+    model the oldest go. Returns the batch to `drop` them by (0: nothing kept, or all of them kept
+    already: the hand was taught). Raises `LedgerError` (`bad_ref`: one out of bounds, or more
+    than `MAX_REFS_PER_HAND`): nothing written."""
     if len(refs) > MAX_REFS_PER_HAND:
         raise LedgerError("bad_ref", f"{len(refs)} references from one hand: at most {MAX_REFS_PER_HAND}")
     for ref in refs:
@@ -49,7 +61,7 @@ def add(store: DraftStore, token: str, refs: Sequence[TableRef]) -> int:
     r = phone_refs.c
     with store._tx(write=True) as conn:
         _purge(conn)
-        if not refs:
+        if not refs or _taught(conn, token, refs):
             return 0
         batch = int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(r.batch), 0))).scalar_one()) + 1
         now = policy.now().isoformat()

@@ -85,10 +85,12 @@ def photo_boxes(hand, result) -> list[Box]:
     return out
 
 
-def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
+def embed(reader, data: bytes, boxes: Sequence[Box], size: tuple[int, int] | None = None) -> list[R.TableRef]:
     """The references of `boxes` of the photo `data`: each box cut as the reader cuts it, the
     classifier's embedding of every view, L2-normalised (`vision.refembed.embed_boxes`). Codes
-    the classifier does not know (`?`) are left out. Raises `ImageError`, `PhotoBusy`."""
+    the classifier does not know (`?`) are left out. `size`: the width and height of the photo
+    the boxes were found on, when `data` may be a smaller copy of it (a draft keeps a photo over
+    its byte bound re-encoded smaller: `app.drafts.photo`). Raises `ImageError`, `PhotoBusy`."""
     import numpy as np
 
     from app.photo_gate import photo_slot
@@ -106,6 +108,9 @@ def embed(reader, data: bytes, boxes: Sequence[Box]) -> list[R.TableRef]:
     with photo_slot(None, cost=decode_cost(data, min_side)):
         loaded = open_image(data, min_side=min_side)
         xyxy = np.array([b[0] for b in boxes], np.float32)
+        if size is not None and size[0] > 0 and size[1] > 0:  # the boxes' pixels -> this copy's
+            xyxy[:, 0::2] *= np.float32(loaded.width / size[0])
+            xyxy[:, 1::2] *= np.float32(loaded.height / size[1])
         xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
         xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
         emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
@@ -216,7 +221,8 @@ def of_this_hand() -> list[R.TableRef]:
     if got is None:
         return []
     try:
-        return embed(got, bytes(data), photo_boxes(h.hand, photo.result))
+        size = (int(photo.result.width), int(photo.result.height))
+        return embed(got, bytes(data), photo_boxes(h.hand, photo.result), size)
     except Exception:  # the page goes on all the same; the references are derived
         log.warning("references of the hand not made", exc_info=True)
         return []

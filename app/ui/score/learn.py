@@ -85,6 +85,8 @@ def before_next_photo() -> None:
     except LedgerError as e:
         log.warning("references of phone %s not kept: %s", token, e)
         return
+    if not batch:  # taught already (a reload, another tab): nothing to forget
+        return
     ss[keys.PHONE_LEARNED] = (token, batch, refsets.tiles(refs))
 
 

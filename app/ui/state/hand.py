@@ -64,6 +64,15 @@ class EditHand:
         )
         return hand._with_default_win()
 
+    def unlinked(self) -> EditHand:
+        """This hand with no tile tied to a box (`EditTile.detection`): its photo is no longer shown."""
+
+        def free(tiles: tuple[EditTile, ...]) -> tuple[EditTile, ...]:
+            return tuple(replace(t, detection=None) for t in tiles)
+
+        melds = tuple(replace(m, tiles=free(m.tiles)) for m in self.melds)
+        return replace(self, concealed=free(self.concealed), melds=melds)
+
     # -- reading ----------------------------------------------------------------------------
 
     @property

@@ -200,7 +200,12 @@ class HandInProgress:
     def show_photo(self, photo: Photo | None, source: str, data: bytes | None = None) -> None:
         """The photo now shown (None: none) and where it came from; `data`: the bytes it was
         read from, kept when `source` is one of `KEPT_SOURCES`. The only place the photo changes:
-        the next draft saved writes the new bytes (or none)."""
+        the next draft saved writes the new bytes (or none). The hand shown and those undo
+        brings back are tied to no box of it (a new photo's hand is set after): a box number of
+        the photo before names another tile of this one (the score page and a table learned the
+        set from the wrong tiles, `app.ui.refsets.photo_boxes`)."""
+        self.hand = self.hand.unlinked()
+        self.undo = [x.unlinked() for x in self.undo]
         self.photo, self.photo_src = photo, source
         self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
         self.photo_stored = False
