@@ -169,3 +169,24 @@ def test_a_phone_without_a_draft_learns_nothing():
     _fixed_hand(at)
     _photo(at, paint(odd_blue=44))
     assert P.state(open_drafts(), token) == (0, 0) and _odd(at).code == "7s"
+
+
+@pytest.mark.parametrize(
+    ("reads", "doubt", "hand", "taught"),
+    [
+        (["1m", "2m"], [False, False], ["1m", "2m"], False),  # read right and sure: nothing new
+        (["1m", "2m"], [False, False], ["1m", "3m"], True),  # a tile renamed: a fix
+        (["1m", "2m"], [False, True], ["1m", "2m"], True),  # a tile in doubt, confirmed
+        (["1m", "2m"], [False, False], ["1m", "2m", "5p"], False),  # a tile added by hand: no box
+    ],
+)
+def test_only_a_fixed_or_doubted_hand_is_worth_its_cost(reads, doubt, hand, taught):
+    """Learning costs the server a decode and the classifier again (a photo's CPU doubled on a
+    burst: bench/bench_load.py), so a hand read right and sure teaches nothing."""
+    from types import SimpleNamespace as N
+
+    from app.ui.score.learn import fixed_or_doubted
+
+    result = N(detections=[N(tile=c, uncertain=u) for c, u in zip(reads, doubt, strict=True)])
+    tiles = [N(code=c, detection=k if k < len(reads) else None) for k, c in enumerate(hand)]
+    assert fixed_or_doubted(N(tiles=tiles), result) is taught

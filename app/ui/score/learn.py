@@ -2,7 +2,10 @@
 `app.ui.table.refs`).
 
 - **When.** A hand read from a photo (upload or camera; never the bundled sample) that scores —
-  a whole hand the player left as it is — is confirmed when the phone takes its next photo: just
+  a whole hand the player left as it is — and that the player **fixed** (a tile renamed) or whose
+  reading was in doubt (a tile framed red, left or put right) is confirmed when the phone takes
+  its next photo (a hand read right and sure teaches nothing new, and learning costs a decode and
+  the classifier again on the server: `fixed_or_doubted`): just
   before that photo is read, the hand's photo tiles become references under the phone's token
   (`app.drafts.refs`), each with the code the player left it (`before_next_photo`). The next
   photo, and every later one of that phone, is read with them (`reading`). Each hand is learned
@@ -64,6 +67,17 @@ def _identity(h) -> tuple[str, tuple[str, ...]]:
     return digest, tuple(x.code for x in h.hand.tiles)
 
 
+def fixed_or_doubted(hand, result) -> bool:
+    """Whether `hand` (an `EditHand`) holds a tile of a box of `result` (a `DetectResult`) that
+    the player renamed, or that the reader read in doubt (`Detection.uncertain`)."""
+    dets = result.detections
+    for tile in hand.tiles:
+        k = tile.detection
+        if isinstance(k, int) and 0 <= k < len(dets) and (dets[k].uncertain or dets[k].tile != tile.code):
+            return True
+    return False
+
+
 def before_next_photo() -> None:
     """A new photo is about to be read: the hand on the page, read from a photo of the phone's
     set and scoring, is confirmed; its photo tiles are kept as the phone's references."""
@@ -73,6 +87,8 @@ def before_next_photo() -> None:
         return
     seen = _identity(h)
     if ss.get(keys.PHONE_LEARNED_OF) == seen:
+        return
+    if not fixed_or_doubted(h.hand, h.photo.result):
         return
     if not isinstance(services.score_hand(h.hand, h.cond), ScoreResult):
         return
