@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 from datasets.eval_hand import place, tap_summary, taps
+from tests.vision.util import edits as edit_distance
 from vision.detection import Detection, DetectResult, Group
-
-
-def edit_distance(a, b):
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
-
 
 LAB = {"rows": [["1m", "2m", "3m"], ["X", "X"]], "row_bbox": [[0.1, 0.5, 0.4, 0.6], [0.5, 0.1, 0.6, 0.2]]}
 

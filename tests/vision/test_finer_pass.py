@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import vision.reader as reader_module
+from tests.vision.util import edits, localizer_shapes
 from vision.boxes import halves
 from vision.image import open_image
 from vision.reader import TileReader
@@ -17,30 +17,6 @@ from vision.scale import finer_input
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "app" / "assets" / "sample_hand.jpg"
 ROW = "2m 3m 4m 5p 6p 7p 6s 7s 8s 7p 7p 7p 9s 9s"
-
-
-def edits(a: list[str], b: list[str]) -> int:
-    """Edit distance (the yardstick's, `../shared/tools/eval_rows.py`)."""
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
-
-
-def _spy(monkeypatch, reader: TileReader) -> list:
-    shapes: list = []
-    run = reader_module.run_model
-
-    def spy(spec, batch):
-        if spec is reader.localizer:
-            shapes.append(tuple(batch.shape))
-        return run(spec, batch)
-
-    monkeypatch.setattr(reader_module, "run_model", spy)
-    return shapes
 
 
 def _far_row() -> np.ndarray:
@@ -66,7 +42,7 @@ def test_finer_input_only_for_few_boxes_and_enough_pixels():
 
 def test_a_far_row_is_localized_again_finer(monkeypatch):
     reader = TileReader(REPO / "models")
-    shapes = _spy(monkeypatch, reader)
+    shapes = localizer_shapes(monkeypatch, reader)
     result = reader.detect(_far_row())
     assert shapes[:2] == [(1, 3, 384, 384), (1, 3, 896, 1184)]
     hand = [result.detections[k].tile for g in result.groups for k in g.tiles]

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import vision.reader as reader_module
+from tests.vision.util import localizer_shapes
 from vision import testing
 from vision.image import open_image
 from vision.modelfiles import ModelError, open_model
@@ -28,15 +28,7 @@ def _far_hand() -> np.ndarray:
 
 def _passes(monkeypatch, reader: TileReader, pixels: np.ndarray) -> tuple[list, int]:
     """Localizer input shapes of one `detect`, and the tiles it found."""
-    shapes: list = []
-    run = reader_module.run_model
-
-    def spy(spec, batch):
-        if spec is reader.localizer:
-            shapes.append(tuple(batch.shape))
-        return run(spec, batch)
-
-    monkeypatch.setattr(reader_module, "run_model", spy)
+    shapes = localizer_shapes(monkeypatch, reader)
     return shapes, len(reader.detect(pixels).detections)
 
 

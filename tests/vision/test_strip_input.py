@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 import vision.reader as reader_module
+from tests.vision.util import localizer_shapes
 from vision.image import open_image
 from vision.reader import TileReader
 from vision.scale import strip_input
@@ -33,15 +34,7 @@ def test_a_strip_keeps_the_inputs_pixels_in_its_own_shape():
 
 def test_the_reader_localizes_a_strip_through_a_strip(monkeypatch):
     reader = TileReader(REPO / "models")
-    shapes: list = []
-    run = reader_module.run_model
-
-    def spy(spec, batch):
-        if spec is reader.localizer:
-            shapes.append(tuple(batch.shape))
-        return run(spec, batch)
-
-    monkeypatch.setattr(reader_module, "run_model", spy)
+    shapes = localizer_shapes(monkeypatch, reader)
     result = reader.detect(_strip())
     assert shapes == [(1, 3, 128, 1088)]
     hand = [result.detections[k].tile for g in result.groups for k in g.tiles]
