@@ -154,24 +154,19 @@ def _app_pid(port: int) -> int:
     raise AssertionError(f"no process serves {port}")
 
 
+def parlour_command(port: int) -> list[str]:
+    """`jxmj parlour` with two app processes and nginx on 127.0.0.1:`port` (this interpreter)."""
+    cmd = f"-m app parlour --workers 2 --port {port} --host 127.0.0.1".split()
+    return [sys.executable, *cmd]
+
+
 @needs_nginx
 def test_parlour_stops_everything_when_one_process_dies(tmp_path):
     """One app process killed: the parlour stops nginx and the other one and exits 1 (a systemd
     or a shell restarts it whole), saying which stopped; nothing is left listening."""
     port = cmd_parlour.free_ports(1)[0]
     env = {**os.environ, "JXMJ_DB": f"sqlite:///{tmp_path / 'ledger.sqlite3'}"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "app",
-        "parlour",
-        "--workers",
-        "2",
-        "--port",
-        str(port),
-        "--host",
-        "127.0.0.1",
-    ]
+    cmd = parlour_command(port)
     path = tmp_path / "parlour.log"
     with path.open("w") as log:
         proc = subprocess.Popen(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -22,6 +21,7 @@ from app import cmd_parlour, parlour
 from app.ui import i18n
 from tests.app.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 from tests.app.test_table_browser import SEATS, WAIT, _enter_hand
+from tests.test_parlour import parlour_command
 
 PG = os.environ.get("JXMJ_TEST_PG", "")
 pytestmark = [
@@ -45,18 +45,7 @@ def proxy():
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / "parlour-server.log"
     log = path.open("w")
-    cmd = [
-        sys.executable,
-        "-m",
-        "app",
-        "parlour",
-        "--workers",
-        "2",
-        "--port",
-        str(port),
-        "--host",
-        "127.0.0.1",
-    ]
+    cmd = parlour_command(port)
     out = {"stdout": log, "stderr": subprocess.STDOUT}
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, **out)
     try:
