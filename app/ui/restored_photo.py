@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 __all__ = ["shown"]
 
 
-def shown(data: bytes, result: DetectResult, refs: int = 0) -> Photo:
+def shown(data: bytes, result: DetectResult, refs: int = 0, digest: str = "") -> Photo:
     """The `Photo` of `result` (its boxes in the pixels of the photo first read), its preview drawn
     from `data` (the draft's bytes, of the same picture at any size): decoded only as large as the
-    preview needs, no reader. Raises `ImageError`, `PhotoBusy`."""
+    preview needs, no reader; `refs` and `digest` as the `Photo` first read had them. Raises
+    `ImageError`, `PhotoBusy`."""
     from vision import open_image
     from vision.image import decode_cost
 
@@ -29,4 +30,4 @@ def shown(data: bytes, result: DetectResult, refs: int = 0) -> Photo:
         image = open_image(data, min_side=side).pixels
         preview, scale = services._preview(image)
     scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per px of the first read
-    return Photo(preview, scale, result, {}, refs)
+    return Photo(preview, scale, result, {}, refs, digest)

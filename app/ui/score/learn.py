@@ -96,13 +96,15 @@ def reading():
 
 
 def identity(h) -> str:
-    """The photo hand on the page (`h`, a `HandInProgress` with a photo) as a digest: its photo's
-    boxes as the draft keeps them (to 0.1 px: `app.ui.state.draft_boxes`, the same after a reload,
-    whatever bytes the draft keeps) and each tile's code and box number. A hand is learned once:
-    `HandInProgress.learned`, kept in the draft."""
-    boxes = tuple((tuple(round(float(v), 1) for v in d.xyxy), d.tile) for d in h.photo.result.detections)
+    """The photo hand on the page (`h`, a `HandInProgress` with a photo) as a digest: its photo
+    (`Photo.digest`, the bytes first read), its boxes as the draft keeps them (to 0.1 px:
+    `app.ui.state.draft_boxes`) and each tile's code and box number — the same after a reload,
+    whatever bytes the draft keeps. A hand is learned once: `HandInProgress.learned`, kept in the
+    draft."""
+    photo = h.photo
+    boxes = tuple((tuple(round(float(v), 1) for v in d.xyxy), d.tile) for d in photo.result.detections)
     tiles = tuple((x.code, x.detection) for x in h.hand.tiles)
-    return hashlib.sha256(repr((boxes, tiles)).encode()).hexdigest()[:32]
+    return hashlib.sha256(repr((photo.digest, boxes, tiles)).encode()).hexdigest()[:32]
 
 
 def fixed_or_doubted(hand, result) -> bool:

@@ -55,14 +55,14 @@ def to_json(hip: HandInProgress) -> dict[str, Any]:
         out["table"] = {k: v for k, v in table.items() if k in V1_FIELDS or v != _DEFAULTS[k]}
     out["photo_src"] = hip.photo_src
     if hip.photo is not None:
-        out["boxes"] = draft_boxes.to_json(hip.photo.result, hip.photo.refs)
+        out["boxes"] = draft_boxes.to_json(hip.photo.result, hip.photo.refs, hip.photo.digest)
     if hip.learned:
         out["learned"] = hip.learned
     return out
 
 
-def photo_boxes(data: Any) -> tuple[DetectResult, int] | None:
-    """The boxes of the draft's photo and how many learned tiles it was read with
+def photo_boxes(data: Any) -> tuple[DetectResult, int, str] | None:
+    """The boxes of the draft's photo, how many learned tiles it was read with and its digest
     (`draft_boxes.from_json`), or None: a draft without them (an older release's) has its photo read
     again."""
     return draft_boxes.from_json(data.get("boxes")) if isinstance(data, dict) else None

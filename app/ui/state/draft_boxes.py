@@ -8,14 +8,15 @@ pixels, maybe other boxes in another order) or the reader changed (a new model, 
 tiles): a fixed tile's box number then named another tile, drawn and learned as the player's fix.
 
 Pure (no Streamlit, no numpy: `vision.detection` is a leaf). The shape is `DetectResult.to_json`'s
-(docs/detect-json.md, coordinates to 0.1 px) less its timings, plus ``refs`` (`Photo.refs`).
+(docs/detect-json.md, coordinates to 0.1 px) less its timings, plus ``refs`` and ``photo``
+(`Photo.refs`, `Photo.digest`).
 
 >>> from vision.detection import Detection, DetectResult, Group
 >>> r = DetectResult(800, 600, [Detection((1.04, 2, 30, 40), "8s", 0.9, uncertain=True, second="7s")],
 ...                  [Group((0,), "hand")])
->>> back, refs = from_json(to_json(r, 3))
->>> back.width, back.detections[0].xyxy, back.detections[0].second, back.groups[0].tiles, refs
-(800, (1.0, 2.0, 30.0, 40.0), '7s', (0,), 3)
+>>> back, refs, digest = from_json(to_json(r, 3, "ab12"))
+>>> back.width, back.detections[0].xyxy, back.detections[0].second, back.groups[0].tiles, refs, digest
+(800, (1.0, 2.0, 30.0, 40.0), '7s', (0,), 3, 'ab12')
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 __all__ = ["from_json", "to_json"]
 
 
-def to_json(result: DetectResult, refs: int = 0) -> dict[str, Any]:
+def to_json(result: DetectResult, refs: int = 0, digest: str = "") -> dict[str, Any]:
     """The boxes of `result` (JSON values only), with `refs`: how many learned tiles it was read
-    with."""
+    with, and `digest`: the photo's (`Photo.digest`)."""
     out = result.to_json()
     del out["timing_ms"]
     out["refs"] = int(refs)
+    out["photo"] = str(digest)
     return out
 
 
@@ -42,8 +44,8 @@ def _xyxy(v: Any) -> tuple[float, float, float, float]:
     return x0, y0, x1, y1
 
 
-def from_json(data: Any) -> tuple[DetectResult, int] | None:
-    """The `(DetectResult, refs)` `to_json` wrote, or None when `data` is none or does not read
+def from_json(data: Any) -> tuple[DetectResult, int, str] | None:
+    """The `(DetectResult, refs, digest)` `to_json` wrote, or None when `data` is none or does not read
     back (a draft of an older release: its photo is read again)."""
     if not isinstance(data, dict):
         return None
@@ -74,4 +76,4 @@ def from_json(data: Any) -> tuple[DetectResult, int] | None:
         return None
     if any(not 0 <= k < len(dets) for g in groups for k in g.tiles):
         return None
-    return result, int(data.get("refs", 0) or 0)
+    return result, int(data.get("refs", 0) or 0), str(data.get("photo", ""))
