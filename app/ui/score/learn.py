@@ -55,7 +55,7 @@ __all__ = [
 MAX_UNKEPT = 3
 """Hands whose references a refused write left, kept to write again (the oldest dropped)."""
 SAY_AFTER = 2
-"""Refused writes of a hand before the page says its tiles are not kept (one is tried again at once)."""
+"""Refused writes of a hand before the page says its tiles are not kept (the first may be a moment's)."""
 MOST_TRIES = 5
 """Refused writes of a hand before it is given up."""
 
