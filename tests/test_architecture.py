@@ -463,6 +463,7 @@ def test_cli_tests_live_in_tests_cli():
 
 UI_JSON_EDGES = {
     "app/ui/state/draft.py": "the draft codec: a hand in progress to its JSON and back, as a whole",
+    "app/ui/state/draft_boxes.py": "the draft's photo boxes: the player's DetectResult, there and back",
     "app/ui/drafting.py": "the draft store: a stored draft read back",
     "app/ui/table/others.py": "the other phones' stored drafts, read to show who is entering what",
 }

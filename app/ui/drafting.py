@@ -8,9 +8,11 @@ by its browser, never in its address: a cookie (:data:`COOKIE`, :func:`keep_cook
 sends it back; nothing a player copies or shares carries it, so each phone gets its own).
 Keys: ``table:CODE:TOKEN`` for this phone's hand on a table — another phone's taps never
 overwrite it — and ``token:TOKEN`` for the single-hand page. The photo is kept as its
-original bytes (one over 8 MiB re-encoded smaller first: `app.drafts.photo`) and read again on
-restore (detection is deterministic, so the boxes and every fix line up); stored once per photo
-(`app.drafts.table.photos`).
+original bytes (one over 8 MiB re-encoded smaller first: `app.drafts.photo`), stored once per photo
+(`app.drafts.table.photos`), with the boxes the player saw in the draft (`app.ui.state.draft_boxes`):
+a restored draft shows its photo with those boxes, never read again (the bytes kept may be a smaller
+copy, and the reader or the set's learned tiles may have changed: other boxes, in another order, and
+a fixed tile's box number would name another tile).
 
 A save the database refuses (busy: another writer, every pooled connection in use) is tried again
 (`RETRY_S`); still refused, the page says so (``draft.not_saved``: a reload would lose the hand),
@@ -28,7 +30,7 @@ import streamlit as st
 
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.drafts.ratelimit import Limiter, client_of, most
-from app.ui import services
+from app.ui import restored_photo, services
 from app.ui.flash import Flash, ledger_flash, show
 from app.ui.hand import session
 from app.ui.state import draft, keys
@@ -199,8 +201,9 @@ def save(key: str) -> None:
 
 
 def restore(key: str) -> bool:
-    """Start the hand in progress from the stored draft (its photo read again from the bytes
-    kept, or the sample's); False when there is none, or it does not read back."""
+    """Start the hand in progress from the stored draft (its photo, from the bytes kept or the
+    sample's, shown with the boxes kept; read again for a draft without them); False when there is
+    none, or it does not read back."""
     try:
         got = _tried(lambda: store().load(key))
     except LedgerError as e:
@@ -214,13 +217,19 @@ def restore(key: str) -> bool:
     h.start(back.hand, back.cond, back.table)
     src = back.photo_src
     photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
+    boxes = draft.photo_boxes(got[0])
     photo = None
     if photo_bytes:
-        try:
-            photo = services.read_photo(photo_bytes, **services.photo_refs())  # the table's set, if any
+        try:  # the boxes the player saw; a draft without them (an older release's): read again
+            photo = (
+                restored_photo.shown(photo_bytes, *boxes)
+                if boxes is not None
+                else services.read_photo(photo_bytes, **services.photo_refs())  # the table's set, if any
+            )
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
     h.photo_restored(photo, src, blob)
+    h.learned = back.learned  # the score page's learning of this hand, done or forgotten
     h.mark_saved(key, draft.to_json(h))  # as save() will make it
     return True
 

@@ -22,6 +22,7 @@ import functools
 import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
@@ -39,13 +40,17 @@ LEARNED_SOURCES = ("upload", "camera")  # a photo of the player's own set
 
 __all__ = [
     "LEARNED_SOURCES",
+    "Taught",
+    "capped",
     "current",
     "embed",
+    "flat",
     "model_key",
     "of_this_hand",
     "photo_boxes",
     "reader",
     "reading",
+    "taught_by_this_hand",
     "tiles",
     "to_refset",
 ]
@@ -67,10 +72,8 @@ def model_key(reader) -> str:
     return _file_key(str(p), st_.st_size, st_.st_mtime_ns, reader.classifier.version)
 
 
-def photo_boxes(hand, result) -> list[Box]:
-    """`(xyxy, code)` of every tile of `hand` (an `EditHand`) that came from a box of `result`
-    (a `DetectResult`): once per box, face-down boxes left out (a concealed kong's backs name
-    the kong's tile, not what they show), a box the hand gives two codes left out."""
+def _box_ids(hand, result) -> list[tuple[int, Box]]:
+    """`photo_boxes`, each with its box number."""
     codes: dict[int, set[str]] = {}
     for tile in hand.tiles:
         k = tile.detection
@@ -81,8 +84,15 @@ def photo_boxes(hand, result) -> list[Box]:
         d = result.detections[k]
         if len(seen) == 1 and not d.face_down and d.tile != BACK:
             x0, y0, x1, y1 = (float(v) for v in d.xyxy)
-            out.append(((x0, y0, x1, y1), next(iter(seen))))
+            out.append((k, ((x0, y0, x1, y1), next(iter(seen)))))
     return out
+
+
+def photo_boxes(hand, result) -> list[Box]:
+    """`(xyxy, code)` of every tile of `hand` (an `EditHand`) that came from a box of `result`
+    (a `DetectResult`): once per box, face-down boxes left out (a concealed kong's backs name
+    the kong's tile, not what they show), a box the hand gives two codes left out."""
+    return [b for _, b in _box_ids(hand, result)]
 
 
 def embed(reader, data: bytes, boxes: Sequence[Box], size: tuple[int, int] | None = None) -> list[R.TableRef]:
@@ -207,9 +217,54 @@ def reading(refset: Callable[[], object]) -> Iterator[None]:
         ss.pop(services.PHOTO_REFS, None)
 
 
-def of_this_hand() -> list[R.TableRef]:
-    """The references the hand in progress makes (none unless it was read from a photo of the
-    set taken here, and its photo is at hand)."""
+@dataclass(frozen=True, slots=True)
+class Taught:
+    """One tile a hand teaches: `refs`, its references (`embed`'s: the classifier's embedding,
+    then its face template), and `fixed`: the player renamed it or the reader read it in doubt
+    (the tiles the reader most needs; `capped` keeps them first)."""
+
+    code: str
+    fixed: bool
+    refs: tuple[R.TableRef, ...]
+
+
+def flat(tiles: Sequence[Taught]) -> list[R.TableRef]:
+    """The references of `tiles`, as `embed` gives them: every embedding, then every face template."""
+    from vision.refmatch import FACE_KEY
+
+    refs = [r for x in tiles for r in x.refs]
+    return [r for r in refs if r.model != FACE_KEY] + [r for r in refs if r.model == FACE_KEY]
+
+
+def capped(winners: Sequence[Sequence[Taught]], most: int) -> list[R.TableRef]:
+    """The references of the tiles of `winners` (one hand's tiles each, the newest last) within
+    `most`: every one of them when they fit (`flat`, winner by winner). Else each tile whole (its
+    embedding with its face) in this order of help: the fixed (or doubted) ones before the others;
+    among those, a first tile of each code before a second of any; within a code the newest
+    winner's first — so every winner's fixed tiles are kept, and a code another winner showed
+    already gives way to one not yet seen (`MAX_REFS_PER_HAND`: three winners on one discard
+    passed it, and the last one's face templates, its fixed tile's among them, were cut off)."""
+    every = [(w, i, x) for w, tiles in enumerate(winners) for i, x in enumerate(tiles)]
+    if sum(len(x.refs) for _, _, x in every) <= most:
+        return [r for tiles in winners for r in flat(tiles)]
+    seen: dict[tuple[bool, str], int] = {}
+    ranked = []
+    for w, i, x in sorted(every, key=lambda e: (not e[2].fixed, -e[0], e[1])):
+        nth = seen[(x.fixed, x.code)] = seen.get((x.fixed, x.code), -1) + 1
+        ranked.append(((not x.fixed, nth, -w, i), w, i, x))
+    kept, room = set(), most
+    for _key, w, i, x in sorted(ranked, key=lambda e: e[0]):
+        if len(x.refs) <= room:
+            kept.add((w, i))
+            room -= len(x.refs)
+    return [
+        r for w, tiles in enumerate(winners) for r in flat([x for i, x in enumerate(tiles) if (w, i) in kept])
+    ]
+
+
+def taught_by_this_hand() -> list[Taught]:
+    """The tiles the hand in progress teaches (none unless it was read from a photo of the set
+    taken here, and its photo is at hand), each with its references."""
     h = hip()
     photo = h.photo
     if photo is None or h.photo_src not in LEARNED_SOURCES:
@@ -220,9 +275,28 @@ def of_this_hand() -> list[R.TableRef]:
     got = reader()
     if got is None:
         return []
+    from vision.refmatch import FACE_KEY
+
+    result = photo.result
+    boxes = _box_ids(h.hand, result)
     try:
-        size = (int(photo.result.width), int(photo.result.height))
-        return embed(got, bytes(data), photo_boxes(h.hand, photo.result), size)
+        size = (int(result.width), int(result.height))
+        refs = embed(got, bytes(data), [b for _, b in boxes], size)
     except Exception:  # the page goes on all the same; the references are derived
         log.warning("references of the hand not made", exc_info=True)
         return []
+    embs = [r for r in refs if r.model != FACE_KEY]
+    faces = [r for r in refs if r.model == FACE_KEY]
+    known = [(k, b) for k, b in boxes if b[1] in got.classifier.classes and b[1] != "none"]
+    if len(embs) != len(faces) or len(embs) != len(known):  # not one of each per box: kept as one
+        return [Taught("", False, tuple(refs))] if refs else []
+    out = []
+    for (k, (_, code)), emb, face in zip(known, embs, faces, strict=True):
+        d = result.detections[k]
+        out.append(Taught(code, bool(d.uncertain or d.tile != code), (emb, face)))
+    return out
+
+
+def of_this_hand() -> list[R.TableRef]:
+    """The references the hand in progress makes (`taught_by_this_hand`), as `embed` gives them."""
+    return flat(taught_by_this_hand())

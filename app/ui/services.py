@@ -12,6 +12,7 @@ A `Refusal` carries the engine's `HandError.code`, so the page translates by cod
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
@@ -337,7 +338,8 @@ def read_photo(
         log.exception("reading a photo failed")
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
     used = int(getattr(refs, "count", 0) or 0) if refs is not None else 0
-    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1}, used)
+    digest = hashlib.sha256(data).hexdigest()
+    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1}, used, digest)
 
 
 def _preview(image) -> tuple[bytes, float]:

@@ -34,7 +34,9 @@ def _app(monkeypatch, result, query: dict[str, str] | None = None) -> AppTest:
 
 
 def _upload(at) -> None:
-    at.session_state["pending_photo"] = b"stand-in"
+    stand_in = io.BytesIO()  # a picture: a reload shows it again with the boxes its draft keeps
+    Image.new("RGB", (64, 48), (20, 90, 40)).save(stand_in, "JPEG")
+    at.session_state["pending_photo"] = stand_in.getvalue()
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
 

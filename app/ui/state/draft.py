@@ -9,8 +9,10 @@ it as bytes (the draft's blob). What the page shows only for the moment (the tap
 messages) is not kept. A draft that does not read back (an unknown version, a hand-edited row)
 gives ``None``: the page starts fresh instead of failing.
 
-The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, "photo_src": ...}``,
-``table`` only on the 牌局 page.
+The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, "photo_src": ...,
+"boxes": {...}, "learned": ...}``, ``table`` only on the 牌局 page, ``boxes`` only with a photo: the
+boxes the player saw (`app.ui.state.draft_boxes`: a restored draft shows them, never a new reading),
+``learned`` only once the score page is done learning the hand (`HandInProgress.learned`).
 
 >>> from app.ui.state import Conditions, EditHand
 >>> hip = HandInProgress(hand=EditHand.typed(["1m", "1m"]), cond=Conditions(variant="xingzi"),
@@ -23,14 +25,17 @@ The shape (version 1): ``{"v": 1, "hand": {...}, "cond": {...}, "table": {...}, 
 from __future__ import annotations
 
 from dataclasses import MISSING, Field, asdict, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat
+from app.ui.state import Conditions, EditHand, EditMeld, EditTile, Seat, draft_boxes
 from app.ui.state.progress import PHOTO_SOURCES, HandInProgress, TableChoices
 from ledger.errors import LedgerError
 from ledger.parse import read_winner
 
-__all__ = ["VERSION", "TableChoices", "from_json", "to_json"]
+if TYPE_CHECKING:
+    from vision.detection import DetectResult
+
+__all__ = ["VERSION", "TableChoices", "from_json", "photo_boxes", "to_json"]
 
 VERSION = 1
 V1_FIELDS = ("winner", "discarder", "followed", "dragon", "second", "kongs", "pending", "seen")
@@ -49,7 +54,18 @@ def to_json(hip: HandInProgress) -> dict[str, Any]:
         table["pending"] = [w.to_json() for w in c.pending]
         out["table"] = {k: v for k, v in table.items() if k in V1_FIELDS or v != _DEFAULTS[k]}
     out["photo_src"] = hip.photo_src
+    if hip.photo is not None:
+        out["boxes"] = draft_boxes.to_json(hip.photo.result, hip.photo.refs, hip.photo.digest)
+    if hip.learned:
+        out["learned"] = hip.learned
     return out
+
+
+def photo_boxes(data: Any) -> tuple[DetectResult, int, str] | None:
+    """The boxes of the draft's photo, how many learned tiles it was read with and its digest
+    (`draft_boxes.from_json`), or None: a draft without them (an older release's) has its photo read
+    again."""
+    return draft_boxes.from_json(data.get("boxes")) if isinstance(data, dict) else None
 
 
 def _default(f: Field[Any]) -> Any:
@@ -86,8 +102,13 @@ def from_json(data: Any) -> HandInProgress | None:
             t = data["table"]
             table = _choices(t, cond.variant) if isinstance(t, dict) else TableChoices()
         src = data.get("photo_src", "manual")
+        learned = data.get("learned", "")
         return HandInProgress(
-            hand=hand, cond=cond, table=table, photo_src=src if src in PHOTO_SOURCES else "manual"
+            hand=hand,
+            cond=cond,
+            table=table,
+            photo_src=src if src in PHOTO_SOURCES else "manual",
+            learned=learned if isinstance(learned, str) else "",
         )
     except (KeyError, TypeError, ValueError, AttributeError, LedgerError):
         return None

@@ -15,11 +15,14 @@ __all__ = ["Photo"]
 @dataclass(slots=True)
 class Photo:
     """A read photo: its tiles (the typed `DetectResult`), a small preview for drawing boxes,
-    `scale` = preview px per full-resolution px, the seconds each step took, and `refs`: how many
-    references of the table's set it was read with (0: none, as on the score page)."""
+    `scale` = preview px per full-resolution px, the seconds each step took, `refs`: how many
+    references of the table's set it was read with (0: none, as on the score page), and `digest`:
+    the sha256 of the bytes first read (kept in the draft with the boxes: a restored photo is the
+    same photo, whatever bytes the draft keeps)."""
 
     preview_jpeg: bytes
     scale: float
     result: DetectResult
     seconds: dict[str, float] = field(default_factory=dict)
     refs: int = 0
+    digest: str = ""

@@ -108,6 +108,9 @@ class HandInProgress:
         saved: ``(key, draft)``: the draft as last written to or read from the store.
         saved_photo: the photo the stored draft's bytes belong to (a new one is written with
             the next save).
+        learned: the identity of the photo hand the score page is done learning (taught, found
+            taught, or forgotten with 忘掉: `app.ui.score.learn.identity`), "" for none; kept in
+            the draft, so a reload does not teach again a hand the player had it forget.
     """
 
     ns: str | None = None
@@ -130,6 +133,7 @@ class HandInProgress:
     bad_numbers: set[str] = field(default_factory=set)
     saved: tuple[str, dict[str, Any]] | None = None
     saved_photo: object = None
+    learned: str = ""
 
     # -- the whole hand ----------------------------------------------------------------------
 

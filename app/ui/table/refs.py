@@ -4,7 +4,9 @@ references of that set (`ledger.store.refs`), and the table's later photos are r
 page (which learns the phone's set: `app.ui.score.learn`).
 
 - **When.** A win read from a photo (upload or camera) is recorded: its photo tiles are kept with
-  the table. Winners entered before on the same discard (一炮多响) are learned with the hand (`hold`).
+  the table. Winners entered before on the same discard (一炮多响) are learned with the hand (`hold`);
+  past `MAX_REFS_PER_HAND` the tiles that help most are kept, every winner's fixed ones first
+  (`refsets.capped`).
 - **Reading with them.** `reading(code)` puts the table's `RefSet` under
   `services.PHOTO_REFS` while the page takes photos; it is read from the store once per change
   of the table's references (`ref_state`: one indexed read per run).
@@ -68,18 +70,22 @@ def _held_key(code: str) -> str:
 
 
 def hold(code: str) -> None:
-    """Keep this hand's references until the hand with every winner is recorded (一炮多响)."""
-    ss[_held_key(code)] = [*ss.get(_held_key(code), []), *of_this_hand()]
+    """Keep this winner's tiles (`refsets.taught_by_this_hand`) until the hand with every winner
+    is recorded (一炮多响)."""
+    ss[_held_key(code)] = [*ss.get(_held_key(code), []), refsets.taught_by_this_hand()]
 
 
 def learn(code: str, position: int, photo: bool = True) -> None:
     """After hand `position` was recorded: keep the references of its winners (`photo`: the hand
-    in progress is its last winner; False for a drawn hand or a false win) with the table; what
-    an undone hand at that position left is dropped."""
+    in progress is its last winner; False for a drawn hand or a false win) with the table, within
+    `MAX_REFS_PER_HAND` (`refsets.capped`: every winner's fixed tiles first); what an undone hand
+    at that position left is dropped."""
     held = ss.pop(_held_key(code), [])
-    refs = [*held, *of_this_hand()] if photo else []  # a drawn hand: the winners entered were not
+    winners = (
+        [*held, refsets.taught_by_this_hand()] if photo else []
+    )  # a drawn hand: the winners entered were not
     try:
-        R.add_refs(store(), code, position, refs[: R.MAX_REFS_PER_HAND])
+        R.add_refs(store(), code, position, refsets.capped(winners, R.MAX_REFS_PER_HAND))
     except LedgerError as e:
         log.warning("references of table %s hand %s not kept: %s", code, position, e)
 
