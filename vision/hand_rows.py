@@ -1,5 +1,7 @@
 """Hand rows from the layout (`vision.roles` rules 2 and 3): rows cut into runs of tiles side by
-side, the best run the hand row (the anchor), and the runs that join it.
+side, the best run the hand row (the anchor; never a heap of boxes while a row is a candidate:
+`vision.row_shapes.PILE`), and the runs that join it. The shapes of pairs and runs are
+`vision.row_shapes`.
 
 Boxes only, pixels of one image; all lengths relative to tile sizes (any resolution). Constants
 chosen on synthetic table scenes (`vision.testing_table.table_scene`) and the `real_photos_rf` validation
@@ -15,17 +17,22 @@ from math import log
 from statistics import median
 
 from vision.detection import Detection
-from vision.layout import OFF_ROW_MIN, OFF_ROW_STEP, guess_kind, rows_of, split_by_gaps
+from vision.layout import OFF_ROW_MIN, rows_of
+from vision.row_shapes import (
+    LEVEL,
+    MELD_GROUP_KINDS,
+    PILE,
+    TILT,
+    TOUCH,
+    all_sets,
+    long_side,
+    overlap,
+    short_side,
+    side_by_side,
+    standing,
+    tilted,
+)
 from vision.walls import Box, box_gap, span
-
-MELD_GROUP_KINDS = ("pung", "kong", "concealed_kong", "bonus", "flowers")
-"""Group kinds whose tiles are a set laid down (`meld`); `chow` too when claimed."""
-
-TOUCH = 0.4
-"""Tiles stand side by side with a box gap of at most this many tile widths (short side)."""
-
-LEVEL = 0.3
-"""Side by side: the centres' heights differ by at most this fraction of the taller box."""
 
 RUN_GAP = 2.5
 """A row is cut into runs where neighbours are more than this many tile widths apart."""
@@ -55,43 +62,12 @@ REACH, NEAR = 4.0, 1.0
 """Distances, in long sides of the nearest hand run's tiles (box gap): see `ROW_LONG`; a short
 run in a hand row's row joins within `REACH`, one off it within `NEAR` over its span."""
 
-TILT = 0.12
-"""A tile of a short run is tilted when `|log(aspect / upright)|` and `|log(aspect * upright)|`
-both exceed this (`upright`: the anchor's median aspect): neither standing nor sideways, e.g.
-a discard turned 20-70 degrees. A tilted short run does not join, unless it lies within
-`PAIR_GAP` of the hand and its tiles stand together (`PAIR_TILT`)."""
-
 PAIR_TILT, PAIR_GAP = 0.2, 0.3
 """A short run of two or more tiles standing side by side within `PAIR_GAP` long sides (box gap)
 of the hand row is not tilted when its median aspect is within `PAIR_TILT` (`|log(aspect /
 upright)|`) of the anchor's: a pair set apart right behind the hand, seen a little more from
 above (0.15 and 0.14 away on the validation split). One discard turned 15 degrees is 0.12, two
 turned 30 degrees 0.21; discards scattered beside a hand turned 12 degrees lay 0.5 from its span."""
-
-
-def long_side(d: Detection) -> float:
-    """The box's long side, pixels."""
-    return max(d.width, d.height)
-
-
-def short_side(d: Detection) -> float:
-    """The box's short side (a tile's width), pixels."""
-    return min(d.width, d.height)
-
-
-def side_by_side(a: Detection, b: Detection, unit: float) -> bool:
-    """`a` and `b` (left to right) stand side by side: gap <= `TOUCH * unit` pixels, centres
-    level within `LEVEL` of the taller box, long sides within 1.25x of each other.
-
-    >>> side_by_side(Detection((0, 0, 30, 40), "1m", 1), Detection((32, 2, 62, 42), "2m", 1), 30)
-    True
-    >>> side_by_side(Detection((0, 0, 30, 40), "1m", 1), Detection((32, 20, 62, 60), "2m", 1), 30)
-    False
-    """
-    gap = b.xyxy[0] - a.xyxy[2]
-    level = abs(a.center[1] - b.center[1]) <= LEVEL * max(a.height, b.height)
-    alike = max(long_side(a), long_side(b)) <= 1.25 * min(long_side(a), long_side(b))
-    return gap <= TOUCH * unit and level and alike
 
 
 def runs_of(detections: Sequence[Detection], rows: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -107,30 +83,6 @@ def runs_of(detections: Sequence[Detection], rows: Sequence[Sequence[int]]) -> l
             run.append(i)
         out.append(run)
     return out
-
-
-def standing(ds: Sequence[Detection]) -> tuple[int, float]:
-    """`(tiles side by side along x, share of neighbour pairs standing side by side)`: the count
-    is 1 + the steps between neighbouring centres (by x) of at least `OFF_ROW_STEP` x the median
-    tile width (tiles of a steep diagonal that `rows_of` puts in one "row" overlap along x).
-
-    >>> standing([Detection((x, 0, x + 30, 40), "1m", 0.9) for x in (0, 32, 64)])
-    (3, 1.0)
-    >>> standing([Detection((x, y, x + 60, y + 50), "1m", 0.9) for x, y in ((0, 40), (12, 20), (24, 0))])[0]
-    1
-    """
-    unit = median(short_side(d) for d in ds)
-    xs = sorted(d.center[0] for d in ds)
-    n = 1 + sum(b - a >= OFF_ROW_STEP * unit for a, b in pairwise(xs))
-    pairs = list(pairwise(ds))
-    share = sum(side_by_side(a, b, unit) for a, b in pairs) / len(pairs) if pairs else 0.0
-    return n, share
-
-
-def tilted(d: Detection, upright: float) -> bool:
-    """The tile lies neither standing nor sideways (`TILT`; `upright`: the anchor's aspect)."""
-    aspect = d.width / d.height if d.height > 0 else 1.0
-    return min(abs(log(aspect / upright)), abs(log(aspect * upright))) > TILT
 
 
 @dataclass(frozen=True)
@@ -184,11 +136,18 @@ def find_hand_rows(
     bottom0 = 0.0 if image_size else top
     biggest = max(s[2] for s in stats.values())
 
-    def score(k: int) -> float:
+    def row_score(k: int) -> float:
         count, share, size, _aspect = stats[k]
         cy = median(detections[i].center[1] for i in runs[k])
         near = min(1.0, max(0.0, (cy - bottom0) / height))
         return min(count, 18) * share * size / biggest * (0.5 + 0.5 * near)
+
+    piles = {k for k in stats if overlap(detections, runs[k]) > PILE}
+    if not any(row_score(k) > 0 for k in stats if k not in piles):
+        piles = set()  # nothing but heaps: the best of them, as before (no row to prefer)
+
+    def score(k: int) -> float:
+        return 0.0 if k in piles else row_score(k)
 
     anchor = max(stats, key=score)
     _count, _share, a_size, upright = stats[anchor]
@@ -257,23 +216,6 @@ def _standing_together(ds: Sequence[Detection], upright: float) -> bool:
     return together and abs(log(aspect / upright)) <= PAIR_TILT
 
 
-def all_sets(ds: Sequence[Detection]) -> bool:
-    """The run (left to right) is sets laid down only: each part split off by a gap
-    (`vision.layout.split_by_gaps`) is a pung, kong, concealed kong, claimed chow, 發 or flowers.
-
-    >>> kong = [Detection((62 * k, 0, 62 * k + 60, 80), "5s", 0.9) for k in range(4)]
-    >>> all_sets(kong), all_sets(kong[:2])
-    (True, False)
-    """
-    unit = median(short_side(d) for d in ds)
-    for part in split_by_gaps(ds, range(len(ds)), unit):
-        sideways = any(ds[i].rotated for i in part)
-        kind = guess_kind([ds[i].tile for i in part], sideways)
-        if not (kind in MELD_GROUP_KINDS or (kind == "chow" and sideways)):
-            return False
-    return True
-
-
 def _same_row(k: int, h: int, runs: Sequence[Sequence[int]], detections: Sequence[Detection]) -> bool:
     """Runs `k` and `h` are level (one centre's height inside the other's vertical span)."""
     a = span([detections[i] for i in runs[k]])
@@ -298,6 +240,7 @@ __all__ = [
     "NEAR",
     "PAIR_GAP",
     "PAIR_TILT",
+    "PILE",
     "REACH",
     "ROW_LONG",
     "ROW_TILT",
@@ -311,6 +254,7 @@ __all__ = [
     "all_sets",
     "find_hand_rows",
     "long_side",
+    "overlap",
     "runs_of",
     "short_side",
     "side_by_side",

@@ -11,7 +11,9 @@ boxes alone (pixels of one image; all lengths relative to tile sizes, so any res
    hand row. Its score: `min(n, 18)` x the share of neighbour pairs that *stand side by side*
    (gap at most `TOUCH` widths, centres level within `LEVEL` of the height, sizes alike) x
    its tile size relative to the largest candidate's x `0.5 + 0.5 * nearness` to the image's
-   bottom edge. The best is the hand row (the anchor).
+   bottom edge. The best is the hand row (the anchor); a heap of boxes (neighbours overlapping by
+   more than `vision.row_shapes.PILE` widths beyond the row's slope: discards piled up, or boxes
+   over several of them) is not, while any other candidate is.
 3. **Hand rows.** Other candidate runs join the hand when their tiles are the size of the
    hand row they lie beside (`HAND_SIZE`, `SET_SIZE`), stand side by side as much as
    `TOUCH_SHARE` of that row does (and at least `TOUCH_MIN`), and either lie right behind

@@ -43,6 +43,7 @@ def table_scene(
     rows: int = 1,
     walls: bool = True,
     hand: Sequence[str] | None = None,
+    heap: int = 0,
 ) -> list[TableTile]:
     """A photo taken at the table, as `(xyxy, code, role)` boxes (pixels of `width` x `height`).
 
@@ -64,6 +65,10 @@ def table_scene(
     - `wall` (when `walls`): a two-layer wall of 12 face-down stacks across the top (0.7x, lying, the upper
       layer a third of a tile higher) with one face-up tile lying on it, and a column of
       10 backs lying sideways down the left side.
+    - `heap` (`discard`): that many boxes in a row over discards heaped in the middle, each over
+      two of them (twice a discard's width, its height) and 0.6 of its height over the next
+      (the localiser's boxes over two or three heaped tiles at once, as on a real photo of
+      issue 35).
     - `other`: a printed logo 5 tiles wide in the top-right corner (read as 白) and a small
       watermark box at the bottom right.
     """
@@ -105,6 +110,10 @@ def table_scene(
                 else float(rng.uniform(15, 70) * rng.choice([-1, 1]))
             )
             put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", spin)
+    step = tw * 1.6 - 0.6 * th * 0.8  # each box 0.6 of its height (the tiles' width) over the next
+    hx = (width - (heap - 1) * step - tw * 1.6) / 2
+    for k in range(heap):
+        put(hx + k * step + tw * 0.8, height * 0.5, tw * 1.6, th * 0.8, codes[k % 27], "discard")
     wx = width * 0.22
     for k in range(12 * walls):
         for layer in (0, 1):
