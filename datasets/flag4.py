@@ -32,6 +32,7 @@ from datasets.flag_model import threshold_for
 SUSPICION = {**FLAG3_SUSPICION, "pass2": lambda r: r.get("pass2", 0.0)}
 """Each signal oriented so that higher is more suspect; a new reader's signal is one entry."""
 TARGET = 0.05
+CURVE = (0.03, 0.05, 0.07, 0.1)
 
 
 def signal_aucs(recs: list[dict]) -> dict:
@@ -112,6 +113,17 @@ def report(recs: list[dict], misses: list[dict], target: float, now: dict) -> tu
             if wrong_of([calib[i] for i in np.flatnonzero(m)]).any() or fl[m].any():
                 out["val_by_set"].setdefault(u, {})[name] = part(m)
     out["chosen_per_set"] = chosen
+    out["curve"] = {}
+    for t in CURVE:  # the held-out trade-off: wrong flagged at each target of right flagged
+        seen, fl = with_text(calib, held_out(calib, t)[0])
+        out["curve"][f"{t:g}"] = {
+            g: {
+                k: v
+                for k, v in shares([seen[i] for i in np.flatnonzero(m)], fl[m]).items()
+                if k in ("wrong", "right")
+            }
+            for g, m in groups.items()
+        }
     dev = np.array([r["group"] != "val" for r in calib], bool)
     dev_recs = [r for r in calib if r["group"] != "val"]
     out["right_flagged_sets_dev"] = {
