@@ -1,7 +1,8 @@
-"""Flag 4 (`datasets.flag4*`, issue 35 item 5): the signals on a synthetic reading, the fit scoring
-what the runtime scores, thresholds that hold on each group with whole sets held out, the refit's
-cache, and the flag file it writes (loads; damaged or naming an unknown feature: a coded error).
-No ../shared: painted scenes and stand-in models (`vision.testing`), records built by hand."""
+"""The flag refit with whole sets held out (`datasets.flag4*`, issue 35 item 5): the signals on a
+synthetic reading, the fit scoring what the runtime scores, thresholds that hold on each group with
+whole sets held out, the refit's cache, and the flag file it writes (loads; damaged or naming an
+unknown feature: a coded error). No ../shared: painted scenes and stand-in models
+(`vision.testing`), records built by hand."""
 
 from __future__ import annotations
 
