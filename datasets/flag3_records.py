@@ -59,8 +59,11 @@ def _code(tile: str) -> str:
     return "X" if tile == "flower" else tile
 
 
-def row_records(reader, labels: dict, images: Path, group_of) -> tuple[list[dict], list[dict]]:
-    """`(records, misses)` of row-labelled photos (module docstring)."""
+def row_records(
+    reader, labels: dict, images: Path, group_of, signals=photo_signals
+) -> tuple[list[dict], list[dict]]:
+    """`(records, misses)` of row-labelled photos (module docstring); `signals(reader, loaded)`:
+    `(detections, signals per detection)` (flag 4 adds its own, `datasets.flag4_signals`)."""
     from vision.image import open_image
 
     recs, misses = [], []
@@ -69,7 +72,7 @@ def row_records(reader, labels: dict, images: Path, group_of) -> tuple[list[dict
         if not path.exists():
             continue
         loaded = open_image(path, min_side=reader.config.decode_min_side or None)
-        dets, sig = photo_signals(reader, loaded)
+        dets, sig = signals(reader, loaded)
         for row, want in zip(
             rows_of(dets, lab["row_bbox"], loaded.width, loaded.height), lab["rows"], strict=False
         ):
@@ -84,7 +87,7 @@ def row_records(reader, labels: dict, images: Path, group_of) -> tuple[list[dict
     return recs, misses
 
 
-def val_records(reader, root: Path, grouping: dict) -> list[dict]:
+def val_records(reader, root: Path, grouping: dict, signals=photo_signals) -> list[dict]:
     """Records of the validation split of `real_photos_rf` (module docstring)."""
     from datasets.eval_refs import matches
     from datasets.real import class_map, load, photos, split_by_source
@@ -97,7 +100,7 @@ def val_records(reader, root: Path, grouping: dict) -> list[dict]:
     for stem in (s for s in stems if split[s] == "val"):
         _img, gt, codes = load(root, stem, cmap)
         loaded = open_image(root / "images" / f"{stem}.jpg", min_side=reader.config.decode_min_side or None)
-        dets, sig = photo_signals(reader, loaded)
+        dets, sig = signals(reader, loaded)
         for i, j in matches(dets, gt):
             op = "ok" if dets[i].tile == codes[j] else "sub"
             s = grouping.get(stem, f"alone_{stem}")
