@@ -38,6 +38,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
+from vision.face_polarity import dark_photo, light_face
 from vision.flagging import box_features, load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
@@ -137,6 +138,10 @@ class TileReader:
             ModelError: a model's output does not follow the contract.
         """
         loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
+        return self._detect(loaded, refs, self.config.dark_faces)
+
+    def _detect(self, loaded: LoadedImage, refs: RefSet | None, polarity: bool) -> DetectResult:
+        """`detect`; `polarity`: a photo of dark faces is read inverted (`_read_inverted`)."""
         check_room(loaded.width, loaded.height, self.classifier.input_size)
         timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
         result = DetectResult(width=loaded.width, height=loaded.height, timing_ms=timing)
@@ -144,6 +149,9 @@ class TileReader:
         t0 = time.perf_counter()
         pix = loaded.pixels
         xyxy, scores, class_ids = self._first_pass(pix)
+        if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):
+            timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then again
+            return self._read_inverted(loaded, refs, timing)
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
@@ -228,6 +236,24 @@ class TileReader:
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
+        return result
+
+    def _read_inverted(
+        self, loaded: LoadedImage, refs: RefSet | None, timing: dict[str, float]
+    ) -> DetectResult:
+        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark), from the
+        pixels already decoded (the source is not decoded again: it would be the dark photo)."""
+        t0 = time.perf_counter()
+        light = LoadedImage(
+            pixels=light_face(loaded.pixels),
+            width=loaded.width,
+            height=loaded.height,
+            scale=loaded.scale,
+            decode_ms=loaded.decode_ms,
+        )
+        first = timing["detect"] + (time.perf_counter() - t0) * 1000.0
+        result = self._detect(light, refs, polarity=False)
+        result.timing_ms["detect"] += first
         return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
