@@ -28,7 +28,10 @@ def black_set(code: str, kind: str) -> np.ndarray:
     return light_face(face(code, kind))
 
 
-@pytest.mark.parametrize(("code", "kind"), [("5p", "dot_ink"), ("8p", "dot_ink"), ("4s", "bamboo_ink"), ("8s", "bamboo_ink")])
+FACES = [("5p", "dot_ink"), ("8p", "dot_ink"), ("4s", "bamboo_ink"), ("8s", "bamboo_ink")]
+
+
+@pytest.mark.parametrize(("code", "kind"), FACES)
 def test_a_black_face_is_dark_and_its_light_face_is_not(code, kind):
     assert polarity(black_set(code, kind)) == 1
     assert polarity(face(code, kind)) == -1
@@ -74,7 +77,7 @@ def test_dark_photo_counts_faces_that_vote(scene, scene_pixels):
     assert not dark_photo(light_face(inked), xyxy[:1], up[:1])  # one face never turns a photo
 
 
-def test_the_reader_reads_a_black_set_through_its_inverted_photo(models_dir, scene, scene_pixels, monkeypatch):
+def test_the_reader_reads_a_black_set_inverted(models_dir, scene, scene_pixels, monkeypatch):
     """A localiser that finds the dark tiles (the stand-in sees only light boxes: it is told them);
     the classifier then reads the inverted faces, which are the stand-in scene's."""
     black = light_face(scene_with_ink(scene, scene_pixels))
