@@ -61,6 +61,7 @@ from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
+from vision.shape_check import check_with_shape
 from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
@@ -198,6 +199,7 @@ class TileReader:
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
+        probs: list[np.ndarray | None] = []  # per detection, for `vision.shape_check`
         for k in range(len(xyxy)):
             x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
             box = (x0, y0, x1, y1)
@@ -223,10 +225,13 @@ class TileReader:
             margins.append(
                 float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
             )
+            probs.append(readings.probs[k] if readings.probs is not None else None)
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         if self.config.pips_min_conf is not None:  # flagged suit tiles counted (`vision.pips_check`)
             dets = check_with_pips(dets, source[0], source[1], self.config.pips_min_conf)
+        if self.config.shape_min_conf is not None:  # the suit by its shapes (`vision.shape_check`)
+            dets = check_with_shape(dets, probs, classes, source[0], source[1], self.config.shape_min_conf)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
