@@ -152,7 +152,7 @@ class TileReader:
         xyxy, scores, class_ids = self._first_pass(pix)
         if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):
             timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then again
-            return self._read_inverted(loaded, refs, timing)
+            return self._read_inverted(loaded, xyxy, refs, timing)
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
@@ -244,17 +244,22 @@ class TileReader:
         return result
 
     def _read_inverted(
-        self, loaded: LoadedImage, refs: RefSet | None, timing: dict[str, float]
+        self, loaded: LoadedImage, xyxy: np.ndarray, refs: RefSet | None, timing: dict[str, float]
     ) -> DetectResult:
-        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark), from the
-        pixels already decoded (the source is not decoded again: it would be the dark photo)."""
+        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark). The photo is
+        decoded again first where the first pass's boxes `xyxy` want finer crops (`crop_source`:
+        the inverted pixels have no source to decode again from)."""
         t0 = time.perf_counter()
+        clf = self.classifier
+        reduction = clf.crop_reduction(loaded, xyxy)
+        if reduction < current_reduction(loaded.scale):
+            loaded = clf.decode_at(loaded, reduction, timing)
         light = LoadedImage(
             pixels=light_face(loaded.pixels),
             width=loaded.width,
             height=loaded.height,
             scale=loaded.scale,
-            decode_ms=loaded.decode_ms,
+            decode_ms=timing["decode"],
         )
         first = timing["detect"] + (time.perf_counter() - t0) * 1000.0
         result = self._detect(light, refs, polarity=False)
