@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 MARGIN = 0.15
@@ -41,23 +42,22 @@ INK_RATIO = 3.0
 """How many times its dark ink a dark face's light ink covers at least."""
 PHOTO_SHARE = 0.5
 MIN_FACES = 2
-SIDE = 32
-"""The centre is sampled on about this many pixels a side (polarity needs no detail)."""
+SIZE = (64, 48)
+"""`(h, w)`: each box is measured resized to this (polarity needs no finer detail)."""
 
 
-def _grey(rgb: np.ndarray) -> np.ndarray:
-    return rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
+def _masks(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bool `(h, w)`: the centre (the box less `MARGIN` a side) and the band between `RIM` and
+    `MARGIN` (the face's body next to its rim)."""
+    ry, rx, my, mx = round(h * RIM), round(w * RIM), round(h * MARGIN), round(w * MARGIN)
+    centre = np.zeros((h, w), bool)
+    centre[my : h - my, mx : w - mx] = True
+    band = np.zeros((h, w), bool)
+    band[ry : h - ry, rx : w - rx] = True
+    return centre, band & ~centre
 
 
-def _ring_grey(face_rgb: np.ndarray) -> float:
-    """The median grey of the band between `RIM` and `MARGIN` of the box: the face's body next to
-    its rim, where no set prints (a face densely printed has its median in the ink)."""
-    h, w = face_rgb.shape[:2]
-    ry, rx, my, mx = int(h * RIM), int(w * RIM), int(h * MARGIN), int(w * MARGIN)
-    band = face_rgb[ry : h - ry, rx : w - rx].astype(np.float32)
-    keep = np.ones(band.shape[:2], bool)
-    keep[my - ry : h - my - ry, mx - rx : w - mx - rx] = False
-    return float(np.median(_grey(band)[keep])) if keep.any() else 255.0
+_CENTRE, _BAND = _masks(*SIZE)
 
 
 def polarity(face_rgb: np.ndarray) -> int:
@@ -67,16 +67,14 @@ def polarity(face_rgb: np.ndarray) -> int:
     Args:
         face_rgb: `(h, w, 3)` uint8, the tile's box (RGB or BGR: only grey levels count).
     """
-    h, w = face_rgb.shape[:2]
-    my, mx = int(h * MARGIN), int(w * MARGIN)
-    centre = face_rgb[my : h - my, mx : w - mx]
-    if centre.size == 0 or min(centre.shape[:2]) < 4:
+    if face_rgb.ndim != 3 or min(face_rgb.shape[:2]) < 8:
         return 0
-    step = max(1, min(centre.shape[:2]) // SIDE)
-    grey = _grey(centre[::step, ::step].astype(np.float32))
-    body = _ring_grey(face_rgb[::step, ::step])
-    light = float((grey > body + INK_STEP).mean())
-    dark = float((grey < body - INK_STEP).mean())
+    small = cv2.resize(np.ascontiguousarray(face_rgb), SIZE[::-1], interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    body = float(np.median(grey[_BAND]))
+    centre = grey[_CENTRE]
+    light = float((centre > body + INK_STEP).mean())
+    dark = float((centre < body - INK_STEP).mean())
     if body < DARK_BODY and MIN_INK <= light <= MAX_INK and light >= INK_RATIO * dark:
         return 1
     if MIN_INK <= dark <= MAX_INK and dark >= INK_RATIO * light:

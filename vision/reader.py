@@ -246,25 +246,29 @@ class TileReader:
     def _read_inverted(
         self, loaded: LoadedImage, xyxy: np.ndarray, refs: RefSet | None, timing: dict[str, float]
     ) -> DetectResult:
-        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark). The photo is
-        decoded again first where the first pass's boxes `xyxy` want finer crops (`crop_source`:
-        the inverted pixels have no source to decode again from)."""
+        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark)."""
         t0 = time.perf_counter()
+        light = self.light_photo(loaded, xyxy, timing)
+        first = timing["detect"] + (time.perf_counter() - t0) * 1000.0
+        result = self._detect(light, refs, polarity=False)
+        result.timing_ms["detect"] += first
+        return result
+
+    def light_photo(self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]) -> LoadedImage:
+        """`loaded` inverted (`vision.face_polarity.light_face`), decoded again first where its
+        boxes `xyxy` (pixels of `loaded.pixels`) want finer crops (`crop_source`): the inverted
+        pixels have no source to decode again from. Its milliseconds are added to `timing["decode"]`."""
         clf = self.classifier
         reduction = clf.crop_reduction(loaded, xyxy)
         if reduction < current_reduction(loaded.scale):
             loaded = clf.decode_at(loaded, reduction, timing)
-        light = LoadedImage(
+        return LoadedImage(
             pixels=light_face(loaded.pixels),
             width=loaded.width,
             height=loaded.height,
             scale=loaded.scale,
             decode_ms=timing["decode"],
         )
-        first = timing["detect"] + (time.perf_counter() - t0) * 1000.0
-        result = self._detect(light, refs, polarity=False)
-        result.timing_ms["detect"] += first
-        return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The localizer on the whole image; when it finds fewer boxes than a hand holds, again

@@ -101,3 +101,29 @@ def test_the_reader_reads_a_black_set_inverted(models_dir, scene, scene_pixels, 
     want = sorted(d.tile for d in light.detections)
     assert sorted(d.tile for d in on.detections) == want
     assert sorted(d.tile for d in off.detections) != want
+
+
+def test_references_of_a_black_set_are_embedded_as_its_photos_are_read(tmp_path, scene, scene_pixels):
+    """A reference photo of dark faces is embedded through its inverted photo, as `detect` reads
+    the next photo of that set: its rows are those of the light photo's references."""
+    from tests.vision.conftest import SCENE_SIZE
+    from vision import testing
+    from vision.refs import Ref
+
+    d = tmp_path / "models"
+    testing.build_localizer(d / "localizer.onnx", [b for b, _ in scene], image_size=SCENE_SIZE)
+    testing.build_classifier(d / "classifier.onnx", embedding=True)
+    inked = scene_with_ink(scene, scene_pixels)
+    Image.fromarray(inked).save(tmp_path / "light.png")
+    Image.fromarray(light_face(inked)).save(tmp_path / "black.png")
+    faces = [(xyxy, code) for xyxy, code in scene if code != "back"]
+
+    def embed(name: str, config: ReaderConfig):
+        return TileReader(d, config).embed_refs([Ref(tmp_path / name, xyxy, code) for xyxy, code in faces])
+
+    light = embed("light.png", ReaderConfig())
+    black = embed("black.png", ReaderConfig())
+    np.testing.assert_allclose(black.embeddings, light.embeddings, atol=1e-5)
+    assert not np.allclose(
+        embed("black.png", ReaderConfig(dark_faces=False)).embeddings, light.embeddings, atol=1e-2
+    )
