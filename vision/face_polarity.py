@@ -26,6 +26,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.image import LoadedImage
+from vision.scale import current_reduction
+
 MARGIN = 0.15
 """Share of the box cut away on each side before the face is measured."""
 RIM = 0.05
@@ -115,4 +118,25 @@ def light_face(pixels: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(255 - np.asarray(pixels, np.uint8))
 
 
-__all__ = ["box_polarity", "dark_face", "dark_photo", "light_face", "polarity"]
+def light_photo(classifier, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]) -> LoadedImage:
+    """`loaded` inverted (`light_face`), as the reader reads a photo of dark faces: decoded again
+    first where its boxes `xyxy` (pixels of `loaded.pixels`) want finer crops
+    (`classifier.crop_source`: the inverted pixels have no source to decode again from); the
+    milliseconds are added to `timing["decode"]`.
+
+    Args:
+        classifier: the reader's `vision.views.Classifier`.
+    """
+    reduction = classifier.crop_reduction(loaded, xyxy)
+    if reduction < current_reduction(loaded.scale):
+        loaded = classifier.decode_at(loaded, reduction, timing)
+    return LoadedImage(
+        pixels=light_face(loaded.pixels),
+        width=loaded.width,
+        height=loaded.height,
+        scale=loaded.scale,
+        decode_ms=timing["decode"],
+    )
+
+
+__all__ = ["box_polarity", "dark_face", "dark_photo", "light_face", "light_photo", "polarity"]

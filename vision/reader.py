@@ -38,7 +38,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
-from vision.face_polarity import dark_photo, light_face
+from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
@@ -142,7 +142,7 @@ class TileReader:
         return self._detect(loaded, refs, self.config.dark_faces)
 
     def _detect(self, loaded: LoadedImage, refs: RefSet | None, polarity: bool) -> DetectResult:
-        """`detect`; `polarity`: a photo of dark faces is read inverted (`_read_inverted`)."""
+        """`detect`; `polarity`: a photo of dark faces is read inverted (`vision.face_polarity`)."""
         check_room(loaded.width, loaded.height, self.classifier.input_size)
         timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
         result = DetectResult(width=loaded.width, height=loaded.height, timing_ms=timing)
@@ -150,9 +150,11 @@ class TileReader:
         t0 = time.perf_counter()
         pix = loaded.pixels
         xyxy, scores, class_ids = self._first_pass(pix)
-        if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):
-            timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then again
-            return self._read_inverted(loaded, xyxy, refs, timing)
+        if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):  # a black set: inverted
+            timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then all again
+            result = self._detect(light_photo(self.classifier, loaded, xyxy, timing), refs, polarity=False)
+            result.timing_ms["detect"] += timing["detect"]
+            return result
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
@@ -242,33 +244,6 @@ class TileReader:
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
         result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
         return result
-
-    def _read_inverted(
-        self, loaded: LoadedImage, xyxy: np.ndarray, refs: RefSet | None, timing: dict[str, float]
-    ) -> DetectResult:
-        """`detect` on the photo inverted (`vision.face_polarity`: its faces are dark)."""
-        t0 = time.perf_counter()
-        light = self.light_photo(loaded, xyxy, timing)
-        first = timing["detect"] + (time.perf_counter() - t0) * 1000.0
-        result = self._detect(light, refs, polarity=False)
-        result.timing_ms["detect"] += first
-        return result
-
-    def light_photo(self, loaded: LoadedImage, xyxy: np.ndarray, timing: dict[str, float]) -> LoadedImage:
-        """`loaded` inverted (`vision.face_polarity.light_face`), decoded again first where its
-        boxes `xyxy` (pixels of `loaded.pixels`) want finer crops (`crop_source`): the inverted
-        pixels have no source to decode again from. Its milliseconds are added to `timing["decode"]`."""
-        clf = self.classifier
-        reduction = clf.crop_reduction(loaded, xyxy)
-        if reduction < current_reduction(loaded.scale):
-            loaded = clf.decode_at(loaded, reduction, timing)
-        return LoadedImage(
-            pixels=light_face(loaded.pixels),
-            width=loaded.width,
-            height=loaded.height,
-            scale=loaded.scale,
-            decode_ms=timing["decode"],
-        )
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The localizer on the whole image; when it finds fewer boxes than a hand holds, again
