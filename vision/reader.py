@@ -38,6 +38,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
+from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
@@ -60,6 +61,7 @@ from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
+from vision.shape_check import check_with_shape
 from vision.splits import merge_splits
 from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
@@ -137,6 +139,10 @@ class TileReader:
             ModelError: a model's output does not follow the contract.
         """
         loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
+        return self._detect(loaded, refs, self.config.dark_faces)
+
+    def _detect(self, loaded: LoadedImage, refs: RefSet | None, polarity: bool) -> DetectResult:
+        """`detect`; `polarity`: a photo of dark faces is read inverted (`vision.face_polarity`)."""
         check_room(loaded.width, loaded.height, self.classifier.input_size)
         timing = {"decode": loaded.decode_ms, "detect": 0.0, "classify": 0.0}
         result = DetectResult(width=loaded.width, height=loaded.height, timing_ms=timing)
@@ -144,6 +150,11 @@ class TileReader:
         t0 = time.perf_counter()
         pix = loaded.pixels
         xyxy, scores, class_ids = self._first_pass(pix)
+        if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):  # a black set: inverted
+            timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then all again
+            result = self._detect(light_photo(self.classifier, loaded, xyxy, timing), refs, polarity=False)
+            result.timing_ms["detect"] += timing["detect"]
+            return result
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
@@ -190,6 +201,7 @@ class TileReader:
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
+        probs: list[np.ndarray | None] = []  # per detection, for `vision.shape_check`
         for k in range(len(xyxy)):
             x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
             box = (x0, y0, x1, y1)
@@ -215,10 +227,13 @@ class TileReader:
             margins.append(
                 float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
             )
+            probs.append(readings.probs[k] if readings.probs is not None else None)
         if self.text is not None and self.config.text_min_score is not None:
             dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
         if self.config.pips_min_conf is not None:  # flagged suit tiles counted (`vision.pips_check`)
             dets = check_with_pips(dets, source[0], source[1], self.config.pips_min_conf)
+        if self.config.shape_min_conf is not None:  # the suit by its shapes (`vision.shape_check`)
+            dets = check_with_shape(dets, probs, classes, source[0], source[1], self.config.shape_min_conf)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]

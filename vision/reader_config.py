@@ -46,6 +46,11 @@ class ReaderConfig:
         pips_min_conf: the pip counter (`vision.pips`) decides a flagged or low-margin dot or
             bamboo tile from this confidence of its count on (`vision.pips_check`); None: it does
             not count.
+        shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
+            or bamboo tile the classifier reads in the other suit, and flags other disagreements,
+            from this confidence on (`vision.shape_check`); None: it does not look.
+        dark_faces: a photo whose faces are darker than their ink (a black set) is read
+            inverted (`vision.face_polarity`); False: as it is.
     """
 
     conf_threshold: float = 0.3
@@ -61,6 +66,8 @@ class ReaderConfig:
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
+    shape_min_conf: float | None = None
+    dark_faces: bool = True
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""

@@ -58,7 +58,9 @@ class Readings:
     `cls` (`vision.refblend.box_similarity`; NaN where `cls` has none; `None` read without references),
     `proto_sim` float (K,) the best cosine of the views to the prototype of `cls`
     (`vision.flagging.proto_sim`; `None` without a flag model), `second` int (K,) the runner-up
-    class of the winning view (`None` for readings built by hand)."""
+    class of the winning view (`None` for readings built by hand), `probs` float (K, C) the
+    calibrated probabilities of every class in the winning view (`None` for readings built by hand:
+    `vision.shape_check` takes the likeliest class of a suit from them)."""
 
     cls: np.ndarray
     p: np.ndarray
@@ -68,6 +70,7 @@ class Readings:
     ref_sim: np.ndarray | None = None
     proto_sim: np.ndarray | None = None
     second: np.ndarray | None = None
+    probs: np.ndarray | None = None
 
 
 def combine_views(
@@ -109,6 +112,7 @@ def combine_views(
         agree=agree,
         logit_margin=z2[:, 1] - z2[:, 0],
         second=np.argsort(best, axis=1, kind="stable")[:, -2] if k > 1 else best.argmax(1),
+        probs=best,
     )
 
 

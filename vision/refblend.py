@@ -183,6 +183,7 @@ def read_with_refs(
         logit_margin=np.minimum(r.logit_margin, plain.logit_margin),
         ref_sim=box_similarity(sims, owner, r.cls),
         second=r.second,
+        probs=r.probs,
     )
 
 

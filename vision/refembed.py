@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from vision.boxes import cut_crops
+from vision.face_polarity import dark_photo, light_photo
 from vision.image import ImageError, LoadedImage, open_image
 from vision.modelfiles import NONE_CLASS, run_classifier
 from vision.refblend import RefSet, normalise
@@ -72,6 +73,9 @@ def embed_refs(reader, refs: Sequence[Ref]) -> RefSet:
         xyxy = np.array([refs[n].xyxy for n in idx], np.float32)
         xyxy[:, 0::2] = np.clip(xyxy[:, 0::2], 0, loaded.width)
         xyxy[:, 1::2] = np.clip(xyxy[:, 1::2], 0, loaded.height)
+        boxes = xyxy * np.float32(loaded.scale)
+        if reader.config.dark_faces and dark_photo(loaded.pixels, boxes, np.ones(len(boxes), bool)):
+            loaded = light_photo(reader.classifier, loaded, boxes, {"decode": 0.0})  # as `detect` reads it
         emb, owner = embed_boxes(reader, loaded, xyxy * np.float32(loaded.scale))
         rows.append(emb)
         labels.extend(classes.index(refs[idx[k]].tile) for k in owner)
