@@ -39,6 +39,7 @@ from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.flagging import box_features, load_flag_model
+from vision.gaps import append_views, fill_gaps
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -316,8 +317,9 @@ class TileReader:
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
             embed = refs is not None or clf.flag_model is not None
-            views[key] = clf.views(loaded, boxes, timing, source, embed=embed)
-            return clf.readings(*views[key], len(boxes), None)
+            got = clf.views(loaded, boxes, timing, source, embed=embed)
+            views[key] = append_views(views.get(key), got)  # gap boxes follow the unions
+            return clf.readings(*got, len(boxes), None)
 
         readings = plain(xyxy, "boxes")
         origin = np.arange(len(xyxy))
@@ -333,6 +335,20 @@ class TileReader:
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
+        if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
+            n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
+            drop = tuple(clf.classes.index(c) if c in clf.classes else -1 for c in (NONE_CLASS, BACK))
+            g = fill_gaps(
+                xyxy,
+                scores,
+                class_ids,
+                readings,
+                lambda b: plain(b, "unions"),
+                drop,
+                self.config.conf_threshold,
+            )
+            xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
+            origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
         if refs is not None:
             if trace is not None:  # the classes without references (vision.refmatch: the veto)
                 trace["plain_cls"] = readings.cls

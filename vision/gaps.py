@@ -1,0 +1,223 @@
+"""Gaps in a row: a tile the localiser missed between two of its neighbours, cut and read.
+
+Tiles standing in a row are evenly spaced: one tile's pitch from centre to centre. When two
+neighbours in a row of found tiles stand `n + 1` pitches apart (`n` = 1..`MAX_GAP`, within
+`PITCH_TOLERANCE`), the space between them is `n` tiles the localiser did not box (issue 35: a
+blank 白 has nothing on its face to find; a box cut too wide is read `none`). This stage
+(`fill_gaps`) runs after the first classifier pass and the split merge:
+
+1. **Rows** (`rows`, geometry only): each box read as a tile (or a back) is chained to its
+   nearest neighbour on the right of the same height (`SAME_SIZE`) overlapping it in height by
+   half, when it is also that one's nearest on the left. A chain of `MIN_ROW` or more is a row;
+   its pitch is the median distance between centres of neighbours that touch (closer than
+   `TOUCH` x their width), from `MIN_PITCHES` such pairs.
+2. **Gaps** (`gap_boxes`): two neighbours of a row `n + 1` pitches apart give `n` boxes spaced
+   evenly between them, of their size (width, top and bottom interpolated), unless a tile box
+   already covers the box's centre (a sideways claimed tile is not in the chain, but it is there).
+3. **Reading:** the gap boxes are cut and classified like any box (one extra classifier batch,
+   only when there are gaps). A gap box is kept when it reads a face (not `none`, not `back`:
+   the rack or the table seen between two groups is no tile) with `p >= GAP_MIN_P`; the others
+   are dropped (they were never boxes).
+
+The rule uses no colour and no photo's numbers: sizes in units of the row's own tiles. The
+constants were chosen on synthetic rows and the validation split of our real photos
+(`datasets.eval_real`), never on `real_sets_dev` (models/MODEL.md, issue 35).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from itertools import pairwise
+
+import numpy as np
+
+from vision.reading import Readings
+
+MAX_GAP = 3
+"""At most this many tiles missed in one gap (a wider space is two groups apart)."""
+
+PITCH_TOLERANCE = 0.2
+"""The distance between the two neighbours, in pitches, must lie this close to a whole number."""
+
+SAME_SIZE = 1.3
+"""Neighbours in a row: heights within this ratio, and widths within `SAME_SIZE ** 2`."""
+
+TOUCH = 1.3
+"""Two neighbours touch when their centres are closer than this x their mean width."""
+
+MIN_ROW = 3
+"""A chain of at least this many boxes is a row (its pitch needs touching pairs)."""
+
+MIN_PITCHES = 2
+"""... and at least this many touching pairs measure its pitch."""
+
+GAP_MIN_P = 0.5
+"""A gap box is a tile when its reading is at least this likely (the model's calibrated `p`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Filled:
+    """The boxes after the stage: the input boxes then the `G` gap boxes kept, `xyxy` (K + G, 4),
+    `scores`, `class_ids`, `readings`, and `kept` int (G,): the index of each kept box among the
+    gap boxes that were classified."""
+
+    xyxy: np.ndarray
+    scores: np.ndarray
+    class_ids: np.ndarray
+    readings: Readings
+    kept: np.ndarray
+
+
+def rows(xyxy: np.ndarray) -> list[list[int]]:
+    """Chains of boxes standing side by side, left to right (see the module docstring, step 1).
+
+    >>> row = np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 160)], np.float32)
+    >>> rows(row)
+    [[0, 1, 2, 3]]
+    >>> rows(np.array([[0, 0, 30, 40], [32, 100, 62, 140], [64, 0, 94, 80]], np.float32))
+    []
+    """
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    k = len(xyxy)
+    w, h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
+    over = np.minimum(xyxy[:, None, 3], xyxy[None, :, 3]) - np.maximum(xyxy[:, None, 1], xyxy[None, :, 1])
+    hr = h[:, None] / np.maximum(h[None, :], 1e-6)
+    wr = w[:, None] / np.maximum(w[None, :], 1e-6)
+    ok = (
+        (over >= 0.5 * np.minimum(h[:, None], h[None, :]))
+        & (hr <= SAME_SIZE)
+        & (hr >= 1 / SAME_SIZE)
+        & (wr <= SAME_SIZE**2)
+        & (wr >= SAME_SIZE**-2)
+    )
+    dx = cx[None, :] - cx[:, None]  # dx[i, j] > 0: j right of i
+    right = np.where(ok & (dx > 0), dx, np.inf)
+    nxt = [int(np.argmin(right[i])) if k and np.isfinite(right[i]).any() else -1 for i in range(k)]
+    left = np.where(ok & (dx < 0), -dx, np.inf)
+    prv = [int(np.argmin(left[i])) if k and np.isfinite(left[i]).any() else -1 for i in range(k)]
+    link = [j if j >= 0 and prv[j] == i else -1 for i, j in enumerate(nxt)]
+    starts = set(range(k)) - {j for j in link if j >= 0}
+    chains = []
+    for s in sorted(starts, key=lambda i: float(cx[i])):
+        chain = [s]
+        while link[chain[-1]] >= 0:
+            chain.append(link[chain[-1]])
+        if len(chain) >= MIN_ROW:
+            chains.append(chain)
+    return chains
+
+
+def gap_boxes(xyxy: np.ndarray) -> np.ndarray:
+    """Float32 `(G, 4)`: a box for every tile missing between two neighbours of a row (steps 1-2).
+
+    >>> row = np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 160, 192)], np.float32)
+    >>> gap_boxes(row).tolist()  # 64 -> 160: three pitches, two tiles missed
+    [[96.0, 0.0, 126.0, 40.0], [128.0, 0.0, 158.0, 40.0]]
+    >>> len(gap_boxes(np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 140)], np.float32)))  # 2.4 pitches
+    0
+    """
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
+    cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
+    out: list[list[float]] = []
+    for chain in rows(xyxy):
+        pairs = list(pairwise(chain))
+        d = np.array([cx[j] - cx[i] for i, j in pairs], np.float32)
+        space = np.array([xyxy[j, 0] - xyxy[i, 2] for i, j in pairs], np.float32)
+        w = np.median(xyxy[chain, 2] - xyxy[chain, 0])
+        h = np.median(xyxy[chain, 3] - xyxy[chain, 1])
+        touch = d < TOUCH * w
+        if touch.sum() < MIN_PITCHES:
+            continue
+        pitch, snug = float(np.median(d[touch])), float(np.median(space[touch]))
+        for (i, j), dist, free in zip(pairs, d, space, strict=True):
+            by_centre, by_edge = float(dist) / pitch - 1, (float(free) - snug) / pitch
+            miss = min((by_centre, by_edge), key=lambda v: abs(v - round(v)))
+            n = round(miss)
+            if not 1 <= n <= MAX_GAP or abs(miss - n) > PITCH_TOLERANCE:
+                continue
+            for m in range(1, n + 1):
+                t = m / (n + 1)
+                if miss == by_centre:
+                    x = cx[i] + t * (cx[j] - cx[i])
+                else:  # a wider neighbour (a sideways tile): from the left one's edge
+                    x = xyxy[i, 2] + snug / 2 + (m - 0.5) * pitch
+                y = cy[i] * (1 - t) + cy[j] * t
+                if ((xyxy[:, 0] <= x) & (x <= xyxy[:, 2]) & (xyxy[:, 1] <= y) & (y <= xyxy[:, 3])).any():
+                    continue  # a box is there already (a sideways tile, say)
+                out.append([float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2)])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def append_views(old: tuple | None, new: tuple) -> tuple:
+    """Views `(logits, embedding or None, owner)` of more boxes after `old`'s (None: `new`): the
+    owners of `new` follow `old`'s boxes (gap boxes read after the split unions share their key)."""
+    if old is None:
+        return new
+    n = max(old[2], default=-1) + 1
+    emb = None if old[1] is None or new[1] is None else np.concatenate([old[1], new[1]])
+    return np.concatenate([old[0], new[0]]), emb, [*old[2], *(o + n for o in new[2])]
+
+
+def fill_gaps(
+    xyxy: np.ndarray,
+    scores: np.ndarray,
+    class_ids: np.ndarray,
+    readings: Readings,
+    classify: Callable[[np.ndarray], Readings],
+    drop: tuple[int, ...],
+    score: float,
+) -> Filled:
+    """Find the gaps among the boxes read as tiles, read them, keep the tiles found there.
+
+    Args:
+        xyxy: float32 `(K, 4)` boxes (pixels); `scores` `(K,)` localizer scores; `class_ids` `(K,)`.
+        readings: the classifier's readings of the `K` boxes.
+        classify: reads a float32 `(G, 4)` array of boxes (the same pixels) as `Readings`.
+        drop: class indices that are no tile in a gap (`none`, `back`); a box read as one of
+            them is no row member either when it is `none`'s (index `drop[0]`).
+        score: the localizer score given to a gap box (it saw none there).
+
+    Returns:
+        `Filled`; the same arrays (and `kept` empty) when no gap box is kept.
+    """
+    member = readings.cls != drop[0]
+    idx = np.flatnonzero(member)
+    gaps = gap_boxes(xyxy[idx]) if len(idx) >= MIN_ROW else np.zeros((0, 4), np.float32)
+    none = Filled(xyxy, scores, class_ids, readings, np.zeros(0, np.int64))
+    if not len(gaps):
+        return none
+    got = classify(gaps)
+    kept = np.flatnonzero(~np.isin(got.cls, drop) & (got.p >= GAP_MIN_P))
+    if not len(kept):
+        return none
+    parts = {}
+    for f in dataclass_fields(Readings):
+        a, b = getattr(readings, f.name), getattr(got, f.name)
+        parts[f.name] = None if a is None or b is None else np.concatenate([a, b[kept]])
+    return Filled(
+        np.concatenate([xyxy, gaps[kept]]).astype(np.float32),
+        np.concatenate([scores, np.full(len(kept), score, scores.dtype)]),
+        np.concatenate([class_ids, np.zeros(len(kept), class_ids.dtype)]),
+        Readings(**parts),
+        kept,
+    )
+
+
+__all__ = [
+    "GAP_MIN_P",
+    "MAX_GAP",
+    "MIN_PITCHES",
+    "MIN_ROW",
+    "PITCH_TOLERANCE",
+    "SAME_SIZE",
+    "TOUCH",
+    "Filled",
+    "append_views",
+    "fill_gaps",
+    "gap_boxes",
+    "rows",
+]
