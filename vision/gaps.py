@@ -14,7 +14,9 @@ blank 白 has nothing on its face to find; a box cut too wide is read `none`). T
 2. **Gaps** (`gap_boxes`): two neighbours of a row `n + 1` pitches apart give `n` boxes spaced
    evenly between them, of their size (width, top and bottom interpolated), unless a tile box
    already covers the box's centre (a sideways claimed tile is not in the chain, but it is there).
-3. **Reading:** the gap boxes are cut and classified like any box (one extra classifier batch,
+3. **Face:** a gap box is read only when its median colour is its neighbours' face colour
+   (`face_like`): the table or the rack seen between two groups is not (a blank 白 is).
+4. **Reading:** the gap boxes are cut and classified like any box (one extra classifier batch,
    only when there are gaps). A gap box is kept when it reads a face (not `none`, not `back`:
    the rack or the table seen between two groups is no tile) with `p >= GAP_MIN_P`; the others
    are dropped (they were never boxes).
@@ -26,13 +28,15 @@ constants were chosen on synthetic rows and the validation split of our real pho
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from itertools import pairwise
 
 import numpy as np
 
+from vision.detection import BACK
+from vision.modelfiles import NONE_CLASS
 from vision.reading import Readings
 
 MAX_GAP = 3
@@ -52,6 +56,10 @@ MIN_ROW = 3
 
 MIN_PITCHES = 2
 """... and at least this many touching pairs measure its pitch."""
+
+FACE_DIFF = 48.0
+"""A gap box continues its neighbours' face when its median colour lies this close (0..255, every
+channel) to one of theirs."""
 
 GAP_MIN_P = 0.5
 """A gap box is a tile when its reading is at least this likely (the model's calibrated `p`)."""
@@ -110,19 +118,22 @@ def rows(xyxy: np.ndarray) -> list[list[int]]:
     return chains
 
 
-def gap_boxes(xyxy: np.ndarray) -> np.ndarray:
-    """Float32 `(G, 4)`: a box for every tile missing between two neighbours of a row (steps 1-2).
+def gap_boxes(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A box for every tile missing between two neighbours of a row (steps 1-2): float32 `(G, 4)`,
+    and int `(G, 2)` the two neighbours of each.
 
     >>> row = np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 160, 192)], np.float32)
-    >>> gap_boxes(row).tolist()  # 64 -> 160: three pitches, two tiles missed
-    [[96.0, 0.0, 126.0, 40.0], [128.0, 0.0, 158.0, 40.0]]
-    >>> len(gap_boxes(np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 140)], np.float32)))  # 2.4 pitches
+    >>> boxes, beside = gap_boxes(row)  # 64 -> 160: three pitches, two tiles missed
+    >>> boxes.tolist(), beside.tolist()
+    ([[96.0, 0.0, 126.0, 40.0], [128.0, 0.0, 158.0, 40.0]], [[2, 3], [2, 3]])
+    >>> len(gap_boxes(np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 140)], np.float32))[0])  # 2.4 pitches
     0
     """
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
     cx = (xyxy[:, 0] + xyxy[:, 2]) / 2
     cy = (xyxy[:, 1] + xyxy[:, 3]) / 2
     out: list[list[float]] = []
+    beside: list[tuple[int, int]] = []
     for chain in rows(xyxy):
         pairs = list(pairwise(chain))
         d = np.array([cx[j] - cx[i] for i, j in pairs], np.float32)
@@ -149,7 +160,33 @@ def gap_boxes(xyxy: np.ndarray) -> np.ndarray:
                 if ((xyxy[:, 0] <= x) & (x <= xyxy[:, 2]) & (xyxy[:, 1] <= y) & (y <= xyxy[:, 3])).any():
                     continue  # a box is there already (a sideways tile, say)
                 out.append([float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2)])
-    return np.array(out, np.float32).reshape(-1, 4)
+                beside.append((i, j))
+    return np.array(out, np.float32).reshape(-1, 4), np.array(beside, np.int64).reshape(-1, 2)
+
+
+def face_like(colours: np.ndarray, beside: np.ndarray, gap_colours: np.ndarray) -> np.ndarray:
+    """Bool `(G,)`: the gap box's median colour lies within `FACE_DIFF` (every channel) of one of
+    its two neighbours' (`colours` `(K, 3)` of the row's boxes, `gap_colours` `(G, 3)`): the tiles'
+    face goes on there, the table between two groups does not.
+
+    >>> faces = np.array([[230, 225, 210], [60, 120, 60]], np.float32)
+    >>> face_like(faces, np.array([[0, 1], [0, 1]]), np.array([[215, 210, 200], [120, 90, 70]], np.float32))
+    array([ True, False])
+    """
+    diff = np.abs(colours[beside] - gap_colours[:, None, :]).max(axis=2)  # (G, 2)
+    return (diff <= FACE_DIFF).any(axis=1)
+
+
+def median_colours(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """Float32 `(K, 3)`: the median colour of each box's pixels (a tile's: its face's, which covers
+    most of it whatever is printed on it)."""
+    h, w = pixels.shape[:2]
+    out = np.zeros((len(xyxy), 3), np.float32)
+    for k, (x0, y0, x1, y1) in enumerate(np.asarray(xyxy, np.float64)):
+        xa, ya = min(max(int(x0), 0), w - 1), min(max(int(y0), 0), h - 1)
+        part = pixels[ya : max(min(int(np.ceil(y1)), h), ya + 1), xa : max(min(int(np.ceil(x1)), w), xa + 1)]
+        out[k] = np.median(part[::2, ::2].reshape(-1, 3), axis=0)
+    return out
 
 
 def append_views(old: tuple | None, new: tuple) -> tuple:
@@ -168,7 +205,8 @@ def fill_gaps(
     class_ids: np.ndarray,
     readings: Readings,
     classify: Callable[[np.ndarray], Readings],
-    drop: tuple[int, ...],
+    classes: Sequence[str],
+    pixels: tuple[np.ndarray, float] | None,
     score: float,
 ) -> Filled:
     """Find the gaps among the boxes read as tiles, read them, keep the tiles found there.
@@ -177,17 +215,25 @@ def fill_gaps(
         xyxy: float32 `(K, 4)` boxes (pixels); `scores` `(K,)` localizer scores; `class_ids` `(K,)`.
         readings: the classifier's readings of the `K` boxes.
         classify: reads a float32 `(G, 4)` array of boxes (the same pixels) as `Readings`.
-        drop: class indices that are no tile in a gap (`none`, `back`); a box read as one of
-            them is no row member either when it is `none`'s (index `drop[0]`).
+        classes: the classifier's class names: a box read `none` is no row member, a gap box read
+            `none` or `back` no tile.
+        pixels: `(image, k)`: the photo, where a box's pixels are `xyxy * k`: a gap box is read only
+            where it continues its neighbours' face (`face_like`); None reads them all.
         score: the localizer score given to a gap box (it saw none there).
 
     Returns:
         `Filled`; the same arrays (and `kept` empty) when no gap box is kept.
     """
+    drop = [list(classes).index(c) if c in classes else -1 for c in (NONE_CLASS, BACK)]
     member = readings.cls != drop[0]
     idx = np.flatnonzero(member)
-    gaps = gap_boxes(xyxy[idx]) if len(idx) >= MIN_ROW else np.zeros((0, 4), np.float32)
+    gaps, beside = gap_boxes(xyxy[idx]) if len(idx) >= MIN_ROW else (np.zeros((0, 4), np.float32), None)
     none = Filled(xyxy, scores, class_ids, readings, np.zeros(0, np.int64))
+    if len(gaps) and pixels is not None:
+        near, k = np.unique(beside), np.float32(pixels[1])
+        faces = np.zeros((len(idx), 3), np.float32)
+        faces[near] = median_colours(pixels[0], xyxy[idx][near] * k)
+        gaps = gaps[face_like(faces, beside, median_colours(pixels[0], gaps * k))]
     if not len(gaps):
         return none
     got = classify(gaps)
@@ -208,6 +254,7 @@ def fill_gaps(
 
 
 __all__ = [
+    "FACE_DIFF",
     "GAP_MIN_P",
     "MAX_GAP",
     "MIN_PITCHES",
@@ -217,7 +264,9 @@ __all__ = [
     "TOUCH",
     "Filled",
     "append_views",
+    "face_like",
     "fill_gaps",
     "gap_boxes",
+    "median_colours",
     "rows",
 ]

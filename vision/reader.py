@@ -337,16 +337,9 @@ class TileReader:
             origin = m.origin if m.origin is not None else origin
         if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
-            drop = tuple(clf.classes.index(c) if c in clf.classes else -1 for c in (NONE_CLASS, BACK))
-            g = fill_gaps(
-                xyxy,
-                scores,
-                class_ids,
-                readings,
-                lambda b: plain(b, "unions"),
-                drop,
-                self.config.conf_threshold,
-            )
+            found = (xyxy, scores, class_ids, readings)
+            at = (source[0], source[1] / loaded.scale)
+            g = fill_gaps(*found, lambda b: plain(b, "unions"), clf.classes, at, self.config.conf_threshold)
             xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
             origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
         if refs is not None:
