@@ -24,10 +24,10 @@ def row_boxes(n: int = len(CODES), x: float = 100.0, y: float = 500.0) -> list[t
     return [(x + k * PITCH, y, x + k * PITCH + TW, y + TH) for k in range(n)]
 
 
-def standin(tmp_path, found, painted, fill=True):
+def standin(tmp_path, found, painted, fill=True, embedding=False):
     """Stand-in models finding the boxes `found`; `painted`: `(xyxy, code)` drawn in the photo."""
     testing.build_localizer(tmp_path / LOCALIZER_FILE, found, image_size=SIZE, size=256)
-    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES)
+    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, embedding=embedding)
     img = testing.paint_scene(*SIZE, painted, classes=CLASSIFIER_CLASSES)
     return TileReader(tmp_path, ReaderConfig(refine_min_gain=0, fill_gaps=fill)), img
 
@@ -43,6 +43,22 @@ def test_two_tiles_missed_in_a_row_are_cut_and_read(tmp_path, fill):
         assert np.allclose(dets[3].xyxy, boxes[3], atol=3) and np.allclose(dets[4].xyxy, boxes[4], atol=3)
     else:
         assert [d.tile for d in dets] == ["1m", "2m", "3m", "P", "5s", "6s"]
+
+
+def test_a_gap_tile_is_read_with_the_sets_references_too(tmp_path):
+    # with references the views are read again from where each box came from: a gap box's views
+    # follow the split unions' (`vision.gaps.append_views`), and the gap tiles keep their reading
+    from PIL import Image
+
+    from vision.refs import Ref
+
+    boxes = row_boxes()
+    found = [b for k, b in enumerate(boxes) if k not in (3, 4)]
+    reader, img = standin(tmp_path, found, list(zip(boxes, CODES, strict=True)), embedding=True)
+    Image.fromarray(img).save(tmp_path / "earlier.png")
+    refs = reader.embed_refs([Ref(tmp_path / "earlier.png", b, c) for b, c in zip(boxes, CODES, strict=True)])
+    dets = sorted(reader.detect(img, refs).detections, key=lambda d: d.xyxy[0])
+    assert [d.tile for d in dets] == CODES
 
 
 @pytest.mark.parametrize("gap", ["none", "back", "table"])
