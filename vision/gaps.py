@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -232,7 +233,8 @@ def fill_gaps(
     drop = [list(classes).index(c) if c in classes else -1 for c in (NONE_CLASS, BACK)]
     member = readings.cls != drop[0]
     idx = np.flatnonzero(member)
-    gaps, beside = gap_boxes(xyxy[idx]) if len(idx) >= MIN_ROW else (np.zeros((0, 4), np.float32), None)
+    empty = np.zeros((0, 4), np.float32), np.zeros((0, 2), np.int64)
+    gaps, beside = gap_boxes(xyxy[idx]) if len(idx) >= MIN_ROW else empty
     none = Filled(xyxy, scores, class_ids, readings, np.zeros(0, np.int64))
     if len(gaps) and pixels is not None:
         near, k = np.unique(beside), np.float32(pixels[1])
@@ -245,7 +247,7 @@ def fill_gaps(
     kept = np.flatnonzero(~np.isin(got.cls, drop) & (got.p >= GAP_MIN_P))
     if not len(kept):
         return none
-    parts = {}
+    parts: dict[str, Any] = {}
     for f in dataclass_fields(Readings):
         a, b = getattr(readings, f.name), getattr(got, f.name)
         parts[f.name] = None if a is None or b is None else np.concatenate([a, b[kept]])
