@@ -40,6 +40,7 @@ from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nm
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
+from vision.gaps import append_views, fill_gaps
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -331,8 +332,9 @@ class TileReader:
 
         def plain(boxes: np.ndarray, key: str) -> Readings:
             embed = refs is not None or clf.flag_model is not None
-            views[key] = clf.views(loaded, boxes, timing, source, embed=embed)
-            return clf.readings(*views[key], len(boxes), None)
+            got = clf.views(loaded, boxes, timing, source, embed=embed)
+            views[key] = append_views(views.get(key), got)  # gap boxes follow the unions
+            return clf.readings(*got, len(boxes), None)
 
         readings = plain(xyxy, "boxes")
         origin = np.arange(len(xyxy))
@@ -348,6 +350,13 @@ class TileReader:
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
+        if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
+            n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
+            found = (xyxy, scores, class_ids, readings)
+            at = (source[0], source[1] / loaded.scale)
+            g = fill_gaps(*found, lambda b: plain(b, "unions"), clf.classes, at, self.config.conf_threshold)
+            xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
+            origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
         if refs is not None:
             if trace is not None:  # the classes without references (vision.refmatch: the veto)
                 trace["plain_cls"] = readings.cls

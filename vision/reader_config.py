@@ -39,6 +39,7 @@ class ReaderConfig:
             The second pass runs at the localizer's `refine_input_size` (metadata, 0.6.2 on:
             a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
+        fill_gaps: read a tile the localizer missed between two neighbours of a row (`vision.gaps`).
         threads: onnxruntime intra-op threads (None: one per core).
         text_min_score: the text reader (`text_rec.onnx` beside the models) decides a character
             tile from this probability of its best word on (`vision.text_check`); None: it does
@@ -63,6 +64,7 @@ class ReaderConfig:
     refine_min_gain: float = 1.6
     refine_margin: float = 0.1
     merge_splits: bool = True
+    fill_gaps: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
