@@ -38,6 +38,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
+from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
 from vision.gaps import append_views, fill_gaps
@@ -53,7 +54,6 @@ from vision.modelfiles import (
     open_model,
 )
 from vision.modelfiles import run as run_model
-from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
 from vision.reading import Readings, uncertain, unlike_refs
 from vision.refblend import RefSet
@@ -62,9 +62,7 @@ from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
-from vision.shape_check import check_with_shape
 from vision.splits import merge_splits
-from vision.text_check import check_with_text
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
@@ -202,7 +200,7 @@ class TileReader:
         full_xyxy = xyxy / np.float32(loaded.scale)
         dets: list[Detection] = []
         margins: list[float] = []
-        probs: list[np.ndarray | None] = []  # per detection, for `vision.shape_check`
+        probs: list[np.ndarray | None] = []  # per detection, for `vision.face_checks`
         for k in range(len(xyxy)):
             x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
             box = (x0, y0, x1, y1)
@@ -229,12 +227,7 @@ class TileReader:
                 float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
             )
             probs.append(readings.probs[k] if readings.probs is not None else None)
-        if self.text is not None and self.config.text_min_score is not None:
-            dets = check_with_text(dets, source[0], source[1], self.text, self.config.text_min_score)
-        if self.config.pips_min_conf is not None:  # flagged suit tiles counted (`vision.pips_check`)
-            dets = check_with_pips(dets, source[0], source[1], self.config.pips_min_conf)
-        if self.config.shape_min_conf is not None:  # the suit by its shapes (`vision.shape_check`)
-            dets = check_with_shape(dets, probs, classes, source[0], source[1], self.config.shape_min_conf)
+        dets = check_faces(dets, probs, classes, source, self.text, self.config)  # `vision.face_checks`
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]

@@ -157,7 +157,7 @@ def read_shape(face_bgr: np.ndarray) -> SuitShape:
     if face_bgr.ndim != 3 or min(face_bgr.shape[:2]) < 8:
         return SuitShape(None, 0.0, 0.0, 0.0)
     ink, th = ink_map(face_bgr)
-    masks = [(ink > th * f).astype(np.uint8) * 255 for f in MASK_FACTORS]
+    masks: list[np.ndarray] = [(ink > th * f).astype(np.uint8) * 255 for f in MASK_FACTORS]
     masks.append(cv2.erode(_filled(masks[0]), _K3, iterations=3))  # touching dots part at their neck
     found = [_shares(m) for m in masks]
     circles, sticks = max(c for c, _ in found), max(s for _, s in found)

@@ -110,10 +110,10 @@ def table_scene(
                 else float(rng.uniform(15, 70) * rng.choice([-1, 1]))
             )
             put(cx, cy, tw * 0.8, th * 0.8, codes[int(rng.integers(len(codes)))], "discard", spin)
-    step = tw * 1.6 - 0.6 * th * 0.8  # each box 0.6 of its height (the tiles' width) over the next
-    hx = (width - (heap - 1) * step - tw * 1.6) / 2
+    pitch = tw * 1.6 - 0.6 * th * 0.8  # each box 0.6 of its height (the tiles' width) over the next
+    hx = (width - (heap - 1) * pitch - tw * 1.6) / 2
     for k in range(heap):
-        put(hx + k * step + tw * 0.8, height * 0.5, tw * 1.6, th * 0.8, codes[k % 27], "discard")
+        put(hx + k * pitch + tw * 0.8, height * 0.5, tw * 1.6, th * 0.8, codes[k % 27], "discard")
     wx = width * 0.22
     for k in range(12 * walls):
         for layer in (0, 1):

@@ -1,0 +1,49 @@
+"""The readers that check a classified face by what it says and shows, after the classifier.
+
+`check_faces` runs, in order and each only where its `ReaderConfig` switch is set: the text
+reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
+suit tiles (`vision.pips_check`, `pips_min_conf`) and the suit by its shapes
+(`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
+it doubts (issue 35 items 1 and 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.detection import Detection
+from vision.pips_check import check_with_pips
+from vision.reader_config import ReaderConfig
+from vision.shape_check import check_with_shape
+from vision.text_check import check_with_text
+from vision.text_reader import TextReader
+
+
+def check_faces(
+    dets: list[Detection],
+    probs: Sequence[np.ndarray | None],
+    classes: Sequence[str],
+    source: tuple[np.ndarray, float],
+    text: TextReader | None,
+    config: ReaderConfig,
+) -> list[Detection]:
+    """The detections after the face checks `config` switches on.
+
+    Args:
+        dets: the classified detections, `xyxy` in full-photo pixels.
+        probs: per detection its class probabilities (`[len(classes)]`) or None.
+        classes: the classifier's classes, in its output order.
+        source: the pixels crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
+        text: the text reader, None when its model is absent.
+        config: the reader's settings.
+    """
+    pixels, scale = source
+    if text is not None and config.text_min_score is not None:
+        dets = check_with_text(dets, pixels, scale, text, config.text_min_score)
+    if config.pips_min_conf is not None:  # flagged suit tiles counted
+        dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
+    if config.shape_min_conf is not None:  # the suit by its shapes
+        dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)
+    return dets
