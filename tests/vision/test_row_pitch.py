@@ -48,7 +48,7 @@ def test_boxes_half_a_tile_off_are_cut_to_the_tiles_and_read_right(tmp_path, tri
         want = [b[2] + 0.2 * TW for b in tiles[:-2]] + [tiles[-2][2] + 0.25 * TW]
         assert right_edges == pytest.approx(want, abs=1)
         assert [d.tile for d in dets] == HAND
-    else:  # the reader as before: the classifier's view of each box holds an eighth of its right neighbour's face
+    else:  # as before: the classifier's view of each box holds an eighth of its neighbour's face
         assert right_edges == pytest.approx([b[2] + 0.5 * TW for b in tiles[:-1]], abs=1)
         assert sum(d.tile != t for d, t in zip(dets, HAND, strict=True)) >= 4
 
