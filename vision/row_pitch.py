@@ -28,6 +28,11 @@ MAX_OVERLAP = 0.6
 """Neighbours overlapping by more than this share of the narrower box's width are one tile boxed
 twice, not two tiles: left to NMS / `vision.splits`."""
 
+STANDING = 1.5
+"""Only boxes at most this many times wider than high are cut: an upright tile (~0.75) or a
+standing sideways one (~1.33), even widened. A wider box holds a tile lying flat, seen at a low
+angle (a face-up row on the table): its neighbours are not a standing row's."""
+
 SAME_HEIGHT = 0.75
 """Neighbours of one row: the shorter box at least this share of the taller one's height, ..."""
 
@@ -61,7 +66,7 @@ def neighbours(xyxy: np.ndarray) -> list[tuple[int, int]]:
 
 def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     """`xyxy` (float `(K, 4)`, pixels) with each pair of `neighbours` that overlap by between
-    `MIN_OVERLAP` and `MAX_OVERLAP` of the narrower box's width cut at the middle of their
+    `MIN_OVERLAP` and `MAX_OVERLAP` of the narrower box's width, both `STANDING`, cut at the middle of their
     overlap; the other boxes, and every y, unchanged. A new array; the order is kept.
 
     Three tiles 80 px wide, boxed 116 px wide around the right centres (±18 px into each
@@ -77,7 +82,10 @@ def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     b = np.asarray(xyxy, np.float32).reshape(-1, 4)
     out = b.copy()
     w = b[:, 2] - b[:, 0]
+    standing = w <= STANDING * (b[:, 3] - b[:, 1])
     for i, j in neighbours(b):
+        if not (standing[i] and standing[j]):
+            continue
         overlap = b[i, 2] - b[j, 0]
         narrower = min(w[i], w[j])
         if MIN_OVERLAP * narrower < overlap <= MAX_OVERLAP * narrower:
@@ -87,4 +95,4 @@ def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["MAX_OVERLAP", "MIN_OVERLAP", "neighbours", "trim_overlaps"]
+__all__ = ["MAX_OVERLAP", "MIN_OVERLAP", "STANDING", "neighbours", "trim_overlaps"]
