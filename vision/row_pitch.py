@@ -36,8 +36,10 @@ angle (a face-up row on the table): its neighbours are not a standing row's."""
 SAME_HEIGHT = 0.75
 """Neighbours of one row: the shorter box at least this share of the taller one's height, ..."""
 
-SAME_ROW = 0.6
-"""... and their heights overlapping by at least this share of the shorter one."""
+SAME_ROW = 0.85
+"""... and their heights overlapping by at least this share of the shorter one: neighbours of a
+standing row share nearly their whole height (a slanted rack moves a few per cent a tile); the
+tiles of a column seen obliquely, each beside and below the last, share about half."""
 
 
 def neighbours(xyxy: np.ndarray) -> list[tuple[int, int]]:

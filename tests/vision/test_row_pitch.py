@@ -71,6 +71,8 @@ def test_touching_boxes_one_tile_boxed_twice_and_another_row_keep_their_edges():
     below = tiles[1] + np.array([-0.3 * TW, 1.5 * TH, -0.3 * TW, 1.5 * TH], np.float32)  # the next row
     two_rows = np.array([tiles[0], below], np.float32)
     assert neighbours(two_rows) == [] and (trim_overlaps(two_rows) == two_rows).all()
+    diagonal = tiles[1] + np.array([-0.3 * TW, 0.4 * TH, -0.3 * TW, 0.4 * TH], np.float32)  # a column
+    assert neighbours(np.array([tiles[0], diagonal], np.float32)) == []
     smaller = tiles[1] + np.array([-0.3 * TW, 0, -0.3 * TW, -0.5 * TH], np.float32)  # half as tall
     assert neighbours(np.array([tiles[0], smaller], np.float32)) == []
     flat = np.array([[0, 0, 76, 45], [60, 0, 136, 45]], np.float32)  # tiles lying flat, low angle
