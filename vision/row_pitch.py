@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.splits import candidates
+
 MIN_OVERLAP = 0.15
 """Neighbours overlapping by less than this share of the narrower box's width are left alone
 (touching tiles' boxes overlap by a few pixels on any photo)."""
@@ -32,6 +34,11 @@ STANDING = 1.5
 """Only boxes at most this many times wider than high are cut: an upright tile (~0.75) or a
 standing sideways one (~1.33), even widened. A wider box holds a tile lying flat, seen at a low
 angle (a face-up row on the table): its neighbours are not a standing row's."""
+
+MIN_RUN = 4
+"""Only a run of at least this many standing boxes side by side (touching, overlapping or at
+most `MIN_OVERLAP` of a tile apart) is a rack: a hand holds 13 or 14 tiles, still 4 after three
+melds laid apart. Two or three boxes reaching into each other are a heap on the table."""
 
 SAME_HEIGHT = 0.75
 """Neighbours of one row: the shorter box at least this share of the taller one's height, ..."""
@@ -68,15 +75,19 @@ def neighbours(xyxy: np.ndarray) -> list[tuple[int, int]]:
 
 def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     """`xyxy` (float `(K, 4)`, pixels) with each pair of `neighbours` that overlap by between
-    `MIN_OVERLAP` and `MAX_OVERLAP` of the narrower box's width, both `STANDING`, cut at the middle of their
+    `MIN_OVERLAP` and `MAX_OVERLAP` of the narrower box's width, both `STANDING` and neither
+    possibly half of a tile (`vision.splits.candidates`: left to `merge_splits`), cut at the middle of their
     overlap; the other boxes, and every y, unchanged. A new array; the order is kept.
 
-    Three tiles 80 px wide, boxed 116 px wide around the right centres (±18 px into each
-    neighbour): the shared edges go back to 120 and 200, where the tiles meet.
+    Four tiles 80 px wide, boxed 116 px wide around the right centres (±18 px into each
+    neighbour): the shared edges go back to 120, 200 and 280, where the tiles meet; three such
+    boxes are no rack (`MIN_RUN`).
 
-    >>> row = np.array([[22, 0, 138, 110], [102, 0, 218, 110], [182, 0, 298, 110]], np.float32)
+    >>> row = np.array([[22 + 80 * k, 0, 138 + 80 * k, 110] for k in range(4)], np.float32)
     >>> trim_overlaps(row)[:, [0, 2]].tolist()
-    [[22.0, 120.0], [120.0, 200.0], [200.0, 298.0]]
+    [[22.0, 120.0], [120.0, 200.0], [200.0, 280.0], [280.0, 378.0]]
+    >>> bool((trim_overlaps(row[:3]) == row[:3]).all())
+    True
     >>> touching = np.array([[0, 0, 84, 110], [80, 0, 160, 110]], np.float32)  # 4 px: left alone
     >>> bool((trim_overlaps(touching) == touching).all())
     True
@@ -85,8 +96,12 @@ def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     out = b.copy()
     w = b[:, 2] - b[:, 0]
     standing = w <= STANDING * (b[:, 3] - b[:, 1])
-    for i, j in neighbours(b):
-        if not (standing[i] and standing[j]):
+    standing[np.unique(candidates(b)[0])] = False  # maybe half a tile: `vision.splits` decides
+    pairs = [(i, j) for i, j in neighbours(b) if standing[i] and standing[j]]
+    pairs = [(i, j) for i, j in pairs if b[i, 2] - b[j, 0] >= -MIN_OVERLAP * min(w[i], w[j])]
+    run = _runs(len(b), pairs)
+    for i, j in pairs:
+        if run[i] < MIN_RUN:
             continue
         overlap = b[i, 2] - b[j, 0]
         narrower = min(w[i], w[j])
@@ -97,4 +112,20 @@ def trim_overlaps(xyxy: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["MAX_OVERLAP", "MIN_OVERLAP", "STANDING", "neighbours", "trim_overlaps"]
+def _runs(n: int, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Int `(n,)`: the number of boxes in each box's run (the boxes joined by `pairs`)."""
+    root = list(range(n))
+
+    def find(a: int) -> int:
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    for i, j in pairs:
+        root[find(i)] = find(j)
+    tops = np.array([find(a) for a in range(n)], np.int64)
+    return np.bincount(tops, minlength=n)[tops] if n else np.zeros(0, np.int64)
+
+
+__all__ = ["MAX_OVERLAP", "MIN_OVERLAP", "MIN_RUN", "STANDING", "neighbours", "trim_overlaps"]
