@@ -57,6 +57,7 @@ from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
 from load_server import (
     cpu_seconds,
     free_port,
+    memdump,
     peak_rss_mb,
     peak_rss_per_process_mb,
     rss_mb,
@@ -257,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
+    ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
     ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
     ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
     opts = ap.parse_args(argv)
@@ -265,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     global REFUSALS_OK, DISTINCT
     REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
+    if opts.memdump:  # the server writes its reports there on SIGUSR1 (app.memdump)
+        os.environ["JXMJ_MEMDUMP"] = str(opts.memdump.resolve())
     if opts.table_hands:
         from load_table import table_mode
 
@@ -287,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
             run_session(port, photos[:1], threading.Barrier(1), {k: [] for k in results})
             time.sleep(2)
+        if opts.memdump:
+            memdump(server.pid, opts.memdump)
         spy = start_profile(server.pid, opts.profile) if opts.profile else None
         before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
@@ -310,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(int(opts.settle // 5)):
             time.sleep(5)
             settled.append(rss_mb(server.pid))
+        if opts.memdump:
+            memdump(server.pid, opts.memdump)
     finally:
         stop_server(server)
     requests_made = opts.sessions * (1 + len(photos))

@@ -94,6 +94,24 @@ def rss_mb(pid: int) -> int:
     return sum(max(0, _status(p, "VmRSS:")) for p in app_pids(pid))
 
 
+def memdump(pid: int, path: Path) -> None:
+    """Ask every app server of `pid`'s tree for a memory report into `path` (`app.memdump`:
+    SIGUSR1, only to the processes running `app.serve`, which handle it); wait until one came."""
+    size = path.stat().st_size if path.exists() else 0
+    for p in app_pids(pid):
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as fh:
+                serving = b"app.serve" in fh.read()
+        except OSError:
+            continue
+        if serving:
+            os.kill(p, signal.SIGUSR1)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (path.stat().st_size if path.exists() else 0) == size:
+        time.sleep(0.5)
+    time.sleep(1)
+
+
 def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float = 90) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and proc.poll() is None:

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from app import photo_gate
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.drafts.ratelimit import Limiter, client_of, most
 from app.ui import services
@@ -100,7 +101,9 @@ def _issue() -> str:
 
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> DraftStore:
-    return open_drafts(url)
+    got = open_drafts(url)
+    photo_gate.on_reclaim(got.engine.dispose)  # after a burst: its idle connections closed
+    return got
 
 
 def store() -> DraftStore:

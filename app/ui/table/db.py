@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app import photo_gate
 from app.safe_text import md
 from app.ui.flash import Flash, ledger_flash
 from app.ui.hand.session import post
@@ -52,7 +53,9 @@ def view() -> TableView:
 
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> Store:
-    return open_store(url)
+    got = open_store(url)
+    photo_gate.on_reclaim(got.engine.dispose)  # after a burst: its idle connections closed
+    return got
 
 
 def store() -> Store:
