@@ -105,6 +105,7 @@ class Session:
         self.problems: list[str] = []
         self.results_shown = 0
         self.refused = 0
+        self.seen: list[str] = []  # what the page drew, for a failure's report (the first 40)
 
     def close(self) -> None:
         self.ws.close()
@@ -148,6 +149,17 @@ class Session:
 
     def _look(self, msg) -> None:
         kind = msg.WhichOneof("type")
+        if len(self.seen) < 40:
+            seen = kind
+            if kind == "delta":
+                seen = msg.delta.WhichOneof("type") or "delta"
+                if seen == "new_element":
+                    element = msg.delta.new_element
+                    seen = element.WhichOneof("type") or "element"
+                    seen += f"({element.alert.body[:60]})" if seen == "alert" else ""
+            elif kind == "script_finished":
+                seen = f"script_finished({msg.script_finished})"
+            self.seen.append(seen)
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id or self.session_id
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
@@ -173,7 +185,7 @@ class Session:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         if not self.uploader_id:
-            raise Failed("the page has no file uploader")
+            raise Failed(f"the page has no file uploader; it showed: {' '.join(self.seen)}")
         t0 = time.perf_counter()
         request = FileURLsRequest(request_id=str(number), file_names=[path.name], session_id=self.session_id)
         self._send(file_urls_request=request)
@@ -219,13 +231,16 @@ def distinct(path: Path) -> bytes | None:
 
 
 def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
+    step = "the barrier"
     try:
         barrier.wait(timeout=120)
         t0 = time.perf_counter()
+        step = "opening the page"
         session = Session(port)
         session.rerun()
         out["open"].append(time.perf_counter() - t0)
         for i, photo in enumerate(photos):
+            step = f"uploading photo {i + 1}"
             try:
                 out["photo"].append(session.upload(photo, i, distinct(photo)))
             except Failed as exc:
@@ -235,7 +250,7 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
         out["refused"].append(session.refused)
         session.close()
     except Exception as exc:  # a failure to connect is a failed request too
-        out["failed"].append(f"session: {type(exc).__name__}: {exc}")
+        out["failed"].append(f"session, {step}: {type(exc).__name__}: {exc}")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -258,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
+    ap.add_argument("--gil", action="store_true", help="with --profile: only the thread holding the GIL")
     ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
     ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
     ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
@@ -293,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(2)
         if opts.memdump:
             memdump(server.pid, opts.memdump)
-        spy = start_profile(server.pid, opts.profile) if opts.profile else None
+        spy = start_profile(server.pid, opts.profile, opts.gil) if opts.profile else None
         before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [

@@ -121,9 +121,10 @@ def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float =
     return False
 
 
-def start_profile(pid: int, out: Path) -> subprocess.Popen | None:
+def start_profile(pid: int, out: Path, gil: bool = False) -> subprocess.Popen | None:
     """`py-spy record` of the app processes of `pid`'s tree into `out` (collapsed stacks, every
-    thread, idle ones left out), or None when py-spy is not installed (`pip install py-spy`)."""
+    thread, idle ones left out; `gil`: only the thread holding Python's lock, i.e. the Python
+    code's own CPU, no waits), or None when py-spy is not installed (`pip install py-spy`)."""
     import shutil
 
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
@@ -131,7 +132,7 @@ def start_profile(pid: int, out: Path) -> subprocess.Popen | None:
         print("  (no py-spy: no profile)")
         return None
     cmd = [spy, "record", "--pid", str(pid), "--subprocesses", "--threads", "--format", "raw"]
-    cmd += ["--rate", "200", "--output", str(out), "--nonblocking"]
+    cmd += ["--rate", "200", "--output", str(out), "--nonblocking", *(["--gil"] if gil else [])]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # attached before the burst
     return proc
