@@ -239,6 +239,9 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
         session = Session(port)
         session.rerun()
         out["open"].append(time.perf_counter() - t0)
+        if session.problems:  # the page came up with an error (then no uploader, most likely)
+            out["failed"].append(f"opening the page: {session.problems[-1]}")
+            session.problems.clear()
         for i, photo in enumerate(photos):
             step = f"uploading photo {i + 1}"
             try:

@@ -238,6 +238,22 @@ def _reader():
     return reader, None
 
 
+def _installed(name: str) -> bool:
+    """Whether module `name` can be imported, without importing it. One in `sys.modules` is: it
+    was imported, or another session's thread is importing it now — then its `__spec__` may not
+    be set yet (cv2's loader puts the native module in place of the package), and `find_spec`
+    raises `ValueError` (issue 37: at 64 phones behind nginx, a page of the process that had read
+    no photo yet failed with "cv2.__spec__ is None" and showed no uploader)."""
+    import importlib.util
+
+    if name in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ValueError:  # put in `sys.modules` since the test above, its spec not set yet
+        return True
+
+
 def _vision_missing() -> str | None:
     """Why no reader could be built, read off the installation alone (no import, no model load:
     the vision stack costs a page that shows no photo ~0.5-1 s): a package of the vision stack
@@ -247,7 +263,7 @@ def _vision_missing() -> str | None:
     import os
 
     for name in ("numpy", "cv2", "onnxruntime", "PIL"):
-        if importlib.util.find_spec(name) is None:
+        if not _installed(name):
             return f"ModuleNotFoundError: No module named {name!r}"
     env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
     spec = None if env else importlib.util.find_spec("models")
