@@ -239,18 +239,13 @@ def _reader():
 
 
 def _installed(name: str) -> bool:
-    """Whether module `name` can be imported, without importing it. One in `sys.modules` is: it
-    was imported, or another session's thread is importing it now — then its `__spec__` may not
-    be set yet (cv2's loader puts the native module in place of the package), and `find_spec`
-    raises `ValueError` (issue 37: at 64 phones behind nginx, a page of the process that had read
-    no photo yet failed with "cv2.__spec__ is None" and showed no uploader)."""
+    """Whether module `name` can be imported, without importing it; one being imported by another
+    session's thread is (`find_spec` raised "cv2.__spec__ is None" there: a page failed, issue 37)."""
     import importlib.util
 
-    if name in sys.modules:
-        return True
     try:
-        return importlib.util.find_spec(name) is not None
-    except ValueError:  # put in `sys.modules` since the test above, its spec not set yet
+        return name in sys.modules or importlib.util.find_spec(name) is not None
+    except ValueError:  # put in `sys.modules` meanwhile, its `__spec__` not set yet
         return True
 
 
