@@ -36,6 +36,7 @@ from app.ui.state import draft, keys
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code
 from ledger.store import default_url
+from ledger.store.db import in_memory
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -102,7 +103,8 @@ def _issue() -> str:
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> DraftStore:
     got = open_drafts(url)
-    photo_gate.on_reclaim(got.engine.dispose)  # after a burst: its idle connections closed
+    if not in_memory(got.engine.url):  # after a burst: its idle connections closed
+        photo_gate.on_reclaim(got.engine.dispose)
     return got
 
 

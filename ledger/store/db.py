@@ -24,6 +24,7 @@ __all__ = [
     "POOL",
     "default_url",
     "given_url",
+    "in_memory",
     "make_engine",
     "read_only_url",
     "read_snapshot",
@@ -84,6 +85,16 @@ def sqlite_file(url: str | sa.URL) -> str | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     return parsed.database
+
+
+def in_memory(url: str | sa.URL) -> bool:
+    """Whether ``url`` is an SQLite database in memory: it lives in its connections, so closing
+    the idle ones (``Engine.dispose``, as the app does after a burst) would lose it.
+
+    >>> in_memory("sqlite://"), in_memory("sqlite:///ledger.sqlite3"), in_memory("postgresql://h/db")
+    (True, False, False)
+    """
+    return sa.make_url(url).get_backend_name() == "sqlite" and sqlite_file(url) is None
 
 
 def read_only_url(url: str, immutable: bool = False) -> str | None:

@@ -92,3 +92,17 @@ def test_sigusr1_appends_a_report_when_set(tmp_path):
     finally:
         signal.signal(signal.SIGUSR1, before)
     assert out.read_text().count("== ") == 1 and "heap: arena" in out.read_text()
+
+
+def test_a_database_in_memory_keeps_its_connections(releasers, monkeypatch):
+    """Closing the idle connections of an SQLite database in memory would lose it."""
+    from app.ui import drafting
+
+    assert db.in_memory("sqlite://") and not db.in_memory("sqlite:///x.sqlite3")
+    monkeypatch.setenv("JXMJ_DB", "sqlite://")
+    drafting._open.clear()
+    try:
+        drafting.store()
+    finally:
+        drafting._open.clear()
+    assert releasers == []

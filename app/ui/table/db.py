@@ -21,6 +21,7 @@ from app.ui.state.table_cache import Replay, TableCache
 from app.ui.state.table_view import TableView
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
+from ledger.store.db import in_memory
 
 __all__ = [
     "began",
@@ -54,7 +55,8 @@ def view() -> TableView:
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> Store:
     got = open_store(url)
-    photo_gate.on_reclaim(got.engine.dispose)  # after a burst: its idle connections closed
+    if not in_memory(got.engine.url):  # after a burst: its idle connections closed
+        photo_gate.on_reclaim(got.engine.dispose)
     return got
 
 
