@@ -12,8 +12,8 @@ narrow view does not pay for a wide one.
 Not decoded freely: every tile word of `LEXICON` is scored by its CTC probability (the forward
 algorithm over the word's frames, `ctc_log_prob`) on two views of the face — the whole face (a
 wind, 中, 發) and its two parts, above and below the gap between the numeral and 萬, side by side
-(the numeral and 萬 as one line: `vision.text_views.face_views`, which reads a face printed light
-on dark inverted) — and, with `upside_down`, on the face turned 180° (a box wider than tall, which
+(the numeral and 萬 as one line: `vision.text_views.face_views`; a face printed light on dark
+read inverted too) — and, with `upside_down`, on the face turned 180° (a box wider than tall, which
 a slanted shot makes of an upright tile too, also turned 90° both ways: `sideways`).
 (The numeral alone, and the numeral alone times 萬 alone, were measured and dropped: they add
 nothing on real_sets_dev and misread 一萬 as 二萬 on real_rows_public; `models/MODEL.md`.)
@@ -32,7 +32,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.modelfiles import ModelError, models_dir, session_options
-from vision.text_views import face_views
+from vision.text_views import face_views, polarities
 
 TEXT_MODEL_FILE = "text_rec.onnx"
 HEIGHT = 48
@@ -228,14 +228,19 @@ class TextReader:
         quarter = (0, 1, 2, 3) if upside_down else (0, 1, 3)
         turns = [quarter if sideways is not None and sideways[f] else half for f in range(len(faces))]
         batch: list[np.ndarray] = []
+        reads = []
         for face, ks in zip(faces, turns, strict=True):
+            pol = polarities(face)
+            reads.append(len(ks) * len(pol))
             for k in ks:
-                batch += face_views(np.ascontiguousarray(np.rot90(face, k)) if k else face).values()
+                turned = np.ascontiguousarray(np.rot90(face, k)) if k else face
+                for inv in pol:
+                    batch += face_views(turned, invert=inv).values()
         lp = self.log_probs(batch)
         out, base = [], 0
-        for ks in turns:
+        for n in reads:
             best = np.zeros(len(TEXT_CODES), np.float64)
-            for _ in ks:
+            for _ in range(n):
                 p = {view: self._view_scores(lp[base + j], view) for j, view in enumerate(VIEWS)}
                 best = np.maximum(best, np.maximum(p["side"], p["whole"]))
                 base += len(VIEWS)

@@ -63,15 +63,26 @@ def light_on_dark(face: np.ndarray) -> bool:
     return bool(p50 < 128 and p95 - p50 > RATIO * (p50 - p5))
 
 
-def face_views(face: np.ndarray, inset: float = 0.06) -> dict[str, np.ndarray]:
-    """The two views of an upright face crop `(h, w, 3)` uint8 (inset by `inset` of its sides,
-    inverted when printed light on dark: `light_on_dark`):
-    `whole`, and `side`: the part above `split_row` (the numeral, without the top of 萬, which
-    makes 一 a 二) and the part below, each centred (`centre_ink`), side by side."""
+def inset_face(face: np.ndarray, inset: float = 0.06) -> np.ndarray:
+    """`face` `(h, w, 3)` less `inset` of its height and width on each side (the tile's edge)."""
     h, w = face.shape[:2]
     dy, dx = round(h * inset), round(w * inset)
-    f = face[dy : h - dy or h, dx : w - dx or w]
-    f = 255 - f if light_on_dark(f) else f
+    return face[dy : h - dy or h, dx : w - dx or w]
+
+
+def polarities(face: np.ndarray) -> tuple[bool, ...]:
+    """The inversions `face_views` should read `face` with: a face printed light on dark both
+    inverted and as printed (`light_on_dark` judges from the greys alone), any other as printed."""
+    return (True, False) if light_on_dark(inset_face(face)) else (False,)
+
+
+def face_views(face: np.ndarray, inset: float = 0.06, invert: bool | None = None) -> dict[str, np.ndarray]:
+    """The two views of an upright face crop `(h, w, 3)` uint8 (inset by `inset` of its sides,
+    inverted with `invert`; None: when printed light on dark, `light_on_dark`):
+    `whole`, and `side`: the part above `split_row` (the numeral, without the top of 萬, which
+    makes 一 a 二) and the part below, each centred (`centre_ink`), side by side."""
+    f = inset_face(face, inset)
+    f = 255 - f if (light_on_dark(f) if invert is None else invert) else f
     cut = split_row(f)
     height = max(cut, len(f) - cut)
     top, bottom = centre_ink(f[:cut], height), centre_ink(f[cut:], height)
@@ -80,4 +91,4 @@ def face_views(face: np.ndarray, inset: float = 0.06) -> dict[str, np.ndarray]:
     return {"whole": f, "side": np.concatenate([top, bottom], axis=1)}
 
 
-__all__ = ["centre_ink", "face_views", "light_on_dark", "split_row"]
+__all__ = ["centre_ink", "face_views", "inset_face", "light_on_dark", "polarities", "split_row"]
