@@ -16,7 +16,8 @@ any family"):
   since a recogniser asked for a closed lexicon finds a weak 中 in a ring of dots (0.1 to 0.25 on
   real photos) but never a strong one;
 - below its threshold (a face it cannot read: a slanted, tiny or stylised one) the reading is the
-  classifier's, flag and all.
+  classifier's, flag and all; but where both the reading and its runner-up are character tiles and
+  the best word names the runner-up from `RUNNER_UP_MIN_SCORE`, the runner-up is taken, flagged.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ from vision.text_reader import TEXT_CODES, TextReader, TextReading
 TEXT_MIN_SCORE = 0.1
 """The CTC probability of the best tile word from which the text reader decides a tile the
 classifier reads as a character tile (or names one as its runner-up)."""
+RUNNER_UP_MIN_SCORE = 0.02
+"""Below the threshold, a word that names the classifier's runner-up, both character tiles (一萬
+read 四萬 with 四萬 second), from this probability: the runner-up is taken and the flag kept.
+Two weak signals agreeing; never for a suit tile's reading (a bird 1s, runner-up 東, has 東 at
+0.09 on the val split)."""
 CROSS_MIN_SCORE = 0.5
 """The same for a tile of another family: the classifier reads a suit tile, 白, a flower, and
 names no character tile as its runner-up."""
@@ -50,6 +56,8 @@ def decide(
     uncertain, and the classifier's reading kept as `second` when they differ."""
     family = det.tile in TEXT_CODES or det.second in TEXT_CODES
     if reading.score < (min_score if family else max(min_score, cross)):
+        if det.tile in TEXT_CODES and reading.best == det.second and reading.score >= RUNNER_UP_MIN_SCORE:
+            return replace(det, tile=reading.best, second=det.tile)  # taken, still flagged
         return det
     best = reading.best
     if best == det.tile:
@@ -92,4 +100,12 @@ def check_with_text(
     return out
 
 
-__all__ = ["CROSS_MIN_SCORE", "TEXT_MIN_SCORE", "check_with_text", "decide", "face_crop", "wants_text"]
+__all__ = [
+    "CROSS_MIN_SCORE",
+    "RUNNER_UP_MIN_SCORE",
+    "TEXT_MIN_SCORE",
+    "check_with_text",
+    "decide",
+    "face_crop",
+    "wants_text",
+]

@@ -12,7 +12,14 @@ import pytest
 
 from tests.vision.test_text_reader import MODEL, WORDS, face, needs_model
 from vision.detection import Detection
-from vision.text_check import CROSS_MIN_SCORE, TEXT_MIN_SCORE, check_with_text, decide, wants_text
+from vision.text_check import (
+    CROSS_MIN_SCORE,
+    RUNNER_UP_MIN_SCORE,
+    TEXT_MIN_SCORE,
+    check_with_text,
+    decide,
+    wants_text,
+)
 from vision.text_reader import TEXT_CODES, TextReader, TextReading
 from vision.text_views import light_on_dark
 
@@ -120,6 +127,17 @@ def test_a_word_overrides_another_family_only_when_strong():
     weak = det("5p", None)  # a ring of dots with a faint 中 in it
     assert decide(weak, reading(C=CROSS_MIN_SCORE * 0.5)) is weak
     assert decide(det("flower", "1m"), reading(N=0.3)).tile == "N"  # runner-up a 萬: the family's bar
+
+
+def test_a_weak_word_that_names_the_runner_up_takes_it_flagged_between_character_tiles_only():
+    weak = TEXT_MIN_SCORE * 0.6  # 四萬 at 0.063 on an HK 四 drawn as a holed blob
+    got = decide(det("1m", "4m"), reading(**{"4m": weak, "1m": 0.001}))
+    assert (got.tile, got.second, got.uncertain) == ("4m", "1m", True)
+    bird = det("1s", "E")  # a bird read 1s, runner-up 東: a weak 東 does not take it
+    assert decide(bird, reading(E=weak)) is bird
+    other = det("3m", "2m")
+    assert decide(other, reading(**{"5m": weak})) is other  # a word that is not the runner-up
+    assert decide(other, reading(**{"2m": RUNNER_UP_MIN_SCORE * 0.9})) is other
 
 
 @needs_model
