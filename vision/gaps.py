@@ -16,7 +16,7 @@ blank 白 has nothing on its face to find; a box cut too wide is read `none`). T
    already covers the box's centre (a sideways claimed tile is not in the chain, but it is there).
 3. **Face:** a gap box is read only when its median colour is its neighbours' face colour
    (`face_like`): the table or the rack seen between two groups is not (a blank 白 is); nor is a
-   box as plain at its top or bottom edge as inside where both neighbours show a rim there (their
+   box plain at its top or bottom edge where both neighbours show a rim there (their outline,
    body, a shadow: `rimless`): a light table between two groups, one tile wide, read 白.
 4. **Reading:** the gap boxes are cut and classified like any box (one extra classifier batch,
    only when there are gaps). A gap box is kept when it reads a face (not `none`, not `back`:
@@ -71,6 +71,9 @@ channel) to one of theirs."""
 
 RIM_BAND = 0.12
 """Share of a box's height at its top and bottom edges where `rimless` looks for a tile's rim."""
+
+RIM_STEP = 24.0
+"""A row of a box whose median colour differs from the box's by more (any channel) is a rim."""
 
 GAP_MIN_P = 0.5
 """A gap box is a tile when its reading is at least this likely (the model's calibrated `p`)."""
@@ -189,21 +192,26 @@ def face_like(colours: np.ndarray, beside: np.ndarray, gap_colours: np.ndarray) 
 
 
 def rimless(pixels: np.ndarray, xyxy: np.ndarray, beside: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-    """Bool `(G,)`: the gap box shows no rim where both its neighbours do: at its top or bottom
-    `RIM_BAND` each neighbour's median colour differs from its whole box's by over `FACE_DIFF`
-    (the tile's body or shadow), the gap box's does not (the table goes on there). Boxes in
-    pixels of `pixels`: the row's `xyxy` `(K, 4)`, `beside` `(G, 2)`, the gap boxes `(G, 4)`."""
+    """Bool `(G,)`: the gap box shows no rim where both its neighbours do. In the `RIM_BAND` at its
+    top or bottom edge, a row of each neighbour (its median colour) differs from its whole box's
+    by over `RIM_STEP` (the tile's outline, body or shadow), every row of the gap box's by at most
+    half that (the table goes on there). Boxes in pixels of `pixels`: the row's `xyxy` `(K, 4)`,
+    `beside` `(G, 2)`, the gap boxes `(G, 4)`."""
 
-    def rims(boxes: np.ndarray) -> np.ndarray:  # bool (n, 2): a rim at the top, at the bottom
-        b = np.asarray(boxes, np.float64).reshape(-1, 4)
-        band = RIM_BAND * (b[:, 3] - b[:, 1])
-        whole = median_colours(pixels, b)
-        top = median_colours(pixels, np.c_[b[:, :3], b[:, 1] + band])
-        bottom = median_colours(pixels, np.c_[b[:, 0], b[:, 3] - band, b[:, 2:]])
-        return np.stack([np.abs(e - whole).max(axis=1) > FACE_DIFF for e in (top, bottom)], axis=1)
+    def steps(boxes: np.ndarray) -> np.ndarray:  # (n, 2): the largest step at the top, the bottom
+        h, w = pixels.shape[:2]
+        out = np.zeros((len(boxes), 2), np.float32)
+        for k, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64).reshape(-1, 4)):
+            xa, xb = min(max(int(x0), 0), w - 1), max(min(int(np.ceil(x1)), w), int(x0) + 1)
+            ya, yb = min(max(int(y0), 0), h - 1), max(min(int(np.ceil(y1)), h), int(y0) + 1)
+            part = pixels[ya:yb, xa:xb].astype(np.float32)
+            rows = np.abs(np.median(part, axis=1) - np.median(part.reshape(-1, 3), axis=0)).max(axis=1)
+            n = max(1, round(RIM_BAND * len(rows)))
+            out[k] = rows[:n].max(), rows[-n:].max()
+        return out
 
-    near = rims(xyxy)[beside].all(axis=1)  # (G, 2): both neighbours show a rim there
-    return (near & ~rims(gaps)).any(axis=1)
+    near = (steps(xyxy)[beside] > RIM_STEP).all(axis=1)  # (G, 2): both neighbours show a rim there
+    return (near & (steps(gaps) <= RIM_STEP / 2)).any(axis=1)
 
 
 def median_colours(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -292,6 +300,7 @@ __all__ = [
     "MIN_ROW",
     "PITCH_TOLERANCE",
     "RIM_BAND",
+    "RIM_STEP",
     "SAME_SIZE",
     "TOUCH",
     "Filled",
