@@ -233,7 +233,8 @@ def restore(key: str) -> bool:
             )
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
-    h.photo_restored(photo, src, blob)
+    kept = {"photo_src": src, **({"boxes": got[0]["boxes"]} if "boxes" in got[0] else {})}
+    h.photo_restored(photo, src, blob, kept if photo_bytes else None)  # not shown: kept for the next save
     h.learned = back.learned  # the score page's learning of this hand, done or forgotten
     h.mark_saved(key, draft.to_json(h))  # as save() will make it
     return True
