@@ -105,6 +105,9 @@ def freeze() -> None:
 def main(argv: list[str]) -> int:
     """`streamlit <argv>` with `install()`, `preload()` and `freeze()` done first."""
     install()
+    from app import memdump
+
+    memdump.install()  # JXMJ_MEMDUMP=FILE: a report on SIGUSR1 (debugging; unset: nothing)
     preload()
     from streamlit.web import bootstrap, cli  # noqa: F401  (its server's modules: frozen too)
 

@@ -57,6 +57,7 @@ from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
 from load_server import (
     cpu_seconds,
     free_port,
+    memdump,
     peak_rss_mb,
     peak_rss_per_process_mb,
     rss_mb,
@@ -104,6 +105,7 @@ class Session:
         self.problems: list[str] = []
         self.results_shown = 0
         self.refused = 0
+        self.seen: list[str] = []  # what the page drew, for a failure's report (the first 40)
 
     def close(self) -> None:
         self.ws.close()
@@ -147,6 +149,17 @@ class Session:
 
     def _look(self, msg) -> None:
         kind = msg.WhichOneof("type")
+        if len(self.seen) < 40:
+            seen = kind
+            if kind == "delta":
+                seen = msg.delta.WhichOneof("type") or "delta"
+                if seen == "new_element":
+                    element = msg.delta.new_element
+                    seen = element.WhichOneof("type") or "element"
+                    seen += f"({element.alert.body[:60]})" if seen == "alert" else ""
+            elif kind == "script_finished":
+                seen = f"script_finished({msg.script_finished})"
+            self.seen.append(seen)
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id or self.session_id
         elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
@@ -172,7 +185,7 @@ class Session:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         if not self.uploader_id:
-            raise Failed("the page has no file uploader")
+            raise Failed(f"the page has no file uploader; it showed: {' '.join(self.seen)}")
         t0 = time.perf_counter()
         request = FileURLsRequest(request_id=str(number), file_names=[path.name], session_id=self.session_id)
         self._send(file_urls_request=request)
@@ -218,13 +231,19 @@ def distinct(path: Path) -> bytes | None:
 
 
 def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
+    step = "the barrier"
     try:
         barrier.wait(timeout=120)
         t0 = time.perf_counter()
+        step = "opening the page"
         session = Session(port)
         session.rerun()
         out["open"].append(time.perf_counter() - t0)
+        if session.problems:  # the page came up with an error (then no uploader, most likely)
+            out["failed"].append(f"opening the page: {session.problems[-1]}")
+            session.problems.clear()
         for i, photo in enumerate(photos):
+            step = f"uploading photo {i + 1}"
             try:
                 out["photo"].append(session.upload(photo, i, distinct(photo)))
             except Failed as exc:
@@ -234,7 +253,7 @@ def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: 
         out["refused"].append(session.refused)
         session.close()
     except Exception as exc:  # a failure to connect is a failed request too
-        out["failed"].append(f"session: {type(exc).__name__}: {exc}")
+        out["failed"].append(f"session, {step}: {type(exc).__name__}: {exc}")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -257,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
+    ap.add_argument("--gil", action="store_true", help="with --profile: only the thread holding the GIL")
+    ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
     ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
     ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
     opts = ap.parse_args(argv)
@@ -265,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     global REFUSALS_OK, DISTINCT
     REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
+    if opts.memdump:  # the server writes its reports there on SIGUSR1 (app.memdump)
+        os.environ["JXMJ_MEMDUMP"] = str(opts.memdump.resolve())
     if opts.table_hands:
         from load_table import table_mode
 
@@ -287,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
             run_session(port, photos[:1], threading.Barrier(1), {k: [] for k in results})
             time.sleep(2)
-        spy = start_profile(server.pid, opts.profile) if opts.profile else None
+        if opts.memdump:
+            memdump(server.pid, opts.memdump)
+        spy = start_profile(server.pid, opts.profile, opts.gil) if opts.profile else None
         before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
@@ -310,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(int(opts.settle // 5)):
             time.sleep(5)
             settled.append(rss_mb(server.pid))
+        if opts.memdump:
+            memdump(server.pid, opts.memdump)
     finally:
         stop_server(server)
     requests_made = opts.sessions * (1 + len(photos))

@@ -94,6 +94,24 @@ def rss_mb(pid: int) -> int:
     return sum(max(0, _status(p, "VmRSS:")) for p in app_pids(pid))
 
 
+def memdump(pid: int, path: Path) -> None:
+    """Ask every app server of `pid`'s tree for a memory report into `path` (`app.memdump`:
+    SIGUSR1, only to the processes running `app.serve`, which handle it); wait until one came."""
+    size = path.stat().st_size if path.exists() else 0
+    for p in app_pids(pid):
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as fh:
+                serving = b"app.serve" in fh.read()
+        except OSError:
+            continue
+        if serving:
+            os.kill(p, signal.SIGUSR1)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (path.stat().st_size if path.exists() else 0) == size:
+        time.sleep(0.5)
+    time.sleep(1)
+
+
 def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float = 90) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and proc.poll() is None:
@@ -103,9 +121,10 @@ def wait_ready(proc: subprocess.Popen, log: Path, workers: int, seconds: float =
     return False
 
 
-def start_profile(pid: int, out: Path) -> subprocess.Popen | None:
+def start_profile(pid: int, out: Path, gil: bool = False) -> subprocess.Popen | None:
     """`py-spy record` of the app processes of `pid`'s tree into `out` (collapsed stacks, every
-    thread, idle ones left out), or None when py-spy is not installed (`pip install py-spy`)."""
+    thread, idle ones left out; `gil`: only the thread holding Python's lock, i.e. the Python
+    code's own CPU, no waits), or None when py-spy is not installed (`pip install py-spy`)."""
     import shutil
 
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
@@ -113,7 +132,7 @@ def start_profile(pid: int, out: Path) -> subprocess.Popen | None:
         print("  (no py-spy: no profile)")
         return None
     cmd = [spy, "record", "--pid", str(pid), "--subprocesses", "--threads", "--format", "raw"]
-    cmd += ["--rate", "200", "--output", str(out), "--nonblocking"]
+    cmd += ["--rate", "200", "--output", str(out), "--nonblocking", *(["--gil"] if gil else [])]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # attached before the burst
     return proc

@@ -19,7 +19,8 @@ import numpy as np
 
 from vision import ReaderConfig, get_reader
 from vision.image import load_image
-from vision.text_reader import TEXT_CODES, VIEWS, TextReader, face_views
+from vision.text_reader import TEXT_CODES, VIEWS, TextReader
+from vision.text_views import face_views
 
 
 def rows_of(dets: list, boxes: list, w: int, h: int) -> list[list[int]]:

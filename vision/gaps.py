@@ -15,7 +15,9 @@ blank 白 has nothing on its face to find; a box cut too wide is read `none`). T
    evenly between them, of their size (width, top and bottom interpolated), unless a tile box
    already covers the box's centre (a sideways claimed tile is not in the chain, but it is there).
 3. **Face:** a gap box is read only when its median colour is its neighbours' face colour
-   (`face_like`): the table or the rack seen between two groups is not (a blank 白 is).
+   (`face_like`): the table or the rack seen between two groups is not (a blank 白 is); nor is a
+   box plain at its top or bottom edge where both neighbours show a rim there (their outline,
+   body, a shadow: `rimless`): a light table between two groups, one tile wide, read 白.
 4. **Reading:** the gap boxes are cut and classified like any box (one extra classifier batch,
    only when there are gaps). A gap box is kept when it reads a face (not `none`, not `back`:
    the rack or the table seen between two groups is no tile) with `p >= GAP_MIN_P`; the others
@@ -66,6 +68,12 @@ MIN_PITCHES = 2
 FACE_DIFF = 48.0
 """A gap box continues its neighbours' face when its median colour lies this close (0..255, every
 channel) to one of theirs."""
+
+RIM_BAND = 0.12
+"""Share of a box's height at its top and bottom edges where `rimless` looks for a tile's rim."""
+
+RIM_STEP = 24.0
+"""A row of a box whose median colour differs from the box's by more (any channel) is a rim."""
 
 GAP_MIN_P = 0.5
 """A gap box is a tile when its reading is at least this likely (the model's calibrated `p`)."""
@@ -183,6 +191,29 @@ def face_like(colours: np.ndarray, beside: np.ndarray, gap_colours: np.ndarray) 
     return (diff <= FACE_DIFF).any(axis=1)
 
 
+def rimless(pixels: np.ndarray, xyxy: np.ndarray, beside: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """Bool `(G,)`: the gap box shows no rim where both its neighbours do. In the `RIM_BAND` at its
+    top or bottom edge, a row of each neighbour (its median colour) differs from its whole box's
+    by over `RIM_STEP` (the tile's outline, body or shadow), every row of the gap box's by at most
+    half that (the table goes on there). Boxes in pixels of `pixels`: the row's `xyxy` `(K, 4)`,
+    `beside` `(G, 2)`, the gap boxes `(G, 4)`."""
+
+    def steps(boxes: np.ndarray) -> np.ndarray:  # (n, 2): the largest step at the top, the bottom
+        h, w = pixels.shape[:2]
+        out = np.zeros((len(boxes), 2), np.float32)
+        for k, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64).reshape(-1, 4)):
+            xa, xb = min(max(int(x0), 0), w - 1), max(min(int(np.ceil(x1)), w), int(x0) + 1)
+            ya, yb = min(max(int(y0), 0), h - 1), max(min(int(np.ceil(y1)), h), int(y0) + 1)
+            part = pixels[ya:yb, xa:xb].astype(np.float32)
+            rows = np.abs(np.median(part, axis=1) - np.median(part.reshape(-1, 3), axis=0)).max(axis=1)
+            n = max(1, round(RIM_BAND * len(rows)))
+            out[k] = rows[:n].max(), rows[-n:].max()
+        return out
+
+    near = (steps(xyxy)[beside] > RIM_STEP).all(axis=1)  # (G, 2): both neighbours show a rim there
+    return (near & (steps(gaps) <= RIM_STEP / 2)).any(axis=1)
+
+
 def median_colours(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     """Float32 `(K, 3)`: the median colour of each box's pixels (a tile's: its face's, which covers
     most of it whatever is printed on it)."""
@@ -240,7 +271,8 @@ def fill_gaps(
         near, k = np.unique(beside), np.float32(pixels[1])
         faces = np.zeros((len(idx), 3), np.float32)
         faces[near] = median_colours(pixels[0], xyxy[idx][near] * k)
-        gaps = gaps[face_like(faces, beside, median_colours(pixels[0], gaps * k))]
+        face = face_like(faces, beside, median_colours(pixels[0], gaps * k))
+        gaps = gaps[face & ~rimless(pixels[0], xyxy[idx] * k, beside, gaps * k)]
     if not len(gaps):
         return none
     got = classify(gaps)
@@ -267,6 +299,8 @@ __all__ = [
     "MIN_PITCHES",
     "MIN_ROW",
     "PITCH_TOLERANCE",
+    "RIM_BAND",
+    "RIM_STEP",
     "SAME_SIZE",
     "TOUCH",
     "Filled",
@@ -275,5 +309,6 @@ __all__ = [
     "fill_gaps",
     "gap_boxes",
     "median_colours",
+    "rimless",
     "rows",
 ]

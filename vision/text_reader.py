@@ -12,7 +12,9 @@ narrow view does not pay for a wide one.
 Not decoded freely: every tile word of `LEXICON` is scored by its CTC probability (the forward
 algorithm over the word's frames, `ctc_log_prob`) on two views of the face — the whole face (a
 wind, 中, 發) and its two parts, above and below the gap between the numeral and 萬, side by side
-(the numeral and 萬 as one line: `face_views`) — and, with `upside_down`, on the face turned 180°.
+(the numeral and 萬 as one line: `vision.text_views.face_views`; a face printed light on dark
+read inverted too) — and, with `upside_down`, on the face turned 180° (a box wider than tall, which
+a slanted shot makes of an upright tile too, also turned 90° both ways: `sideways`).
 (The numeral alone, and the numeral alone times 萬 alone, were measured and dropped: they add
 nothing on real_sets_dev and misread 一萬 as 二萬 on real_rows_public; `models/MODEL.md`.)
 `TextReading.scores` holds, per tile code, the best probability found (0..1).
@@ -30,6 +32,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.modelfiles import ModelError, models_dir, session_options
+from vision.text_views import face_views, polarities
 
 TEXT_MODEL_FILE = "text_rec.onnx"
 HEIGHT = 48
@@ -129,58 +132,6 @@ class TextReading:
         return float(self.scores[TEXT_CODES.index(code)]) if code in TEXT_CODES else 0.0
 
 
-def split_row(face: np.ndarray, lo: float = 0.3, hi: float = 0.62) -> int:
-    """The row between the numeral and 萬 on a face `(h, w, 3)`: of the rows between `lo` and `hi`
-    of its height that hold (almost) no ink (`_ink_rows` <= 10 % of the fullest row's), the one
-    nearest the middle (a gap inside the numeral, as in 二 or 六, lies farther up); none: the
-    row with the least ink."""
-    h = face.shape[0]
-    ink = _ink_rows(face)
-    a, b = int(h * lo), max(int(h * hi), int(h * lo) + 1)
-    empty = np.flatnonzero(ink[a:b] <= 0.1 * ink.max()) if ink.max() > 0 else np.arange(b - a)
-    if len(empty) == 0:
-        return a + int(np.argmin(ink[a:b]))
-    return a + int(empty[np.argmin(np.abs(a + empty - h / 2))])
-
-
-def _ink_rows(part: np.ndarray) -> np.ndarray:
-    """Per row of `part` `(h, w, 3)`, how much ink it holds: how much darker than the face's
-    median its darkest channel is (red, blue, green and black inks all count)."""
-    dark = part.min(axis=2).astype(np.float32)
-    return np.clip(np.median(dark) - dark, 0, None).sum(axis=1)
-
-
-def centre_ink(part: np.ndarray, height: int) -> np.ndarray:
-    """`part` `(h, w, 3)` cut to the rows holding its ink and centred in `height` rows filled with
-    its median colour: a recogniser reads a line of text in the middle (a lone 一 at the top of
-    its view reads as 二)."""
-    ink = _ink_rows(part)
-    rows = np.flatnonzero(ink > 0.08 * ink.max()) if ink.max() > 0 else np.arange(len(part))
-    y0, y1 = int(rows[0]), int(rows[-1]) + 1
-    height = max(height, y1 - y0)
-    fill = np.median(part.reshape(-1, 3), axis=0).astype(np.uint8)
-    out = np.empty((height, part.shape[1], 3), np.uint8)
-    out[:] = fill
-    at = (height - (y1 - y0)) // 2
-    out[at : at + y1 - y0] = part[y0:y1]
-    return out
-
-
-def face_views(face: np.ndarray, inset: float = 0.06) -> dict[str, np.ndarray]:
-    """The two views of an upright face crop `(h, w, 3)` uint8 (inset by `inset` of its sides):
-    `whole`, and `side`: the part above `split_row` (the numeral, without the top of 萬, which
-    makes 一 a 二) and the part below, each centred (`centre_ink`), side by side."""
-    h, w = face.shape[:2]
-    dy, dx = round(h * inset), round(w * inset)
-    f = face[dy : h - dy or h, dx : w - dx or w]
-    cut = split_row(f)
-    height = max(cut, len(f) - cut)
-    top, bottom = centre_ink(f[:cut], height), centre_ink(f[cut:], height)
-    hh = max(len(top), len(bottom))
-    top, bottom = centre_ink(top, hh), centre_ink(bottom, hh)
-    return {"whole": f, "side": np.concatenate([top, bottom], axis=1)}
-
-
 def to_input(views: Sequence[np.ndarray], cap: int | None = None) -> np.ndarray:
     """Views `(h, w, 3)` uint8 -> one float32 batch `(B, 3, 48, W)`: each resized to height 48
     keeping its aspect (at most `cap` wide), scaled to [-1, 1], padded with 0 to the widest (at
@@ -263,27 +214,36 @@ class TextReader:
                 out[i] = p
         return out
 
-    def read(self, faces: Sequence[np.ndarray], upside_down: bool = True) -> list[TextReading]:
-        """Read upright face crops `(h, w, 3)` uint8 BGR (each also turned 180° with `upside_down`).
+    def read(
+        self, faces: Sequence[np.ndarray], upside_down: bool = True, sideways: Sequence[bool] | None = None
+    ) -> list[TextReading]:
+        """Read upright face crops `(h, w, 3)` uint8 BGR (each also turned 180° with `upside_down`;
+        a face whose `sideways` is True also turned 90° and 270°: a box wider than tall may be a
+        tile lying sideways or an upright one foreshortened by a slanted shot).
 
         Returns one `TextReading` per face (all of them run through the model in one batch)."""
         if not faces:
             return []
-        turns = (0, 2) if upside_down else (0,)
+        half = (0, 2) if upside_down else (0,)
+        quarter = (0, 1, 2, 3) if upside_down else (0, 1, 3)
+        turns = [quarter if sideways is not None and sideways[f] else half for f in range(len(faces))]
         batch: list[np.ndarray] = []
-        for face in faces:
-            for k in turns:
-                batch += face_views(np.ascontiguousarray(np.rot90(face, k)) if k else face).values()
+        reads = []
+        for face, ks in zip(faces, turns, strict=True):
+            pol = polarities(face)
+            reads.append(len(ks) * len(pol))
+            for k in ks:
+                turned = np.ascontiguousarray(np.rot90(face, k)) if k else face
+                for inv in pol:
+                    batch += face_views(turned, invert=inv).values()
         lp = self.log_probs(batch)
-        per_face = len(turns) * len(VIEWS)
-        out = []
-        for f in range(len(faces)):
+        out, base = [], 0
+        for n in reads:
             best = np.zeros(len(TEXT_CODES), np.float64)
-            for t in range(len(turns)):
-                base = f * per_face + t * len(VIEWS)
+            for _ in range(n):
                 p = {view: self._view_scores(lp[base + j], view) for j, view in enumerate(VIEWS)}
-                s = np.maximum(p["side"], p["whole"])
-                best = np.maximum(best, s)
+                best = np.maximum(best, np.maximum(p["side"], p["whole"]))
+                base += len(VIEWS)
             out.append(TextReading(best.astype(np.float32)))
         return out
 

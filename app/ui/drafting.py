@@ -28,6 +28,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from app import photo_gate
 from app.drafts import KEEP, DraftStore, open_drafts
 from app.drafts.ratelimit import Limiter, client_of, most
 from app.ui import restored_photo, services
@@ -37,6 +38,7 @@ from app.ui.state import draft, keys
 from ledger import LedgerError
 from ledger.codes import new_code, normalize_code
 from ledger.store import default_url
+from ledger.store.db import in_memory
 
 ss = st.session_state
 log = logging.getLogger("jxmj.app")
@@ -102,7 +104,10 @@ def _issue() -> str:
 
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> DraftStore:
-    return open_drafts(url)
+    got = open_drafts(url)
+    if not in_memory(got.engine.url):  # after a burst: its idle connections closed
+        photo_gate.on_reclaim(got.engine.dispose)
+    return got
 
 
 def store() -> DraftStore:
@@ -228,7 +233,8 @@ def restore(key: str) -> bool:
             )
         except Exception:  # no vision stack, or the photo no longer reads: the hand is kept
             log.warning("draft %s: photo not read again", key, exc_info=True)
-    h.photo_restored(photo, src, blob)
+    kept = {"photo_src": src, **({"boxes": got[0]["boxes"]} if "boxes" in got[0] else {})}
+    h.photo_restored(photo, src, blob, kept if photo_bytes else None)  # not shown: kept for the next save
     h.learned = back.learned  # the score page's learning of this hand, done or forgotten
     h.mark_saved(key, draft.to_json(h))  # as save() will make it
     return True

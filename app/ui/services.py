@@ -239,6 +239,17 @@ def _reader():
     return reader, None
 
 
+def _installed(name: str) -> bool:
+    """Whether module `name` can be imported, without importing it; one being imported by another
+    session's thread is (`find_spec` raised "cv2.__spec__ is None" there: a page failed, issue 37)."""
+    import importlib.util
+
+    try:
+        return name in sys.modules or importlib.util.find_spec(name) is not None
+    except ValueError:  # put in `sys.modules` meanwhile, its `__spec__` not set yet
+        return True
+
+
 def _vision_missing() -> str | None:
     """Why no reader could be built, read off the installation alone (no import, no model load:
     the vision stack costs a page that shows no photo ~0.5-1 s): a package of the vision stack
@@ -248,7 +259,7 @@ def _vision_missing() -> str | None:
     import os
 
     for name in ("numpy", "cv2", "onnxruntime", "PIL"):
-        if importlib.util.find_spec(name) is None:
+        if not _installed(name):
             return f"ModuleNotFoundError: No module named {name!r}"
     env = os.environ.get("JXMJ_MODELS_DIR")  # vision.modelfiles.models_dir, without its imports
     spec = None if env else importlib.util.find_spec("models")

@@ -19,10 +19,12 @@ from ledger.errors import StoreError
 
 __all__ = [
     "BUSY_TIMEOUT_S",
+    "CACHE_KIB",
     "ENV",
     "POOL",
     "default_url",
     "given_url",
+    "in_memory",
     "make_engine",
     "read_only_url",
     "read_snapshot",
@@ -35,6 +37,13 @@ POOL = {"pool_size": 10, "max_overflow": 10, "pool_timeout": 10.0, "pool_recycle
 one only for a short transaction, so 10 kept and 10 more at a burst serve the ~30 phones one
 process serves; four processes then stay within PostgreSQL's default 100 connections. A session
 that finds none free for 10 s is told ``store_busy`` (``ledger.store.dberror``), not kept waiting."""
+
+
+CACHE_KIB = 256
+"""SQLite's page cache per connection, KiB (SQLite's default: 2,000). A draft writes its photo
+(~1.3 MB) through it, so each pooled connection kept a full cache after a burst: 10 kept ×
+~2.4 MB = 24 MB of the app's memory not handed back (issue 37, `app.memdump`). The file's pages
+stay in the system's cache, so a read past 256 KiB costs a copy, not a disk read."""
 
 
 def default_url() -> str:
@@ -76,6 +85,16 @@ def sqlite_file(url: str | sa.URL) -> str | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     return parsed.database
+
+
+def in_memory(url: str | sa.URL) -> bool:
+    """Whether ``url`` is an SQLite database in memory: it lives in its connections, so closing
+    the idle ones (``Engine.dispose``, as the app does after a burst) would lose it.
+
+    >>> in_memory("sqlite://"), in_memory("sqlite:///ledger.sqlite3"), in_memory("postgresql://h/db")
+    (True, False, False)
+    """
+    return sa.make_url(url).get_backend_name() == "sqlite" and sqlite_file(url) is None
 
 
 def read_only_url(url: str, immutable: bool = False) -> str | None:
@@ -164,6 +183,7 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int, read_only: bool = False) -> 
             cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={busy_ms}")
+        cur.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         cur.close()
         dbapi_conn.text_factory = _utf8
 

@@ -69,6 +69,23 @@ def test_reader_status_says_why_without_models(tmp_path, monkeypatch):
     assert why is not None and "localizer.onnx" in why
 
 
+def test_reader_status_while_another_session_imports_opencv(tmp_path, monkeypatch):
+    """Issue 37: a session's thread importing cv2 has put a module without `__spec__` in
+    `sys.modules`; another session's page asked `find_spec("cv2")`, which raised ValueError, and
+    the page showed "出了点问题" instead of the uploader. Being imported is being installed."""
+    import types
+
+    from app.ui import services
+
+    half = types.ModuleType("cv2")
+    half.__spec__ = None
+    monkeypatch.setitem(sys.modules, "cv2", half)
+    monkeypatch.setenv("JXMJ_MODELS_DIR", str(tmp_path))  # no models: the next thing it says
+    monkeypatch.setattr(services, "_READER_BUILT", False)
+    why = services.reader_status()
+    assert why is not None and "localizer.onnx" in why
+
+
 TABLE_FIRST_RUN = """
 import os, sys
 from streamlit.testing.v1 import AppTest

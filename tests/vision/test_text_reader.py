@@ -170,12 +170,11 @@ def test_rule_a_confident_word_that_agrees_clears_the_flag_only():
 
 def test_rule_a_weak_word_leaves_the_classifier_alone():
     d = det("3m", "6m", uncertain=True)
-    assert decide(d, reading(**{"6m": TEXT_MIN_SCORE * 0.9})) is d
+    assert decide(d, reading(**{"8m": TEXT_MIN_SCORE * 0.9})) is d  # the runner-up: test_text_faces
 
 
-def test_only_flagged_character_like_face_up_tiles_are_read():
+def test_only_flagged_face_up_tiles_are_read():
     assert wants_text(det("5m", uncertain=True)) and wants_text(det("1s", "1m", uncertain=True))
     assert wants_text(det("P", "C", uncertain=True))
     assert not wants_text(det("5m"))  # a sure tile costs no text reading
-    assert not wants_text(det("4p", "2p", uncertain=True))
     assert not wants_text(Detection((0, 0, 1, 1), "back", 0.9, face_down=True, uncertain=True))

@@ -56,6 +56,8 @@ def to_json(hip: HandInProgress) -> dict[str, Any]:
     out["photo_src"] = hip.photo_src
     if hip.photo is not None:
         out["boxes"] = draft_boxes.to_json(hip.photo.result, hip.photo.refs, hip.photo.digest)
+    elif hip.photo_unshown:  # its photo not shown again on restore (the server busy): kept as stored
+        out.update(hip.photo_unshown)
     if hip.learned:
         out["learned"] = hip.learned
     return out

@@ -111,6 +111,10 @@ class HandInProgress:
         learned: the identity of the photo hand the score page is done learning (taught, found
             taught, or forgotten with 忘掉: `app.ui.score.learn.identity`), "" for none; kept in
             the draft, so a reload does not teach again a hand the player had it forget.
+        photo_unshown: the stored draft's ``photo_src`` and ``boxes`` while its photo could not
+            be shown again (the server busy reading other photos): written back with each save
+            (`app.ui.state.draft.to_json`), so a busy moment does not make a photo hand typed
+            and its boxes lost; None once a photo is shown or the hand typed over.
     """
 
     ns: str | None = None
@@ -134,6 +138,7 @@ class HandInProgress:
     saved: tuple[str, dict[str, Any]] | None = None
     saved_photo: object = None
     learned: str = ""
+    photo_unshown: dict[str, Any] | None = None
 
     # -- the whole hand ----------------------------------------------------------------------
 
@@ -210,21 +215,27 @@ class HandInProgress:
         set from the wrong tiles, `app.ui.refsets.photo_boxes`)."""
         self.hand = self.hand.unlinked()
         self.undo = [x.unlinked() for x in self.undo]
-        self.photo, self.photo_src = photo, source
+        self.photo, self.photo_src, self.photo_unshown = photo, source, None
         self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
         self.photo_stored = False
 
-    def photo_restored(self, photo: Photo | None, source: str, data: bytes | None) -> None:
-        """A draft read back: its photo read again (None: it was not, the hand stays without
-        it) from `data`, the bytes the store keeps (kept as they are, whatever the source)."""
+    def photo_restored(
+        self, photo: Photo | None, source: str, data: bytes | None, unshown: dict[str, Any] | None = None
+    ) -> None:
+        """A draft read back: its photo shown again (None: it was not, the hand stays without
+        it, and the draft's `unshown` photo source and boxes are kept for the next save) from
+        `data`, the bytes the store keeps (kept as they are, whatever the source)."""
         if photo is not None:
             self.photo, self.photo_src = photo, source
+        self.photo_unshown = unshown if photo is None else None
         self.photo_bytes, self.photo_stored = data, False
 
     def typed_over(self) -> None:
         """A typed tile string replaced the hand: the photo's boxes no longer show it."""
         if self.photo is not None:
             self.photo_src = "typed"
+        if self.photo_unshown:  # as a photo shown would be: its boxes, the hand typed
+            self.photo_unshown = {**self.photo_unshown, "photo_src": "typed"}
 
     # -- the draft ---------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app import photo_gate
 from app.safe_text import md
 from app.ui.flash import Flash, ledger_flash
 from app.ui.hand.session import post
@@ -20,6 +21,7 @@ from app.ui.state.table_cache import Replay, TableCache
 from app.ui.state.table_view import TableView
 from ledger import ConflictError, Ledger, LedgerError
 from ledger.store import Store, TableRecord, default_url, open_store
+from ledger.store.db import in_memory
 
 __all__ = [
     "began",
@@ -52,7 +54,10 @@ def view() -> TableView:
 
 @st.cache_resource(show_spinner=False)
 def _open(url: str) -> Store:
-    return open_store(url)
+    got = open_store(url)
+    if not in_memory(got.engine.url):  # after a burst: its idle connections closed
+        photo_gate.on_reclaim(got.engine.dispose)
+    return got
 
 
 def store() -> Store:
