@@ -1,0 +1,117 @@
+"""The faces `vision.refmatch` compares: a tile's face cut from its photo, a reference's template,
+and every window of a detection's face a template is matched at.
+
+- **A face** (`cut_faces`): a canvas of the photo around a box, scaled so that the box's height
+  along the tile (less `TRIM` each end) is `FACE[0]` pixels, `FACE` `(H, W)` plus `PAD` `(py, px)`
+  pixels each side, grey. The canvas is cut from the photo, not from the box, so a box the
+  localiser shifted, or stretched over a neighbour, still holds the whole face somewhere inside.
+  A standing box is cut standing, a sideways box (wider than `SIDEWAYS` times its height) turned
+  90° counter-clockwise; a box near square (between `SQUARE` and `SIDEWAYS`: a standing tile seen
+  from above shows its top too) is cut both ways. Each way in two views: as it is and turned 180°
+  (an upside-down tile).
+- **A template** (`templates`): the centre of a reference's first view less `INSET` each side,
+  `(H - 2·INSET) × (W - 2·INSET)`, zero-mean and unit-norm.
+- **The windows** (`windows`): every template-sized window of every view of a detection's face,
+  shifts of up to `py + INSET` pixels down and up, `px + INSET` across.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+FACE = (32, 24)
+"""`(H, W)` of a face: a standing tile is ~3:4."""
+
+INSET = 2
+"""A template is the face less this many pixels on every side."""
+
+PAD = (4, 6)
+"""`(py, px)`: a face's canvas reaches this far past `FACE` each side (the shifts searched)."""
+
+TRIM = 0.08
+"""The share of a box's height cut off each end before it is scaled (its edges change with the
+angle; the face does not)."""
+
+SIDEWAYS = 1.4
+"""A box wider than this times its height lies sideways; ..."""
+
+SQUARE = 0.9
+"""... one between this and `SIDEWAYS` is cut both ways (standing and sideways)."""
+
+FACE_KEY = f"face2/{FACE[0]}x{FACE[1]}/inset{INSET}/pad{PAD[0]}x{PAD[1]}/trim{TRIM}"
+"""What a stored template was made with (`app.ui.table.refs` keeps it as the reference's model):
+a template of other settings (the first `face/...`: cut from the box alone) is not compared."""
+
+VIEWS = 4
+"""Views of a face: standing, standing turned 180°, sideways, sideways turned 180° (a view a box
+is not cut in is NaN)."""
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    """Rows `(..., D)` zero-mean and unit-norm (a flat or NaN row is zero)."""
+    rows = np.nan_to_num(rows - rows.mean(-1, keepdims=True), nan=0.0)
+    n = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return (rows / np.maximum(n, 1e-6)).astype(np.float32)
+
+
+def _canvas(grey: np.ndarray, blurred: dict, box: np.ndarray, sideways: bool) -> np.ndarray:
+    """The face canvas of one box, one way (module docstring), standing upright."""
+    (x0, y0, x1, y1), (H, W), (py, px) = box, FACE, PAD
+    along = (x1 - x0) if sideways else (y1 - y0)
+    s = H / max(along * (1 - 2 * TRIM), 1e-6)
+    ch, cw = H + 2 * py, W + 2 * px
+    if sideways:
+        ch, cw = cw, ch
+    k = max(1, round(1 / s))  # shrinking: average first (as INTER_AREA would)
+    if k not in blurred:
+        blurred[k] = cv2.blur(grey, (k, k)) if k > 1 else grey
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    m = np.array([[s, 0, cw / 2 - s * cx], [0, s, ch / 2 - s * cy]], np.float64)
+    out = cv2.warpAffine(blurred[k], m, (cw, ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.rot90(out, 1) if sideways else out
+
+
+def cut_faces(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """Float32 `(K, VIEWS, H + 2·py, W + 2·px)`: the faces of the boxes `xyxy` (`(K, 4)` pixels of
+    `pixels`, `(h, w, 3)` uint8 RGB), grey (module docstring); a view not cut, or an empty box: NaN."""
+    (H, W), (py, px) = FACE, PAD
+    out = np.full((len(xyxy), VIEWS, H + 2 * py, W + 2 * px), np.nan, np.float32)
+    if not len(xyxy):
+        return out
+    grey = cv2.cvtColor(np.ascontiguousarray(pixels), cv2.COLOR_RGB2GRAY).astype(np.float32)
+    blurred: dict[int, np.ndarray] = {}
+    for k, box in enumerate(np.asarray(xyxy, np.float64)):
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w < 2 or h < 2:
+            continue
+        for v, sideways in ((0, False), (2, True)):
+            if (w <= SIDEWAYS * h) if not sideways else (w >= SQUARE * h):
+                face = _canvas(grey, blurred, box, sideways)
+                out[k, v], out[k, v + 1] = face, face[::-1, ::-1]
+    return out
+
+
+def templates(faces: np.ndarray) -> np.ndarray:
+    """Float32 `(N, D)`: the templates of references' faces (`cut_faces`; the first view cut),
+    `D = (H - 2·INSET)·(W - 2·INSET)`, zero-mean unit-norm rows."""
+    (H, W), (py, px) = FACE, PAD
+    first = np.where(np.isnan(faces[:, 0, :1, :1]).reshape(-1, 1, 1), faces[:, 2], faces[:, 0])
+    inner = first[:, py + INSET : py + H - INSET, px + INSET : px + W - INSET]
+    return _unit(inner.reshape(len(faces), -1))
+
+
+def windows(faces: np.ndarray) -> np.ndarray:
+    """Float32 `(K, S, D)`: every template-sized window of every view of `faces` (`cut_faces`),
+    zero-mean unit-norm rows (a view not cut: zero rows, which match nothing)."""
+    k, v, hh, ww = faces.shape
+    th, tw = FACE[0] - 2 * INSET, FACE[1] - 2 * INSET
+    parts = [
+        faces[:, :, dy : dy + th, dx : dx + tw].reshape(k, v, -1)
+        for dy in range(hh - th + 1)
+        for dx in range(ww - tw + 1)
+    ]
+    return _unit(np.concatenate(parts, axis=1))
+
+
+__all__ = ["FACE", "FACE_KEY", "INSET", "PAD", "cut_faces", "templates", "windows"]
