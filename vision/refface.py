@@ -92,13 +92,18 @@ def cut_faces(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return out
 
 
-def templates(faces: np.ndarray) -> np.ndarray:
-    """Float32 `(N, D)`: the templates of references' faces (`cut_faces`; the first view cut),
-    `D = (H - 2·INSET)·(W - 2·INSET)`, zero-mean unit-norm rows."""
+def centre(faces: np.ndarray) -> np.ndarray:
+    """Float32 `(N, H - 2·INSET, W - 2·INSET)`: the centre of each face's first view cut (the
+    box itself, less `TRIM` and `INSET`); NaN where no view was cut."""
     (H, W), (py, px) = FACE, PAD
     first = np.where(np.isnan(faces[:, 0, :1, :1]).reshape(-1, 1, 1), faces[:, 2], faces[:, 0])
-    inner = first[:, py + INSET : py + H - INSET, px + INSET : px + W - INSET]
-    return _unit(inner.reshape(len(faces), -1))
+    return first[:, py + INSET : py + H - INSET, px + INSET : px + W - INSET]
+
+
+def templates(faces: np.ndarray) -> np.ndarray:
+    """Float32 `(N, D)`: the templates of references' faces (`cut_faces`; their `centre`),
+    `D = (H - 2·INSET)·(W - 2·INSET)`, zero-mean unit-norm rows."""
+    return _unit(centre(faces).reshape(len(faces), -1))
 
 
 def windows(faces: np.ndarray) -> np.ndarray:
@@ -114,4 +119,4 @@ def windows(faces: np.ndarray) -> np.ndarray:
     return _unit(np.concatenate(parts, axis=1))
 
 
-__all__ = ["FACE", "FACE_KEY", "INSET", "PAD", "cut_faces", "templates", "windows"]
+__all__ = ["FACE", "FACE_KEY", "INSET", "PAD", "centre", "cut_faces", "templates", "windows"]

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.refface import FACE, FACE_KEY, INSET, PAD, cut_faces, templates, windows
+from vision.refface import FACE, FACE_KEY, INSET, PAD, centre, cut_faces, templates, windows
 
 if TYPE_CHECKING:
     from vision.reading import Readings
@@ -109,15 +109,10 @@ class Decision:
 
 
 def spread(faces: np.ndarray) -> np.ndarray:
-    """Float32 `(K,)`: the standard deviation of each face's grey levels (its views cut; 0: none)."""
-    flat = faces.reshape(len(faces), -1)
-    cut = np.isfinite(flat)
-    n = np.maximum(cut.sum(1), 1)
-    v = np.where(cut, flat, 0.0)
-    mean = v.sum(1) / n
-    return np.sqrt(np.maximum((np.where(cut, flat - mean[:, None], 0.0) ** 2).sum(1) / n, 0)).astype(
-        np.float32
-    )
+    """Float32 `(K,)`: the standard deviation of the grey levels of each face's centre (the
+    template's part of its first view cut, `vision.refface.centre`; 0: none cut)."""
+    c = centre(faces).reshape(len(faces), -1)
+    return np.nan_to_num(c.std(1), nan=0.0).astype(np.float32)
 
 
 def agreement(cls: np.ndarray, per_class: np.ndarray, textured: np.ndarray | None = None) -> float:
