@@ -11,8 +11,8 @@ and every window of a detection's face a template is matched at.
   (an upside-down tile).
 - **A template** (`templates`): the centre of a reference's first view less `INSET` each side,
   `(H - 2·INSET) × (W - 2·INSET)`, zero-mean and unit-norm.
-- **The windows** (`windows`): every template-sized window of every view of a detection's face,
-  shifts of up to `py + INSET` pixels down and up, `px + INSET` across.
+- **The windows** (`windows`, `grid`): template-sized windows of every view of a detection's
+  face, shifts of up to `py + INSET` pixels down and up, `px + INSET` across, every `STEP` pixels.
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ SQUARE = 0.9
 FACE_KEY = f"face2/{FACE[0]}x{FACE[1]}/inset{INSET}/pad{PAD[0]}x{PAD[1]}/trim{TRIM}"
 """What a stored template was made with (`app.ui.table.refs` keeps it as the reference's model):
 a template of other settings (the first `face/...`: cut from the box alone) is not compared."""
+
+STEP = 2
+"""Shifts are searched every `STEP` pixels, then every pixel around each face's best
+(`vision.refmatch.match`)."""
 
 VIEWS = 4
 """Views of a face: standing, standing turned 180°, sideways, sideways turned 180° (a view a box
@@ -106,17 +110,28 @@ def templates(faces: np.ndarray) -> np.ndarray:
     return _unit(centre(faces).reshape(len(faces), -1))
 
 
-def windows(faces: np.ndarray) -> np.ndarray:
-    """Float32 `(K, S, D)`: every template-sized window of every view of `faces` (`cut_faces`),
-    zero-mean unit-norm rows (a view not cut: zero rows, which match nothing)."""
-    k, v, hh, ww = faces.shape
+def windows(faces: np.ndarray, at: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The template-sized windows of `faces` (`(M, H', W')`, single views cut) whose top-left
+    corners are `at` (`(dy, dx)`): float32 `(M·len(at), D)` as cut, and `(M·len(at),)` the
+    inverse of each window's norm once zero-mean (0 for a flat window). A template is zero-mean,
+    so a window's normalised cross-correlation with it is `(window · template) · inverse`."""
     th, tw = FACE[0] - 2 * INSET, FACE[1] - 2 * INSET
-    parts = [
-        faces[:, :, dy : dy + th, dx : dx + tw].reshape(k, v, -1)
-        for dy in range(hh - th + 1)
-        for dx in range(ww - tw + 1)
-    ]
-    return _unit(np.concatenate(parts, axis=1))
+    view = np.lib.stride_tricks.sliding_window_view(faces, (th, tw), axis=(1, 2))
+    ys, xs = np.array(at).T
+    rows = np.ascontiguousarray(view[:, ys, xs].reshape(-1, th * tw), dtype=np.float32)
+    total = rows.sum(1, dtype=np.float64)
+    energy = np.einsum("ij,ij->i", rows, rows, dtype=np.float64) - total * total / (th * tw)
+    inverse = np.where(energy > 1e-6, 1.0 / np.sqrt(np.maximum(energy, 1e-12)), 0.0)
+    return rows, inverse.astype(np.float32)
 
 
-__all__ = ["FACE", "FACE_KEY", "INSET", "PAD", "centre", "cut_faces", "templates", "windows"]
+def grid(step: int = STEP) -> list[tuple[int, int]]:
+    """The window corners `(dy, dx)` of a face's canvas, every `step` pixels (centre included)."""
+    py, px = PAD
+    span_y, span_x = 2 * py + 2 * INSET, 2 * px + 2 * INSET
+    ys = sorted({*range(span_y % step // 2, span_y + 1, step), span_y // 2})
+    xs = sorted({*range(span_x % step // 2, span_x + 1, step), span_x // 2})
+    return [(dy, dx) for dy in ys for dx in xs]
+
+
+__all__ = ["FACE", "FACE_KEY", "INSET", "PAD", "STEP", "centre", "cut_faces", "grid", "templates", "windows"]

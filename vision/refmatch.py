@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.refface import FACE, FACE_KEY, INSET, PAD, centre, cut_faces, templates, windows
+from vision.refface import FACE, FACE_KEY, INSET, PAD, STEP, centre, cut_faces, grid, templates, windows
 
 if TYPE_CHECKING:
     from vision.reading import Readings
@@ -72,17 +72,46 @@ class MatchCalibration:
     agree: float = 0.8
 
 
+def _gemm(rows: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    # one float32 GEMM through OpenCV (no BLAS thread pool spinning against onnxruntime's)
+    return cv2.gemm(rows, refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
+
+
 def match(faces: np.ndarray, refs: np.ndarray) -> np.ndarray:
     """Float32 `(K, N)`: the best normalised cross-correlation of each detection's faces
-    (`cut_faces`) with each reference template (`(N, D)`, `templates`), over every view and
-    shift (`vision.refface.windows`)."""
+    (`cut_faces`, `(K, V, H', W')`) with each reference template (`(N, D)`, `templates`), over
+    every view cut and shift: every `STEP` pixels (`grid`), then every pixel around the face's
+    best window; 0 for a face with no view cut."""
+    out = np.zeros((len(faces), len(refs)), np.float32)
     if not len(faces) or not len(refs):
-        return np.zeros((len(faces), len(refs)), np.float32)
-    win = windows(faces)  # (K, S, D)
-    k, s, d = win.shape
-    # one float32 GEMM through OpenCV (no BLAS thread pool spinning against onnxruntime's)
-    scores = cv2.gemm(win.reshape(k * s, d), refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
-    return scores.reshape(k, s, len(refs)).max(1)
+        return out
+    kv = np.argwhere(~np.isnan(faces[:, :, 0, 0]))  # (M, 2): (box, view) cut
+    if not len(kv):
+        return out
+    views, at = faces[kv[:, 0], kv[:, 1]], grid()
+    rows, inverse = windows(views, at)
+    coarse = (_gemm(rows, refs) * inverse[:, None]).reshape(len(kv), len(at), -1)
+    np.maximum.at(out, kv[:, 0], coarse.max(1))
+    top = coarse.max(2)  # (M, P): each window's best reference
+    hh, ww = faces.shape[2] - (FACE[0] - 2 * INSET), faces.shape[3] - (FACE[1] - 2 * INSET)
+    near_rows, near_inv, owner = [], [], []
+    for k in np.unique(kv[:, 0]):
+        m = np.flatnonzero(kv[:, 0] == k)
+        best = np.unravel_index(int(top[m].argmax()), top[m].shape)
+        dy, dx = at[best[1]]
+        near = [
+            (y, x)
+            for y in (dy - 1, dy, dy + 1)
+            for x in (dx - 1, dx, dx + 1)
+            if 0 <= y <= hh and 0 <= x <= ww and (y, x) != (dy, dx)
+        ]
+        r, inv = windows(views[m[best[0]]][None], near)
+        near_rows.append(r)
+        near_inv.append(inv)
+        owner.extend([k] * len(near))
+    fine = _gemm(np.concatenate(near_rows), refs) * np.concatenate(near_inv)[:, None]
+    np.maximum.at(out, np.asarray(owner), fine)
+    return out
 
 
 def class_scores(scores: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
@@ -220,6 +249,7 @@ __all__ = [
     "FACE_KEY",
     "INSET",
     "PAD",
+    "STEP",
     "Decision",
     "MatchCalibration",
     "agreement",
