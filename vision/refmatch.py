@@ -211,7 +211,8 @@ def match_refs(
     class's score at least `cal.support` and above the old class's less `cal.veto`; else the box
     goes back to `plain` (a face with nothing to match, under `FLAT`, is left to the blend).
     References that do not agree with the photo (`agreement` of `plain`, else of `readings`,
-    under `cal.agree`: another set's) override and flag nothing; the veto still holds."""
+    under `cal.agree`: another set's) override and flag nothing, and every move of the blend on
+    a face with something to match goes back to `plain`."""
     if refs.faces is None or refs.face_labels is None or not len(refs.faces) or not len(xyxy):
         return readings, flags
     faces = cut_faces(pixels, xyxy)
@@ -226,7 +227,7 @@ def match_refs(
     if plain is not None:  # the embedding blend moved a box the face says it is not: back
         k = np.arange(len(plain))
         face = per_class[k, readings.cls]
-        face_says = (per_class[k, plain] + cal.veto >= face) | (face < cal.support)
+        face_says = (per_class[k, plain] + cal.veto >= face) | (face < cal.support) | ~ours
         veto = ~changed & ~fixed & textured & (plain != readings.cls) & face_says
         d = replace(d, cls=np.where(veto, plain, d.cls))
     else:

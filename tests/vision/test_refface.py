@@ -79,3 +79,19 @@ def test_another_styles_references_never_change_a_right_reading(other):
     r = Readings(cls, np.full(5, 0.9), np.full(5, 0.5), np.ones(5, bool))
     out, flags = match_refs(img, boxes, r, np.zeros(5, bool), refs)
     assert out.cls.tolist() == cls.tolist() and not flags.any()
+
+
+def test_the_blends_move_with_references_that_disagree_goes_back():
+    """The embedding blend moved the 2m to 3m, and another set's 3m looks exactly like our 2m:
+    references that do not agree with the photo move nothing, the blend's move included."""
+    img, boxes = photo(ROW, "ivory")
+    ref_img, ref_boxes = photo(HAND, "ivory", shift=3)
+    t = templates(cut_faces(ref_img, ref_boxes))
+    lab = np.array([IDX[c] for c in HAND[1:] + HAND[:1]])  # its 3m drawn as our 2m, ...
+    refs = RefSet(np.zeros((1, 4), np.float32), np.array([0]), len(CLASS_CODES), len(HAND), t, lab)
+    plain = np.array([IDX[c] for c in ROW])
+    blended = plain.copy()
+    blended[0] = IDX["3m"]
+    r = Readings(blended, np.full(5, 0.9), np.full(5, 0.5), np.ones(5, bool))
+    out, _ = match_refs(img, boxes, r, np.zeros(5, bool), refs, plain=plain)
+    assert out.cls.tolist() == plain.tolist()

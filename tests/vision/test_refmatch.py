@@ -156,11 +156,15 @@ def test_the_blend_moves_a_box_only_to_a_class_its_face_supports():
     r = Readings(blended, np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
     out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, plain=plain)
     assert out.cls.tolist() == plain.tolist()
-    img, boxes = photo(["2m", "5m"], "ivory")
-    r = Readings(np.array([IDX["3m"], IDX["5m"]]), np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
+    codes = ["2m", "5m", "7s", "8s", "3m"]  # enough tiles read as the references agree with
+    img, boxes = photo(codes, "ivory")
+    r = Readings(
+        np.array([IDX[c] for c in ["3m", *codes[1:]]]), np.full(5, 0.6), np.full(5, 0.2), np.ones(5, bool)
+    )
     cal = MatchCalibration(accept=2.0)  # no override: the veto alone
-    out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, cal, plain=np.array([IDX["2m"], IDX["4p"]]))
-    assert [CLASS_CODES[c] for c in out.cls] == ["2m", "5m"]
+    was = np.array([IDX[c] for c in ["2m", "4p", *codes[2:]]])
+    out, _ = match_refs(img, boxes, r, np.zeros(5, bool), refs, cal, plain=was)
+    assert [CLASS_CODES[c] for c in out.cls] == codes
 
 
 def test_faces_are_grey_both_views_and_a_flat_face_matches_nothing():
