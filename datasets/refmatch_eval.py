@@ -12,8 +12,9 @@ Two sources of photos grouped by physical set, each read once without references
   matches with the labelled boxes).
 
 For each photo, the references are the other photos' labelled detections of its set (what the
-player confirmed or fixed); the photo's detections are matched against them and `decide` runs
-with the thresholds fitted on the **other** sets (leave-one-set-out over `GRID`). Reported per
+player confirmed or fixed); the photo's detections are matched against them and, where the
+references agree with the photo (`vision.refmatch.agreement`), `decide` runs, with the thresholds
+fitted on the **other** sets (leave-one-set-out over `GRID`). Reported per
 source and group (Chinese/HK, riichi): tile accuracy plain → with the set's references;
 "fixed once, right next time" (each tile class misread in photo k, read in photo k+1 of its set
 with the references of photos ≤ k); and another set's references (each photo read with every
