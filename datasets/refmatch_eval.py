@@ -12,8 +12,9 @@ Two sources of photos grouped by physical set, each read once without references
   matches with the labelled boxes).
 
 For each photo, the references are the other photos' labelled detections of its set (what the
-player confirmed or fixed); the photo's detections are matched against them and `decide` runs
-with the thresholds fitted on the **other** sets (leave-one-set-out over `GRID`). Reported per
+player confirmed or fixed); the photo's detections are matched against them and, where the
+references agree with the photo (`vision.refmatch.agreement`), `decide` runs, with the thresholds
+fitted on the **other** sets (leave-one-set-out over `GRID`). Reported per
 source and group (Chinese/HK, riichi): tile accuracy plain → with the set's references;
 "fixed once, right next time" (each tile class misread in photo k, read in photo k+1 of its set
 with the references of photos ≤ k); and another set's references (each photo read with every
@@ -32,11 +33,23 @@ from pathlib import Path
 import numpy as np
 
 from datasets.tiles import SHARED
-from vision.refmatch import MatchCalibration, class_scores, cut_faces, decide, match, templates
+from vision.refmatch import (
+    FLAT,
+    MatchCalibration,
+    agreement,
+    class_scores,
+    cut_faces,
+    decide,
+    match,
+    spread,
+    templates,
+)
 
 GRID = [
-    MatchCalibration(a, m, a)
-    for a, m in itertools.product((0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9), (0.0, 0.02, 0.05, 0.1, 0.15))
+    MatchCalibration(a, m, a, agree=g)
+    for a, m, g in itertools.product(
+        (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9), (0.0, 0.02, 0.05, 0.1, 0.15), (0.75, 0.8, 0.85)
+    )
 ]
 
 
@@ -131,7 +144,10 @@ def read_with(p: Photo, refs: list[Photo], n_cls: int, cal: MatchCalibration) ->
     refs = [q for q in refs if len(q.truth)]
     if not refs or not len(p.truth):
         return p.read
-    return decide(p.read, scores_of(p, refs, n_cls), cal).cls
+    scores = scores_of(p, refs, n_cls)
+    if agreement(p.read, scores, spread(p.faces) >= FLAT) < cal.agree:
+        return p.read
+    return decide(p.read, scores, cal).cls
 
 
 def tally(photos: list[Photo], n_cls: int, cal_of) -> dict:
@@ -225,7 +241,13 @@ def fits(photos: list[Photo], n_cls: int) -> tuple[dict[str, MatchCalibration], 
     def best(hold: str | None) -> MatchCalibration:
         # ties: the strictest (a higher accept, then margin) — the surest not to hurt
         return max(
-            rows, key=lambda r: (sum(v for s, v in r[1].items() if s != hold), r[0].accept, r[0].margin)
+            rows,
+            key=lambda r: (
+                sum(v for s, v in r[1].items() if s != hold),
+                r[0].agree,
+                r[0].accept,
+                r[0].margin,
+            ),
         )[0]
 
     return {s: best(s) for s in sets}, best(None)
@@ -243,13 +265,14 @@ def report(photos: list[Photo], n_cls: int) -> dict:
         "shipped_thresholds": {
             "accept": chosen.accept,
             "margin": chosen.margin,
+            "agree": chosen.agree,
             "with_set_refs": tally(photos, n_cls, lambda _s: chosen),
             "other_sets_refs": other_sets(photos, n_cls, lambda _s: chosen),
         },
         "fixed_once_next_photo": next_photo(photos, n_cls, cal_of),
         "other_sets_refs": other_sets(photos, n_cls, cal_of),
-        "fitted_on_all": {"accept": whole.accept, "margin": whole.margin},
-        "held_out_fits": {s: [c.accept, c.margin] for s, c in held.items()},
+        "fitted_on_all": {"accept": whole.accept, "margin": whole.margin, "agree": whole.agree},
+        "held_out_fits": {s: [c.accept, c.margin, c.agree] for s, c in held.items()},
     }
 
 

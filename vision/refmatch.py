@@ -6,18 +6,19 @@ there — whatever the classifier thinks of either. The classifier's own embeddi
 (`vision.refblend`) shares its errors (a misread 二萬 sits next to 三萬 references); the face
 itself does not.
 
-- **A face** (`cut_faces`): a box cut from the photo, a sideways box stood upright (turned 90°
-  counter-clockwise), resized to `FACE` `(H, W)` grey, in both views (as it is and turned 180°:
-  an upside-down tile).
-- **A template** (`templates`): the inner part of a reference's upright face (`INSET` pixels off
-  every side), zero-mean and unit-norm.
-- **A match** (`match`): normalised cross-correlation (`cv2.TM_CCOEFF_NORMED`'s score) of a
-  template with every window of a detection's face, both views, shifts of up to `INSET` pixels
-  each way; per class the best over its references (`class_scores`).
+- **Faces, templates, windows** (`vision.refface`): a canvas of the photo around each box, scaled
+  by the tile's height, standing and (a box near square) sideways, each also turned 180°.
+- **A match** (`match`): normalised cross-correlation of a template with every window of a
+  detection's face (every view, shifts of up to `PAD` + `INSET` pixels); per class the best over
+  its references (`class_scores`).
+- **The references agree with the photo** (`agreement`): over the photo's tiles whose read class
+  has references (at least `AGREE_MIN`), the median score of that class. The classifier reads most
+  tiles of any set right, so references of the photo's own set match most of its readings
+  (`real_sets_dev`, whole sets: 0.85–0.97 on every photo of set A); another set's do not (at most
+  0.85, mostly under 0.75). Below `MatchCalibration.agree` a match overrides and flags nothing.
 - **The decision** (`decide`, `MatchCalibration`): a detection whose best class scores at least
   `accept` and beats every other class by `margin` takes that class; a detection whose best class
-  scores at least `flag_at` and disagrees with the reading it keeps is flagged. References of
-  another set match nothing well (their best scores stay below `accept`): they change nothing.
+  scores at least `flag_at` and disagrees with the reading it keeps is flagged.
 
 The thresholds were measured with whole sets held out (`datasets.refmatch_eval`, models/MODEL.md
 "Learning a set by appearance").
@@ -31,30 +32,18 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.refface import FACE, FACE_KEY, INSET, PAD, STEP, centre, cut_faces, grid, templates, windows
+
 if TYPE_CHECKING:
     from vision.reading import Readings
     from vision.refblend import RefSet
-
-FACE = (32, 24)
-"""`(H, W)` of a face: a tile's box resized (a standing tile is ~3:4)."""
-
-INSET = 2
-"""A template is the face less this many pixels on every side; matched at every shift of up to
-`INSET` pixels each way ((2·INSET + 1)² windows)."""
-
-TRIM = 0.08
-"""The share of a box's width and height cut off each side before it is resized."""
-
-FACE_KEY = f"face/{FACE[0]}x{FACE[1]}/inset{INSET}/trim{TRIM}"
-"""What a stored template was made with (`app.ui.table.refs` keeps it as the reference's model):
-a template of other settings is not compared."""
 
 FLAT = 4.0
 """A face whose grey levels spread less than this (standard deviation) shows nothing to match:
 the veto on the embedding blend leaves it alone."""
 
-SIDEWAYS = 1.15
-"""A box wider than this times its height lies sideways (`vision.boxes.SIDEWAYS_RATIO`)."""
+AGREE_MIN = 3
+"""The references agree with a photo (`agreement`) only over at least this many of its tiles."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +60,8 @@ class MatchCalibration:
         veto: the embedding blend's move is undone where the old class's face score plus this
             reaches the new class's (`match_refs`' `plain`).
         support: ... or where the new class's face score is under this.
+        agree: references whose `agreement` with the photo is under this override and flag
+            nothing (another set's); -inf: always used.
     """
 
     accept: float = 0.85
@@ -78,84 +69,49 @@ class MatchCalibration:
     flag_at: float = 0.95
     veto: float = 0.0
     support: float = 0.6
+    agree: float = 0.8
 
 
-def cut_faces(
-    pixels: np.ndarray, xyxy: np.ndarray, size: tuple[int, int] = FACE, trim: float | None = None
-) -> np.ndarray:
-    """Both views of every box's face, grey.
-
-    Args:
-        pixels: `(h, w, 3)` uint8 RGB.
-        xyxy: float `(K, 4)` boxes in pixels of `pixels`.
-        size: `(H, W)` of a face.
-        trim: the share of the box's width and height cut off each side first (its edges and
-            sides change with the angle; the face does not); default `TRIM`.
-
-    Returns:
-        float32 `(K, 2, H, W)`: view 0 upright (a sideways box turned 90° counter-clockwise),
-        view 1 that turned 180°.
-    """
-    H, W = size
-    h, w = pixels.shape[:2]
-    out = np.zeros((len(xyxy), 2, H, W), np.float32)
-    trim = TRIM if trim is None else trim
-    for k, (x0, y0, x1, y1) in enumerate(np.asarray(xyxy, np.float64)):
-        dx, dy = (x1 - x0) * trim, (y1 - y0) * trim
-        x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 - dx, y1 - dy
-        ix0, iy0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-        ix1, iy1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
-        if ix1 - ix0 < 2 or iy1 - iy0 < 2:
-            continue
-        crop = cv2.cvtColor(np.ascontiguousarray(pixels[iy0:iy1, ix0:ix1]), cv2.COLOR_RGB2GRAY)
-        if (x1 - x0) > SIDEWAYS * (y1 - y0):
-            crop = np.rot90(crop, 1)
-        interp = cv2.INTER_AREA if crop.shape[0] > H else cv2.INTER_LINEAR
-        face = cv2.resize(np.ascontiguousarray(crop), (W, H), interpolation=interp).astype(np.float32)
-        out[k, 0] = face
-        out[k, 1] = face[::-1, ::-1]
-    return out
-
-
-def _unit(rows: np.ndarray) -> np.ndarray:
-    """Rows `(..., D)` zero-mean and unit-norm (a flat row stays zero)."""
-    rows = rows - rows.mean(-1, keepdims=True)
-    n = np.linalg.norm(rows, axis=-1, keepdims=True)
-    return (rows / np.maximum(n, 1e-6)).astype(np.float32)
-
-
-def templates(faces: np.ndarray, inset: int = INSET) -> np.ndarray:
-    """Float32 `(N, D)`: the templates of references' faces (`cut_faces`, `(N, 2, H, W)`; view 0),
-    `D = (H - 2·inset)·(W - 2·inset)`, zero-mean unit-norm rows."""
-    n, _v, h, w = faces.shape
-    inner = faces[:, 0, inset : h - inset, inset : w - inset]
-    return _unit(inner.reshape(n, -1))
-
-
-def windows(faces: np.ndarray, inset: int = INSET) -> np.ndarray:
-    """Float32 `(K, S, D)`: every window of template size of every view of `faces`
-    (`(K, V, H, W)`), `S = V·(2·inset + 1)²`, zero-mean unit-norm rows."""
-    k, v, h, w = faces.shape
-    th, tw = h - 2 * inset, w - 2 * inset
-    parts = [
-        faces[:, :, dy : dy + th, dx : dx + tw].reshape(k, v, -1)
-        for dy in range(2 * inset + 1)
-        for dx in range(2 * inset + 1)
-    ]
-    return _unit(np.concatenate(parts, axis=1))
-
-
-def match(faces: np.ndarray, refs: np.ndarray, inset: int = INSET) -> np.ndarray:
-    """Float32 `(K, N)`: the best normalised cross-correlation of each detection's faces
-    (`(K, V, H, W)`, `cut_faces`) with each reference template (`(N, D)`, `templates`), over
-    both views and every shift."""
-    if not len(faces) or not len(refs):
-        return np.zeros((len(faces), len(refs)), np.float32)
-    win = windows(faces, inset)  # (K, S, D)
-    k, s, d = win.shape
+def _gemm(rows: np.ndarray, refs: np.ndarray) -> np.ndarray:
     # one float32 GEMM through OpenCV (no BLAS thread pool spinning against onnxruntime's)
-    scores = cv2.gemm(win.reshape(k * s, d), refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
-    return scores.reshape(k, s, len(refs)).max(1)
+    return cv2.gemm(rows, refs, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
+
+
+def match(faces: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """Float32 `(K, N)`: the best normalised cross-correlation of each detection's faces
+    (`cut_faces`, `(K, V, H', W')`) with each reference template (`(N, D)`, `templates`), over
+    every view cut and shift: every `STEP` pixels (`grid`), then every pixel around the face's
+    best window; 0 for a face with no view cut."""
+    out = np.zeros((len(faces), len(refs)), np.float32)
+    if not len(faces) or not len(refs):
+        return out
+    kv = np.argwhere(~np.isnan(faces[:, :, 0, 0]))  # (M, 2): (box, view) cut
+    if not len(kv):
+        return out
+    views, at = faces[kv[:, 0], kv[:, 1]], grid()
+    rows, inverse = windows(views, at)
+    coarse = (_gemm(rows, refs) * inverse[:, None]).reshape(len(kv), len(at), -1)
+    np.maximum.at(out, kv[:, 0], coarse.max(1))
+    top = coarse.max(2)  # (M, P): each window's best reference
+    hh, ww = faces.shape[2] - (FACE[0] - 2 * INSET), faces.shape[3] - (FACE[1] - 2 * INSET)
+    near_rows, near_inv, owner = [], [], []
+    for k in np.unique(kv[:, 0]):
+        m = np.flatnonzero(kv[:, 0] == k)
+        best = np.unravel_index(int(top[m].argmax()), top[m].shape)
+        dy, dx = at[best[1]]
+        near = [
+            (y, x)
+            for y in (dy - 1, dy, dy + 1)
+            for x in (dx - 1, dx, dx + 1)
+            if 0 <= y <= hh and 0 <= x <= ww and (y, x) != (dy, dx)
+        ]
+        r, inv = windows(views[m[best[0]]][None], near)
+        near_rows.append(r)
+        near_inv.append(inv)
+        owner.extend([k] * len(near))
+    fine = _gemm(np.concatenate(near_rows), refs) * np.concatenate(near_inv)[:, None]
+    np.maximum.at(out, np.asarray(owner), fine)
+    return out
 
 
 def class_scores(scores: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
@@ -179,6 +135,29 @@ class Decision:
     flag: np.ndarray
     best: np.ndarray
     runner: np.ndarray
+
+
+def spread(faces: np.ndarray) -> np.ndarray:
+    """Float32 `(K,)`: the standard deviation of the grey levels of each face's centre (the
+    template's part of its first view cut, `vision.refface.centre`; 0: none cut)."""
+    c = centre(faces).reshape(len(faces), -1)
+    return np.nan_to_num(c.std(1), nan=0.0).astype(np.float32)
+
+
+def agreement(cls: np.ndarray, per_class: np.ndarray, textured: np.ndarray | None = None) -> float:
+    """How well the references match the photo's readings `cls` (`(K,)`): the median of
+    `per_class[k, cls[k]]` over the boxes (`textured` ones) whose class has references; -inf over
+    fewer than `AGREE_MIN` of them.
+
+    >>> s = np.array([[0.9, 0.1], [0.2, 0.95], [0.88, 0.3], [0.5, -np.inf]], np.float32)
+    >>> round(agreement(np.array([0, 1, 0, 1]), s), 2)
+    0.9
+    """
+    if not len(cls):
+        return -np.inf
+    own = per_class[np.arange(len(cls)), np.asarray(cls, np.int64)]
+    use = np.isfinite(own) if textured is None else np.isfinite(own) & textured
+    return float(np.median(own[use])) if use.sum() >= AGREE_MIN else -np.inf
 
 
 def decide(cls: np.ndarray, per_class: np.ndarray, cal: MatchCalibration) -> Decision:
@@ -230,20 +209,25 @@ def match_refs(
     `plain` (the classes read without references, `(K,)`): where the embedding blend
     (`vision.refblend`) moved a box, the move stands only if the face supports it — its new
     class's score at least `cal.support` and above the old class's less `cal.veto`; else the box
-    goes back to `plain` (a face with nothing to match, under `FLAT`, is left to the blend)."""
+    goes back to `plain` (a face with nothing to match, under `FLAT`, is left to the blend).
+    References that do not agree with the photo (`agreement` of `plain`, else of `readings`,
+    under `cal.agree`: another set's) override and flag nothing, and every move of the blend on
+    a face with something to match goes back to `plain`."""
     if refs.faces is None or refs.face_labels is None or not len(refs.faces) or not len(xyxy):
         return readings, flags
     faces = cut_faces(pixels, xyxy)
     per_class = class_scores(match(faces, refs.faces), refs.face_labels, refs.n_classes)
-    textured = faces[:, 0].reshape(len(faces), -1).std(1) >= FLAT  # a face the match can judge
+    textured = spread(faces) >= FLAT  # a face the match can judge
     cal = cal or MatchCalibration()
     d = decide(readings.cls, per_class, cal)
     fixed = readings.cls == keep
-    changed, flag = d.changed & ~fixed, d.flag & ~fixed
+    base = plain if plain is not None else readings.cls  # the photo as read without references
+    ours = agreement(base[~fixed], per_class[~fixed], textured[~fixed]) >= cal.agree
+    changed, flag = d.changed & ~fixed & ours, d.flag & ~fixed & ours
     if plain is not None:  # the embedding blend moved a box the face says it is not: back
         k = np.arange(len(plain))
         face = per_class[k, readings.cls]
-        face_says = (per_class[k, plain] + cal.veto >= face) | (face < cal.support)
+        face_says = (per_class[k, plain] + cal.veto >= face) | (face < cal.support) | ~ours
         veto = ~changed & ~fixed & textured & (plain != readings.cls) & face_says
         d = replace(d, cls=np.where(veto, plain, d.cls))
     else:
@@ -265,13 +249,17 @@ __all__ = [
     "FACE",
     "FACE_KEY",
     "INSET",
+    "PAD",
+    "STEP",
     "Decision",
     "MatchCalibration",
+    "agreement",
     "class_scores",
     "cut_faces",
     "decide",
     "match",
     "match_refs",
+    "spread",
     "templates",
     "windows",
 ]

@@ -34,6 +34,7 @@ STYLES = {
     # ink (RGB), thickness, font, the numeral on top (True) or at the bottom
     "ivory": ((20, 20, 20), 3, cv2.FONT_HERSHEY_SIMPLEX, True),
     "hk": ((10, 90, 30), 2, cv2.FONT_HERSHEY_TRIPLEX, False),
+    "blue": ((20, 40, 160), 1, cv2.FONT_HERSHEY_DUPLEX, True),
 }
 TILE = (60, 80)  # w, h of a standing tile in the synthetic photos
 
@@ -123,18 +124,24 @@ def test_decide_overrides_only_a_sure_clear_match_and_flags_a_sure_disagreement(
 
 
 def test_match_refs_overrides_clears_the_old_flag_and_keeps_none():
-    img, boxes = photo(["2m", "2p", "3m"], "ivory")
+    img, boxes = photo(["2m", "2p", "3m", "5m", "7s", "8s"], "ivory")
     t, lab = refs_of(HAND, "ivory")
     refs = RefSet(np.zeros((1, 4), np.float32), np.array([0]), len(CLASS_CODES), 7, t, lab)
     none = len(CLASS_CODES)  # a class index no reference carries, as the classifier's `none`
-    cls = np.array([IDX["3m"], IDX["4p"], none])
-    r = Readings(cls, np.full(3, 0.6), np.full(3, 0.2), np.ones(3, bool), second=np.array([0, 0, 0]))
-    out, flags = match_refs(img, boxes, r, np.array([True, True, True]), refs, keep=none)
-    assert out.cls.tolist() == [IDX["2m"], IDX["2p"], none]
+    cls = np.array([IDX["3m"], IDX["4p"], none, IDX["5m"], IDX["7s"], IDX["8s"]])
+    r = Readings(cls, np.full(6, 0.6), np.full(6, 0.2), np.ones(6, bool), second=np.zeros(6, int))
+    out, flags = match_refs(img, boxes, r, np.array([True, True, True, False, False, False]), refs, keep=none)
+    assert out.cls.tolist() == [IDX["2m"], IDX["2p"], none, IDX["5m"], IDX["7s"], IDX["8s"]]
     assert out.second.tolist()[:2] == [IDX["3m"], IDX["4p"]] and not out.agree[:2].any()
-    assert flags.tolist() == [False, False, True]
+    assert flags.tolist() == [False, False, True, False, False, False]
     plain = RefSet(np.zeros((1, 4), np.float32), np.array([0]), len(CLASS_CODES))
-    assert match_refs(img, boxes, r, np.zeros(3, bool), plain)[0] is r  # no faces: unchanged
+    assert match_refs(img, boxes, r, np.zeros(6, bool), plain)[0] is r  # no faces: unchanged
+    # two tiles read with references of their classes are too few to say the references are this set's
+    two = Readings(cls[:3], np.full(3, 0.6), np.full(3, 0.2), np.ones(3, bool))
+    assert (
+        match_refs(img, boxes[:3], two, np.zeros(3, bool), refs, keep=none)[0].cls.tolist()
+        == cls[:3].tolist()
+    )
 
 
 def test_the_blend_moves_a_box_only_to_a_class_its_face_supports():
@@ -149,17 +156,22 @@ def test_the_blend_moves_a_box_only_to_a_class_its_face_supports():
     r = Readings(blended, np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
     out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, plain=plain)
     assert out.cls.tolist() == plain.tolist()
-    img, boxes = photo(["2m", "5m"], "ivory")
-    r = Readings(np.array([IDX["3m"], IDX["5m"]]), np.full(2, 0.6), np.full(2, 0.2), np.ones(2, bool))
+    codes = ["2m", "5m", "7s", "8s", "3m"]  # enough tiles read as the references agree with
+    img, boxes = photo(codes, "ivory")
+    r = Readings(
+        np.array([IDX[c] for c in ["3m", *codes[1:]]]), np.full(5, 0.6), np.full(5, 0.2), np.ones(5, bool)
+    )
     cal = MatchCalibration(accept=2.0)  # no override: the veto alone
-    out, _ = match_refs(img, boxes, r, np.zeros(2, bool), refs, cal, plain=np.array([IDX["2m"], IDX["4p"]]))
-    assert [CLASS_CODES[c] for c in out.cls] == ["2m", "5m"]
+    was = np.array([IDX[c] for c in ["2m", "4p", *codes[2:]]])
+    out, _ = match_refs(img, boxes, r, np.zeros(5, bool), refs, cal, plain=was)
+    assert [CLASS_CODES[c] for c in out.cls] == codes
 
 
 def test_faces_are_grey_both_views_and_a_flat_face_matches_nothing():
     img, boxes = photo(["2m"], "ivory")
     f = cut_faces(img, boxes)
-    assert f.shape == (1, 2, 32, 24) and np.allclose(f[0, 1], f[0, 0][::-1, ::-1])
+    assert f.shape == (1, 4, 40, 36) and np.allclose(f[0, 1], f[0, 0][::-1, ::-1])
+    assert np.isnan(f[0, 2:]).all()  # a standing box (60 x 82) is not cut sideways
     flat = np.full((100, 100, 3), 128, np.uint8)
     assert np.allclose(
         match(cut_faces(flat, np.array([[10, 10, 70, 90]], np.float32)), refs_of(HAND, "ivory")[0]), 0
