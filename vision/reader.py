@@ -61,6 +61,7 @@ from vision.refembed import gather_views
 from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
+from vision.row_pitch import trim_overlaps
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
@@ -90,8 +91,6 @@ class TileReader:
         self.text: TextReader | None = TextReader(text_path, threads) if text_path.is_file() else None
         """The text reader (`vision.text_reader`, `text_rec.onnx` beside the models): None reads
         without it; a damaged file is a `TextModelError` (a `ModelError`)."""
-
-    # -- public API -------------------------------------------------------------------------
 
     def read(self, source: bytes | str | Path, refs: RefSet | None = None) -> DetectResult:
         """Decode an image file (bytes or path) and `detect` on it (with `refs`, if given).
@@ -166,6 +165,7 @@ class TileReader:
                 self.config.max_detections,
                 self.config.containment_threshold,
             )
+        xyxy = trim_overlaps(xyxy) if self.config.trim_rows else xyxy  # boxes wider than the row's pitch
         timing["detect"] = (time.perf_counter() - t0) * 1000.0
         if len(xyxy) == 0:
             return result

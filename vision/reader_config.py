@@ -40,6 +40,8 @@ class ReaderConfig:
             a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         fill_gaps: read a tile the localizer missed between two neighbours of a row (`vision.gaps`).
+        trim_rows: neighbouring boxes of a row that reach into each other are cut where the
+            tiles meet (`vision.row_pitch`).
         threads: onnxruntime intra-op threads (None: one per core).
         text_min_score: the text reader (`text_rec.onnx` beside the models) decides a character
             tile from this probability of its best word on (`vision.text_check`); None: it does
@@ -65,6 +67,7 @@ class ReaderConfig:
     refine_margin: float = 0.1
     merge_splits: bool = True
     fill_gaps: bool = True
+    trim_rows: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
