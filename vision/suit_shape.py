@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pip_ink import FACE_H, MARGIN, inner
+from vision.pip_ink import FACE_H, MARGIN, filled, inner
 
 ROUND = 0.85
 CIRCLE_ASPECT = 1.3
@@ -99,13 +99,6 @@ def _blobs(mask: np.ndarray) -> list[_Blob]:
     return out
 
 
-def _filled(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(inner(mask), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
-    return out
-
-
 def _one_size(values: list[float]) -> list[int]:
     if not values:
         return []
@@ -158,7 +151,7 @@ def read_shape(face_bgr: np.ndarray) -> SuitShape:
         return SuitShape(None, 0.0, 0.0, 0.0)
     ink, th = ink_map(face_bgr)
     masks: list[np.ndarray] = [(ink > th * f).astype(np.uint8) * 255 for f in MASK_FACTORS]
-    masks.append(cv2.erode(_filled(masks[0]), _K3, iterations=3))  # touching dots part at their neck
+    masks.append(cv2.erode(filled(masks[0]), _K3, iterations=3))  # touching dots part at their neck
     found = [_shares(m) for m in masks]
     circles, sticks = max(c for c, _ in found), max(s for _, s in found)
     if circles >= SHARE and sticks <= OTHER_SHARE:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.util import DRAWN_OPTS, drawn_row
 from vision import ReaderConfig, TileReader, testing
 from vision.gaps import fill_gaps, gap_boxes, rows
 from vision.image import LoadedImage
-from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE, models_dir
+from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
 
 SIZE = (1600, 1200)
 TW, TH, PITCH = 72.0, 96.0, 76.0  # an upright tile and the distance between neighbours, pixels
@@ -115,24 +116,13 @@ def test_rows_apart_and_tiles_of_other_sizes_do_not_make_gaps():
 # -- the shipped classifier on a drawn row ---------------------------------------------------
 
 SETS = [[0, 1, 2], [33, 33, 33], [19, 20, 21], [27, 27, 27], [10, 10]]  # 123m, PPP, 234s, EEE, 2p 2p
-OPTS = {"angle": 0.0, "tilt": 0.1, "persp": 0.0, "center": True, "portrait": False, "row_frac": 0.8}
 
 
 @pytest.fixture(scope="module")
 def drawn():
-    from datasets.scenes import make_scene
     from datasets.tiles import CLASSES
 
-    reader = TileReader(models_dir())
-    img, boxes = make_scene(
-        np.random.default_rng(1), sets=SETS, opts={**OPTS, "rows": 1, "last_apart": False}
-    )
-    loaded = LoadedImage.from_array(np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8)))
-
-    def classify(xyxy):
-        return reader.classifier.classify(loaded, np.asarray(xyxy, np.float32), {"decode": 0.0})
-
-    xyxy = np.array([b.xyxy for b in boxes], np.float32)
+    reader, classify, loaded, xyxy, boxes = drawn_row(SETS)
     order = np.argsort(xyxy[:, 0])
     return (reader, classify, loaded.pixels), xyxy[order], [CLASSES[boxes[k].cls] for k in order]
 
@@ -171,7 +161,7 @@ def test_drawn_light_table_one_tile_between_two_groups_is_no_tile(drawn, seed):
 
     reader = drawn[0][0]
     sets = [[0, 1, 2], [19, 20, 21], [27, 27, 27], [10, 10], [3, 4, 5]]  # 123m 234s EEE 2p2p 456m
-    opts = {**OPTS, "rows": 1, "row_frac": 0.7, "last_apart": False}
+    opts = {**DRAWN_OPTS, "rows": 1, "row_frac": 0.7, "last_apart": False}
     img, boxes = make_scene(np.random.default_rng(seed), sets=sets, source="font", opts=opts)
     img = np.clip(img, 0, 255).astype(np.uint8)
     xyxy = np.array(sorted(b.xyxy for b in boxes), np.float32)

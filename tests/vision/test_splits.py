@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.util import drawn_row
 from vision import ReaderConfig, TileReader, testing
-from vision.image import LoadedImage
-from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE, models_dir
+from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
 from vision.splits import candidates, merge_splits
 
 SIZE = (1600, 1200)
@@ -101,24 +101,13 @@ def test_whole_tiles_side_by_side_are_never_candidates():
 # -- the shipped classifier on a drawn scene ------------------------------------------------
 
 SETS = [[12, 12, 12], [0, 1, 2], [19, 20, 21], [27, 27, 27], [10, 10]]  # 4p x3, 123m, 234s, EEE, 2p 2p
-OPTS = {"angle": 0.0, "tilt": 0.1, "persp": 0.0, "center": True, "portrait": False, "row_frac": 0.8}
 
 
 @pytest.fixture(scope="module")
 def drawn():
-    from datasets.scenes import make_scene
     from datasets.tiles import CLASSES
 
-    reader = TileReader(models_dir())
-    img, boxes = make_scene(
-        np.random.default_rng(1), sets=SETS, opts={**OPTS, "rows": 1, "last_apart": False}
-    )
-    loaded = LoadedImage.from_array(np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8)))
-
-    def classify(xyxy):
-        return reader.classifier.classify(loaded, np.asarray(xyxy, np.float32), {"decode": 0.0})
-
-    xyxy = np.array([b.xyxy for b in boxes], np.float32)
+    reader, classify, _, xyxy, boxes = drawn_row(SETS)
     return reader, classify, xyxy, [CLASSES[b.cls] for b in boxes], [b.rotated for b in boxes]
 
 

@@ -1,9 +1,37 @@
-"""Helpers of the reader's tests: the localiser's input shapes of a `detect`, and the yardstick's
-edit distance between two rows of tile codes."""
+"""Helpers of the reader's tests: the localiser's input shapes of a `detect`, the yardstick's
+edit distance between two rows of tile codes, and one row drawn by `datasets.scenes` for the
+shipped classifier."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import vision.reader as reader_module
+from vision import TileReader
+from vision.image import LoadedImage
+from vision.modelfiles import models_dir
+
+# a flat, centred, landscape row filling 0.8 of the frame (`datasets.scenes.make_scene`'s opts)
+DRAWN_OPTS = {"angle": 0.0, "tilt": 0.1, "persp": 0.0, "center": True, "portrait": False, "row_frac": 0.8}
+
+
+def drawn_row(sets: list[list[int]]):
+    """One row of `sets` (class indices) drawn with seed 1, and the shipped reader.
+
+    Returns `(reader, classify, loaded, xyxy, boxes)`: `classify(xyxy)` reads boxes of the drawn
+    photo `loaded` with the shipped classifier; `xyxy` `[N, 4]` float32 and `boxes` the drawn tiles.
+    """
+    from datasets.scenes import make_scene
+
+    reader = TileReader(models_dir())
+    opts = {**DRAWN_OPTS, "rows": 1, "last_apart": False}
+    img, boxes = make_scene(np.random.default_rng(1), sets=sets, opts=opts)
+    loaded = LoadedImage.from_array(np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8)))
+
+    def classify(xyxy):
+        return reader.classifier.classify(loaded, np.asarray(xyxy, np.float32), {"decode": 0.0})
+
+    return reader, classify, loaded, np.array([b.xyxy for b in boxes], np.float32), boxes
 
 
 def localizer_shapes(monkeypatch, reader) -> list[tuple[int, ...]]:
