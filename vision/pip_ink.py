@@ -15,6 +15,16 @@ MIN_INK = 28.0
 """The least CIELAB distance (0..~250 in OpenCV's 8-bit scale) from the background that is ink."""
 
 
+def face_inner(face_bgr: np.ndarray) -> np.ndarray:
+    """The face inside its `MARGIN`, scaled to `FACE_H` rows (at least 8 columns), BGR uint8."""
+    h, w = face_bgr.shape[:2]
+    my, mx = round(h * MARGIN[0]), round(w * MARGIN[1])
+    inner = face_bgr[my : h - my, mx : w - mx]
+    scale = FACE_H / max(inner.shape[0], 1)
+    size = (max(round(inner.shape[1] * scale), 8), FACE_H)
+    return cv2.resize(inner, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+
+
 def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     """The inner face's CIELAB distance from its background colour, `(FACE_H, w)` float32, and
     the ink threshold (Otsu on it, at least `MIN_INK`).
@@ -22,12 +32,7 @@ def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     Args:
         face_bgr: `(h, w, 3)` uint8 BGR, the tile's face upright or turned 180°.
     """
-    h, w = face_bgr.shape[:2]
-    my, mx = round(h * MARGIN[0]), round(w * MARGIN[1])
-    inner = face_bgr[my : h - my, mx : w - mx]
-    scale = FACE_H / max(inner.shape[0], 1)
-    size = (max(round(inner.shape[1] * scale), 8), FACE_H)
-    inner = cv2.resize(inner, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    inner = face_inner(face_bgr)
     lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     bg = np.median(lab.reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - bg, axis=2)

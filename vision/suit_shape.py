@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pip_ink import FACE_H, MARGIN, filled, inner
+from vision.pip_ink import FACE_H, face_inner, filled, inner
 
 ROUND = 0.85
 CIRCLE_ASPECT = 1.3
@@ -127,12 +127,7 @@ def ink_map(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     around it (the black-hat of its lightness over `BLACKHAT` of the face's height: a shadow, a
     gradient or the tile's side wider than a pip is no ink), and its threshold (Otsu, at least
     `MIN_INK`)."""
-    h, w = face_bgr.shape[:2]
-    my, mx = round(h * MARGIN[0]), round(w * MARGIN[1])
-    inner_face = face_bgr[my : h - my, mx : w - mx]
-    scale = FACE_H / max(inner_face.shape[0], 1)
-    size = (max(round(inner_face.shape[1] * scale), 8), FACE_H)
-    inner_face = cv2.resize(inner_face, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    inner_face = face_inner(face_bgr)
     light = cv2.cvtColor(inner_face, cv2.COLOR_BGR2LAB)[..., 0]
     k = round(BLACKHAT * FACE_H) | 1
     ink = cv2.morphologyEx(light, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
