@@ -30,8 +30,10 @@ counted as a refusal, not a failure; an exception in the page is still a failure
 Issue 37: `--warm` reads one photo first (the reader loaded: "before" is a warmed process, and the
 RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `--distinct` gives
 every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
-photo's hash (the draft's photo store, the boxed photo's cache); `--profile FILE` records the burst
-with py-spy (`pip install py-spy`) for `bench/profile_summary.py FILE`.
+photo's hash (the draft's photo store, the boxed photo's cache); the server's database is
+`JXMJ_DB`, else a fresh SQLite file in bench/out (never the user's ledger: its drafts may be
+full); `--profile FILE` records the burst with py-spy (`pip install py-spy`) for
+`bench/profile_summary.py FILE`.
 
 `--table-hands N` (`bench/load_table.py`): instead of photos, a table of N hands is stored in the
 server's database (`JXMJ_DB`, else a fresh SQLite file in bench/out) and `--sessions` phones open
@@ -297,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return table_mode(opts, Session, start, stop_server, pct, OUT)
     from hostile_images import NAMES, hostile
+    from load_table import table_url
+
+    print(f"  database: {table_url(OUT, 'photo-load')}")  # JXMJ_DB, else a fresh file (not the user's)
 
     files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}
     files.update({Path(p).stem: p for p in hostile(OUT)})

@@ -21,12 +21,14 @@ from bench_ledger import SEATS, _parse
 from load_server import cpu_seconds, rss_mb
 
 
-def table_url(out: Path) -> str:
-    """The database the server and the table share: ``JXMJ_DB``, else a fresh SQLite file."""
+def table_url(out: Path, name: str = "table-load") -> str:
+    """The database the server and the table share: ``JXMJ_DB``, else a fresh SQLite file `name`
+    in `out` (the photo runs too: without it the server used the user's ledger, whose drafts a
+    day of runs had filled: every save then took `make_room`'s slow path, issue 37)."""
     url = os.environ.get("JXMJ_DB", "")
     if not url:
-        db = out / "table-load.sqlite3"
-        for f in out.glob("table-load.sqlite3*"):
+        db = out / f"{name}.sqlite3"
+        for f in out.glob(f"{name}.sqlite3*"):
             f.unlink()
         url = f"sqlite:///{db}"
     os.environ["JXMJ_DB"] = url  # the server started next inherits it

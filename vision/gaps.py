@@ -198,20 +198,32 @@ def rimless(pixels: np.ndarray, xyxy: np.ndarray, beside: np.ndarray, gaps: np.n
     half that (the table goes on there). Boxes in pixels of `pixels`: the row's `xyxy` `(K, 4)`,
     `beside` `(G, 2)`, the gap boxes `(G, 4)`."""
 
-    def steps(boxes: np.ndarray) -> np.ndarray:  # (n, 2): the largest step at the top, the bottom
-        h, w = pixels.shape[:2]
-        out = np.zeros((len(boxes), 2), np.float32)
-        for k, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64).reshape(-1, 4)):
-            xa, xb = min(max(int(x0), 0), w - 1), max(min(int(np.ceil(x1)), w), int(x0) + 1)
-            ya, yb = min(max(int(y0), 0), h - 1), max(min(int(np.ceil(y1)), h), int(y0) + 1)
-            part = pixels[ya:yb, xa:xb].astype(np.float32)
-            rows = np.abs(np.median(part, axis=1) - np.median(part.reshape(-1, 3), axis=0)).max(axis=1)
-            n = max(1, round(RIM_BAND * len(rows)))
-            out[k] = rows[:n].max(), rows[-n:].max()
-        return out
+    near = (rim_steps(pixels, xyxy)[beside] > RIM_STEP).all(axis=1)  # (G, 2): both neighbours show a rim
+    return (near & (rim_steps(pixels, gaps) <= RIM_STEP / 2)).any(axis=1)
 
-    near = (steps(xyxy)[beside] > RIM_STEP).all(axis=1)  # (G, 2): both neighbours show a rim there
-    return (near & (steps(gaps) <= RIM_STEP / 2)).any(axis=1)
+
+def rim_steps(pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Float32 `(n, 2)`: for each box `(x0, y0, x1, y1)` of `pixels`, the largest step at its top
+    and at its bottom: how far a row's median colour lies from the whole box's (any channel), over
+    the rows of the `RIM_BAND` at that edge. Only those rows' medians are taken (issue 37: every
+    row's was, ~5 ms of a photo's CPU for the 76 % of rows never looked at); the values are the same.
+
+    >>> px = np.full((10, 4, 3), 200, np.uint8); px[0] = 100
+    >>> rim_steps(px, np.array([[0, 0, 4, 10]], np.float32))
+    array([[100.,   0.]], dtype=float32)
+    """
+    h, w = pixels.shape[:2]
+    out = np.zeros((len(boxes), 2), np.float32)
+    for k, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64).reshape(-1, 4)):
+        xa, xb = min(max(int(x0), 0), w - 1), max(min(int(np.ceil(x1)), w), int(x0) + 1)
+        ya, yb = min(max(int(y0), 0), h - 1), max(min(int(np.ceil(y1)), h), int(y0) + 1)
+        part = pixels[ya:yb, xa:xb]
+        whole = colour_median(part)
+        n = max(1, round(RIM_BAND * len(part)))
+        band = (part if 2 * n >= len(part) else np.concatenate([part[:n], part[-n:]])).astype(np.float32)
+        rows = np.abs(np.median(band, axis=1) - whole).max(axis=1)
+        out[k] = rows[:n].max(), rows[-n:].max()
+    return out
 
 
 def median_colours(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -222,7 +234,26 @@ def median_colours(pixels: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     for k, (x0, y0, x1, y1) in enumerate(np.asarray(xyxy, np.float64)):
         xa, ya = min(max(int(x0), 0), w - 1), min(max(int(y0), 0), h - 1)
         part = pixels[ya : max(min(int(np.ceil(y1)), h), ya + 1), xa : max(min(int(np.ceil(x1)), w), xa + 1)]
-        out[k] = np.median(part[::2, ::2].reshape(-1, 3), axis=0)
+        out[k] = colour_median(part[::2, ::2])
+    return out
+
+
+def colour_median(part: np.ndarray) -> np.ndarray:
+    """Float32 `(3,)`: `np.median(part.reshape(-1, 3), axis=0)`, the same values; of uint8 pixels
+    counted (`np.bincount`: ~10x cheaper than sorting a tile's pixels, issue 37).
+
+    >>> colour_median(np.array([[[1, 9, 0], [4, 9, 255]], [[2, 0, 255], [250, 8, 255]]], np.uint8))
+    array([  3. ,   8.5, 255. ], dtype=float32)
+    """
+    flat = part.reshape(-1, 3)
+    if part.dtype != np.uint8 or not len(flat):
+        return np.median(flat, axis=0).astype(np.float32)
+    n = len(flat)
+    out = np.empty(3, np.float32)
+    for c in range(3):
+        below = np.cumsum(np.bincount(flat[:, c], minlength=256))
+        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
+        out[c] = (np.float32(lo) + np.float32(hi)) / 2
     return out
 
 
@@ -305,10 +336,12 @@ __all__ = [
     "TOUCH",
     "Filled",
     "append_views",
+    "colour_median",
     "face_like",
     "fill_gaps",
     "gap_boxes",
     "median_colours",
+    "rim_steps",
     "rimless",
     "rows",
 ]
