@@ -79,9 +79,17 @@ def read_part(reader, part: str, shared: Path, stand_ins: Path) -> dict:
 
 
 def records(
-    models: Path, parts=PARTS, cache: Path = CACHE, fresh: bool = False, shared: Path | None = None, log=print
+    models: Path,
+    parts=PARTS,
+    cache: Path = CACHE,
+    fresh: bool = False,
+    shared: Path | None = None,
+    log=print,
+    fingerprint=fingerprint,
+    read_part=read_part,
 ) -> tuple[list[dict], list[dict]]:
-    """`(records, misses)` of `parts`, from the cache where it is current (module docstring)."""
+    """`(records, misses)` of `parts`, from the cache where it is current (module docstring);
+    `fingerprint` and `read_part` as here (flag 5 passes its own: `datasets.flag5_records`)."""
     from datasets.tiles import SHARED
 
     shared = Path(shared or SHARED)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.flag5_records import CACHE, PARTS, records
-from datasets.flag5_rule import GRID, choose, flags, held_out, outcomes, player, readers
+from datasets.flag5_rule import GRID, Rule, choose, flags, held_out, outcomes, readers
 
 TARGET = 0.05
 CALIB = ("val", "cn", "riichi")
@@ -71,8 +71,6 @@ def readers_table(recs: list[dict], o: dict) -> dict:
 
 
 def _none():
-    from datasets.flag5_rule import Rule
-
     return Rule()
 
 
@@ -84,48 +82,84 @@ def right_flagged(recs, wrong, fl) -> list[str]:
     ]
 
 
-def report(recs: list[dict], target: float) -> dict:
+SHIPPED = Rule(text_ok=0.02, shape_ok=0.8)
+"""The rule shipped: each reader at its own module's bar (`vision.text_check.CONFIRM_MIN_SCORE`,
+the runner-up's 0.02; `vision.shape_check.SHAPE_MIN_CONF`), only the threshold fitted."""
+
+
+def fixed(rule: Rule) -> dict:
+    """A grid of one rule: only the threshold is chosen."""
+    return {k: (getattr(rule, k),) for k in GRID}
+
+
+def report(recs: list[dict], target: float, thr2: float) -> tuple[dict, Rule]:
     calib = [r for r in recs if r["group"] in CALIB]
     public = [r for r in recs if r["group"] == "public"]
-    o = outcomes(calib)
-    old = np.array([r["old"] for r in calib], bool)
-    w2, f2 = player(o, old)
-    out: dict = {"target_right": target, "flag2_shipped": by_group(calib, w2, f2)}
-    op = outcomes(public)
-    out["flag2_shipped"]["public"] = by_group(public, *player(op, np.array([r["old"] for r in public])))[
-        "public"
-    ]
+    o, op = outcomes(calib, thr2), outcomes(public, thr2)
+    none, pnone = np.zeros(len(calib), bool), np.zeros(len(public), bool)
+    w2, f2 = flags(o, none, none, thr2)
+    out: dict = {"target_right": target, "flag2_threshold": thr2, "flag2_shipped": by_group(calib, w2, f2)}
+    if public:
+        out["flag2_shipped"]["public"] = by_group(public, *flags(op, pnone, pnone, thr2))["public"]
     out["readers"] = readers_table(calib, o)
-    w5, f5, chosen = held_out(calib, target)
-    out["flag5_held_out"] = by_group(calib, w5, f5)
-    out["flag5_chosen_per_set"] = chosen
-    rule = choose(calib, o, np.ones(len(calib), bool), target)
-    wi, fi = flags(o, *readers(calib, rule), rule.threshold)
-    out["flag5_in_sample"] = by_group(calib, wi, fi)
-    out["flag5_in_sample"]["public"] = by_group(public, *flags(op, *readers(public, rule), rule.threshold))[
-        "public"
-    ]
-    out["rule_on_all"] = asdict(rule)
+    variants = {"threshold_only": fixed(Rule()), "shipped_rule": fixed(SHIPPED), "grid": GRID}
+    held = {}
+    for name, grid in variants.items():
+        w5, f5, chosen = held_out(calib, target, thr2, grid)
+        held[name] = (w5, f5)
+        out[f"held_out_{name}"] = {**by_group(calib, w5, f5), "chosen_per_set": chosen}
+    rule = choose(calib, o, np.ones(len(calib), bool), target, fixed(SHIPPED))
+    wi, fi = flags(o, *readers(calib, rule), rule.threshold, rule.text_keep)
+    out["in_sample_shipped_rule"] = by_group(calib, wi, fi)
+    if public:
+        pub = flags(op, *readers(public, rule), rule.threshold, rule.text_keep)
+        out["in_sample_shipped_rule"]["public"] = by_group(public, *pub)["public"]
+    out["shipped"] = asdict(rule)
     out["right_flagged_sets_dev"] = {
         "flag2": right_flagged(calib, w2, f2),
-        "flag5_held_out": right_flagged(calib, w5, f5),
+        "held_out_shipped_rule": right_flagged(calib, *held["shipped_rule"]),
     }
-    return out
+    return out, rule
+
+
+def write(rule: Rule, models: Path, path: Path) -> None:
+    """The current flag file with the rule's threshold as its `show_threshold` (flag 5)."""
+    from dataclasses import replace as dc_replace
+
+    from vision.flagging import load_flag_model
+
+    fm = load_flag_model(models)
+    if fm is None:
+        raise SystemExit(f"{models}: no flag file")
+    dc_replace(fm, show_threshold=float(rule.threshold)).save(path)
 
 
 def main(argv=None) -> int:
+    from vision.flagging import load_flag_model
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="models")
     ap.add_argument("--cache", default=str(CACHE))
+    ap.add_argument("--cached", action="store_true", help="use the cached records whatever their fingerprint")
     ap.add_argument("--target-right", type=float, default=TARGET)
     ap.add_argument("--json")
+    ap.add_argument("--write", help="write the flag file with the shipped rule's show threshold here")
     a = ap.parse_args(argv)
-    recs, _misses = records(Path(a.models), PARTS, Path(a.cache))
-    out = {"grid": {k: [v for v in vs] for k, vs in GRID.items()}, **report(recs, a.target_right)}
+    if a.cached:
+        recs = [r for p in PARTS for r in json.loads((Path(a.cache) / f"{p}.json").read_text())["records"]]
+    else:
+        recs, _misses = records(Path(a.models), PARTS, Path(a.cache))
+    fm = load_flag_model(Path(a.models))
+    assert fm is not None, "flag 5 is measured against flag 2's file"
+    rep, rule = report(recs, a.target_right, fm.threshold)
+    out = {"grid": {k: list(vs) for k, vs in GRID.items()}, **rep}
     text = json.dumps(out, indent=1, ensure_ascii=False)
     print(text)
     if a.json:
         Path(a.json).write_text(text + "\n")
+    if a.write:
+        write(rule, Path(a.models), Path(a.write))
+        print(f"written {a.write}")
     return 0
 
 

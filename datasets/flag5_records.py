@@ -45,29 +45,12 @@ def read_part(reader, part: str, shared: Path) -> dict:
 
 def records(models: Path, parts=PARTS, cache: Path = CACHE, fresh: bool = False, log=print):
     """`(records, misses)` of `parts`, from the cache where it is current."""
-    from datasets.tiles import SHARED
+    from datasets.flag4_records import records as cached
 
-    cache = Path(cache)
-    cache.mkdir(parents=True, exist_ok=True)
-    fp, reader = fingerprint(models), None
-    recs: list[dict] = []
-    misses: list[dict] = []
-    for part in parts:
-        path = cache / f"{part}.json"
-        data = json.loads(path.read_text()) if path.exists() and not fresh else None
-        if data is None or data.get("fingerprint") != fp:
-            if reader is None:
-                from vision.reader import TileReader
+    def read(reader, part, shared, _stand_ins):
+        return read_part(reader, part, shared)
 
-                reader = TileReader(models)
-            data = {"fingerprint": fp, **read_part(reader, part, Path(SHARED))}
-            path.write_text(json.dumps(data))
-            log(f"{part}: {len(data['records'])} records read ({path})")
-        else:
-            log(f"{part}: {len(data['records'])} records from the cache ({path})")
-        recs += data["records"]
-        misses += data["misses"]
-    return recs, misses
+    return cached(models, parts, cache, fresh, None, log, fingerprint, read)
 
 
 if __name__ == "__main__":

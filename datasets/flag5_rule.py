@@ -41,6 +41,7 @@ class Rule:
     text_no: float | None = None
     pip_no: float | None = None
     hand: bool = False
+    text_keep: float | None = None
 
 
 def _rank_suit(code):
@@ -85,7 +86,7 @@ def _text_check(r: dict) -> tuple[str, bool]:
     return best, False
 
 
-def outcomes(recs: list[dict]) -> dict[str, np.ndarray]:
+def outcomes(recs: list[dict], thr2: float) -> dict:
     """Per record what it becomes unflagged (`op0`) and flagged then text-checked (`op1`, `flag1`);
     the always-flags (`always`: off the rows, a fifth copy) and backs (never counted)."""
     op0 = np.array([r["op"] != "ok" for r in recs], bool)
@@ -102,29 +103,45 @@ def outcomes(recs: list[dict]) -> dict[str, np.ndarray]:
         "back": np.array([r["read"] == "back" for r in recs], bool),
         "score": np.array([r["flag2"] for r in recs], np.float64),
         "sub": np.array([r["op"] == "sub" for r in recs], bool),
+        "renamed": np.array(
+            [not f and _text_check(r)[0] != r["read"] for r, f in zip(recs, flag1, strict=True)], bool
+        ),
+        "tscore": np.array([r.get("t5_score", 0.0) for r in recs], np.float64),
+        "old": np.array([bool(r["old"]) for r in recs], bool),
+        "thr2": thr2,
     }
 
 
-def player(o: dict, reached: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def player(o: dict, reached: np.ndarray, keep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`(wrong, flagged)` as the player sees them: the tiles `reached` (flagged before the text
-    check) text-checked, the always-flags added, backs never flagged."""
+    check) text-checked (a tile the text renames below `keep` stays flagged), the always-flags
+    added, backs never flagged."""
     wrong = np.where(reached, o["wrong1"], o["wrong0"])
-    flagged = (reached & o["flag1"]) | o["always"]
+    still = o["flag1"] | (o["renamed"] & (o["tscore"] < keep)) if keep is not None else o["flag1"]
+    flagged = (reached & still) | o["always"]
     return wrong, flagged & ~o["back"]
 
 
-def flags(o: dict, cleared: np.ndarray, forced: np.ndarray, thr: float) -> tuple[np.ndarray, np.ndarray]:
-    return player(o, forced | ((o["score"] > thr) & ~cleared))
+def flags(o: dict, cleared, forced, thr: float, keep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The player's `(wrong, flagged)`. The text reader reads what flag 2 flags (`old`) as today, so
+    every tile reads as today; of those it does not decide, a tile is shown flagged when its score
+    is above `thr` (>= flag 2's threshold) and no reader `cleared` it; a tile it renames below
+    `keep` stays flagged; the `forced` ones and the always-flags are added."""
+    wrong = np.where(o["old"], o["wrong1"], o["wrong0"])
+    decided = o["old"] & ~o["flag1"]
+    kept = decided & o["renamed"] & (o["tscore"] < keep) if keep is not None else np.zeros_like(decided)
+    fl = (~decided & (o["score"] > thr) & ~cleared) | kept | o["always"] | forced
+    return wrong, fl & ~o["back"]
 
 
-def threshold(o: dict, cleared, forced, rows: np.ndarray, groups: list[np.ndarray], target: float) -> float:
-    """The lowest threshold on flag 2's score that flags at most `target` of the right tiles of
-    `rows` in each of `groups` (as the player sees them, text check and always-flags included)."""
-    cands = np.unique(o["score"][rows])
+def threshold(o: dict, cleared, forced, rows, groups: list[np.ndarray], target: float, keep=None) -> float:
+    """The lowest threshold on flag 2's score, flag 2's own or above, that flags at most `target`
+    of the right tiles of `rows` in each of `groups` (as the player sees them)."""
+    cands = np.unique(np.concatenate([[o["thr2"]], o["score"][rows & (o["score"] > o["thr2"])]]))
     lo, hi = 0, len(cands)  # flagged-right falls as the threshold rises: bisect on the candidates
 
     def ok(thr: float) -> bool:
-        wrong, fl = flags(o, cleared, forced, thr)
+        wrong, fl = flags(o, cleared, forced, thr, keep)
         for g in groups:
             m = rows & g & ~o["back"]
             right = m & ~wrong
@@ -143,11 +160,12 @@ def threshold(o: dict, cleared, forced, rows: np.ndarray, groups: list[np.ndarra
 
 GRID = {
     "text_ok": (None, 0.01, 0.03, 0.1),
-    "pip_ok": (None, 0.3, 0.5, 0.7),
-    "shape_ok": (None, 0.9),
+    "pip_ok": (None, 0.5),
+    "shape_ok": (None, 0.8, 0.9),
     "text_no": (None, 0.1, 0.3),
     "pip_no": (None, 0.7),
     "hand": (False, True),
+    "text_keep": (None, 0.3, 0.5),
 }
 
 
@@ -163,11 +181,12 @@ def choose(recs, o, rows: np.ndarray, target: float, grid=GRID, cache=None) -> R
     groups = [np.array([r["group"] in g for r in recs], bool) for g in GROUPS]
     best, key = None, None
     for rule in rules(grid):
-        cf = cache[rule] if cache is not None and rule in cache else readers(recs, rule)
+        key_r = replace(rule, threshold=0.0)
+        cf = cache[key_r] if cache is not None and key_r in cache else readers(recs, rule)
         if cache is not None:
-            cache[rule] = cf
-        thr = threshold(o, *cf, rows, groups, target)
-        wrong, fl = flags(o, *cf, thr)
+            cache[key_r] = cf
+        thr = threshold(o, *cf, rows, groups, target, rule.text_keep)
+        wrong, fl = flags(o, *cf, thr, rule.text_keep)
         m = rows & ~o["back"]
         used = sum(v not in (None, False) for v in (rule.text_ok, rule.pip_ok, rule.shape_ok, rule.text_no))
         k = (-int((fl & wrong & m).sum()), int((fl & ~wrong & m).sum()), used)
@@ -176,16 +195,16 @@ def choose(recs, o, rows: np.ndarray, target: float, grid=GRID, cache=None) -> R
     return best
 
 
-def held_out(recs, target: float, grid=GRID) -> tuple[np.ndarray, np.ndarray, dict]:
+def held_out(recs, target: float, thr2: float, grid=GRID) -> tuple[np.ndarray, np.ndarray, dict]:
     """`(wrong, flagged)` per record with each set chosen on the others, and the rules chosen."""
-    o = outcomes(recs)
+    o = outcomes(recs, thr2)
     unit = np.array([r["set"] for r in recs])
     wrong, fl = o["wrong0"].copy(), np.zeros(len(recs), bool)
     chosen: dict = {}
     cache: dict = {}
     for u in sorted(set(unit)):
         rule = choose(recs, o, unit != u, target, grid, cache)
-        w, f = flags(o, *cache[replace(rule, threshold=0.0)], rule.threshold)
+        w, f = flags(o, *cache[replace(rule, threshold=0.0)], rule.threshold, rule.text_keep)
         wrong[unit == u], fl[unit == u] = w[unit == u], f[unit == u]
         name = repr(replace(rule, threshold=0.0))
         chosen[name] = chosen.get(name, 0) + 1

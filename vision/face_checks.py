@@ -4,19 +4,23 @@
 reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
 suit tiles (`vision.pips_check`, `pips_min_conf`) and the suit by its shapes
 (`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
-it doubts (issue 35 items 1 and 2).
+it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
+whose shapes show its suit is cleared (`vision.shape_check.confirm_suit`, `shape_confirm`; the text
+reader's weak agreement clears a character tile in `vision.text_check`), and a flag the readers
+leave on a tile whose flag score is under the model's show threshold (`show` False) is not shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from vision.detection import Detection
 from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
-from vision.shape_check import check_with_shape
+from vision.shape_check import check_with_shape, confirm_suit
 from vision.text_check import check_with_text
 from vision.text_reader import TextReader
 
@@ -28,6 +32,7 @@ def check_faces(
     source: tuple[np.ndarray, float],
     text: TextReader | None,
     config: ReaderConfig,
+    show: Sequence[bool] | None = None,
 ) -> list[Detection]:
     """The detections after the face checks `config` switches on.
 
@@ -38,7 +43,9 @@ def check_faces(
         source: the pixels crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
         text: the text reader, None when its model is absent.
         config: the reader's settings.
+        show: per detection, whether a flag left after the checks is shown (None: all are).
     """
+    before = [d.uncertain for d in dets]
     pixels, scale = source
     if text is not None and config.text_min_score is not None:
         dets = check_with_text(dets, pixels, scale, text, config.text_min_score)
@@ -46,4 +53,11 @@ def check_faces(
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
         dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)
+    if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
+        dets = confirm_suit(dets, pixels, scale, config.shape_confirm)
+    if show is not None:  # flag 5: the score's own flags under the show threshold are not shown
+        dets = [
+            replace(d, uncertain=False) if d.uncertain and was and not s else d
+            for d, was, s in zip(dets, before, show, strict=True)
+        ]
     return dets

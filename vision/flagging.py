@@ -27,6 +27,12 @@ own facts, known before the roles (`BOX_FEATURES`, `box_features`): `loc` the lo
 `size_all` / `aspect_all` `|log|` of the box's long side / long:short ratio over the median of the
 photo's face-up boxes (a phantom or split box is off the others' size). A file that cannot be read
 or names a feature the runtime does not know is a `FlagModelError` (a `ModelError` with a code).
+
+Flag 5 (`datasets.flag5`, issue 35 item 5): agreement clears doubt. The text reader still reads
+every box above `threshold` (so every tile reads as before); a box its readers do not decide is
+shown flagged only above `show_threshold` (the npz key `show_threshold`; absent: `threshold`) and
+where no independent reader confirms the classifier (`vision.text_check`'s weak agreement, the suit
+shape's, `vision.shape_check.confirm_suit`). `show_threshold` was chosen with whole sets held out.
 """
 
 from __future__ import annotations
@@ -82,6 +88,12 @@ class FlagModel:
     grey: bool = False
     features: tuple[str, ...] = FEATURES
     loc_knee: float = 1.0
+    show_threshold: float | None = None
+
+    @property
+    def show(self) -> float:
+        """The score above which a box the readers leave in doubt is shown flagged (flag 5)."""
+        return self.threshold if self.show_threshold is None else max(self.threshold, self.show_threshold)
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
@@ -116,6 +128,7 @@ class FlagModel:
             grey=np.bool_(self.grey),
             features=np.array(self.features),
             loc_knee=np.float64(self.loc_knee),
+            **({} if self.show_threshold is None else {"show_threshold": np.float64(self.show_threshold)}),
         )
 
 
@@ -139,6 +152,7 @@ def load_flag_model(directory: Path) -> FlagModel | None:
                 bool(z["grey"]) if "grey" in z.files else False,
                 tuple(str(n) for n in z["features"]) if "features" in z.files else FEATURES,
                 float(z["loc_knee"]) if "loc_knee" in z.files else 1.0,
+                float(z["show_threshold"]) if "show_threshold" in z.files else None,
             )
     except Exception as e:  # a damaged zip, a truncated array, a key missing: one coded error
         raise FlagModelError(

@@ -185,19 +185,20 @@ class TileReader:
         source = more["source"] = fine or clf.crop_source(loaded, xyxy, timing)  # crops and TTA views
         del finer, fine
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
-        classes = clf.classes
+        classes, conf = clf.classes, scores * readings.p
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
-        conf = scores * readings.p
         if clf.flag_model is not None and readings.proto_sim is not None:
             facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
-            flags = clf.flag2(loaded, xyxy, readings, timing, source, facts)
-            flags |= unlike_refs(readings, clf.calibration(refs))
+            unlike = unlike_refs(readings, clf.calibration(refs))  # flag 5: `shown`, vision.face_checks
+            flags, shown = clf.flags_shown(loaded, xyxy, readings, timing, source, facts, unlike)
         else:
-            flags = uncertain(readings, conf, clf.calibration(refs))
+            flags = shown = uncertain(readings, conf, clf.calibration(refs))
         if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
-            plain = more["trace"].get("plain_cls")
+            plain, before = more["trace"].get("plain_cls"), flags
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
+            shown = flags & (shown | ~before)  # a flag the references add is shown
         full_xyxy = xyxy / np.float32(loaded.scale)
+        margin = readings.logit_margin if readings.logit_margin is not None else conf
         dets: list[Detection] = []
         margins: list[float] = []
         probs: list[np.ndarray | None] = []  # per detection, for `vision.face_checks`
@@ -223,11 +224,10 @@ class TileReader:
                     second=second if tile != BACK and second not in (tile, NONE_CLASS, BACK) else None,
                 )
             )
-            margins.append(
-                float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
-            )
+            margins.append(float(margin[k]))
             probs.append(readings.probs[k] if readings.probs is not None else None)
-        dets = check_faces(dets, probs, classes, source, self.text, self.config)  # `vision.face_checks`
+        show = [bool(shown[k]) for k in range(len(xyxy)) if int(readings.cls[k]) != none]
+        dets = check_faces(dets, probs, classes, source, self.text, self.config, show)  # `vision.face_checks`
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]

@@ -52,6 +52,9 @@ class ReaderConfig:
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
+        shape_confirm: a flagged dot or bamboo tile whose shapes show its suit from this
+            confidence on is not flagged (flag 5, `vision.shape_check.confirm_suit`; its
+            `SHAPE_MIN_CONF`); None: the flag stays.
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
     """
@@ -72,6 +75,7 @@ class ReaderConfig:
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
     shape_min_conf: float | None = None
+    shape_confirm: float | None = 0.8
     dark_faces: bool = True
 
     def __post_init__(self) -> None:

@@ -205,17 +205,49 @@ class Classifier:
         source: tuple[np.ndarray, float] | None = None,
         box: dict[str, np.ndarray] | None = None,
     ) -> np.ndarray:
-        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
-        already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
-        are, made grey), then the logistic rule (the TTA
-        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags); flag 3
-        (a model naming `BOX_FEATURES`) adds the boxes' own facts `box` (`box_features`)."""
+        """Flag 2's flags: `flag_scores` above the model's `threshold`."""
+        fm = self.flag_model
+        assert fm is not None
+        return self.flag_scores(loaded, xyxy, readings, timing, source, box) > fm.threshold
+
+    def flags_shown(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None,
+        box: dict[str, np.ndarray] | None,
+        unlike: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`(flags, shown)`: flag 2's flags (`flag_scores` above `threshold`, or `unlike` the
+        references) and those a reader's agreement does not clear that are shown (flag 5: above
+        the model's `show` threshold, `vision.face_checks`)."""
+        fm = self.flag_model
+        assert fm is not None
+        s = self.flag_scores(loaded, xyxy, readings, timing, source, box)
+        return (s > fm.threshold) | unlike, (s > fm.show) | unlike
+
+    def flag_scores(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+        box: dict[str, np.ndarray] | None = None,
+    ) -> np.ndarray:
+        """Flag 2's scores (`vision.flagging`): the boxes below the model's `tta_band` and not
+        above its `show` threshold already cut again shifted and scaled (`tta_boxes`; with the
+        model's `grey`, also as they are, made grey), then the logistic score (the TTA margin
+        enters as `min(tta, logit margin)` with a weight <= 0: it only raises it); flag 3 (a model
+        naming `BOX_FEATURES`) adds the boxes' own facts `box` (`box_features`)."""
         fm = self.flag_model
         assert fm is not None and readings.logit_margin is not None and readings.proto_sim is not None
         tta = np.full(len(xyxy), np.nan, np.float32)
         x = fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
         tta_w = fm.weights[1 + FEATURES.index("tta_margin")]
-        flagged = fm.flags(x) & (tta_w <= 0)  # TTA can only raise the score: these stay
+        flagged = (fm.score(x) > fm.show) & (tta_w <= 0)  # TTA can only raise the score: these stay
         near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
         if len(near):
             logits, _emb, owner = self.views(loaded, tta_boxes(xyxy[near]), timing, source)
@@ -224,9 +256,8 @@ class Classifier:
             if fm.grey:  # the boxes' own views made grey join the TTA views
                 gl, _e, gowner = self.views(loaded, xyxy[near], timing, source, grey=True)
                 tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
-        return fm.flags(
-            fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
-        )
+        x = fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
+        return fm.score(x)
 
 
 __all__ = ["Classifier", "CropKnobs"]
