@@ -78,7 +78,8 @@ def test_the_show_threshold_hides_only_the_scores_flags_under_it():
     cfg = ReaderConfig(shape_confirm=None)
     got = check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg, show=[False, True, False])
     assert [d.uncertain for d in got] == [False, True, False]
-    assert [d.uncertain for d in check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg)] == [True, True, False]
+    every = check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg)
+    assert [d.uncertain for d in every] == [True, True, False]
 
 
 def test_the_show_threshold_round_trips_and_defaults_to_the_threshold(tmp_path):
