@@ -5,15 +5,15 @@ reader on character faces (`vision.text_check`, `text_min_score`), the pip count
 suit tiles (`vision.pips_check`, `pips_min_conf`) and the suit by its shapes
 (`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
 it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
-whose shapes show its suit is cleared (`vision.shape_check.confirm_suit`, `shape_confirm`; the text
-reader's weak agreement clears a character tile in `vision.text_check`), and a flag the readers
-leave on a tile whose flag score is under the model's show threshold (`show` False) is not shown.
+whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, `shape_confirm`;
+the text reader's weak agreement clears a character tile in `vision.text_check`), and so is a flag
+the readers leave on a tile whose flag score is under the model's show threshold (`show` False):
+after the roles (`vision.arrange.arrange`'s `clear`), which read a box in doubt as a marker.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -33,8 +33,10 @@ def check_faces(
     text: TextReader | None,
     config: ReaderConfig,
     show: Sequence[bool] | None = None,
-) -> list[Detection]:
-    """The detections after the face checks `config` switches on.
+) -> tuple[list[Detection], list[bool]]:
+    """The detections after the face checks `config` switches on, and per detection whether its
+    flag is to be cleared once the roles are read (flag 5, `vision.arrange.arrange`'s `clear`:
+    the roles and the layout see the flags as flag 2 gives them, a box in doubt may be a marker).
 
     Args:
         dets: the classified detections, `xyxy` in full-photo pixels.
@@ -43,7 +45,8 @@ def check_faces(
         source: the pixels crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
         text: the text reader, None when its model is absent.
         config: the reader's settings.
-        show: per detection, whether a flag left after the checks is shown (None: all are).
+        show: per detection, whether a flag the score gave and the checks left is shown (None:
+            all are); a flag a check adds always is.
     """
     before = [d.uncertain for d in dets]
     pixels, scale = source
@@ -53,11 +56,11 @@ def check_faces(
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
         dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)
+    clear = [
+        d.uncertain and was and show is not None and not show[k]
+        for k, (d, was) in enumerate(zip(dets, before, strict=True))
+    ]
     if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
-        dets = confirm_suit(dets, pixels, scale, config.shape_confirm)
-    if show is not None:  # flag 5: the score's own flags under the show threshold are not shown
-        dets = [
-            replace(d, uncertain=False) if d.uncertain and was and not s else d
-            for d, was, s in zip(dets, before, show, strict=True)
-        ]
-    return dets
+        sure = confirm_suit(dets, pixels, scale, config.shape_confirm)
+        clear = [c or (d.uncertain and not s.uncertain) for c, d, s in zip(clear, dets, sure, strict=True)]
+    return dets, clear

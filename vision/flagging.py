@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -119,8 +120,10 @@ class FlagModel:
         return np.concatenate([base, np.stack(cols, 1)], 1)
 
     def save(self, path: Path) -> None:
+        extra: dict[str, Any] = {} if self.show_threshold is None else {"show_threshold": self.show_threshold}
         np.savez_compressed(
             path,
+            **extra,
             prototypes=self.prototypes.astype(np.float16),
             weights=self.weights,
             threshold=np.float64(self.threshold),
@@ -128,7 +131,6 @@ class FlagModel:
             grey=np.bool_(self.grey),
             features=np.array(self.features),
             loc_knee=np.float64(self.loc_knee),
-            **({} if self.show_threshold is None else {"show_threshold": np.float64(self.show_threshold)}),
         )
 
 

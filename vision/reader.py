@@ -21,8 +21,7 @@ region of the second localizer pass fewer than its input: then the photo is deco
 the coarsest scale that has them (`vision.scale`), once, and the second pass and the crops use it.
 
 `TileReader` holds one onnxruntime session per model, created once; `detect` keeps no state
-between calls, so one reader can serve many threads (`get_reader()` caches one per models
-directory).
+between calls, so one reader can serve many threads (`get_reader()` caches one per directory).
 """
 
 from __future__ import annotations
@@ -227,16 +226,17 @@ class TileReader:
             margins.append(float(margin[k]))
             probs.append(readings.probs[k] if readings.probs is not None else None)
         show = [bool(shown[k]) for k in range(len(xyxy)) if int(readings.cls[k]) != none]
-        dets = check_faces(dets, probs, classes, source, self.text, self.config, show)  # `vision.face_checks`
+        dets, clear = check_faces(dets, probs, classes, source, self.text, self.config, show)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
         margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
+        clear = [c for c, gap in zip(clear, gaps, strict=True) if not gap]
         fifth = margins if clf.flag_model is not None else None
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
-        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
+        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red, clear)
         return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -3,8 +3,11 @@ disagreement keeps the flag; a flag the readers leave is shown only above the sh
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from vision.arrange import arrange
 from vision.detection import Detection
 from vision.face_checks import check_faces
 from vision.flagging import FEATURES, FlagModel, load_flag_model
@@ -70,16 +73,28 @@ def test_a_weak_word_that_names_another_tile_keeps_the_flag():
     assert decide(suit, reading(S=weak)) is suit  # a suit tile: no word confirms it
 
 
-def test_the_show_threshold_hides_only_the_scores_flags_under_it():
-    """`show` False (the tile's flag score under the show threshold) unflags what the readers
-    leave flagged; a flag a check adds, or one above it, stays."""
+def test_the_show_threshold_clears_only_the_scores_flags_under_it_after_the_roles():
+    """`show` False (the tile's flag score under the show threshold): a flag the readers leave is
+    cleared once the roles are read (`arrange`'s `clear`); one above it stays, as does a flag the
+    hand adds (a fifth copy)."""
     photo = photo_of(face("6s", "bamboo_ink"), face("6s", "bamboo_ink"), face("6s", "bamboo_ink"))
     dets = [flagged("6p", 0), flagged("6p", 1), Detection((150.0, 0.0, 225.0, 100.0), "6p", 0.5)]
     cfg = ReaderConfig(shape_confirm=None)
-    got = check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg, show=[False, True, False])
-    assert [d.uncertain for d in got] == [False, True, False]
-    every = check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg)
-    assert [d.uncertain for d in every] == [True, True, False]
+    got, clear = check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg, show=[False, True, False])
+    assert [d.uncertain for d in got] == [True, True, False]  # the roles see flag 2's flags
+    assert clear == [True, False, False]
+    assert check_faces(dets, [None] * 3, (), (photo, 1.0), None, cfg)[1] == [False] * 3
+    row = [
+        Detection((80.0 * k, 0.0, 80.0 * k + 75, 100.0), t, 0.9) for k, t in enumerate("1m 2m 3m 5p".split())
+    ]
+    row[3] = replace(row[3], uncertain=True)
+    out, _groups = arrange(row, (400, 300), None, None, [False, False, False, True])
+    assert not any(d.uncertain for d in out)
+    five = [replace(d, tile="5p", uncertain=True) for d in row] + [
+        replace(row[0], xyxy=(320.0, 0, 395, 100), tile="5p")
+    ]
+    out, _groups = arrange(five, (400, 300), [1.0, 2.0, 3.0, 4.0, 5.0], None, [True] * 5)
+    assert sum(d.uncertain for d in out) == 1  # the fifth copy stays flagged
 
 
 def test_the_show_threshold_round_trips_and_defaults_to_the_threshold(tmp_path):
