@@ -107,7 +107,7 @@ def outcomes(recs: list[dict], thr2: float) -> dict:
             [not f and _text_check(r)[0] != r["read"] for r, f in zip(recs, flag1, strict=True)], bool
         ),
         "tscore": np.array([r.get("t5_score", 0.0) for r in recs], np.float64),
-        "old": np.array([bool(r["old"]) for r in recs], bool),
+        "old": np.array([r["flag2"] > thr2 for r in recs], bool),  # = the records' `old` (2,371 of 2,371)
         "thr2": thr2,
     }
 
