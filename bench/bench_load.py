@@ -50,14 +50,16 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_client
 import load_cpu
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
-from load_client import Session, pct, prepare, run_session
+from load_client import STEP_SECONDS, Session, pct, prepare, run_session
 from load_server import (
+    app_ports,
     free_port,
     memdump,
     peak_rss_mb,
@@ -70,6 +72,7 @@ from load_server import (
 )
 
 TARGET_MB = 1500
+RESULTS = ("open", "photo", "failed", "shown", "refused")
 
 
 def options(argv: list[str] | None) -> argparse.Namespace:
@@ -125,6 +128,23 @@ def main(argv: list[str] | None = None) -> int:
     return compare(opts, photos, photo_run)
 
 
+def warm_up(pid: int, port: int, photo: Path, workers: int) -> None:
+    """One phone reads `photo` on each app process (a parlour's, each on its own port: through
+    nginx the warming phone reaches one of them, and the other would load its reader in the
+    burst), in its own thread (`--nice` applies to the phones' threads only)."""
+    targets = app_ports(pid) if workers else [port]
+    for target in targets:
+        out: dict[str, list] = {k: [] for k in RESULTS}
+        one = (target, [prepare(photo)], threading.Barrier(1), out)
+        warm = threading.Thread(target=run_session, args=one)
+        warm.start()
+        warm.join(STEP_SECONDS * 2)
+        if out["failed"] or not out["photo"]:
+            print(f"  warming the process on port {target} failed: {out['failed'][:1]}")
+    print(f"  warmed: {len(targets)} app process(es), one photo each (ports {targets})")
+    time.sleep(2)
+
+
 def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dict:
     """One burst: `opts.sessions` phones upload `photos` each to one process (`workers` 0) or
     through `jxmj parlour --workers N`; printed, and returned (photos/s, CPU by component)."""
@@ -133,15 +153,11 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
     print(f"  database: {table_url(OUT, 'photo-load')}")  # JXMJ_DB, else a fresh file (not the user's)
     port = free_port()
     server = start_server(opts.repo, port, OUT / "load-server.log", workers)
-    results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
+    results: dict[str, list] = {k: [] for k in RESULTS}
     try:
         base_rss = peak_rss_mb(server.pid)
-        if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
-            one = (port, [prepare(photos[0])], threading.Barrier(1), {k: [] for k in results})
-            warm = threading.Thread(target=run_session, args=one)  # --nice: the phones' threads only
-            warm.start()
-            warm.join(opts.timeout)
-            time.sleep(2)
+        if opts.warm:  # "before" = every process warmed: the reader loaded, one photo read
+            warm_up(server.pid, port, photos[0], workers)
         if opts.memdump:
             memdump(server.pid, opts.memdump)
         # every upload's request body made now, not in the burst (the client shares the box)
@@ -206,6 +222,9 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
         ratio = settled[-1] / max(1, before_rss)
         print(f"  RSS {opts.settle:g} s after the burst / before: {ratio:.2f}x (target <= 1.3x)")
     print("\n".join(load_cpu.lines(acc, n)))
+    if workers:  # how nginx's sticky hash spread the phones: an uneven split leaves a core idle at the end
+        split = Counter(results.get("upstream", []))
+        print(f"  phones per process (nginx's X-Jxmj-Upstream): {dict(sorted(split.items()))}")
     if opts.profile and opts.gil:
         held = ", ".join(f"{p} {v:.0%}" for p, v in load_cpu.gil_held(opts.profile, wall).items())
         print(f"  Python's lock held over the burst (py-spy --gil samples), by process: {held}")
@@ -227,6 +246,7 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
         "load": (load0[0], load1[0]),
         "peaks": peaks,
         "cores": load_cpu.summary(acc),
+        "split": sorted(Counter(results.get("upstream", [])).values()),
     }
 
 

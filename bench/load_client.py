@@ -37,7 +37,9 @@ class Session:
 
         self.base = f"http://127.0.0.1:{port}"
         self.http = requests.Session()
-        self.http.get(f"{self.base}/_stcore/health", timeout=30)
+        health = self.http.get(f"{self.base}/_stcore/health", timeout=30)
+        # behind `jxmj parlour`'s nginx: the process this phone is pinned to (app.parlour.UPSTREAM_HEADER)
+        self.upstream = health.headers.get("X-Jxmj-Upstream", "")
         self.xsrf = self.http.cookies.get("_streamlit_xsrf", "")
         cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())  # nginx's route too
         protocols = ["streamlit", self.xsrf] if self.xsrf else ["streamlit"]
@@ -212,6 +214,7 @@ def run_session(port: int, uploads: list[Upload], barrier: threading.Barrier, ou
         session = Session(port)
         session.rerun()
         out["open"].append(time.perf_counter() - t0)
+        out.setdefault("upstream", []).append(session.upstream)
         if session.problems:  # the page came up with an error (then no uploader, most likely)
             out["failed"].append(f"opening the page: {session.problems[-1]}")
             session.problems.clear()

@@ -44,7 +44,7 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
         "",
         f"compare: one process vs {n} behind nginx, same client and photos ({cores} cores)",
         "  run                 photos/s  p50 / p95 s   CPU/photo  failed | cores: servers nginx client"
-        "  others idle | load before",
+        "  others idle | load before | phones per process",
     ]
     for run in runs:
         c = run["cores"]
@@ -54,6 +54,7 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
             f"  {run['cpu_per_photo']:8.3f} s"
             f"  {run['failed']:6d} |        {c['servers']:7.2f} {c['nginx']:5.2f} {c['client']:6.2f}"
             f"  {c['others']:6.2f} {c['idle']:4.2f} | {run['load'][0]:.2f}"
+            f" | {'/'.join(map(str, run['split'])) if run['workers'] else '-'}"
         )
     one = [r for r in runs if r["workers"] == 0]
     many = [r for r in runs if r["workers"] != 0]
@@ -69,6 +70,8 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
     others_n = mean(many, lambda r: r["cores"]["others"])
     cpp_n = mean(many, lambda r: r["cpu_per_photo"])
     ceiling = (cores - client_n - others_n) / cpp_n
+    servers_n = mean(many, lambda r: r["cores"]["servers"])
+    given = rate_n * (servers_n + client_n) / max(1e-9, servers_n)  # the client's cores to the servers
     no_client = cores / cpp_n
     out += [
         f"  photos/s, {n} processes / one: {rate_n / rate1:.2f}x ({rate_n:.2f} / {rate1:.2f};"
@@ -79,6 +82,8 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
         " the servers' ceiling "
         f"({cores} - {client_n:.2f} - {others_n:.2f}) / {cpp_n:.3f} s a photo = {ceiling:.2f} photos/s "
         f"({ceiling / rate1:.2f}x one process)",
+        f"  {n} processes with the client's {client_n:.2f} cores given to the servers: {given:.2f} photos/s"
+        f" ({given / rate1:.2f}x one process)",
         f"  with the client on another machine and the box quiet: {cores} / {cpp_n:.3f} s = {no_client:.2f} "
         f"photos/s ({no_client / rate1:.2f}x one process as measured)",
     ]
