@@ -36,7 +36,15 @@ class Session:
         from websockets.sync.client import connect
 
         self.base = f"http://127.0.0.1:{port}"
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+
         self.http = requests.Session()
+        # a browser sends a request again when the kept-alive connection it reused was closed by
+        # the server meanwhile (uvicorn closes one idle for 5 s: on a busy box the upload comes
+        # later than that after the health check): "Connection reset by peer", 1-2 of 64 phones.
+        # GET and PUT (the upload, its body in memory) again, as the browser; no status retried.
+        self.http.mount(f"http://127.0.0.1:{port}", HTTPAdapter(max_retries=Retry(total=2, backoff_factor=0)))
         health = self.http.get(f"{self.base}/_stcore/health", timeout=30)
         # behind `jxmj parlour`'s nginx: the process this phone is pinned to (app.parlour.UPSTREAM_HEADER)
         self.upstream = health.headers.get("X-Jxmj-Upstream", "")
