@@ -50,12 +50,12 @@ def _cmdline(pid: int) -> bytes:
 
 def kind(pid: int) -> str:
     """What a process of the server's tree is: "app", "nginx", "parlour" or "other"."""
-    cmd = _cmdline(pid)
-    if b"app.serve" in cmd:
+    args = _cmdline(pid).split(b"\0")
+    if b"app.serve" in args:
         return "app"
-    if b"nginx" in cmd.split(b"\0", 1)[0]:
+    if b"nginx" in args[0]:  # nginx names its own: "nginx: master process ...", "nginx: worker process"
         return "nginx"
-    if b"parlour" in cmd:
+    if b"app" in args and b"parlour" in args:
         return "parlour"
     return "other"
 
