@@ -33,7 +33,25 @@ every upload bytes of its own (a JPEG comment), as at a real table, where nothin
 photo's hash (the draft's photo store, the boxed photo's cache); the server's database is
 `JXMJ_DB`, else a fresh SQLite file in bench/out (never the user's ledger: its drafts may be
 full); `--profile FILE` records the burst with py-spy (`pip install py-spy`) for
-`bench/profile_summary.py FILE`.
+`bench/profile_summary.py FILE` (with `--gil`, the share of the burst each process held Python's
+lock is printed: wall time, so on a busy box it counts the time a holder waited for a core).
+
+Where the CPU went (`load_cpu`, printed after every burst): CPU seconds, cores (CPU / wall) and
+seconds a photo of each app process (its script runs and its live threads: ONNX Runtime's and
+OpenCV's pools), nginx, the client itself (it runs on the same box: `getrusage`), PostgreSQL
+(box-wide) when `JXMJ_DB` names it, the other jobs on the box and what stayed idle (`/proc/stat`);
+behind nginx, how many phones each process got. The client's share is kept small: each upload's
+request body is made before the burst, and a request that meets a closed kept-alive connection is
+sent again, as a browser does. `--nice N` makes the phones' threads N nicer than the servers.
+
+`--compare N` (`load_compare`): one process, then N behind nginx, same client and photos, every
+process warmed with `--warm`; `--rounds R` runs the pair R times, alternating the order. Printed:
+each burst's report, then one table with the ratio N / 1 and what the box allows (the servers'
+ceiling once the client and the other jobs took their share; the figure with the client's cores
+given to the servers). The lead's one command (docs/parlour.md):
+
+    .venv/bin/python bench/bench_load.py --compare 2 --rounds 2 --sessions 64 \
+        --photos jpeg,jpeg,jpeg --distinct --warm
 
 `--table-hands N` (`bench/load_table.py`): instead of photos, a table of N hands is stored in the
 server's database (`JXMJ_DB`, else a fresh SQLite file in bench/out) and `--sessions` phones open
@@ -133,6 +151,7 @@ def warm_up(pid: int, port: int, photo: Path, workers: int) -> None:
     nginx the warming phone reaches one of them, and the other would load its reader in the
     burst), in its own thread (`--nice` applies to the phones' threads only)."""
     targets = app_ports(pid) if workers else [port]
+    snap0 = load_cpu.snapshot(pid)
     for target in targets:
         out: dict[str, list] = {k: [] for k in RESULTS}
         one = (target, [prepare(photo)], threading.Barrier(1), out)
@@ -141,7 +160,9 @@ def warm_up(pid: int, port: int, photo: Path, workers: int) -> None:
         warm.join(STEP_SECONDS * 2)
         if out["failed"] or not out["photo"]:
             print(f"  warming the process on port {target} failed: {out['failed'][:1]}")
-    print(f"  warmed: {len(targets)} app process(es), one photo each (ports {targets})")
+    used = load_cpu.account(snap0, load_cpu.snapshot(pid), 1.0)["apps"]
+    cpu = ", ".join(f"{a['cpu']:.1f}" for a in used.values())
+    print(f"  warmed: {len(targets)} app process(es), one photo each (ports {targets}; CPU s: {cpu})")
     time.sleep(2)
 
 
@@ -227,7 +248,7 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
         print(f"  phones per process (nginx's X-Jxmj-Upstream): {dict(sorted(split.items()))}")
     if opts.profile and opts.gil:
         held = ", ".join(f"{p} {v:.0%}" for p, v in load_cpu.gil_held(opts.profile, wall).items())
-        print(f"  Python's lock held over the burst (py-spy --gil samples), by process: {held}")
+        print(f"  Python's lock held (share of the burst's wall time, py-spy --gil), by process: {held}")
     for f in failed[:10]:
         print(f"    - {f}")
     print(
