@@ -76,8 +76,8 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
     out += [
         f"  photos/s, {n} processes / one: {rate_n / rate1:.2f}x ({rate_n:.2f} / {rate1:.2f};"
         " target >= 1.7x)",
-        f"  one process used {used1:.2f} of {cores} cores: more processes can add at most "
-        f"{cores / max(1e-9, used1):.2f}x on this box, with nothing else on it",
+        f"  one process used {used1:.2f} of {cores} cores: were that its use on a quiet box, more processes"
+        f" could add at most {cores / max(1e-9, used1):.2f}x here",
         f"  {n} processes: the client took {client_n:.2f} cores, other jobs {others_n:.2f}:"
         " the servers' ceiling "
         f"({cores} - {client_n:.2f} - {others_n:.2f}) / {cpp_n:.3f} s a photo = {ceiling:.2f} photos/s "
@@ -85,6 +85,6 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
         f"  {n} processes with the client's {client_n:.2f} cores given to the servers: {given:.2f} photos/s"
         f" ({given / rate1:.2f}x one process)",
         f"  with the client on another machine and the box quiet: {cores} / {cpp_n:.3f} s = {no_client:.2f} "
-        f"photos/s ({no_client / rate1:.2f}x one process as measured)",
+        f"photos/s ({no_client / rate1:.2f}x one process as measured in this run)",
     ]
     return out

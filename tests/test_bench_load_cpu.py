@@ -73,11 +73,12 @@ def test_the_comparison_says_the_ratio_and_what_the_box_allows():
     lines = load_compare.table([run(0, 8.0, 1.45, 0.05, 0.18), run(2, 10.0, 1.8, 0.1, 0.18)], 2, 2)
     text = "\n".join(lines)
     assert "photos/s, 2 processes / one: 1.25x (10.00 / 8.00; target >= 1.7x)" in text
-    assert "one process used 1.45 of 2 cores: more processes can add at most 1.38x" in text
+    assert "one process used 1.45 of 2 cores: were that its use on a quiet box" in text
+    assert "more processes could add at most 1.38x here" in text
     # (2 - 0.10 client - 0.00 others) / 0.18 s = 10.56 photos/s
     assert "= 10.56 photos/s (1.32x one process)" in text
     assert "given to the servers: 10.56 photos/s" in text  # 10 x (1.8 + 0.1) / 1.8
-    assert "2 / 0.180 s = 11.11 photos/s (1.39x one process as measured)" in text
+    assert "2 / 0.180 s = 11.11 photos/s (1.39x one process as measured in this run)" in text
     assert "| 31/33" in text
 
 
