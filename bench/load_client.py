@@ -4,8 +4,9 @@ protocol (protobuf over a WebSocket), and `run_session`, one phone's open and up
 The client runs on the same box as the servers it measures, so what it costs is counted
 (`load_cpu`) and kept small: every upload's request body is made before the burst (`prepare`:
 the photo's bytes, with `--distinct` a comment of their own, already in the multipart form the
-uploader sends), and of the page's messages only their kind and the few elements the
-benchmark checks are read.
+uploader sends); the page's messages are parsed by protobuf's C implementation (upb) and only
+their kind and the few elements the benchmark checks are looked at. Measured: 0.007-0.008 s of
+CPU a photo in all, 0.03-0.05 of 2 cores at 64 phones (docs/parlour.md).
 """
 
 from __future__ import annotations
