@@ -43,6 +43,8 @@ OpenCV's pools), nginx, the client itself (it runs on the same box: `getrusage`)
 behind nginx, how many phones each process got. The client's share is kept small: each upload's
 request body is made before the burst, and a request that meets a closed kept-alive connection is
 sent again, as a browser does. `--nice N` makes the phones' threads N nicer than the servers.
+`--workers N --direct`: the phones go to the N processes' own ports in turn, nginx left out (what
+nginx itself adds).
 
 `--compare N` (`load_compare`): one process, then N behind nginx, same client and photos, every
 process warmed with `--warm`; `--rounds R` runs the pair R times, alternating the order. Printed:
@@ -103,6 +105,7 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
     ap.add_argument("--compare", type=int, default=0, help="N: one process, then N behind nginx, one run")
     ap.add_argument("--rounds", type=int, default=1, help="with --compare: rounds of the pair, alternating")
+    ap.add_argument("--direct", action="store_true", help="with --workers: phones to the processes")
     ap.add_argument("--nice", type=int, default=0, help="the client's niceness (the servers keep theirs)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
@@ -183,12 +186,15 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
             memdump(server.pid, opts.memdump)
         # every upload's request body made now, not in the burst (the client shares the box)
         uploads = [[prepare(p) for p in photos] for _ in range(opts.sessions)]
+        # --direct: a parlour's phones each on one process's own port, in turn (nginx left out)
+        ports = app_ports(server.pid) if workers and opts.direct else [port]
+        targets = [ports[i % len(ports)] for i in range(opts.sessions)]
         spy = start_profile(server.pid, opts.profile, opts.gil) if opts.profile else None
         before_rss, load0 = rss_mb(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
-            threading.Thread(target=run_session, args=(port, mine, barrier, results), daemon=True)
-            for mine in uploads
+            threading.Thread(target=run_session, args=(to, mine, barrier, results), daemon=True)
+            for to, mine in zip(targets, uploads, strict=True)
         ]
         snap0 = load_cpu.snapshot(server.pid)
         t0 = time.perf_counter()
@@ -243,7 +249,9 @@ def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dic
         ratio = settled[-1] / max(1, before_rss)
         print(f"  RSS {opts.settle:g} s after the burst / before: {ratio:.2f}x (target <= 1.3x)")
     print("\n".join(load_cpu.lines(acc, n)))
-    if workers:  # how nginx's sticky hash spread the phones: an uneven split leaves a core idle at the end
+    if workers and opts.direct:
+        print(f"  phones per process: nginx left out (--direct), {opts.sessions} phones in turn on {ports}")
+    elif workers:  # how nginx's sticky hash spread the phones: an uneven split leaves a core idle at the end
         split = Counter(results.get("upstream", []))
         print(f"  phones per process (nginx's X-Jxmj-Upstream): {dict(sorted(split.items()))}")
     if opts.profile and opts.gil:
