@@ -9,7 +9,8 @@ the pair runs R times, the order alternating (1, N, N, 1, ...), so a change in t
 falls on both. Each burst prints its own report (`load_cpu`: CPU by component); then one table:
 photos/s, the ratio N / 1, and the cores each part used (CPU seconds / wall), with what the box
 allows: the servers can have at most the cores less what the client and the other jobs took, so
-"ceiling" is (cores - client - others) / CPU per photo, and "no client" is cores / CPU per photo
+"ceiling" is (cores - client - others) / CPU per photo (the app processes', nginx's and, when
+`JXMJ_DB` names it, PostgreSQL's), and "no client" is cores / CPU per photo
 (the client on another machine, the box otherwise quiet).
 """
 
@@ -69,6 +70,8 @@ def table(runs: list[dict], n: int, cores: int) -> list[str]:
     client_n = mean(many, lambda r: r["cores"]["client"])
     others_n = mean(many, lambda r: r["cores"]["others"])
     cpp_n = mean(many, lambda r: r["cpu_per_photo"])
+    pg_n = mean(many, lambda r: r["cores"]["postgres"] / max(1e-9, r["rate"]))  # PostgreSQL's s a photo
+    cpp_n += pg_n  # the servers' side of a photo: the app processes, nginx and the database
     ceiling = (cores - client_n - others_n) / cpp_n
     servers_n = mean(many, lambda r: r["cores"]["servers"])
     given = rate_n * (servers_n + client_n) / max(1e-9, servers_n)  # the client's cores to the servers

@@ -82,6 +82,13 @@ def test_the_comparison_says_the_ratio_and_what_the_box_allows():
     assert "| 31/33" in text
 
 
+def test_the_ceiling_counts_postgresql_s_cpu_a_photo():
+    many = run(2, 10.0, 1.8, 0.1, 0.18)
+    many["cores"]["postgres"] = 0.2  # 0.02 s a photo at 10 photos/s
+    text = "\n".join(load_compare.table([run(0, 8.0, 1.45, 0.05, 0.18), many], 2, 2))
+    assert "(2 - 0.10 - 0.00) / 0.200 s a photo = 9.50 photos/s (1.19x one process)" in text
+
+
 def test_a_server_tree_s_processes_are_told_apart_by_their_command_line(monkeypatch):
     assert load_cpu.kind(os.getpid()) == "other"  # pytest itself
     lines = {

@@ -26,7 +26,7 @@ needs_nginx = pytest.mark.skipif(NGINX is None, reason="needs nginx (Debian: apt
 def test_the_upstream_is_the_processes_sticky_on_the_route_cookie():
     conf = parlour.http_config([8501, 8502], "127.0.0.1:8080")
     assert "    server 127.0.0.1:8501 max_fails=0;\n    server 127.0.0.1:8502 max_fails=0;\n" in conf
-    # a new browser: the process with the fewest connections; then the one its cookie names
+    # a new browser: the process with the fewest new browsers' requests open; then the one its cookie names
     assert "upstream jxmj_app {\n    least_conn;" in conf
     pinned = "map $cookie_jxmj_route $jxmj_upstream {\n    default jxmj_app;\n"
     assert pinned + "    8501 jxmj_8501;\n    8502 jxmj_8502;\n}" in conf
@@ -130,7 +130,7 @@ def test_serve_parlour_balances_two_processes_sticky_and_stops_cleanly(tmp_path)
         assert served == {first.getheader(parlour.UPSTREAM_HEADER)}
         assert route == "jxmj_route=" + next(iter(served)).rsplit(":", 1)[1]
         assert _get(port, cookie=route).getheader("Set-Cookie") is None
-        # new browsers are spread evenly (the fewest connections first: one by one, in turn), so
+        # new browsers are spread evenly (the fewest requests open first: one by one, in turn), so
         # a burst of phones loads both processes alike (a hash of random cookies split 16 phones
         # 6 / 10: bench_load, docs/parlour.md)
         news = [_get(port) for _ in range(16)]
