@@ -133,8 +133,11 @@ def test_serve_parlour_balances_two_processes_sticky_and_stops_cleanly(tmp_path)
         # new browsers are spread evenly (the fewest requests open first: one by one, in turn), so
         # a burst of phones loads both processes alike (a hash of random cookies split 16 phones
         # 6 / 10: bench_load, docs/parlour.md)
-        news = [_get(port) for _ in range(16)]
-        others = [a.getheader(parlour.UPSTREAM_HEADER) for a in news]
+        others = []
+        for _ in range(16):  # one after another, each answer read whole (its request over)
+            answer = _get(port)
+            answer.read()
+            others.append(answer.getheader(parlour.UPSTREAM_HEADER))
         assert sorted(Counter(others).values()) == [8, 8], others
         assert all(a.startswith("127.0.0.1:") for a in others)
         # a cookie naming no process of this parlour (one of an earlier run's ports) is renewed
