@@ -38,7 +38,6 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
-from vision.dice import dice
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
@@ -234,13 +233,10 @@ class TileReader:
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
         margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
-        fifth = margins if clf.flag_model is not None else None
+        fifth, size = (margins if clf.flag_model is not None else None), (loaded.width, loaded.height)
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
-        dets, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
-        die = dice(dets)  # a die against the hand row: not a tile (off-hand, after the groups' tiles)
-        result.rejected += [Rejected(d.xyxy, d.conf) for d, x in zip(dets, die, strict=True) if x]
-        result.detections = [d for d, x in zip(dets, die, strict=True) if not x]
+        result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected)  # and dice
         return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -105,3 +105,14 @@ def test_table_scenes_with_dice_lose_the_dice_only(seed):
     out, _ = arrange([*weak, *dice_], (1600, 1200))
     gone = [d for d, f in zip(out, dice(out), strict=True) if f]
     assert sorted(d.xyxy for d in gone) == sorted(d.xyxy for d in dice_)
+
+
+def test_arrange_hands_the_dice_to_rejected_and_keeps_the_groups_indices():
+    """As the reader calls it: the dice leave the detections for `rejected`, the groups still
+    index the row's tiles."""
+    dice_ = [_die(1000, "2p"), _die(1040, "7p")]
+    rejected: list = []
+    dets, groups = arrange([*lay(ROW, y=Y), *dice_], SIZE, None, None, rejected)
+    assert [r.xyxy for r in rejected] == [d.xyxy for d in dice_]
+    assert [d.tile for d in dets] == ROW.split()
+    assert [dets[i].tile for g in groups for i in g.tiles] == ROW.split()
