@@ -1,0 +1,89 @@
+"""Dice (骰子) read as tiles: a die lying against the hand row is not a tile, so it leaves the
+detections (`Rejected`, `why: "not_a_tile"`), as the rack seen between two groups does.
+
+The classifier knows no die: a die's face (1-6 pips on a plain white face) reads as a dot tile
+(筒) or as 白 (`P`, a plain face), with a low confidence and flagged. `arrange` already keeps it out
+of the hand (`discard` or `other`), but a die right behind the hand row lies where a reader of rows
+takes it for one of the row's tiles (issue 35: three dice behind a row of winds and dragons read
+`2p`, `7p`, `P` and counted as three extra tiles of that row).
+
+A die is a small cube (edge 12-16 mm; a tile's face is about 20 x 28 mm): at the hand row's
+distance its box is no larger than a standing tile's. `dice` takes a box for a die when all hold:
+
+1. It is off the hand (`discard` or `other`): a hand tile is never taken away here.
+2. It reads as a dot tile or 白 (`DIE_TILES`), flagged `uncertain`, with a confidence under
+   `DIE_CONF` (the classifier has never seen a die; real tiles that close to the camera read
+   surely).
+3. It is no larger than the hand row's tiles: height at most `DIE_HEIGHT` x their median height
+   and area at most `DIE_AREA` x their median area (a die's face, seen from any side, is smaller
+   than a tile's; `DIE_AREA` leaves room for a box's noise and the cube's second face).
+4. It lies against the hand row: within `DIE_NEAR` of the row's median tile height from a hand
+   tile (a die further away is left as it is: off the hand, it changes nothing).
+
+Aspect is not asked: a row seen from above at a slant has square boxes too (the photo of issue 35:
+the row's tiles 1.02, the dice 1.01-1.12), and a die partly hidden by the row is wide and low.
+Measured on `real_sets_dev` (35 photos) and `real_rows_public` (29 photos) through `jxmj detect`:
+of the 15 off-hand boxes lying in a labelled row, the rule takes the 3 dice and nothing else (the
+others read confidently, are no dot or 白, or are larger than the row's tiles).
+
+numpy-free: boxes and roles only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import median
+
+from vision.detection import HAND_ROLES, Detection
+
+DIE_TILES = frozenset({*(f"{n}p" for n in range(1, 10)), "P"})
+"""What the classifier reads a die as: a dot tile (its pips) or 白 (its plain face)."""
+
+DIE_CONF = 0.3
+"""A die reads with a confidence under this (and flagged)."""
+
+DIE_HEIGHT, DIE_AREA = 1.0, 1.1
+"""A die's box: height at most `DIE_HEIGHT`, area at most `DIE_AREA` times the hand row's median."""
+
+DIE_NEAR = 1.0
+"""A die lies within this many of the hand row's median tile heights from a hand tile."""
+
+
+def _gap(a: Detection, b: Detection) -> float:
+    """Pixels between two boxes (0 when they touch or overlap)."""
+    ax0, ay0, ax1, ay1 = a.xyxy
+    bx0, by0, bx1, by1 = b.xyxy
+    return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1, 0.0)
+
+
+def dice(detections: Sequence[Detection]) -> list[bool]:
+    """Which detections are dice lying against the hand row (rules of the module docstring);
+    `detections` with their roles (`vision.arrange.arrange`).
+
+    >>> row = [Detection((x, 100, x + 30, 140), "E", 0.9, role="hand") for x in range(0, 300, 32)]
+    >>> die = Detection((40, 78, 64, 100), "2p", 0.2, uncertain=True, role="discard")
+    >>> far = Detection((40, 0, 64, 22), "2p", 0.2, uncertain=True, role="discard")
+    >>> sure = Detection((80, 78, 104, 100), "2p", 0.8, role="discard")
+    >>> dice([*row, die, far, sure])[-3:]
+    [True, False, False]
+    """
+    hand = [d for d in detections if d.role in HAND_ROLES]
+    if not hand:
+        return [False] * len(detections)
+    height = median(d.height for d in hand)
+    area = median(d.width * d.height for d in hand)
+    out = []
+    for d in detections:
+        out.append(
+            d.role not in HAND_ROLES
+            and d.tile in DIE_TILES
+            and d.uncertain
+            and d.conf < DIE_CONF
+            and d.height <= DIE_HEIGHT * height
+            and d.width * d.height <= DIE_AREA * area
+            and min(_gap(d, h) for h in hand) <= DIE_NEAR * height
+        )
+    return out
+
+
+__all__ = ["DIE_AREA", "DIE_CONF", "DIE_HEIGHT", "DIE_NEAR", "DIE_TILES", "dice"]
