@@ -56,9 +56,32 @@ def _gap(a: Detection, b: Detection) -> float:
     return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1, 0.0)
 
 
-def dice(detections: Sequence[Detection]) -> list[bool]:
+def measures(detections: Sequence[Detection]) -> list[tuple[float, float, float] | None]:
+    """Per detection `(height, area, gap)` over the hand row's median tile height, median box area
+    and median tile height (the gap to the nearest hand tile); None for a hand tile, or for all when
+    there is no hand. What `dice` compares with its limits (and `datasets.dice_cut` measures)."""
+    hand = [d for d in detections if d.role in HAND_ROLES]
+    if not hand:
+        return [None] * len(detections)
+    height = median(d.height for d in hand)
+    area = median(d.width * d.height for d in hand)
+    return [
+        None
+        if d.role in HAND_ROLES
+        else (d.height / height, d.width * d.height / area, min(_gap(d, h) for h in hand) / height)
+        for d in detections
+    ]
+
+
+def dice(
+    detections: Sequence[Detection],
+    conf: float = DIE_CONF,
+    height: float = DIE_HEIGHT,
+    area: float = DIE_AREA,
+    near: float = DIE_NEAR,
+) -> list[bool]:
     """Which detections are dice lying against the hand row (rules of the module docstring);
-    `detections` with their roles (`vision.arrange.arrange`).
+    `detections` with their roles (`vision.arrange.arrange`). The limits default to the module's.
 
     >>> row = [Detection((x, 100, x + 30, 140), "E", 0.9, role="hand") for x in range(0, 300, 32)]
     >>> die = Detection((40, 78, 64, 100), "2p", 0.2, uncertain=True, role="discard")
@@ -67,23 +90,16 @@ def dice(detections: Sequence[Detection]) -> list[bool]:
     >>> dice([*row, die, far, sure])[-3:]
     [True, False, False]
     """
-    hand = [d for d in detections if d.role in HAND_ROLES]
-    if not hand:
-        return [False] * len(detections)
-    height = median(d.height for d in hand)
-    area = median(d.width * d.height for d in hand)
-    out = []
-    for d in detections:
-        out.append(
-            d.role not in HAND_ROLES
-            and d.tile in DIE_TILES
-            and d.uncertain
-            and d.conf < DIE_CONF
-            and d.height <= DIE_HEIGHT * height
-            and d.width * d.height <= DIE_AREA * area
-            and min(_gap(d, h) for h in hand) <= DIE_NEAR * height
-        )
-    return out
+    return [
+        m is not None
+        and d.tile in DIE_TILES
+        and d.uncertain
+        and d.conf < conf
+        and m[0] <= height
+        and m[1] <= area
+        and m[2] <= near
+        for d, m in zip(detections, measures(detections), strict=True)
+    ]
 
 
-__all__ = ["DIE_AREA", "DIE_CONF", "DIE_HEIGHT", "DIE_NEAR", "DIE_TILES", "dice"]
+__all__ = ["DIE_AREA", "DIE_CONF", "DIE_HEIGHT", "DIE_NEAR", "DIE_TILES", "dice", "measures"]
