@@ -23,6 +23,9 @@ How the limits follow, fixed before the first run:
 3. With the chosen limits, the whole rule's takings: synthetic dice, loose tiles, the val split's
    tiles (any kind).
 
+Result (datasets/reports/dice-cut.json): the two overlap (`lo` 0.39 > `hi` 0.18), so the cut is
+0.18 and takes 7 of the 45 candidate dice; sizes 2.45 / 4.55; the val split: no tile taken.
+
 Nothing is trained; needs `../shared` (`JXMJ_SHARED`) for the val split and the CC0 art (without
 it the val part is skipped and the faces are drawn from fonts).
 """
