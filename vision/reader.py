@@ -233,10 +233,10 @@ class TileReader:
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
         margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
-        fifth = margins if clf.flag_model is not None else None
+        fifth, size = (margins if clf.flag_model is not None else None), (loaded.width, loaded.height)
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
-        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red)
+        result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected)  # and dice
         return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
