@@ -150,6 +150,6 @@ def test_the_boxes_of_a_photo_are_measured_together_as_each_alone(monkeypatch):
     real = face_polarity._polarities
     monkeypatch.setattr(face_polarity, "_polarities", lambda greys: batches.append(len(greys)) or real(greys))
     got = face_polarity.box_polarity(photo, np.array(boxes, np.float64))
+    assert batches == [len(boxes) - 1]  # one batch; the 4 x 4 box is too small to measure
     alone = [polarity(photo[max(y0, 0) : y1, max(x0, 0) : x1]) for x0, y0, x1, y1 in boxes]
     assert got.tolist() == alone and alone[:9] == [1, 1, 1, 1, -1, -1, -1, -1, 0]
-    assert batches == [len(boxes) - 1]  # one batch; the 4 x 4 box is too small to measure
