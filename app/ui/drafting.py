@@ -197,7 +197,7 @@ def save(key: str) -> None:
         return
     try:
         blob = h.photo_bytes if h.photo_unsaved else KEEP
-        _tried(lambda: store().save(key, data, blob, h.photo_digest if blob is not KEEP else None))
+        _tried(lambda: store().save(key, data, blob, digest=h.photo_digest if blob is not KEEP else None))
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
         said = ledger_flash(e) if e.code in REFUSED else Flash("warning", "draft.not_saved")
