@@ -9,20 +9,19 @@ Two ONNX models (docs/ARCHITECTURE.md):
    (`cv2.dnn.NMSBoxes`).
 2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
    resolution, a sideways box (width > 1.15 x height) is turned upright, resized to the
-   classifier's `input_size` and all boxes go through the classifier in one batch.
-   A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
-   A box the localizer calls `back` is a face-down tile unless the classifier says `flower`.
+   classifier's `input_size` and all boxes go through the classifier in one batch. A sideways
+   tile is classified turned both ways (90° and -90°); the likelier wins. A box the localizer
+   calls `back` is a face-down tile unless the classifier says `flower`.
 
-Speed: a JPEG is decoded once, at the reduced DCT scale its header allows: the long side stays
->= `ReaderConfig.decode_min_side` (1000 px: a quarter of a 12-megapixel photo). The localizer
-input is made from it, and so are the crops, unless the tiles found are so small there that a
-crop would have fewer pixels than the classifier's input (`ReaderConfig.min_crop_px`), or the
-region of the second localizer pass fewer than its input: then the photo is decoded again at
-the coarsest scale that has them (`vision.scale`), once, and the second pass and the crops use it.
+Speed: a JPEG is decoded once, at the reduced DCT scale its header allows: the long side stays >=
+`ReaderConfig.decode_min_side` (1000 px: a quarter of a 12-megapixel photo). The localizer input is
+made from it, and so are the crops, unless the tiles found are so small there that a crop would
+have fewer pixels than the classifier's input (`ReaderConfig.min_crop_px`), or the region of the
+second localizer pass fewer than its input: then it is decoded again at the coarsest scale that
+has them (`vision.scale`), once, and the second pass and the crops use it.
 
-`TileReader` holds one onnxruntime session per model, created once; `detect` keeps no state
-between calls, so one reader can serve many threads (`get_reader()` caches one per models
-directory).
+`TileReader`: one onnxruntime session per model, made once; `detect` keeps no state between calls:
+one reader serves many threads (`get_reader()` caches one per models directory).
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import box_features, load_flag_model
 from vision.gaps import append_views, fill_gaps
+from vision.grey_look import grey_look
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -187,13 +187,14 @@ class TileReader:
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
         classes = clf.classes
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
-        conf = scores * readings.p
         if clf.flag_model is not None and readings.proto_sim is not None:
             facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
             flags = clf.flag2(loaded, xyxy, readings, timing, source, facts)
             flags |= unlike_refs(readings, clf.calibration(refs))
         else:
-            flags = uncertain(readings, conf, clf.calibration(refs))
+            flags = uncertain(readings, scores * readings.p, clf.calibration(refs))
+        readings, flags = grey_look(clf, loaded, xyxy, readings, flags, timing, source, self.config)
+        conf = scores * readings.p  # unsure boxes read again in grey, above (`vision.grey_look`)
         if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
             plain = more["trace"].get("plain_cls")
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
@@ -240,10 +241,9 @@ class TileReader:
         return result
 
     def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The localizer on the whole image; when it finds fewer boxes than a hand holds, again
-        at a finer input (`vision.scale.finer_input`, graphs of free height and width only): its
-        boxes, less the halves of a first-pass box (`vision.boxes.halves`), and the first pass's
-        through NMS."""
+        """The localizer on the whole image; when it finds fewer boxes than a hand holds, again at
+        a finer input (`vision.scale.finer_input`, graphs of free height and width only): its boxes,
+        less the halves of a first-pass box (`vision.boxes.halves`), and the first's through NMS."""
         found = self._localize(pix)
         free = self.localizer.meta.get("refine_input_size")
         size = finer_input(pix.shape[:2], len(found[0]), self.localizer.input_size) if free else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
+from vision.grey_look import GREY_MIN_P
 from vision.text_check import TEXT_MIN_SCORE
 
 __all__ = ["ReaderConfig"]
@@ -52,6 +53,9 @@ class ReaderConfig:
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
+        grey_min_p: a box the classifier reads unsurely is read again made grey, and takes that
+            reading, flagged, from this probability on (`vision.grey_look`: a set coloured as
+            none it trained on, a riichi red five); None: it does not look.
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
     """
@@ -72,6 +76,7 @@ class ReaderConfig:
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
     shape_min_conf: float | None = None
+    grey_min_p: float | None = GREY_MIN_P
     dark_faces: bool = True
 
     def __post_init__(self) -> None:
