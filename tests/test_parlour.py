@@ -315,3 +315,20 @@ def test_http_typed_on_the_https_port_is_sent_to_https(tmp_path):
         assert answer.getheader("Location") == f"https://127.0.0.1:{port}/table?table=K7QM9ACXTRE"
     finally:
         cmd_parlour.stop(front)
+
+
+@pytest.mark.parametrize(
+    ("workers", "url", "noted"),
+    [
+        (1, "", False),
+        (2, "", True),
+        (2, "sqlite:////tmp/x.sqlite3", True),
+        (4, "sqlite+pysqlite:///l.db", True),
+        (2, "postgresql+psycopg://jxmj@localhost/jxmj", False),
+    ],
+)
+def test_several_processes_on_one_sqlite_file_are_told_to_use_postgresql(workers, url, noted):
+    note = cmd_parlour.sqlite_note(workers, url)
+    assert (note is not None) == noted
+    if noted:
+        assert f"{workers} processes share one SQLite file" in note and "postgresql+psycopg" in note
