@@ -276,6 +276,7 @@ def fill_gaps(
     classes: Sequence[str],
     pixels: tuple[np.ndarray, float] | None,
     score: float,
+    weak: np.ndarray | None = None,
 ) -> Filled:
     """Find the gaps among the boxes read as tiles, read them, keep the tiles found there.
 
@@ -288,6 +289,7 @@ def fill_gaps(
         pixels: `(image, k)`: the photo, where a box's pixels are `xyxy * k`: a gap box is read only
             where it continues its neighbours' face (`face_like`); None reads them all.
         score: the localizer score given to a gap box (it saw none there).
+        weak: not used (the localiser's weak boxes, for `vision.row_ends.fill_ends`).
 
     Returns:
         `Filled`; the same arrays (and `kept` empty) when no gap box is kept.
