@@ -23,7 +23,8 @@ boxes:
 4. **Reading**: the places are cut and classified in one batch. A place is kept when it reads a
    face (not `none`, not `back`) with `p >= END_MIN_P`, and every place between it and the row's
    end was kept. A 白 (`P`: a blank face, nothing printed to tell it from a light table) is kept
-   only with a full rim (a step over `RIM_STEP` at its top or bottom edge, like a tile's).
+   only with a full rim (a step over `RIM_STEP` at its top or bottom edge, like a tile's) and
+   beside a printed face (`printed_beside`: the lavender backs of a wall read 白 vouch for nothing).
 
 Nothing here was fitted on a photo: the sizes are in units of the row's own tiles, the colours
 against the row's own faces, `WEAK_CONF` and `END_MIN_P` were set before measuring.
@@ -111,7 +112,7 @@ def end_boxes(xyxy: np.ndarray, weak: np.ndarray, faces: np.ndarray, others: np.
 
     >>> row = np.array([[x, 0, x + 30, 40] for x in (0, 32, 64)], np.float32)
     >>> boxes, end, step = end_boxes(row, np.array([[97, 2, 127, 41]], np.float32), np.ones(3, bool))
-    >>> boxes.tolist(), end.tolist(), step.tolist()
+    >>> boxes.round(3).tolist(), end.tolist(), step.tolist()
     ([[96.0, 0.0, 126.0, 40.0]], [2], [1])
     >>> len(end_boxes(row, np.array([[110, 2, 140, 41]], np.float32), np.ones(3, bool))[0])  # half off
     0
@@ -172,6 +173,19 @@ def contiguous(end: np.ndarray, step: np.ndarray, ok: np.ndarray) -> np.ndarray:
     return keep
 
 
+def printed_beside(ends: np.ndarray, cls: np.ndarray, step: np.ndarray, blank: Sequence[int]) -> np.ndarray:
+    """Bool `(G,)`: the tile beside each place on the row's side (the end box, class `ends[g]`, for
+    step 1; the place before it, `cls[g - 1]`, further on) is read as a printed face, not one of
+    `blank` (白, `none`, `back`). A blank face is a tile only when a printed one vouches for the
+    face: a wall's backs or a light table read 白 beside each other prove nothing.
+
+    >>> printed_beside(np.array([5, 5, 33]), np.array([33, 33, 33]), np.array([1, 2, 1]), (33, 42, 43))
+    array([ True, False, False])
+    """
+    prev = np.where(step == 1, ends, np.roll(cls, 1))
+    return ~np.isin(prev, blank)
+
+
 def fill_ends(
     xyxy: np.ndarray,
     scores: np.ndarray,
@@ -210,10 +224,11 @@ def fill_ends(
     got = classify(places)
     ok = ~np.isin(got.cls, drop) & (got.p >= END_MIN_P)
     white = names.index(WHITE_DRAGON) if WHITE_DRAGON in names else -1
-    if pixels is not None and (got.cls == white).any():  # a blank face: only with a tile's rim
-        ok &= (got.cls != white) | (
-            rim_steps(pixels[0], places * np.float32(pixels[1])).max(axis=1) > RIM_STEP
-        )
+    if (got.cls == white).any():  # a blank face: beside a printed one, and with a tile's rim
+        ok &= (got.cls != white) | printed_beside(readings.cls[idx][end], got.cls, step, (white, *drop))
+        if pixels is not None:
+            rim = rim_steps(pixels[0], places * np.float32(pixels[1])).max(axis=1)
+            ok &= (got.cls != white) | (rim > RIM_STEP)
     kept = np.flatnonzero(contiguous(end, step, ok))
     if not len(kept):
         return found
@@ -240,6 +255,7 @@ __all__ = [
     "contiguous",
     "end_boxes",
     "fill_ends",
+    "printed_beside",
     "split_weak",
     "weak_floor",
 ]
