@@ -28,9 +28,8 @@ row's own faces. The constants were set from tile geometry and checked on synthe
 validation split of our real photos, never fitted on `real_sets_dev` (evaluation only): on the 71
 val photos the rows give 27 gap boxes, 7 of them face-coloured; 6 read `none`, one is a labelled
 tile the localiser missed (read 2p right, at p 0.25: below `GAP_MIN_P`), so nothing changes there.
-Not done, measured: boxes past a row's end (the same pitch, the same face) read 白 on any white
-table (80 of 182 on the val split, no tile among them), and without 白 they gained one tile on
-`real_sets_dev` for one extra box and one more tap (`datasets/reports/model-history.md`, issue 35).
+Boxes past a row's end on the pitch alone read 白 on any white table (80 of 182 on the val split,
+no tile among them): `vision.row_ends` reads them only where the localiser's own weak box points.
 """
 
 from __future__ import annotations

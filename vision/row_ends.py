@@ -191,14 +191,15 @@ def fill_ends(
     scores: np.ndarray,
     class_ids: np.ndarray,
     readings: Readings,
-    classify: Callable[[np.ndarray], Readings],
+    read: Callable[[np.ndarray], Readings],
     classes: Sequence[str],
     pixels: tuple[np.ndarray, float] | None,
     score: float,
     weak: np.ndarray | None = None,
 ) -> Filled:
     """Read the places beyond the rows' ends that the localiser's weak boxes point at (module
-    docstring); the arguments as `vision.gaps.fill_gaps`'s (the boxes after it), `weak` float
+    docstring); the arguments as `vision.gaps.fill_gaps`'s (the boxes after it; `read` its
+    `classify`), `weak` float
     `(W, 4)` the weak boxes (pixels of the boxes). Returns the boxes with the places kept appended
     (`kept`: their indices among the places classified)."""
     names = list(classes)
@@ -221,7 +222,7 @@ def fill_ends(
         places, end, step = places[keep], end[keep], step[keep]
     if not len(places):
         return found
-    got = classify(places)
+    got = read(places)
     ok = ~np.isin(got.cls, drop) & (got.p >= END_MIN_P)
     white = names.index(WHITE_DRAGON) if WHITE_DRAGON in names else -1
     if (got.cls == white).any():  # a blank face: beside a printed one, and with a tile's rim
