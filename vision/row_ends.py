@@ -16,8 +16,8 @@ boxes:
    end), a box one pitch further on, as tall as the end box, its foot on the row's baseline (the
    boxes' bottom edges fitted by a straight line, from the end box's), then a second and a third,
    as long as each place holds a weak box (its centre within `ON_PITCH` of a pitch and of a
-   tile's height of the place's, its size at least `MIN_SIZE` of the row's tiles: not a die) and
-   no box of the photo already covers it.
+   tile's height of the place's, its size at least `MIN_SIZE` of the row's tiles: not a die; at
+   most `MAX_SIZE`: not a box around a group) and no box of the photo already covers it.
 3. **Face and rim**: a place is read only when its median colour is the end tile's face colour
    (`vision.gaps.face_like`) and it shows a rim where the end tile does (`vision.gaps.rimless`).
 4. **Reading**: the places are cut and classified in one batch. A place is kept when it reads a
