@@ -61,6 +61,7 @@ from vision.refembed import gather_views
 from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
+from vision.row_ends import fill_ends, split_weak, weak_floor
 from vision.row_pitch import trim_overlaps
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
@@ -147,7 +148,8 @@ class TileReader:
 
         t0 = time.perf_counter()
         pix = loaded.pixels
-        xyxy, scores, class_ids = self._first_pass(pix)
+        weak: list[np.ndarray] = []  # the localiser's boxes under the score cut (`vision.row_ends`)
+        xyxy, scores, class_ids = self._first_pass(pix, weak)
         if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):  # a black set: inverted
             timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then all again
             result = self._detect(light_photo(self.classifier, loaded, xyxy, timing), refs, polarity=False)
@@ -156,7 +158,7 @@ class TileReader:
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
-            boxes, again, finer = self._second_pass(loaded, region, xyxy, timing)
+            boxes, again, finer = self._second_pass(loaded, region, xyxy, timing, weak)
             xyxy, scores, class_ids = nms(
                 np.concatenate([xyxy, boxes]),
                 np.concatenate([scores, again[1]]),
@@ -179,6 +181,7 @@ class TileReader:
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more: dict[str, Any] = {"refs": refs, "trace": {}} if refs is not None else {}
+        more["weak"] = np.concatenate(weak) if weak else None
         if finer is not None and not clf.fits_crops(loaded, finer, xyxy):
             finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
         fine = (finer.pixels, finer.scale) if finer is not None else None
@@ -224,9 +227,8 @@ class TileReader:
                     second=second if tile != BACK and second not in (tile, NONE_CLASS, BACK) else None,
                 )
             )
-            margins.append(
-                float(readings.logit_margin[k]) if readings.logit_margin is not None else float(conf[k])
-            )
+            lm = readings.logit_margin
+            margins.append(float(lm[k]) if lm is not None else float(conf[k]))
             probs.append(readings.probs[k] if readings.probs is not None else None)
         dets = check_faces(dets, probs, classes, source, self.text, self.config)  # `vision.face_checks`
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
@@ -240,22 +242,23 @@ class TileReader:
         result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected)  # and dice
         return result
 
-    def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The localizer on the whole image; when it finds fewer boxes than a hand holds, again at
-        a finer input (`vision.scale.finer_input`, graphs of free height and width only): its boxes,
-        less the halves of a first-pass box (`vision.boxes.halves`), and the first's through NMS."""
-        found = self._localize(pix)
+    def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:
+        """The localizer on the whole image; when it finds fewer boxes than a hand holds, again
+        at a finer input (`vision.scale.finer_input`, graphs of free height and width only): its
+        boxes, less the halves of a first-pass box (`vision.boxes.halves`), and the first pass's
+        through NMS. `weak`: gets the boxes under the score cut (`_localize`)."""
+        found = self._localize(pix, weak=weak)
         free = self.localizer.meta.get("refine_input_size")
         size = finer_input(pix.shape[:2], len(found[0]), self.localizer.input_size) if free else None
         if size is None:
             return found
-        more, cfg = self._localize(pix, size), self.config
+        more, cfg = self._localize(pix, size, weak), self.config
         whole = ~halves(more[0], found[0])
         xyxy, scores, ids = (np.concatenate([a, b[whole]]) for a, b in zip(found, more, strict=True))
         return nms(xyxy, scores, ids, cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
 
     def _second_pass(
-        self, loaded: LoadedImage, region: tuple[int, int, int, int], xyxy: np.ndarray, timing: dict
+        self, loaded: LoadedImage, region: tuple, xyxy: np.ndarray, timing: dict, weak: list | None = None
     ) -> tuple[np.ndarray, tuple, LoadedImage | None]:
         """The localizer again on `region` (pixels of `loaded`): `(boxes in pixels of loaded,
         (xyxy, scores, class_ids) as found, the finer decode or None)`. The photo is decoded
@@ -269,8 +272,8 @@ class TileReader:
         fine, k = (finer.pixels, finer.scale / loaded.scale) if finer is not None else (loaded.pixels, 1.0)
         x0, y0 = int(region[0] * k), int(region[1] * k)
         x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
-        more = self._localize(fine[y0:y1, x0:x1], self._refine_size)
         offset = np.array([x0, y0, x0, y0], np.float32)
+        more = self._localize(fine[y0:y1, x0:x1], self._refine_size, weak, lambda b: (b + offset) / k)
         return (more[0] + offset) / np.float32(k), more, finer
 
     @property
@@ -280,29 +283,23 @@ class TileReader:
         return int(h), int(w)
 
     def _localize(
-        self, pix: np.ndarray, size: tuple[int, int] | None = None
+        self, pix: np.ndarray, size: tuple[int, int] | None = None, weak: list | None = None, to=None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS, with the
         image letterboxed into `size` (default: the localizer's `input_size`, and for a photo
         that is a strip, a tight crop of one row, an input of its own shape where the graph
-        allows it: `vision.scale.strip_input`)."""
+        allows it: `vision.scale.strip_input`). `weak`: gets the boxes under the score cut, mapped by
+        `to` (`vision.row_ends.split_weak`)."""
         if size is None:
             size = self.localizer.input_size
             if self.localizer.meta.get("refine_input_size"):  # a graph of free height and width
                 size = strip_input(size, pix.shape[:2])
         blob, lb = letterbox(pix, size)
         raw = run_model(self.localizer, blob)
-        cfg = self.config
-        return decode_localizer(
-            raw,
-            len(self.localizer.classes),
-            lb,
-            (pix.shape[1], pix.shape[0]),
-            cfg.conf_threshold,
-            cfg.iou_threshold,
-            cfg.max_detections,
-            cfg.containment_threshold,
-        )
+        cfg, wh = self.config, (pix.shape[1], pix.shape[0])
+        low, args = weak_floor(cfg, weak), (cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
+        found = decode_localizer(raw, len(self.localizer.classes), lb, wh, low, *args)
+        return split_weak(found, cfg, weak, to)
 
     def _read(
         self,
@@ -314,6 +311,7 @@ class TileReader:
         refs: RefSet | None = None,
         source: tuple[np.ndarray, float] | None = None,
         trace: dict[str, Any] | None = None,
+        weak: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
         """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
         read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
@@ -343,11 +341,13 @@ class TileReader:
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
-        if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
+        cfg = self.config
+        for fill in [f for f, on in ((fill_gaps, cfg.fill_gaps), (fill_ends, cfg.row_ends)) if on]:
+            # a tile missed between two neighbours of a row (`vision.gaps`), past its ends (`row_ends`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
             found = (xyxy, scores, class_ids, readings)
             at = (source[0], source[1] / loaded.scale)
-            g = fill_gaps(*found, lambda b: plain(b, "unions"), clf.classes, at, self.config.conf_threshold)
+            g = fill(*found, lambda b: plain(b, "unions"), clf.classes, at, cfg.conf_threshold, weak=weak)
             xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
             origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
         if refs is not None:
