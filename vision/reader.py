@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,7 @@ from vision.splits import merge_splits
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
+from vision.wide_boxes import closer, split_wide
 
 
 class TileReader:
@@ -343,6 +345,17 @@ class TileReader:
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
+        if self.config.split_wide:  # a box around several tiles, looked at closer (`vision.wide_boxes`)
+            n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
+            cfg, size = self.config, (loaded.pixels.shape[1], loaded.pixels.shape[0])
+            look = closer(
+                lambda px: self._localize(px, self._refine_size), source[0], source[1] / loaded.scale
+            )
+            dedupe = partial(nms, iou_threshold=cfg.iou_threshold, max_detections=cfg.max_detections)
+            found = (xyxy, scores, class_ids, readings)
+            w = split_wide(*found, look, lambda b: plain(b, "unions"), clf.classes, size, dedupe)
+            xyxy, scores, class_ids, readings = w.xyxy, w.scores, w.class_ids, w.readings
+            origin = np.concatenate([origin[w.keep], -(n_unions + w.kept + 1)])
         if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
             found = (xyxy, scores, class_ids, readings)

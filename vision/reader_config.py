@@ -40,6 +40,8 @@ class ReaderConfig:
             a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         fill_gaps: read a tile the localizer missed between two neighbours of a row (`vision.gaps`).
+        split_wide: a box around several tiles is localized again, closer, and replaced by the
+            tiles found there that read confidently (`vision.wide_boxes`).
         trim_rows: neighbouring boxes of a row that reach into each other are cut where the
             tiles meet (`vision.row_pitch`).
         threads: onnxruntime intra-op threads (None: one per core).
@@ -67,6 +69,7 @@ class ReaderConfig:
     refine_margin: float = 0.1
     merge_splits: bool = True
     fill_gaps: bool = True
+    split_wide: bool = True
     trim_rows: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE

@@ -1,0 +1,290 @@
+"""Wide boxes: one localizer box around several tiles, looked at again closer and cut into its tiles.
+
+On a large photo where the hand fills a small part (a street table, issue 35: a 3720 x 2800 photo
+whose standing row of six tiles is ~560 px wide), the localizer at its coarse input sees the row as
+one object: it draws boxes that span three or four tiles along the row and twice a tile's height
+(the faces and the tiles' bodies at a slant). Each box is read as one tile (9p, 8p) and the tiles
+it holds are lost. No row of single-tile boxes lies around them, so no pitch can cut them
+(`vision.gaps`, `vision.row_pitch`); but the localizer itself, given the box's region at its own
+input size, sees the tiles one by one (there: six boxes of one tile each, scores 0.6-0.7).
+
+This stage (`split_wide`) runs after the first classifier pass and the split merge:
+
+1. **Wide boxes** (`wide`, geometry only): a box whose area is at least `WIDE_AREA` x the median
+   box's of the photo (at least `MIN_OTHERS` other boxes to measure it), the largest
+   `MAX_WIDE` of them. A tile is one tile's area however it lies: upright or sideways (4:3 or
+   3:4) it is ~1 x; a box of two or more tiles side by side is >= 2 x, and a wide box of the
+   kind above 3.5-6.5 x.
+2. **Closer look** (`localize`): the box widened by `PAD` of its size on every side, localized
+   alone (one extra localizer run per wide box, only where there are any).
+3. **Pieces** (`inside`, `boxed`): the boxes found there whose centre lies inside the wide box,
+   each at most `PIECE_AREA` of its area (a box as large is the same box again), none the same
+   tile as another box of the photo that is not wide (`SAME_TILE` of the smaller one covered by
+   it); the pieces of every closer look through NMS (two wide boxes that overlap see the same
+   tiles).
+4. **Reading and cut** (`cut`): the pieces are classified like any box (one extra classifier
+   batch). The wide box is replaced by its pieces that read a tile or a back (not `none`)
+   with `p >= PIECE_MIN_P`, when there are at least `MIN_PIECES` of them; else it stays as it
+   is. A tile boxed large (a close-up, a tile with a long shadow) gives one piece at most: it
+   stays; a region of table, of hands, gives pieces that read `none`: it stays. A wide box not
+   cut that the closer look does not box again (no box of `SEEN_IOU` with it) and that reads
+   no tile with `p >= PIECE_MIN_P` is no object at the closer scale: dropped (a box around a
+   heap of discards lying flat, read 8s at p 0.19).
+
+The rule uses no photo's numbers: sizes against the photo's own boxes, the cut from the
+localizer and the classifier on the box's own pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+import numpy as np
+
+from vision.modelfiles import NONE_CLASS
+from vision.reading import Readings
+
+WIDE_AREA = 2.5
+"""A box at least this many times the median box's area may hold several tiles."""
+
+MIN_OTHERS = 3
+"""... measured against at least this many other boxes."""
+
+MAX_WIDE = 4
+"""At most this many wide boxes (the largest) are looked at again: one localizer run each."""
+
+PAD = 0.25
+"""The closer look's region: the wide box widened by this share of its width / height a side."""
+
+PIECE_AREA = 0.6
+"""A piece has at most this share of the wide box's area."""
+
+SAME_TILE = 0.5
+"""A piece with this share of it (or of the other box) covered by another box of the photo is
+that box's tile again: dropped."""
+
+PIECE_MIN_P = 0.5
+"""A piece reads a tile when its reading (not `none`) is at least this likely (calibrated `p`)."""
+
+MIN_PIECES = 2
+"""A wide box is cut when at least this many of its pieces read tiles."""
+
+SEEN_IOU = 0.5
+"""The closer look boxes the wide box again when one of its boxes overlaps it this much (IoU)."""
+
+
+Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""`(xyxy float32 (N, 4), scores (N,), class_ids (N,))` in the photo's pixels."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The boxes after the stage: the input boxes less the `cut` (and dropped) ones, then the pieces kept;
+    `xyxy`, `scores`, `class_ids`, `readings`; `keep` int: the input boxes kept (in order);
+    `kept` int: the index of each kept piece among the pieces classified; `cut` int: the input
+    boxes replaced by their pieces."""
+
+    xyxy: np.ndarray
+    scores: np.ndarray
+    class_ids: np.ndarray
+    readings: Readings
+    keep: np.ndarray
+    kept: np.ndarray
+    cut: np.ndarray
+
+
+def wide(xyxy: np.ndarray) -> np.ndarray:
+    """Int: the boxes that may hold several tiles (step 1), the largest first.
+
+    >>> row = [[x, 0, x + 30, 40] for x in (0, 32, 64, 96)]
+    >>> wide(np.array(row + [[0, 60, 100, 110], [0, 120, 44, 150]], np.float32)).tolist()
+    [4]
+    >>> wide(np.array(row[:2] + [[0, 60, 100, 110]], np.float32)).tolist()  # too few to compare
+    []
+    """
+    b = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    if len(b) < MIN_OTHERS + 1:
+        return np.zeros(0, np.int64)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    big = np.flatnonzero(area >= WIDE_AREA * np.median(area))
+    return big[np.argsort(-area[big], kind="stable")][:MAX_WIDE].astype(np.int64)
+
+
+def region(box: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
+    """The closer look's region (step 2): `box` widened by `PAD` a side, in the image, whole pixels.
+
+    >>> region(np.array([100, 100, 200, 140], np.float32), 1000, 1000)
+    (75, 90, 225, 150)
+    """
+    x0, y0, x1, y1 = (float(v) for v in box)
+    pw, ph = PAD * (x1 - x0), PAD * (y1 - y0)
+    return (
+        max(0, int(x0 - pw)),
+        max(0, int(y0 - ph)),
+        min(width, int(np.ceil(x1 + pw))),
+        min(height, int(np.ceil(y1 + ph))),
+    )
+
+
+def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Float `(N,)`: intersection over union of `box` with each of `boxes` `(N, 4)`.
+
+    >>> boxes = np.array([[0, 0, 10, 10], [5, 0, 15, 10], [20, 0, 30, 10]])
+    >>> iou(np.array([0, 0, 10, 10]), boxes).round(3).tolist()
+    [1.0, 0.333, 0.0]
+    """
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    iw = np.clip(np.minimum(box[2], b[:, 2]) - np.maximum(box[0], b[:, 0]), 0, None)
+    ih = np.clip(np.minimum(box[3], b[:, 3]) - np.maximum(box[1], b[:, 1]), 0, None)
+    inter = iw * ih
+    union = (box[2] - box[0]) * (box[3] - box[1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]) - inter
+    return inter / np.maximum(union, 1e-9)
+
+
+def inside(box: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Bool `(N,)`: which `found` boxes (float `(N, 4)`) may be pieces of the wide `box`: the
+    centre inside it, the area at most `PIECE_AREA` of its (a box as large is the box again).
+
+    >>> box = np.array([0, 0, 90, 40], np.float32)
+    >>> inside(box, np.array([[0, 0, 30, 40], [0, 0, 90, 40], [95, 0, 125, 40]], np.float32)).tolist()
+    [True, False, False]
+    """
+    f = np.asarray(found, np.float32).reshape(-1, 4)
+    cx, cy = (f[:, 0] + f[:, 2]) / 2, (f[:, 1] + f[:, 3]) / 2
+    area = (f[:, 2] - f[:, 0]) * (f[:, 3] - f[:, 1])
+    centre = (box[0] <= cx) & (cx <= box[2]) & (box[1] <= cy) & (cy <= box[3])
+    return centre & (area <= PIECE_AREA * (box[2] - box[0]) * (box[3] - box[1]))
+
+
+def boxed(found: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Bool `(N,)`: which `found` boxes are a tile `others` (`(M, 4)`, the photo's boxes that are
+    not wide) box already: `SAME_TILE` of the smaller of the two covered.
+
+    >>> found = np.array([[0, 0, 30, 40], [60, 0, 90, 40]], np.float32)
+    >>> boxed(found, np.array([[58, 0, 88, 40]], np.float32)).tolist()
+    [False, True]
+    """
+    f = np.asarray(found, np.float32).reshape(-1, 4)
+    o = np.asarray(others, np.float32).reshape(-1, 4)
+    if not len(o) or not len(f):
+        return np.zeros(len(f), bool)
+    iw = np.minimum(f[:, None, 2], o[None, :, 2]) - np.maximum(f[:, None, 0], o[None, :, 0])
+    ih = np.minimum(f[:, None, 3], o[None, :, 3]) - np.maximum(f[:, None, 1], o[None, :, 1])
+    inter = np.clip(iw, 0, None) * np.clip(ih, 0, None)
+    f_area = (f[:, 2] - f[:, 0]) * (f[:, 3] - f[:, 1])
+    o_area = (o[:, 2] - o[:, 0]) * (o[:, 3] - o[:, 1])
+    smaller = np.maximum(np.minimum(f_area[:, None], o_area[None, :]), 1e-6)
+    return (inter / smaller >= SAME_TILE).any(axis=1)
+
+
+def closer(
+    localize: Callable[[np.ndarray], Boxes], pixels: np.ndarray, k: float
+) -> Callable[[tuple[int, int, int, int]], Boxes]:
+    """`split_wide`'s `localize`: `localize` (the localizer on an image: its boxes there) on a
+    region of `pixels`, where the photo's pixels are `k` x those of the boxes; boxes back in
+    the boxes' pixels."""
+
+    def look(region: tuple[int, int, int, int]) -> Boxes:
+        x0, y0 = int(region[0] * k), int(region[1] * k)
+        x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
+        xyxy, scores, ids = localize(pixels[y0:y1, x0:x1])
+        return (xyxy + np.array([x0, y0, x0, y0], np.float32)) / np.float32(k), scores, ids
+
+    return look
+
+
+def split_wide(
+    xyxy: np.ndarray,
+    scores: np.ndarray,
+    class_ids: np.ndarray,
+    readings: Readings,
+    localize: Callable[[tuple[int, int, int, int]], Boxes],
+    classify: Callable[[np.ndarray], Readings],
+    classes: Sequence[str],
+    size: tuple[int, int],
+    dedupe: Callable[[np.ndarray, np.ndarray, np.ndarray], Boxes],
+) -> Cut:
+    """Look again at the wide boxes, cut those whose pieces read tiles (the module docstring).
+
+    Args:
+        xyxy: float32 `(K, 4)` boxes (pixels); `scores` `(K,)` localizer scores; `class_ids` `(K,)`.
+        readings: the classifier's readings of the `K` boxes.
+        localize: the localizer on a region `(x0, y0, x1, y1)` of the photo: its boxes there, in
+            the photo's pixels.
+        classify: reads a float32 `(P, 4)` array of boxes (the same pixels) as `Readings`.
+        classes: the classifier's class names (`none` among them, or not).
+        size: `(width, height)` of the photo (the pixels of `xyxy`).
+        dedupe: NMS over the pieces of every closer look (two wide boxes that overlap see the
+            same tiles).
+
+    Returns:
+        `Cut`; the same arrays (`cut` and `kept` empty) when no box is cut.
+    """
+    k = len(xyxy)
+    nothing = Cut(
+        xyxy, scores, class_ids, readings, np.arange(k), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    )
+    big = wide(xyxy)
+    if not len(big):
+        return nothing
+    others = np.delete(xyxy, big, axis=0)
+    found: list[Boxes] = []
+    seen = np.zeros(len(big), bool)  # the closer look boxes the wide box again
+    for n, i in enumerate(big):
+        boxes, s, c = localize(region(xyxy[i], *size))
+        seen[n] = bool(len(boxes)) and float(iou(xyxy[i], boxes).max()) >= SEEN_IOU
+        take = inside(xyxy[i], boxes) & ~boxed(boxes, others)
+        found.append((boxes[take], s[take], c[take]))
+    p_xyxy, p_scores, p_ids = dedupe(*(np.concatenate([f[n] for f in found]) for n in range(3)))
+    if not len(p_xyxy):
+        return nothing
+    p_xyxy = p_xyxy.astype(np.float32)
+    got = classify(p_xyxy)
+    none = list(classes).index(NONE_CLASS) if NONE_CLASS in classes else -1
+    good = (got.cls != none) & (got.p >= PIECE_MIN_P)
+    within = np.stack([inside(xyxy[i], p_xyxy) for i in big])  # (W, P)
+    cut_rows = (within & good).sum(axis=1) >= MIN_PIECES
+    unsure = (readings.cls[big] == none) | (readings.p[big] < PIECE_MIN_P)
+    gone = big[~cut_rows & ~seen & unsure]  # no object closer, no tile read: dropped
+    if not cut_rows.any() and not len(gone):
+        return nothing
+    cut = big[cut_rows]
+    kept = np.flatnonzero(good & within[cut_rows].any(axis=0))
+    keep = np.setdiff1d(np.arange(k), np.concatenate([cut, gone]))
+    parts: dict[str, Any] = {}
+    for f in dataclass_fields(Readings):
+        a, b = getattr(readings, f.name), getattr(got, f.name)
+        parts[f.name] = None if a is None or b is None else np.concatenate([a[keep], b[kept]])
+    return Cut(
+        np.concatenate([xyxy[keep], p_xyxy[kept]]).astype(np.float32),
+        np.concatenate([scores[keep], p_scores[kept].astype(scores.dtype)]),
+        np.concatenate([class_ids[keep], p_ids[kept].astype(class_ids.dtype)]),
+        Readings(**parts),
+        keep,
+        kept,
+        cut,
+    )
+
+
+__all__ = [
+    "MAX_WIDE",
+    "MIN_OTHERS",
+    "MIN_PIECES",
+    "PAD",
+    "PIECE_AREA",
+    "PIECE_MIN_P",
+    "SAME_TILE",
+    "SEEN_IOU",
+    "WIDE_AREA",
+    "Cut",
+    "boxed",
+    "closer",
+    "inside",
+    "iou",
+    "region",
+    "split_wide",
+    "wide",
+]
