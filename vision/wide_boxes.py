@@ -22,14 +22,14 @@ This stage (`split_wide`) runs after the first classifier pass and the split mer
    tile as another box of the photo that is not wide (`SAME_TILE` of the smaller one covered by
    it); the pieces of every closer look through NMS (two wide boxes that overlap see the same
    tiles).
-4. **Reading and cut** (`cut`): the pieces are classified like any box (one extra classifier
-   batch). The wide box is replaced by its pieces that read a tile or a back (not `none`)
-   with `p >= PIECE_MIN_P`, when there are at least `MIN_PIECES` of them; else it stays as it
-   is. A tile boxed large (a close-up, a tile with a long shadow) gives one piece at most: it
-   stays; a region of table, of hands, gives pieces that read `none`: it stays. A wide box not
-   cut that the closer look does not box again (no box of `SEEN_IOU` with it) and that reads
-   no tile with `p >= PIECE_MIN_P` is no object at the closer scale: dropped (a box around a
-   heap of discards lying flat, read 8s at p 0.19).
+4. **Reading and cut** (`split_wide`): the pieces are classified like any box (one extra
+   classifier batch). A wide box is replaced by its pieces that read a tile or a back (not
+   `none`) with `p >= PIECE_MIN_P` when there are at least `MIN_PIECES` of them, or when the
+   closer look does not box it again (no box of `SEEN_IOU` with it) and it reads no tile with
+   `p >= PIECE_MIN_P` itself: no object at the closer scale (a box around a heap of discards
+   lying flat, read 8s at p 0.19; a tile with its long shadow, read weakly, is its piece boxed
+   tight). Else it stays as it is: a tile boxed large and read confidently (a close-up) gives
+   one piece at most; a region of table or of hands gives pieces that read `none`.
 
 The rule uses no photo's numbers: sizes against the photo's own boxes, the cut from the
 localizer and the classifier on the box's own pixels.
@@ -246,14 +246,13 @@ def split_wide(
     none = list(classes).index(NONE_CLASS) if NONE_CLASS in classes else -1
     good = (got.cls != none) & (got.p >= PIECE_MIN_P)
     within = np.stack([inside(xyxy[i], p_xyxy) for i in big])  # (W, P)
-    cut_rows = (within & good).sum(axis=1) >= MIN_PIECES
     unsure = (readings.cls[big] == none) | (readings.p[big] < PIECE_MIN_P)
-    gone = big[~cut_rows & ~seen & unsure]  # no object closer, no tile read: dropped
-    if not cut_rows.any() and not len(gone):
+    cut_rows = ((within & good).sum(axis=1) >= MIN_PIECES) | (~seen & unsure)
+    if not cut_rows.any():
         return nothing
     cut = big[cut_rows]
     kept = np.flatnonzero(good & within[cut_rows].any(axis=0))
-    keep = np.setdiff1d(np.arange(k), np.concatenate([cut, gone]))
+    keep = np.setdiff1d(np.arange(k), cut)
     parts: dict[str, Any] = {}
     for f in dataclass_fields(Readings):
         a, b = getattr(readings, f.name), getattr(got, f.name)
