@@ -24,7 +24,9 @@ This stage (`split_wide`) runs after the first classifier pass and the split mer
    tiles).
 4. **Reading and cut** (`split_wide`): the pieces are classified like any box (one extra
    classifier batch). A wide box is replaced by its pieces that read a tile or a back (not
-   `none`) with `p >= PIECE_MIN_P` when there are at least `MIN_PIECES` of them, or when the
+   `none`) with `p >= PIECE_MIN_P` when at least `MIN_PIECES` of them stand side by side as a
+   row's tiles do (`side_by_side`: a heap of discards boxed loosely gives pieces that lie apart
+   or on one another), or when the
    closer look does not box it again (no box of `SEEN_IOU` with it) and it reads no tile with
    `p >= PIECE_MIN_P` itself: no object at the closer scale (a box around a heap of discards
    lying flat, read 8s at p 0.19; a tile with its long shadow, read weakly, is its piece boxed
@@ -71,6 +73,18 @@ PIECE_MIN_P = 0.5
 
 MIN_PIECES = 2
 """A wide box is cut when at least this many of its pieces read tiles."""
+
+SAME_HEIGHT = 0.75
+"""Pieces side by side: the shorter at least this share of the taller one's height, ..."""
+
+SAME_ROW = 0.6
+"""... their heights sharing at least this share of the shorter one's (a row at a slant rises a
+few per cent a tile), ..."""
+
+TOUCH = 0.25
+"""... and the space between them (or their overlap) at most this share of the narrower one's
+width: the tiles of a row touch; two boxes on one tile overlap by more, two tiles of a heap
+lie apart."""
 
 SEEN_IOU = 0.5
 """The closer look boxes the wide box again when one of its boxes overlaps it this much (IoU)."""
@@ -196,6 +210,26 @@ def closer(
     return look
 
 
+def side_by_side(xyxy: np.ndarray) -> np.ndarray:
+    """Bool `(N,)`: which boxes stand beside another of them as the tiles of a row do: heights
+    within `SAME_HEIGHT`, sharing `SAME_ROW` of the shorter one's height, and the space between
+    them (or their overlap) at most `TOUCH` of the narrower one's width.
+
+    >>> row = np.array([[0, 0, 30, 40], [31, 1, 61, 41], [90, 0, 120, 40], [95, 2, 125, 42]], np.float32)
+    >>> side_by_side(row).tolist()  # two touching; a tile apart; two boxes on one tile
+    [True, True, False, False]
+    """
+    b = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    lo, hi = np.minimum(h[:, None], h[None, :]), np.maximum(h[:, None], h[None, :])
+    share = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    space = np.maximum(b[:, None, 0], b[None, :, 0]) - np.minimum(b[:, None, 2], b[None, :, 2])
+    near = np.abs(space) <= TOUCH * np.minimum(w[:, None], w[None, :])
+    pair = (lo >= SAME_HEIGHT * hi) & (share >= SAME_ROW * lo) & near
+    np.fill_diagonal(pair, False)
+    return pair.any(axis=1)
+
+
 def split_wide(
     xyxy: np.ndarray,
     scores: np.ndarray,
@@ -247,7 +281,8 @@ def split_wide(
     good = (got.cls != none) & (got.p >= PIECE_MIN_P)
     within = np.stack([inside(xyxy[i], p_xyxy) for i in big])  # (W, P)
     unsure = (readings.cls[big] == none) | (readings.p[big] < PIECE_MIN_P)
-    cut_rows = ((within & good).sum(axis=1) >= MIN_PIECES) | (~seen & unsure)
+    row = np.stack([side_by_side(p_xyxy[w & good]).sum() for w in within])  # (W,)
+    cut_rows = (row >= MIN_PIECES) | (~seen & unsure)
     if not cut_rows.any():
         return nothing
     cut = big[cut_rows]
@@ -275,8 +310,11 @@ __all__ = [
     "PAD",
     "PIECE_AREA",
     "PIECE_MIN_P",
+    "SAME_HEIGHT",
+    "SAME_ROW",
     "SAME_TILE",
     "SEEN_IOU",
+    "TOUCH",
     "WIDE_AREA",
     "Cut",
     "boxed",
@@ -284,6 +322,7 @@ __all__ = [
     "inside",
     "iou",
     "region",
+    "side_by_side",
     "split_wide",
     "wide",
 ]
