@@ -177,3 +177,15 @@ def test_drawn_a_closer_look_that_finds_no_tile_cuts_nothing(drawn):
     coarse = np.concatenate([xyxy[:11], [wide_box]])
     w, _names, _boxes = cut(drawn, coarse, np.concatenate([[wide_box], table]))
     assert w.cut.tolist() == [] and len(w.xyxy) == 12
+
+
+def test_drawn_pieces_that_lie_apart_cut_nothing(drawn):
+    # a loose box over a heap: the closer look boxes it again and finds two tiles a tile apart
+    # (each read confidently): no row of tiles there, the box stays as it is
+    *_, xyxy, codes = drawn
+    wide_box = union(xyxy, 11, 14, 0.4)
+    coarse = np.concatenate([xyxy[:11], [wide_box]])
+    w, _names, _boxes = cut(drawn, coarse, np.stack([wide_box, xyxy[11], xyxy[13]]))
+    assert w.cut.tolist() == [] and len(w.xyxy) == 12
+    w, names, _boxes = cut(drawn, coarse, np.stack([wide_box, xyxy[11], xyxy[12]]))  # side by side: cut
+    assert w.cut.tolist() == [11] and names[11:] == codes[11:13]
