@@ -11,10 +11,10 @@ input size, sees the tiles one by one (there: six boxes of one tile each, scores
 This stage (`split_wide`) runs after the first classifier pass and the split merge:
 
 1. **Wide boxes** (`wide`, geometry only): a box whose area is at least `WIDE_AREA` x the median
-   box's of the photo (at least `MIN_OTHERS` other boxes to measure it), the largest
-   `MAX_WIDE` of them. A tile is one tile's area however it lies: upright or sideways (4:3 or
-   3:4) it is ~1 x; a box of two or more tiles side by side is >= 2 x, and a wide box of the
-   kind above 3.5-6.5 x.
+   box's of the photo (at least `MIN_OTHERS` other boxes to measure it), the largest `MAX_WIDE`
+   of them. A tile is one tile's area however it lies (upright 3:4 or sideways 4:3: ~1 x; the
+   nearest tiles of a photo in perspective up to ~2 x); a box of three tiles or more is >= 3 x
+   (the street photo's: 3.8-6.9 x). Two tiles in one box (2 x) are not looked at.
 2. **Closer look** (`localize`): the box widened by `PAD` of its size on every side, localized
    alone (one extra localizer run per wide box, only where there are any).
 3. **Pieces** (`inside`, `boxed`): the boxes found there whose centre lies inside the wide box,
@@ -26,12 +26,12 @@ This stage (`split_wide`) runs after the first classifier pass and the split mer
    classifier batch). A wide box is replaced by its pieces that read a tile or a back (not
    `none`) with `p >= PIECE_MIN_P` when at least `MIN_PIECES` of them stand side by side as a
    row's tiles do (`side_by_side`: a heap of discards boxed loosely gives pieces that lie apart
-   or on one another), or when the
-   closer look does not box it again (no box of `SEEN_IOU` with it) and it reads no tile with
-   `p >= PIECE_MIN_P` itself: no object at the closer scale (a box around a heap of discards
-   lying flat, read 8s at p 0.19; a tile with its long shadow, read weakly, is its piece boxed
-   tight). Else it stays as it is: a tile boxed large and read confidently (a close-up) gives
-   one piece at most; a region of table or of hands gives pieces that read `none`.
+   or on one another), or when the closer look does not box it again (no box of `SEEN_IOU` with
+   it) and it reads no tile with `p >= PIECE_MIN_P` itself: no object at the closer scale (a box
+   around a heap of discards lying flat, read 8s at p 0.19; a tile with its long shadow, read
+   weakly, is its piece boxed tight). Else it stays as it is: a tile boxed large and read
+   confidently (a close-up) gives one piece at most; a region of table or of hands gives pieces
+   that read `none`.
 
 The rule uses no photo's numbers: sizes against the photo's own boxes, the cut from the
 localizer and the classifier on the box's own pixels.
