@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.boxes import nms
 from vision.modelfiles import NONE_CLASS
 from vision.reading import Readings
 
@@ -86,6 +87,9 @@ TOUCH = 0.25
 width: the tiles of a row touch; two boxes on one tile overlap by more, two tiles of a heap
 lie apart."""
 
+DEDUPE_IOU, DEDUPE_CONTAINED = 0.45, 0.8
+"""The pieces' NMS: `ReaderConfig`'s `iou_threshold` and `containment_threshold` defaults."""
+
 SEEN_IOU = 0.5
 """The closer look boxes the wide box again when one of its boxes overlaps it this much (IoU)."""
 
@@ -96,10 +100,10 @@ Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """The boxes after the stage: the input boxes less the `cut` (and dropped) ones, then the pieces kept;
+    """The boxes after the stage: the input boxes less the `cut` ones, then the pieces kept;
     `xyxy`, `scores`, `class_ids`, `readings`; `keep` int: the input boxes kept (in order);
     `kept` int: the index of each kept piece among the pieces classified; `cut` int: the input
-    boxes replaced by their pieces."""
+    boxes replaced by their pieces; `read`: how many pieces were classified."""
 
     xyxy: np.ndarray
     scores: np.ndarray
@@ -108,6 +112,17 @@ class Cut:
     keep: np.ndarray
     kept: np.ndarray
     cut: np.ndarray
+    read: int = 0
+
+    def boxes(
+        self, origin: np.ndarray, views: dict
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings, np.ndarray]:
+        """`(xyxy, scores, class_ids, readings, origin)`: `origin` says where each box's views are
+        (`vision.splits.Merged.origin`): the kept boxes' `origin`, then the pieces, read after the
+        `views["unions"]` the reader held before the pieces (`vision.reader`)."""
+        n = max(views["unions"][2], default=-1) + 1 - self.read if "unions" in views else 0
+        origin = np.concatenate([origin[self.keep], -(n + self.kept + 1)])
+        return self.xyxy, self.scores, self.class_ids, self.readings, origin
 
 
 def wide(xyxy: np.ndarray) -> np.ndarray:
@@ -127,20 +142,16 @@ def wide(xyxy: np.ndarray) -> np.ndarray:
     return big[np.argsort(-area[big], kind="stable")][:MAX_WIDE].astype(np.int64)
 
 
-def region(box: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
-    """The closer look's region (step 2): `box` widened by `PAD` a side, in the image, whole pixels.
+def region(box: np.ndarray) -> tuple[int, int, int, int]:
+    """The closer look's region (step 2): `box` widened by `PAD` a side, whole pixels (the
+    localizer's caller clips it to the photo).
 
-    >>> region(np.array([100, 100, 200, 140], np.float32), 1000, 1000)
+    >>> region(np.array([100, 100, 200, 140], np.float32))
     (75, 90, 225, 150)
     """
     x0, y0, x1, y1 = (float(v) for v in box)
     pw, ph = PAD * (x1 - x0), PAD * (y1 - y0)
-    return (
-        max(0, int(x0 - pw)),
-        max(0, int(y0 - ph)),
-        min(width, int(np.ceil(x1 + pw))),
-        min(height, int(np.ceil(y1 + ph))),
-    )
+    return int(x0 - pw), int(y0 - ph), int(np.ceil(x1 + pw)), int(np.ceil(y1 + ph))
 
 
 def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -195,14 +206,14 @@ def boxed(found: np.ndarray, others: np.ndarray) -> np.ndarray:
 
 
 def closer(
-    localize: Callable[[np.ndarray], Boxes], pixels: np.ndarray, k: float
+    localize: Callable[[np.ndarray], Boxes], source: tuple[np.ndarray, float], scale: float
 ) -> Callable[[tuple[int, int, int, int]], Boxes]:
     """`split_wide`'s `localize`: `localize` (the localizer on an image: its boxes there) on a
-    region of `pixels`, where the photo's pixels are `k` x those of the boxes; boxes back in
-    the boxes' pixels."""
+    region of `source = (pixels, their scale)`, the region and the boxes in pixels at `scale`."""
+    pixels, k = source[0], float(source[1]) / float(scale)
 
     def look(region: tuple[int, int, int, int]) -> Boxes:
-        x0, y0 = int(region[0] * k), int(region[1] * k)
+        x0, y0 = max(0, int(region[0] * k)), max(0, int(region[1] * k))
         x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
         xyxy, scores, ids = localize(pixels[y0:y1, x0:x1])
         return (xyxy + np.array([x0, y0, x0, y0], np.float32)) / np.float32(k), scores, ids
@@ -238,8 +249,7 @@ def split_wide(
     localize: Callable[[tuple[int, int, int, int]], Boxes],
     classify: Callable[[np.ndarray], Readings],
     classes: Sequence[str],
-    size: tuple[int, int],
-    dedupe: Callable[[np.ndarray, np.ndarray, np.ndarray], Boxes],
+    dedupe: Callable[[np.ndarray, np.ndarray, np.ndarray], Boxes] | None = None,
 ) -> Cut:
     """Look again at the wide boxes, cut those whose pieces read tiles (the module docstring).
 
@@ -250,9 +260,8 @@ def split_wide(
             the photo's pixels.
         classify: reads a float32 `(P, 4)` array of boxes (the same pixels) as `Readings`.
         classes: the classifier's class names (`none` among them, or not).
-        size: `(width, height)` of the photo (the pixels of `xyxy`).
         dedupe: NMS over the pieces of every closer look (two wide boxes that overlap see the
-            same tiles).
+            same tiles); None: `vision.boxes.nms` at IoU `DEDUPE_IOU`, containment `DEDUPE_CONTAINED`.
 
     Returns:
         `Cut`; the same arrays (`cut` and `kept` empty) when no box is cut.
@@ -268,10 +277,11 @@ def split_wide(
     found: list[Boxes] = []
     seen = np.zeros(len(big), bool)  # the closer look boxes the wide box again
     for n, i in enumerate(big):
-        boxes, s, c = localize(region(xyxy[i], *size))
+        boxes, s, c = localize(region(xyxy[i]))
         seen[n] = bool(len(boxes)) and float(iou(xyxy[i], boxes).max()) >= SEEN_IOU
         take = inside(xyxy[i], boxes) & ~boxed(boxes, others)
         found.append((boxes[take], s[take], c[take]))
+    dedupe = dedupe or (lambda b, s, c: nms(b, s, c, DEDUPE_IOU, len(b), DEDUPE_CONTAINED))
     p_xyxy, p_scores, p_ids = dedupe(*(np.concatenate([f[n] for f in found]) for n in range(3)))
     if not len(p_xyxy):
         return nothing
@@ -300,10 +310,13 @@ def split_wide(
         keep,
         kept,
         cut,
+        len(p_xyxy),
     )
 
 
 __all__ = [
+    "DEDUPE_CONTAINED",
+    "DEDUPE_IOU",
     "MAX_WIDE",
     "MIN_OTHERS",
     "MIN_PIECES",

@@ -54,10 +54,10 @@ def fake_localizer(coarse, tiles):
     return localize
 
 
-def standin(tmp_path, coarse, split=True):
+def standin(tmp_path, coarse, split=True, embedding=False):
     boxes = row_boxes()
     testing.build_localizer(tmp_path / LOCALIZER_FILE, boxes, image_size=SIZE, size=256)
-    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES)
+    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, embedding=embedding)
     img = testing.paint_scene(*SIZE, list(zip(boxes, CODES, strict=True)), classes=CLASSIFIER_CLASSES)
     cfg = ReaderConfig(refine_min_gain=0, fill_gaps=False, split_wide=split)
     reader = TileReader(tmp_path, cfg)
@@ -76,6 +76,22 @@ def test_a_box_around_four_tiles_is_cut_into_the_four(tmp_path, split):
         assert np.allclose([d.xyxy for d in dets[4:]], boxes[4:], atol=2)
     else:  # before: the four tiles are one box, read as one tile (or none)
         assert len(dets) <= 5 and [d.tile for d in dets[:4]] == CODES[:4]
+
+
+def test_the_pieces_are_read_with_the_sets_references_too(tmp_path):
+    # with references the views are read again from where each box came from: the pieces' views
+    # follow the split unions' (`Cut.boxes`), the wide box's are dropped
+    from PIL import Image
+
+    from vision.refs import Ref
+
+    boxes = row_boxes()
+    x0, y0, x1, y1 = boxes[4][0] - 6, boxes[4][1] - TH / 2, boxes[7][2] + 6, boxes[7][3] + TH / 2
+    reader, img = standin(tmp_path, [*boxes[:4], (x0, y0, x1, y1)], embedding=True)
+    Image.fromarray(img).save(tmp_path / "earlier.png")
+    refs = reader.embed_refs([Ref(tmp_path / "earlier.png", b, c) for b, c in zip(boxes, CODES, strict=True)])
+    dets = sorted(reader.detect(img, refs).detections, key=lambda d: d.xyxy[0])
+    assert [d.tile for d in dets] == CODES
 
 
 def test_two_wide_boxes_over_one_row_give_each_tile_once(tmp_path):
@@ -98,7 +114,7 @@ def test_sideways_tiles_and_a_meld_boxed_tile_by_tile_are_not_wide():
 
 
 def test_the_closer_look_is_the_box_and_a_quarter_around_it():
-    assert region(np.array([100, 100, 500, 300], np.float32), 480, 1000) == (0, 50, 480, 350)
+    assert region(np.array([100, 100, 500, 300], np.float32)) == (0, 50, 600, 350)
 
 
 # -- the shipped classifier on a drawn row ---------------------------------------------------
@@ -117,7 +133,7 @@ def drawn():
 
 def cut(drawn, coarse, closer):
     """`split_wide` on the boxes `coarse`, the closer look finding the boxes of `closer` there."""
-    reader, classify, pixels, _xyxy, _codes = drawn
+    reader, classify, _pixels, _xyxy, _codes = drawn
     coarse = np.asarray(coarse, np.float32)
     closer = np.asarray(closer, np.float32).reshape(-1, 4)
 
@@ -130,9 +146,8 @@ def cut(drawn, coarse, closer):
         return nms(b, s, c, 0.45, 300, 0.8)
 
     ones, zeros = np.ones(len(coarse), np.float32), np.zeros(len(coarse), np.int64)
-    size = (pixels.shape[1], pixels.shape[0])
     classes = reader.classifier.classes
-    w = split_wide(coarse, ones, zeros, classify(coarse), look, classify, classes, size, dedupe)
+    w = split_wide(coarse, ones, zeros, classify(coarse), look, classify, classes, dedupe)
     names = [classes[c] for c in w.readings.cls]
     order = np.argsort(w.xyxy[:, 0])
     return w, [names[k] for k in order], w.xyxy[order]
