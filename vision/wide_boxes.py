@@ -87,8 +87,8 @@ TOUCH = 0.25
 width: the tiles of a row touch; two boxes on one tile overlap by more, two tiles of a heap
 lie apart."""
 
-DEDUPE_IOU, DEDUPE_CONTAINED = 0.45, 0.8
-"""The pieces' NMS: `ReaderConfig`'s `iou_threshold` and `containment_threshold` defaults."""
+DEDUPE_IOU, DEDUPE_CONTAINED = 0.45, 1.0
+"""The pieces' NMS: `ReaderConfig`'s `iou_threshold` default, no containment rule (as measured)."""
 
 SEEN_IOU = 0.5
 """The closer look boxes the wide box again when one of its boxes overlaps it this much (IoU)."""
