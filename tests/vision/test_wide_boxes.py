@@ -57,7 +57,11 @@ def fake_localizer(coarse, tiles):
 def standin(tmp_path, coarse, split=True, embedding=False):
     boxes = row_boxes()
     testing.build_localizer(tmp_path / LOCALIZER_FILE, boxes, image_size=SIZE, size=256)
-    testing.build_classifier(tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, embedding=embedding)
+    # a classifier less sure than the stand-in's default (gain 20: every box read at p ~1): a pure
+    # colour reads p ~0.9, a box over several tiles' colours far less (`vision.wide_boxes.SURE_P`)
+    testing.build_classifier(
+        tmp_path / CLASSIFIER_FILE, classes=CLASSIFIER_CLASSES, embedding=embedding, gain=3.0
+    )
     img = testing.paint_scene(*SIZE, list(zip(boxes, CODES, strict=True)), classes=CLASSIFIER_CLASSES)
     cfg = ReaderConfig(refine_min_gain=0, fill_gaps=False, split_wide=split)
     reader = TileReader(tmp_path, cfg)
