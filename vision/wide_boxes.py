@@ -223,7 +223,10 @@ def closer(
     def look(region: tuple[int, int, int, int]) -> Boxes:
         x0, y0 = max(0, int(region[0] * k)), max(0, int(region[1] * k))
         x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
-        xyxy, scores, ids = localize(pixels[y0:y1, x0:x1])
+        crop = pixels[y0:y1, x0:x1]
+        if min(crop.shape[:2]) < 2:  # nothing of the photo there
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        xyxy, scores, ids = localize(crop)
         return (xyxy + np.array([x0, y0, x0, y0], np.float32)) / np.float32(k), scores, ids
 
     return look
