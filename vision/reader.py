@@ -7,18 +7,14 @@ Two ONNX models (docs/ARCHITECTURE.md):
    in the YOLOv8 layout `[1, 4 + nc, N]` (`cx, cy, w, h` in input pixels, then per-class scores in
    0..1; classes `tile`, `back`). Boxes above `conf_threshold` go through class-agnostic NMS
    (`cv2.dnn.NMSBoxes`).
-2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
-   resolution, a sideways box (width > 1.15 x height) is turned upright, resized to the
-   classifier's `input_size` and all boxes go through the classifier in one batch. A sideways
-   tile is classified turned both ways (90° and -90°); the likelier wins. A box the localizer
-   calls `back` is a face-down tile unless the classifier says `flower`.
+2. `classifier.onnx` names each box, cut from the photo at (up to) full resolution and resized
+   to its `input_size`, all in one batch; a sideways box (width > 1.15 x height) is classified
+   turned both ways (90° and -90°), the likelier wins.
+   A box the localizer calls `back` is a face-down tile unless the classifier says `flower`.
 
-Speed: a JPEG is decoded once, at the reduced DCT scale its header allows: the long side stays >=
-`ReaderConfig.decode_min_side` (1000 px: a quarter of a 12-megapixel photo). The localizer input is
-made from it, and so are the crops, unless the tiles found are so small there that a crop would
-have fewer pixels than the classifier's input (`ReaderConfig.min_crop_px`), or the region of the
-second localizer pass fewer than its input: then it is decoded again at the coarsest scale that
-has them (`vision.scale`), once, and the second pass and the crops use it.
+Speed: a JPEG is decoded at the reduced DCT scale its header allows (long side >=
+`ReaderConfig.decode_min_side`), and once more, at the coarsest scale that has them, where the
+crops or the second localizer pass's region need more pixels (`vision.scale`).
 
 `TileReader`: one onnxruntime session per model, made once; `detect` keeps no state between calls:
 one reader serves many threads (`get_reader()` caches one per models directory).
@@ -68,6 +64,7 @@ from vision.splits import merge_splits
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
+from vision.wide_boxes import closer, split_wide
 
 
 class TileReader:
@@ -313,10 +310,9 @@ class TileReader:
         trace: dict[str, Any] | None = None,
         weak: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
-        """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
-        read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
-        readings. Which boxes merge is the model's own call (the references do not move it); the
-        views are classified once either way (their logits and embeddings are kept)."""
+        """Classify the boxes; split ones put together, wide ones cut, gaps read (`vision.splits`,
+        `wide_boxes`, `gaps`: the model's own call, not the references'); with `refs`, read them
+        again with those: `(xyxy, scores, class_ids)` and readings (views classified once)."""
         clf = self.classifier
         source = source or clf.crop_source(loaded, xyxy, timing)
         views: dict[str, tuple[np.ndarray, np.ndarray | None, list[int]]] = {}
@@ -342,6 +338,10 @@ class TileReader:
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
         cfg = self.config
+        if cfg.split_wide:  # a box around several tiles, looked at closer (`vision.wide_boxes`)
+            look = closer(lambda px: self._localize(px, self._refine_size), source, loaded.scale)
+            w = split_wide(xyxy, scores, class_ids, readings, look, lambda b: plain(b, "unions"), clf.classes)
+            xyxy, scores, class_ids, readings, origin = w.boxes(origin, views)
         for fill in [f for f, on in ((fill_gaps, cfg.fill_gaps), (fill_ends, cfg.row_ends)) if on]:
             # a tile missed between two neighbours of a row (`vision.gaps`), past its ends (`row_ends`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0

@@ -43,6 +43,8 @@ class ReaderConfig:
         fill_gaps: read a tile the localizer missed between two neighbours of a row (`vision.gaps`).
         row_ends: read a tile the localizer saw only under `conf_threshold` one pitch past a row's
             end (`vision.row_ends`: its weak boxes as evidence).
+        split_wide: a box around several tiles is localized again, closer, and replaced by the
+            tiles found there that read confidently (`vision.wide_boxes`).
         trim_rows: neighbouring boxes of a row that reach into each other are cut where the
             tiles meet (`vision.row_pitch`).
         threads: onnxruntime intra-op threads (None: one per core).
@@ -74,6 +76,7 @@ class ReaderConfig:
     merge_splits: bool = True
     fill_gaps: bool = True
     row_ends: bool = True
+    split_wide: bool = True
     trim_rows: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
