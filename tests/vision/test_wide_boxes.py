@@ -41,7 +41,7 @@ def fake_localizer(coarse, tiles):
     tiles as one box) and, on a region of it, every box of `tiles` whose centre lies there."""
     tiles = np.array(tiles, np.float32)
 
-    def localize(pix, size=None):
+    def localize(pix, size=None, weak=None, to=None):  # `weak`: `vision.row_ends`
         if pix.shape[:2] == (SIZE[1], SIZE[0]):
             found = np.array(coarse, np.float32)
         else:
