@@ -75,10 +75,14 @@ def streamlit_command(options: list[str]) -> list[str]:
 MALLOC_SETTINGS = {
     # Each Streamlit session runs in its own thread; glibc gives threads their own malloc
     # arenas and keeps freed photo-sized blocks in them (measured: 1.7 GB peak for 8 users
-    # where two decodes at a time need ~0.8 GB). Few arenas, and every block of 1 MiB or more
-    # mapped on its own, so that a decoded photo's memory goes back to the system when freed.
+    # where two decodes at a time need ~0.8 GB): few arenas. Within them a photo's blocks (its
+    # bytes, decoded pixels, the models' tensors: 1-32 MiB) are reused from one photo to the
+    # next, not mapped and faulted in afresh each time (every block of 1 MiB or more mapped on
+    # its own cost ~10 ms of system time a photo); what a burst leaves free goes back to the
+    # system when the reads are quiet (`app.photo_gate.reclaim`: glibc's `malloc_trim`).
     "MALLOC_ARENA_MAX": "2",
-    "MALLOC_MMAP_THRESHOLD_": str(2**20),
+    "MALLOC_MMAP_THRESHOLD_": str(32 * 2**20),
+    "MALLOC_TRIM_THRESHOLD_": str(64 * 2**20),
 }
 
 

@@ -197,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"jxmj parlour: nginx on {listen} -> app processes on ports {ports}", flush=True)
         print(f"jxmj parlour: database {db}; logs in {prefix} (the apps': {logs})", flush=True)
+        if note := sqlite_note(args.workers):
+            print(f"jxmj parlour: {note}", flush=True)
         announce([], bool(tls), env["JXMJ_JOIN_URL"])
         while True:
             for proc in procs:
@@ -246,6 +248,26 @@ def check_database() -> str | None:
             hint = " — in a checkout: make parlour installs it (or: .venv/bin/pip install -e '.[postgres]')"
         return f"{e}{hint}"
     return None
+
+
+def sqlite_note(workers: int, url: str | None = None) -> str | None:
+    """A line for `workers` processes on one SQLite file (`url`: `JXMJ_DB`, unset = SQLite), else
+    None: SQLite lets one writer in at a time, so several processes wait on each other's draft
+    writes (64 phones, two processes: pages opened in 26-29 s at p95, 2.5 s on PostgreSQL,
+    docs/parlour.md).
+
+    >>> sqlite_note(1) is None, sqlite_note(2, "postgresql+psycopg://h/jxmj") is None
+    (True, True)
+    >>> sqlite_note(2).startswith("note: 2 processes share one SQLite file")
+    True
+    """
+    url = os.environ.get("JXMJ_DB", "") if url is None else url
+    if workers < 2 or (url and not url.startswith("sqlite")):
+        return None
+    return (
+        f"note: {workers} processes share one SQLite file, one writer at a time; "
+        "under load pages wait (docs/parlour.md): for a parlour set JXMJ_DB=postgresql+psycopg://..."
+    )
 
 
 def _db_name() -> str:

@@ -33,7 +33,27 @@ every upload bytes of its own (a JPEG comment), as at a real table, where nothin
 photo's hash (the draft's photo store, the boxed photo's cache); the server's database is
 `JXMJ_DB`, else a fresh SQLite file in bench/out (never the user's ledger: its drafts may be
 full); `--profile FILE` records the burst with py-spy (`pip install py-spy`) for
-`bench/profile_summary.py FILE`.
+`bench/profile_summary.py FILE` (with `--gil`, the share of the burst each process held Python's
+lock is printed: wall time, so on a busy box it counts the time a holder waited for a core).
+
+Where the CPU went (`load_cpu`, printed after every burst): CPU seconds, cores (CPU / wall) and
+seconds a photo of each app process (its script runs and its live threads: ONNX Runtime's and
+OpenCV's pools), nginx, the client itself (it runs on the same box: `getrusage`), PostgreSQL
+(box-wide) when `JXMJ_DB` names it, the other jobs on the box and what stayed idle (`/proc/stat`);
+behind nginx, how many phones each process got. The client's share is kept small: each upload's
+request body is made before the burst, and a request that meets a closed kept-alive connection is
+sent again, as a browser does. `--nice N` makes the phones' threads N nicer than the servers.
+`--workers N --direct`: the phones go to the N processes' own ports in turn, nginx left out (what
+nginx itself adds).
+
+`--compare N` (`load_compare`): one process, then N behind nginx, same client and photos, every
+process warmed with `--warm`; `--rounds R` runs the pair R times, alternating the order. Printed:
+each burst's report, then one table with the ratio N / 1 and what the box allows (the servers'
+ceiling once the client and the other jobs took their share; the figure with the client's cores
+given to the servers). The lead's one command (docs/parlour.md):
+
+    .venv/bin/python bench/bench_load.py --compare 2 --rounds 2 --sessions 64 \
+        --photos jpeg,jpeg,jpeg --distinct --warm
 
 `--table-hands N` (`bench/load_table.py`): instead of photos, a table of N hands is stored in the
 server's database (`JXMJ_DB`, else a fresh SQLite file in bench/out) and `--sessions` phones open
@@ -46,18 +66,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import threading
 import time
-import warnings
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load_client
+import load_cpu
 from bench_memory import OUT, REPO, jpeg_12mp, rgba16_png
+from load_client import STEP_SECONDS, Session, pct, prepare, run_session
 from load_server import (
-    cpu_seconds,
+    app_ports,
     free_port,
     memdump,
     peak_rss_mb,
@@ -70,203 +92,10 @@ from load_server import (
 )
 
 TARGET_MB = 1500
-REFUSALS_OK = False  # --refusals-ok
-STEP_SECONDS = 180.0
-warnings.filterwarnings("ignore", "connect\\(\\) must be used as a context manager", DeprecationWarning)
+RESULTS = ("open", "photo", "failed", "shown", "refused")
 
 
-class Failed(Exception):
-    """One request of a session failed (the message says which and why)."""
-
-
-class Session:
-    """One browser tab, speaking Streamlit's protocol (protobuf over a WebSocket)."""
-
-    def __init__(self, port: int, query: str = "") -> None:
-        import requests
-        from websockets.sync.client import connect
-
-        self.base = f"http://127.0.0.1:{port}"
-        self.http = requests.Session()
-        self.http.get(f"{self.base}/_stcore/health", timeout=30)
-        self.xsrf = self.http.cookies.get("_streamlit_xsrf", "")
-        cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())  # nginx's route too
-        protocols = ["streamlit", self.xsrf] if self.xsrf else ["streamlit"]
-        self.ws = connect(
-            f"ws://127.0.0.1:{port}/_stcore/stream",
-            subprotocols=protocols,
-            origin=self.base,
-            additional_headers={"Cookie": cookies, "Accept-Language": "zh-CN"},
-            max_size=None,
-            open_timeout=30,
-        )
-        self.query = query  # the address's query string: "table=CODE" opens a table
-        self.session_id = ""
-        self.uploader_id = ""
-        self.hands_shown = -1  # the table page's hand count (its header's data-hands), if drawn
-        self.problems: list[str] = []
-        self.results_shown = 0
-        self.refused = 0
-        self.seen: list[str] = []  # what the page drew, for a failure's report (the first 40)
-
-    def close(self) -> None:
-        self.ws.close()
-
-    def _send(self, **fields) -> None:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        self.ws.send(BackMsg(**fields).SerializeToString())
-
-    def rerun(self, widgets: list | None = None) -> float:
-        """Run the script (with `widgets` as the widget states); seconds until it finished."""
-        from streamlit.proto.ClientState_pb2 import ClientState
-        from streamlit.proto.WidgetStates_pb2 import WidgetStates
-
-        t0 = time.perf_counter()
-        states = WidgetStates(widgets=widgets or [])
-        self._send(rerun_script=ClientState(query_string=self.query, widget_states=states))
-        self._until(lambda m: m.WhichOneof("type") == "script_finished" and m.script_finished == 0)
-        return time.perf_counter() - t0
-
-    def _until(self, done, deadline: float | None = None):
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        deadline = deadline or time.monotonic() + STEP_SECONDS
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Failed("no answer within the step's time limit")
-            try:
-                raw = self.ws.recv(timeout=left)
-            except TimeoutError:
-                raise Failed("no answer within the step's time limit") from None
-            except Exception as exc:
-                raise Failed(f"the connection closed: {exc}") from None
-            if isinstance(raw, str):
-                continue
-            msg = ForwardMsg.FromString(raw)
-            self._look(msg)
-            if done(msg):
-                return msg
-
-    def _look(self, msg) -> None:
-        kind = msg.WhichOneof("type")
-        if len(self.seen) < 40:
-            seen = kind
-            if kind == "delta":
-                seen = msg.delta.WhichOneof("type") or "delta"
-                if seen == "new_element":
-                    element = msg.delta.new_element
-                    seen = element.WhichOneof("type") or "element"
-                    seen += f"({element.alert.body[:60]})" if seen == "alert" else ""
-            elif kind == "script_finished":
-                seen = f"script_finished({msg.script_finished})"
-            self.seen.append(seen)
-        if kind == "new_session":
-            self.session_id = msg.new_session.initialize.session_id or self.session_id
-        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-            element = msg.delta.new_element
-            which = element.WhichOneof("type")
-            if which == "file_uploader":
-                self.uploader_id = self.uploader_id or element.file_uploader.id
-            elif which == "exception":
-                self.problems.append(f"exception in the page: {element.exception.message[:120]}")
-            elif which == "alert" and element.alert.format == 1 and REFUSALS_OK:  # st.error
-                self.refused += 1
-            elif which == "alert" and element.alert.format == 1:  # st.error
-                self.problems.append(f"error message in the page: {element.alert.body[:120]}")
-            elif which == "markdown" and "jx-timing" in element.markdown.body:
-                self.results_shown += 1  # the app's "photo -> result" line
-            elif which == "markdown" and 'data-hands="' in element.markdown.body:
-                self.hands_shown = int(element.markdown.body.split('data-hands="')[1].split('"')[0])
-
-    def upload(self, path: Path, number: int, data: bytes | None = None) -> float:
-        """Upload `path` (its bytes, or `data`) through the file uploader; seconds until the page
-        showed the result."""
-        from streamlit.proto.Common_pb2 import FileUploaderState, FileURLsRequest, UploadedFileInfo
-        from streamlit.proto.WidgetStates_pb2 import WidgetState
-
-        if not self.uploader_id:
-            raise Failed(f"the page has no file uploader; it showed: {' '.join(self.seen)}")
-        t0 = time.perf_counter()
-        request = FileURLsRequest(request_id=str(number), file_names=[path.name], session_id=self.session_id)
-        self._send(file_urls_request=request)
-        answer = self._until(
-            lambda m: (
-                m.WhichOneof("type") == "file_urls_response"
-                and m.file_urls_response.response_id == str(number)
-            )
-        ).file_urls_response
-        if answer.error_msg or not answer.file_urls:
-            raise Failed(f"no upload URL: {answer.error_msg}")
-        urls = answer.file_urls[0]
-        data = data if data is not None else path.read_bytes()
-        url = urls.upload_url if urls.upload_url.startswith("http") else self.base + urls.upload_url
-        put = self.http.put(
-            url, files={"file": (path.name, data)}, headers={"X-Xsrftoken": self.xsrf}, timeout=STEP_SECONDS
-        )
-        if put.status_code >= 300:
-            raise Failed(f"upload answered HTTP {put.status_code}: {put.text[:120]}")
-        info = UploadedFileInfo(file_id=urls.file_id, name=path.name, size=len(data), file_urls=urls)
-        state = WidgetState(
-            id=self.uploader_id, file_uploader_state_value=FileUploaderState(uploaded_file_info=[info])
-        )
-        self.rerun([state])
-        if self.problems:
-            raise Failed(self.problems[-1])
-        return time.perf_counter() - t0
-
-
-DISTINCT = False  # --distinct
-
-
-def distinct(path: Path) -> bytes | None:
-    """With `--distinct`, `path`'s JPEG with a comment of its own (a COM segment after SOI): every
-    upload a photo of its own, as at a real table (nothing shared by hash); else None."""
-    if not DISTINCT:
-        return None
-    data = path.read_bytes()
-    if not data.startswith(b"\xff\xd8"):
-        return None
-    note = os.urandom(16).hex().encode()
-    return data[:2] + b"\xff\xfe" + (len(note) + 2).to_bytes(2, "big") + note + data[2:]
-
-
-def run_session(port: int, photos: list[Path], barrier: threading.Barrier, out: dict) -> None:
-    step = "the barrier"
-    try:
-        barrier.wait(timeout=120)
-        t0 = time.perf_counter()
-        step = "opening the page"
-        session = Session(port)
-        session.rerun()
-        out["open"].append(time.perf_counter() - t0)
-        if session.problems:  # the page came up with an error (then no uploader, most likely)
-            out["failed"].append(f"opening the page: {session.problems[-1]}")
-            session.problems.clear()
-        for i, photo in enumerate(photos):
-            step = f"uploading photo {i + 1}"
-            try:
-                out["photo"].append(session.upload(photo, i, distinct(photo)))
-            except Failed as exc:
-                out["failed"].append(f"{photo.name}: {exc}")
-                session.problems.clear()
-        out["shown"].append(session.results_shown)
-        out["refused"].append(session.refused)
-        session.close()
-    except Exception as exc:  # a failure to connect is a failed request too
-        out["failed"].append(f"session, {step}: {type(exc).__name__}: {exc}")
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[round(q) - 1]
-
-
-def main(argv: list[str] | None = None) -> int:
+def options(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=8)
     ap.add_argument("--photos", default="jpeg,png89,jpeg", help="per session, in order (jpeg, png89)")
@@ -274,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=600, help="the whole run's limit, seconds")
     ap.add_argument("--refusals-ok", action="store_true", help="an error message on the page is a refusal")
     ap.add_argument("--workers", type=int, default=0, help="N: through `jxmj parlour` (nginx + N processes)")
+    ap.add_argument("--compare", type=int, default=0, help="N: one process, then N behind nginx, one run")
+    ap.add_argument("--rounds", type=int, default=1, help="with --compare: rounds of the pair, alternating")
+    ap.add_argument("--direct", action="store_true", help="with --workers: phones to the processes")
+    ap.add_argument("--nice", type=int, default=0, help="the client's niceness (the servers keep theirs)")
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
@@ -282,11 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
     ap.add_argument("--table-hands", type=int, default=0, help="N: open an N-hand table instead (load_table)")
     ap.add_argument("--table-rounds", type=int, default=3, help="with --table-hands: rounds of opens")
-    opts = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = options(argv)
     # every bench phone is 127.0.0.1 (behind nginx too): the per-address token limit is not the load
     os.environ.setdefault("JXMJ_NEW_TOKENS", "100000")
-    global REFUSALS_OK, DISTINCT
-    REFUSALS_OK, DISTINCT = opts.refusals_ok, opts.distinct
+    load_client.REFUSALS_OK, load_client.DISTINCT = opts.refusals_ok, opts.distinct
     OUT.mkdir(parents=True, exist_ok=True)
     if opts.memdump:  # the server writes its reports there on SIGUSR1 (app.memdump)
         os.environ["JXMJ_MEMDUMP"] = str(opts.memdump.resolve())
@@ -299,43 +135,81 @@ def main(argv: list[str] | None = None) -> int:
 
         return table_mode(opts, Session, start, stop_server, pct, OUT)
     from hostile_images import NAMES, hostile
-    from load_table import table_url
-
-    print(f"  database: {table_url(OUT, 'photo-load')}")  # JXMJ_DB, else a fresh file (not the user's)
 
     files = {"jpeg": jpeg_12mp(OUT / "jpeg_12mp.jpg"), "png89": rgba16_png(OUT / "rgba16_89mp.png")}
     files.update({Path(p).stem: p for p in hostile(OUT)})
     names = [Path(n).stem for n in NAMES] if opts.photos == "hostile" else opts.photos.split(",")
     photos = [files[name] for name in names if name]
+    load_client.NICE = opts.nice  # the phones' threads only: the servers keep the niceness they had
+    if not opts.compare:
+        photo_run(opts, opts.workers, photos)
+        return 0
+    from load_compare import compare
+
+    return compare(opts, photos, photo_run)
+
+
+def warm_up(pid: int, port: int, photo: Path, workers: int) -> None:
+    """One phone reads `photo` on each app process (a parlour's, each on its own port: through
+    nginx the warming phone reaches one of them, and the other would load its reader in the
+    burst), in its own thread (`--nice` applies to the phones' threads only)."""
+    targets = app_ports(pid) if workers else [port]
+    snap0 = load_cpu.snapshot(pid)
+    for target in targets:
+        out: dict[str, list] = {k: [] for k in RESULTS}
+        one = (target, [prepare(photo)], threading.Barrier(1), out)
+        warm = threading.Thread(target=run_session, args=one)
+        warm.start()
+        warm.join(STEP_SECONDS * 2)
+        if out["failed"] or not out["photo"]:
+            print(f"  warming the process on port {target} failed: {out['failed'][:1]}")
+    used = load_cpu.account(snap0, load_cpu.snapshot(pid), 1.0)["apps"]
+    cpu = ", ".join(f"{a['cpu']:.1f}" for a in used.values())
+    print(f"  warmed: {len(targets)} app process(es), one photo each (ports {targets}; CPU s: {cpu})")
+    time.sleep(2)
+
+
+def photo_run(opts: argparse.Namespace, workers: int, photos: list[Path]) -> dict:
+    """One burst: `opts.sessions` phones upload `photos` each to one process (`workers` 0) or
+    through `jxmj parlour --workers N`; printed, and returned (photos/s, CPU by component)."""
+    from load_table import table_url
+
+    print(f"  database: {table_url(OUT, 'photo-load')}")  # JXMJ_DB, else a fresh file (not the user's)
     port = free_port()
-    server = start_server(opts.repo, port, OUT / "load-server.log", opts.workers)
-    results: dict[str, list] = {"open": [], "photo": [], "failed": [], "shown": [], "refused": []}
+    server = start_server(opts.repo, port, OUT / "load-server.log", workers)
+    results: dict[str, list] = {k: [] for k in RESULTS}
     try:
         base_rss = peak_rss_mb(server.pid)
-        if opts.warm:  # "before" = the process warmed: the reader loaded, one photo read
-            run_session(port, photos[:1], threading.Barrier(1), {k: [] for k in results})
-            time.sleep(2)
+        if opts.warm:  # "before" = every process warmed: the reader loaded, one photo read
+            warm_up(server.pid, port, photos[0], workers)
         if opts.memdump:
             memdump(server.pid, opts.memdump)
+        # every upload's request body made now, not in the burst (the client shares the box)
+        uploads = [[prepare(p) for p in photos] for _ in range(opts.sessions)]
+        # --direct: a parlour's phones each on one process's own port, in turn (nginx left out)
+        ports = app_ports(server.pid) if workers and opts.direct else [port]
+        targets = [ports[i % len(ports)] for i in range(opts.sessions)]
         spy = start_profile(server.pid, opts.profile, opts.gil) if opts.profile else None
-        before_rss, cpu0, load0 = rss_mb(server.pid), cpu_seconds(server.pid), os.getloadavg()
+        before_rss, load0 = rss_mb(server.pid), os.getloadavg()
         barrier = threading.Barrier(opts.sessions)
         threads = [
-            threading.Thread(target=run_session, args=(port, photos, barrier, results), daemon=True)
-            for _ in range(opts.sessions)
+            threading.Thread(target=run_session, args=(to, mine, barrier, results), daemon=True)
+            for to, mine in zip(targets, uploads, strict=True)
         ]
+        snap0 = load_cpu.snapshot(server.pid)
         t0 = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join(max(0.1, opts.timeout - (time.perf_counter() - t0)))
         wall = time.perf_counter() - t0
+        acc = load_cpu.account(snap0, load_cpu.snapshot(server.pid), wall)
         unfinished = sum(t.is_alive() for t in threads)
         peak = peak_rss_mb(server.pid)
-        cpu = cpu_seconds(server.pid) - cpu0
         stop_profile(spy)
         peaks, load1, after = peak_rss_per_process_mb(server.pid), os.getloadavg(), rss_mb(server.pid)
         peak = max([peak, *peaks])  # a parlour: its busiest app process
+        del uploads
         settled = []
         for _ in range(int(opts.settle // 5)):
             time.sleep(5)
@@ -344,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             memdump(server.pid, opts.memdump)
     finally:
         stop_server(server)
+    cpu = sum(a["cpu"] for a in acc["apps"].values()) + acc["nginx"] + acc["parlour"]
     requests_made = opts.sessions * (1 + len(photos))
     failed = results["failed"] + [f"{unfinished} sessions still running at the time limit"] * bool(unfinished)
     print(
@@ -363,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(results["photo"])
     print(
         f"  photos {n} in {wall:.1f} s: {n / wall:.2f} photos/s; server CPU {cpu:.1f} s = "
-        f"{cpu / max(1, n):.3f} s per photo ({opts.workers or 1} app process(es)); "
+        f"{cpu / max(1, n):.3f} s per photo ({workers or 1} app process(es), nginx too); "
         f"load average {load0[0]:.2f} before, {load1[0]:.2f} after"
     )
     print(
@@ -373,13 +248,35 @@ def main(argv: list[str] | None = None) -> int:
     if settled:
         ratio = settled[-1] / max(1, before_rss)
         print(f"  RSS {opts.settle:g} s after the burst / before: {ratio:.2f}x (target <= 1.3x)")
+    print("\n".join(load_cpu.lines(acc, n)))
+    if workers and opts.direct:
+        print(f"  phones per process: nginx left out (--direct), {opts.sessions} phones in turn on {ports}")
+    elif workers:  # how nginx's sticky hash spread the phones: an uneven split leaves a core idle at the end
+        split = Counter(results.get("upstream", []))
+        print(f"  phones per process (nginx's X-Jxmj-Upstream): {dict(sorted(split.items()))}")
+    if opts.profile and opts.gil:
+        held = ", ".join(f"{p} {v:.0%}" for p, v in load_cpu.gil_held(opts.profile, wall).items())
+        print(f"  Python's lock held (share of the burst's wall time, py-spy --gil), by process: {held}")
     for f in failed[:10]:
         print(f"    - {f}")
     print(
         f"  server peak RSS {peak} MB (idle after start {base_rss} MB; target < {TARGET_MB} MB): "
         f"{'met' if peak < TARGET_MB and not failed else 'NOT met'}"
     )
-    return 0
+    return {
+        "workers": workers,
+        "photos": n,
+        "wall": wall,
+        "rate": n / wall,
+        "failed": len(failed),
+        "p50": pct(results["photo"], 50),
+        "p95": pct(results["photo"], 95),
+        "cpu_per_photo": cpu / max(1, n),
+        "load": (load0[0], load1[0]),
+        "peaks": peaks,
+        "cores": load_cpu.summary(acc),
+        "split": sorted(Counter(results.get("upstream", [])).values()),
+    }
 
 
 if __name__ == "__main__":

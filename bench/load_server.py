@@ -84,6 +84,26 @@ def app_pids(pid: int) -> list[int]:
     return out
 
 
+def app_ports(pid: int) -> list[int]:
+    """The port of each app server of `pid`'s tree (`--server.port` on its command line): with a
+    parlour, its processes behind nginx, each reachable on its own (127.0.0.1)."""
+    ports = []
+    for p in app_pids(pid):
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as fh:
+                args = fh.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "app.serve" not in args:
+            continue
+        for i, arg in enumerate(args):
+            if arg.startswith("--server.port="):
+                ports.append(int(arg.split("=", 1)[1]))
+            elif arg == "--server.port" and i + 1 < len(args):
+                ports.append(int(args[i + 1]))
+    return sorted(set(ports))
+
+
 def peak_rss_per_process_mb(pid: int) -> list[int]:
     """`VmHWM` of each app process of the tree, in MB."""
     return [_status(p, "VmHWM:") for p in app_pids(pid)]

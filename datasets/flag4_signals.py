@@ -49,8 +49,8 @@ def photo_signals(reader, loaded) -> tuple[list, list[dict]]:
     first: list[np.ndarray] = []
     localize = reader._localize
 
-    def spy(pix, size=None):
-        out = localize(pix, size)
+    def spy(pix, size=None, *more, **kw):  # `more`, `kw`: the weak boxes (`vision.row_ends`)
+        out = localize(pix, size, *more, **kw)
         if not first:  # the first call of a photo: the first pass at the plain input
             first.append(np.asarray(out[0], np.float64))
         return out

@@ -12,7 +12,8 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.detection import Detection, Group
+from vision.detection import Detection, Group, Rejected
+from vision.dice import dice
 from vision.flagging import fifth_copies
 from vision.layout import group_tiles
 from vision.reading import beyond_the_set
@@ -62,6 +63,7 @@ def arrange(
     image_size: tuple[int, int] | None = None,
     margins: Sequence[float] | None = None,
     markers: Sequence[bool] | None = None,
+    rejected: list[Rejected] | None = None,
     clear: Sequence[bool] | None = None,
 ) -> tuple[list[Detection], list[Group]]:
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
@@ -73,6 +75,8 @@ def arrange(
     marker, `vision.markers.red_markers`) are `other` whatever their place. The tiles `clear` names
     (flag 5, `vision.face_checks`) are then not `uncertain`, but for a copy beyond the set: the roles
     and the groups are read with their flags.
+    marker, `vision.markers.red_markers`) are `other` whatever their place. With `rejected` (a
+    list), dice lying against the hand row (`vision.dice`) leave the detections for it.
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles
@@ -96,6 +100,10 @@ def arrange(
     for i in (i for i, c in enumerate(clear or ()) if c and not (roles[i] == "hand" and over_of[i])):
         kept[i] = replace(kept[i], uncertain=False)
     out = [kept[i] for i in order] + [kept[i] for i, r in enumerate(roles) if r != "hand"]
+    if rejected is not None:  # a die is off the hand: after the groups' tiles, their indices stay
+        die = dice(out)
+        rejected += [Rejected(d.xyxy, d.conf) for d, x in zip(out, die, strict=True) if x]
+        out = [d for d, x in zip(out, die, strict=True) if not x]
     remap = {j: n for n, j in enumerate(i for g in groups for i in g.tiles)}
     return out, [g.reindexed(remap) for g in groups]
 

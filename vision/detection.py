@@ -115,7 +115,8 @@ class Rejected:
         xyxy: as `Detection.xyxy`.
         conf: localizer score x the classifier's probability for `none`, 0..1.
         why: `"not_a_tile"` (the classifier's `none` class won, or a lone back among standing
-            faces: the rack seen between two groups, `vision.walls.rack_gaps`).
+            faces: the rack seen between two groups, `vision.walls.rack_gaps`; a die against
+            the hand row, `vision.dice`).
     """
 
     xyxy: tuple[float, float, float, float]

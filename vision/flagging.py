@@ -277,6 +277,18 @@ def feature_matrix(
     return np.stack([lm, 1.0 - np.asarray(agree, np.float64), np.asarray(sim, np.float64), t], 1)
 
 
+def still_shown(shown, before, cls_before, after, cls_after) -> np.ndarray:
+    """Flag 5's `shown` after a stage that may flag, clear or rename boxes (the grey look, the
+    references): a flag it adds or a box it renames is shown, one it clears is not.
+
+    >>> still_shown(np.array([False, False, True]), np.array([True, True, False]), np.array([1, 2, 3]),
+    ...             np.array([True, True, True]), np.array([1, 5, 3])).tolist()
+    [False, True, True]
+    """
+    renamed = np.asarray(cls_before) != np.asarray(cls_after)
+    return np.asarray(after, bool) & (np.asarray(shown, bool) | ~np.asarray(before, bool) | renamed)
+
+
 def fifth_copies(tiles, scores, copies: int = SET_COPIES) -> list[bool]:
     """Per tile: one hand cannot hold more than `copies` of a tile; of `n > copies` readings
     of one tile, the `n - copies` with the lowest `scores` (margins) are uncertain. Like

@@ -28,9 +28,8 @@ row's own faces. The constants were set from tile geometry and checked on synthe
 validation split of our real photos, never fitted on `real_sets_dev` (evaluation only): on the 71
 val photos the rows give 27 gap boxes, 7 of them face-coloured; 6 read `none`, one is a labelled
 tile the localiser missed (read 2p right, at p 0.25: below `GAP_MIN_P`), so nothing changes there.
-Not done, measured: boxes past a row's end (the same pitch, the same face) read 白 on any white
-table (80 of 182 on the val split, no tile among them), and without 白 they gained one tile on
-`real_sets_dev` for one extra box and one more tap (`datasets/reports/model-history.md`, issue 35).
+Boxes past a row's end on the pitch alone read 白 on any white table (80 of 182 on the val split,
+no tile among them): `vision.row_ends` reads them only where the localiser's own weak box points.
 """
 
 from __future__ import annotations
@@ -276,6 +275,7 @@ def fill_gaps(
     classes: Sequence[str],
     pixels: tuple[np.ndarray, float] | None,
     score: float,
+    weak: np.ndarray | None = None,
 ) -> Filled:
     """Find the gaps among the boxes read as tiles, read them, keep the tiles found there.
 
@@ -288,6 +288,7 @@ def fill_gaps(
         pixels: `(image, k)`: the photo, where a box's pixels are `xyxy * k`: a gap box is read only
             where it continues its neighbours' face (`face_like`); None reads them all.
         score: the localizer score given to a gap box (it saw none there).
+        weak: not used (the localiser's weak boxes, for `vision.row_ends.fill_ends`).
 
     Returns:
         `Filled`; the same arrays (and `kept` empty) when no gap box is kept.

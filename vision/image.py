@@ -54,7 +54,7 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from vision.cost import Plan, decoded_bytes, plan, webp_canvas
-from vision.decode_time import DECODE_SECONDS, DecodeTooSlow, TimedBytes, check_jpeg
+from vision.decode_time import DECODE_SECONDS, DecodeTooSlow, TimedBytes, check_jpeg, forget
 from vision.image_errors import ERROR_CODES, ImageError
 from vision.pixels import orient, to_rgb
 
@@ -244,6 +244,13 @@ def _plan(im: Image.Image, data: bytes, min_side: int | None) -> Plan:
 
 def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
     """`(pixels, width, height, orientation)`; raises ImageError or whatever the decoder raises."""
+    try:
+        return _decode_checked(data, min_side)
+    finally:
+        forget()  # the markers walked for this photo (`vision.decode_time.walked_once`)
+
+
+def _decode_checked(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, int]:
     _check_webp(data)
     check_jpeg(data)
     with Image.open(TimedBytes(data, DECODE_SECONDS), formats=_openers()) as im:
@@ -265,12 +272,17 @@ def _decode(data: bytes, min_side: int | None) -> tuple[np.ndarray, int, int, in
 
 
 def _plan_of(data: bytes, min_side: int | None) -> Plan:
+    return _plans_of(data, (min_side,))[0]
+
+
+def _plans_of(data: bytes, sides: tuple[int | None, ...]) -> list[Plan]:
+    """The decode plan for each `min_side` of `sides`, from one reading of the header."""
     size = webp_canvas(data)
     if size is not None:
-        return plan("WEBP", "RGBA", size, data, min_side, DECODE_BUDGET)
+        return [plan("WEBP", "RGBA", size, data, side, DECODE_BUDGET) for side in sides]
     check_jpeg(data)  # before Pillow reads its EXIF blocks
     with Image.open(io.BytesIO(data), formats=_openers()) as im:
-        return _plan(im, data, min_side)
+        return [_plan(im, data, side) for side in sides]
 
 
 def decode_cost(data: bytes, min_side: int | None = None) -> int:
@@ -293,7 +305,7 @@ def read_cost(data: bytes, min_side: int | None = None) -> int:
     resolution (`vision.reader`): the reduced result, kept meanwhile, plus the full decode;
     0 when the header cannot be read."""
     try:
-        reduced, full = _plan_of(data, min_side), _plan_of(data, None)
+        reduced, full = _plans_of(data, (min_side, None))
     except Exception:
         return 0
     return max(reduced.cost, full.cost + reduced.result)

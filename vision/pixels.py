@@ -56,8 +56,9 @@ def to_rgb(im: Image.Image, factor: int = 1) -> np.ndarray:
         y1 = min(y0 + rows, height)
         for x0 in range(0, width, cols):
             x1 = min(x0 + cols, width)
+            whole = (x0, y0, x1, y1) == (0, 0, w, h)  # one chunk (a photo decoded reduced): not copied first
             out[y0 // factor : y1 // factor, x0 // factor : x1 // factor] = _convert(
-                im.crop((x0, y0, x1, y1)), factor
+                im if whole else im.crop((x0, y0, x1, y1)), factor
             )
     return out
 

@@ -7,21 +7,17 @@ Two ONNX models (docs/ARCHITECTURE.md):
    in the YOLOv8 layout `[1, 4 + nc, N]` (`cx, cy, w, h` in input pixels, then per-class scores in
    0..1; classes `tile`, `back`). Boxes above `conf_threshold` go through class-agnostic NMS
    (`cv2.dnn.NMSBoxes`).
-2. `classifier.onnx` names each box: the box is cut from the photo at (up to) full
-   resolution, a sideways box (width > 1.15 x height) is turned upright, resized to the
-   classifier's `input_size` and all boxes go through the classifier in one batch.
-   A sideways tile is classified turned both ways (90° and -90°); the likelier wins.
+2. `classifier.onnx` names each box, cut from the photo at (up to) full resolution and resized
+   to its `input_size`, all in one batch; a sideways box (width > 1.15 x height) is classified
+   turned both ways (90° and -90°), the likelier wins.
    A box the localizer calls `back` is a face-down tile unless the classifier says `flower`.
 
-Speed: a JPEG is decoded once, at the reduced DCT scale its header allows: the long side stays
->= `ReaderConfig.decode_min_side` (1000 px: a quarter of a 12-megapixel photo). The localizer
-input is made from it, and so are the crops, unless the tiles found are so small there that a
-crop would have fewer pixels than the classifier's input (`ReaderConfig.min_crop_px`), or the
-region of the second localizer pass fewer than its input: then the photo is decoded again at
-the coarsest scale that has them (`vision.scale`), once, and the second pass and the crops use it.
+Speed: a JPEG is decoded at the reduced DCT scale its header allows (long side >=
+`ReaderConfig.decode_min_side`), and once more, at the coarsest scale that has them, where the
+crops or the second localizer pass's region need more pixels (`vision.scale`).
 
-`TileReader` holds one onnxruntime session per model, created once; `detect` keeps no state
-between calls, so one reader can serve many threads (`get_reader()` caches one per directory).
+`TileReader`: one onnxruntime session per model, made once; `detect` keeps no state between calls:
+one reader serves many threads (`get_reader()` caches one per models directory).
 """
 
 from __future__ import annotations
@@ -39,8 +35,9 @@ from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nm
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
-from vision.flagging import box_features, load_flag_model
+from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
+from vision.grey_look import grey_look
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -54,18 +51,20 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reader_config import ReaderConfig
-from vision.reading import Readings, uncertain, unlike_refs
+from vision.reading import Readings
 from vision.refblend import RefSet
 from vision.refembed import gather_views
 from vision.refmatch import match_refs
 from vision.refs import Ref, RefsError
 from vision.room import check_room
+from vision.row_ends import fill_ends, split_weak, weak_floor
 from vision.row_pitch import trim_overlaps
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
+from vision.wide_boxes import closer, split_wide
 
 
 class TileReader:
@@ -146,7 +145,8 @@ class TileReader:
 
         t0 = time.perf_counter()
         pix = loaded.pixels
-        xyxy, scores, class_ids = self._first_pass(pix)
+        weak: list[np.ndarray] = []  # the localiser's boxes under the score cut (`vision.row_ends`)
+        xyxy, scores, class_ids = self._first_pass(pix, weak)
         if polarity and dark_photo(pix, xyxy, class_ids != self._back_class):  # a black set: inverted
             timing["detect"] = (time.perf_counter() - t0) * 1000.0  # the first pass, then all again
             result = self._detect(light_photo(self.classifier, loaded, xyxy, timing), refs, polarity=False)
@@ -155,7 +155,7 @@ class TileReader:
         region = refine_region(xyxy, pix.shape[:2], self.localizer.input_size, self.config)
         finer = None  # the photo decoded again at a finer scale, when the boxes need it
         if region is not None:
-            boxes, again, finer = self._second_pass(loaded, region, xyxy, timing)
+            boxes, again, finer = self._second_pass(loaded, region, xyxy, timing, weak)
             xyxy, scores, class_ids = nms(
                 np.concatenate([xyxy, boxes]),
                 np.concatenate([scores, again[1]]),
@@ -178,24 +178,23 @@ class TileReader:
             )
         # without references, `_read` is called as before them (datasets.flag_cv wraps it)
         more: dict[str, Any] = {"refs": refs, "trace": {}} if refs is not None else {}
+        more["weak"] = np.concatenate(weak) if weak else None
         if finer is not None and not clf.fits_crops(loaded, finer, xyxy):
             finer = None  # too coarse for the crops: dropped before their own decode (two held at most)
         fine = (finer.pixels, finer.scale) if finer is not None else None
         source = more["source"] = fine or clf.crop_source(loaded, xyxy, timing)  # crops and TTA views
         del finer, fine
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
-        classes, conf = clf.classes, scores * readings.p
+        classes, back = clf.classes, class_ids == self._back_class
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
-        if clf.flag_model is not None and readings.proto_sim is not None:
-            facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
-            unlike = unlike_refs(readings, clf.calibration(refs))  # flag 5: `shown`, vision.face_checks
-            flags, shown = clf.flags_shown(loaded, xyxy, readings, timing, source, facts, unlike)
-        else:
-            flags = shown = uncertain(readings, conf, clf.calibration(refs))
+        flags, shown = clf.flag_boxes(loaded, xyxy, scores, readings, back, timing, source, refs)
+        was = (flags, readings.cls)  # flag 5's `shown` follows the grey look and the references
+        readings, flags = grey_look(clf, loaded, xyxy, readings, flags, timing, source, self.config)
+        conf, shown = scores * readings.p, still_shown(shown, *was, flags, readings.cls)
         if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
-            plain, before = more["trace"].get("plain_cls"), flags
+            plain, was = more["trace"].get("plain_cls"), (flags, readings.cls)
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
-            shown = flags & (shown | ~before)  # a flag the references add is shown
+            shown = still_shown(shown, *was, flags, readings.cls)
         full_xyxy = xyxy / np.float32(loaded.scale)
         margin = readings.logit_margin if readings.logit_margin is not None else conf
         dets: list[Detection] = []
@@ -233,29 +232,29 @@ class TileReader:
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
         margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
         clear = [c for c, gap in zip(clear, gaps, strict=True) if not gap]
-        fifth = margins if clf.flag_model is not None else None
+        fifth, size = (margins if clf.flag_model is not None else None), (loaded.width, loaded.height)
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
-        result.detections, result.groups = arrange(dets, (loaded.width, loaded.height), fifth, red, clear)
+        result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected, clear)  # and dice
         return result
 
-    def _first_pass(self, pix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:
         """The localizer on the whole image; when it finds fewer boxes than a hand holds, again
         at a finer input (`vision.scale.finer_input`, graphs of free height and width only): its
         boxes, less the halves of a first-pass box (`vision.boxes.halves`), and the first pass's
-        through NMS."""
-        found = self._localize(pix)
+        through NMS. `weak`: gets the boxes under the score cut (`_localize`)."""
+        found = self._localize(pix, weak=weak)
         free = self.localizer.meta.get("refine_input_size")
         size = finer_input(pix.shape[:2], len(found[0]), self.localizer.input_size) if free else None
         if size is None:
             return found
-        more, cfg = self._localize(pix, size), self.config
+        more, cfg = self._localize(pix, size, weak), self.config
         whole = ~halves(more[0], found[0])
         xyxy, scores, ids = (np.concatenate([a, b[whole]]) for a, b in zip(found, more, strict=True))
         return nms(xyxy, scores, ids, cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
 
     def _second_pass(
-        self, loaded: LoadedImage, region: tuple[int, int, int, int], xyxy: np.ndarray, timing: dict
+        self, loaded: LoadedImage, region: tuple, xyxy: np.ndarray, timing: dict, weak: list | None = None
     ) -> tuple[np.ndarray, tuple, LoadedImage | None]:
         """The localizer again on `region` (pixels of `loaded`): `(boxes in pixels of loaded,
         (xyxy, scores, class_ids) as found, the finer decode or None)`. The photo is decoded
@@ -269,8 +268,8 @@ class TileReader:
         fine, k = (finer.pixels, finer.scale / loaded.scale) if finer is not None else (loaded.pixels, 1.0)
         x0, y0 = int(region[0] * k), int(region[1] * k)
         x1, y1 = int(np.ceil(region[2] * k)), int(np.ceil(region[3] * k))
-        more = self._localize(fine[y0:y1, x0:x1], self._refine_size)
         offset = np.array([x0, y0, x0, y0], np.float32)
+        more = self._localize(fine[y0:y1, x0:x1], self._refine_size, weak, lambda b: (b + offset) / k)
         return (more[0] + offset) / np.float32(k), more, finer
 
     @property
@@ -280,29 +279,23 @@ class TileReader:
         return int(h), int(w)
 
     def _localize(
-        self, pix: np.ndarray, size: tuple[int, int] | None = None
+        self, pix: np.ndarray, size: tuple[int, int] | None = None, weak: list | None = None, to=None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Localizer boxes `(xyxy, scores, class_ids)` in pixels of `pix`, after NMS, with the
         image letterboxed into `size` (default: the localizer's `input_size`, and for a photo
         that is a strip, a tight crop of one row, an input of its own shape where the graph
-        allows it: `vision.scale.strip_input`)."""
+        allows it: `vision.scale.strip_input`). `weak`: gets the boxes under the score cut, mapped by
+        `to` (`vision.row_ends.split_weak`)."""
         if size is None:
             size = self.localizer.input_size
             if self.localizer.meta.get("refine_input_size"):  # a graph of free height and width
                 size = strip_input(size, pix.shape[:2])
         blob, lb = letterbox(pix, size)
         raw = run_model(self.localizer, blob)
-        cfg = self.config
-        return decode_localizer(
-            raw,
-            len(self.localizer.classes),
-            lb,
-            (pix.shape[1], pix.shape[0]),
-            cfg.conf_threshold,
-            cfg.iou_threshold,
-            cfg.max_detections,
-            cfg.containment_threshold,
-        )
+        cfg, wh = self.config, (pix.shape[1], pix.shape[0])
+        low, args = weak_floor(cfg, weak), (cfg.iou_threshold, cfg.max_detections, cfg.containment_threshold)
+        found = decode_localizer(raw, len(self.localizer.classes), lb, wh, low, *args)
+        return split_weak(found, cfg, weak, to)
 
     def _read(
         self,
@@ -314,11 +307,11 @@ class TileReader:
         refs: RefSet | None = None,
         source: tuple[np.ndarray, float] | None = None,
         trace: dict[str, Any] | None = None,
+        weak: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Readings]:
-        """Classify the boxes, put split boxes back together (`vision.splits`), then, with `refs`,
-        read the boxes that remain with them: the boxes `(xyxy, scores, class_ids)` and their
-        readings. Which boxes merge is the model's own call (the references do not move it); the
-        views are classified once either way (their logits and embeddings are kept)."""
+        """Classify the boxes; split ones put together, wide ones cut, gaps read (`vision.splits`,
+        `wide_boxes`, `gaps`: the model's own call, not the references'); with `refs`, read them
+        again with those: `(xyxy, scores, class_ids)` and readings (views classified once)."""
         clf = self.classifier
         source = source or clf.crop_source(loaded, xyxy, timing)
         views: dict[str, tuple[np.ndarray, np.ndarray | None, list[int]]] = {}
@@ -343,11 +336,17 @@ class TileReader:
             )
             xyxy, scores, class_ids, readings = m.xyxy, m.scores, m.class_ids, m.readings
             origin = m.origin if m.origin is not None else origin
-        if self.config.fill_gaps:  # a tile missed between two neighbours of a row (`vision.gaps`)
+        cfg = self.config
+        if cfg.split_wide:  # a box around several tiles, looked at closer (`vision.wide_boxes`)
+            look = closer(lambda px: self._localize(px, self._refine_size), source, loaded.scale)
+            w = split_wide(xyxy, scores, class_ids, readings, look, lambda b: plain(b, "unions"), clf.classes)
+            xyxy, scores, class_ids, readings, origin = w.boxes(origin, views)
+        for fill in [f for f, on in ((fill_gaps, cfg.fill_gaps), (fill_ends, cfg.row_ends)) if on]:
+            # a tile missed between two neighbours of a row (`vision.gaps`), past its ends (`row_ends`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
             found = (xyxy, scores, class_ids, readings)
             at = (source[0], source[1] / loaded.scale)
-            g = fill_gaps(*found, lambda b: plain(b, "unions"), clf.classes, at, self.config.conf_threshold)
+            g = fill(*found, lambda b: plain(b, "unions"), clf.classes, at, cfg.conf_threshold, weak=weak)
             xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
             origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
         if refs is not None:

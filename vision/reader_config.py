@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
+from vision.grey_look import GREY_MIN_P
 from vision.text_check import TEXT_MIN_SCORE
 
 __all__ = ["ReaderConfig"]
@@ -40,6 +41,10 @@ class ReaderConfig:
             a graph with free height and width) when it has one, else at its `input_size`.
         merge_splits: put a tile boxed as two halves back together (`vision.splits`).
         fill_gaps: read a tile the localizer missed between two neighbours of a row (`vision.gaps`).
+        row_ends: read a tile the localizer saw only under `conf_threshold` one pitch past a row's
+            end (`vision.row_ends`: its weak boxes as evidence).
+        split_wide: a box around several tiles is localized again, closer, and replaced by the
+            tiles found there that read confidently (`vision.wide_boxes`).
         trim_rows: neighbouring boxes of a row that reach into each other are cut where the
             tiles meet (`vision.row_pitch`).
         threads: onnxruntime intra-op threads (None: one per core).
@@ -55,6 +60,9 @@ class ReaderConfig:
         shape_confirm: a flagged dot or bamboo tile whose shapes show its suit from this
             confidence on is not flagged (flag 5, `vision.shape_check.confirm_suit`; its
             `SHAPE_MIN_CONF`); None: the flag stays.
+        grey_min_p: a box the classifier reads unsurely is read again made grey, and takes that
+            reading, flagged, from this probability on (`vision.grey_look`: a set coloured as
+            none it trained on, a riichi red five); None: it does not look.
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
     """
@@ -70,12 +78,15 @@ class ReaderConfig:
     refine_margin: float = 0.1
     merge_splits: bool = True
     fill_gaps: bool = True
+    row_ends: bool = True
+    split_wide: bool = True
     trim_rows: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
+    grey_min_p: float | None = GREY_MIN_P
     dark_faces: bool = True
 
     def __post_init__(self) -> None:

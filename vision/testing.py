@@ -79,9 +79,10 @@ def build_localizer(
     size: int = 128,
     score: float = 0.9,
     meta_override: dict | None = None,
+    scores: Sequence[float] | None = None,
 ) -> Path:
     """Write a stand-in `localizer.onnx` that finds `boxes_xyxy` (pixels of an image of
-    `image_size = (width, height)`) wherever they are bright.
+    `image_size = (width, height)`) wherever they are bright, each at `score` (or its `scores`).
 
     Output `output0`: float32 `[1, 6, 2K]` (YOLOv8 layout, classes `tile`, `back`).
     """
@@ -105,8 +106,8 @@ def build_localizer(
         cxcywh[:, k] = (cx, cy, bw, bh)
         cxcywh[:, n + k] = (cx + 0.08 * bw, cy, bw, bh)  # a weaker near-duplicate for NMS
         c = 1 if backs[k] else 0
-        cls[c, k] = score
-        cls[c, n + k] = score * 0.6
+        cls[c, k] = score if scores is None else scores[k]
+        cls[c, n + k] = cls[c, k] * 0.6
     if n == 0:
         cls[:] = 0
     # duplicates gate on the same mask as their original

@@ -16,9 +16,13 @@ any family"):
   since a recogniser asked for a closed lexicon finds a weak 中 in a ring of dots (0.1 to 0.25 on
   real photos) but never a strong one;
 - below its threshold (a face it cannot read: a slanted, tiny or stylised one) the reading is the
-  classifier's, flag and all; but where both the reading and its runner-up are character tiles and
-  the best word names the runner-up from `RUNNER_UP_MIN_SCORE`, the runner-up is taken, flagged;
-  where the best word names the reading itself from `CONFIRM_MIN_SCORE`, the flag is cleared
+  classifier's, flag and all; but where the reading and its runner-up are character tiles **of one
+  kind** (two 萬 tiles, or two honours: `same_view`) and the best word names the runner-up from
+  `RUNNER_UP_MIN_SCORE`, the runner-up is taken, flagged. A 萬 tile's words are read on the
+  numeral-and-萬 view, an honour's on the whole face (`vision.text_reader.lexicon`): a weak word
+  of one view against a reading of the other compares two unrelated scores (set C's gold 七萬,
+  60 px on black, read 7m at p 0.69 with 東 second: 東 0.068 on the whole face, 七萬 0.003).
+  Where the best word names the reading itself from `CONFIRM_MIN_SCORE`, the flag is cleared
   (flag 5: agreement clears doubt).
 """
 
@@ -36,10 +40,11 @@ TEXT_MIN_SCORE = 0.1
 """The CTC probability of the best tile word from which the text reader decides a tile the
 classifier reads as a character tile (or names one as its runner-up)."""
 RUNNER_UP_MIN_SCORE = 0.02
-"""Below the threshold, a word that names the classifier's runner-up, both character tiles (一萬
-read 四萬 with 四萬 second), from this probability: the runner-up is taken and the flag kept.
-Two weak signals agreeing; never for a suit tile's reading (a bird 1s, runner-up 東, has 東 at
-0.09 on the val split)."""
+"""Below the threshold, a word that names the classifier's runner-up, both character tiles of one
+kind (一萬 read 四萬 with 四萬 second; `same_view`), from this probability: the runner-up is taken
+and the flag kept. Two weak signals agreeing; never for a suit tile's reading (a bird 1s, runner-up
+東, has 東 at 0.09 on the val split), nor between a 萬 and an honour (a gold 七萬 read 7m, 東
+second, has 東 at 0.07)."""
 CONFIRM_MIN_SCORE = RUNNER_UP_MIN_SCORE
 """Flag 5 (`vision.flagging`): below the threshold, a word that names the classifier's own reading,
 a character tile, from this probability clears the flag (the reading kept): two independent readers
@@ -48,6 +53,15 @@ confirmed 17 right tiles flagged and no wrong one (`datasets.flag5`)."""
 CROSS_MIN_SCORE = 0.5
 """The same for a tile of another family: the classifier reads a suit tile, 白, a flower, and
 names no character tile as its runner-up."""
+
+
+def same_view(a: str | None, b: str | None) -> bool:
+    """Whether `a` and `b` are character tiles the text reader reads on one view: two 萬 tiles
+    (numeral and 萬) or two honours (the whole face)."""
+    if a not in TEXT_CODES or b not in TEXT_CODES:
+        return False
+    assert a is not None and b is not None  # in TEXT_CODES
+    return a.endswith("m") == b.endswith("m")
 
 
 def wants_text(det: Detection) -> bool:
@@ -63,7 +77,8 @@ def decide(
     uncertain, and the classifier's reading kept as `second` when they differ."""
     family = det.tile in TEXT_CODES or det.second in TEXT_CODES
     if reading.score < (min_score if family else max(min_score, cross)):
-        if det.tile in TEXT_CODES and reading.best == det.second and reading.score >= RUNNER_UP_MIN_SCORE:
+        runner_up = reading.best == det.second and reading.score >= RUNNER_UP_MIN_SCORE
+        if runner_up and same_view(det.tile, det.second):
             return replace(det, tile=reading.best, second=det.tile)  # taken, still flagged
         if det.tile in TEXT_CODES and reading.best == det.tile and reading.score >= CONFIRM_MIN_SCORE:
             return replace(det, uncertain=False)  # flag 5: a weak word that agrees clears the doubt
@@ -117,5 +132,6 @@ __all__ = [
     "check_with_text",
     "decide",
     "face_crop",
+    "same_view",
     "wants_text",
 ]

@@ -21,6 +21,7 @@ from vision.boxes import cut_crops
 from vision.flagging import (
     FEATURES,
     FlagModel,
+    box_features,
     feature_matrix,
     grey_views,
     margin_toward,
@@ -29,7 +30,7 @@ from vision.flagging import (
 )
 from vision.image import LoadedImage, open_image
 from vision.modelfiles import ModelError, ModelSpec, run_classifier
-from vision.reading import Readings, combine_views
+from vision.reading import Readings, combine_views, uncertain, unlike_refs
 from vision.refblend import RefCalibration, RefSet, read_with_refs
 from vision.scale import current_reduction, min_side_for, reduction_for
 
@@ -209,6 +210,27 @@ class Classifier:
         fm = self.flag_model
         assert fm is not None
         return self.flag_scores(loaded, xyxy, readings, timing, source, box) > fm.threshold
+
+    def flag_boxes(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        scores: np.ndarray,
+        readings: Readings,
+        backs: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None,
+        refs: RefSet | None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`(flags, shown)` of the boxes: with a flag model, `flags_shown` (its box features from
+        the localiser `scores` and the `backs`, `box_features`); without, the calibration's rule
+        (`vision.reading.uncertain`), every flag shown. A box unlike the references is flagged."""
+        if self.flag_model is not None and readings.proto_sim is not None:
+            facts = box_features(xyxy, scores, backs)  # flag 3 reads them
+            unlike = unlike_refs(readings, self.calibration(refs))
+            return self.flags_shown(loaded, xyxy, readings, timing, source, facts, unlike)
+        flags = uncertain(readings, scores * readings.p, self.calibration(refs))
+        return flags, flags
 
     def flags_shown(
         self,

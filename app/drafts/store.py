@@ -81,10 +81,13 @@ class DraftStore:
             with conn.begin():
                 yield conn
 
-    def save(self, key: str, data: dict[str, Any], blob: Any = None) -> None:
+    def save(self, key: str, data: dict[str, Any], blob: Any = None, digest: str | None = None) -> None:
         """Keep the hand in progress under ``key``; ``blob``: the photo's bytes, None for none, or
         :data:`KEEP` to leave the stored photo as it is; a photo is stored bounded
         (`app.drafts.photo.bounded`: a large one re-encoded, one that does not decode dropped).
+        ``digest``: the sha256 (hex) of ``blob`` when the caller has it (a photo read hashes its
+        bytes: ``app.ui.state.photo.Photo.digest``), else it is hashed here; it names only the
+        bytes given, never a re-encoded copy.
         Larger than :data:`MAX_DRAFT_BYTES`: ``LedgerError("draft_too_large")``, nothing stored.
         Expired drafts are deleted first, then room is made within the phone's and all drafts'
         quotas (:func:`app.drafts.policy.make_room`; no room: ``LedgerError("drafts_full")``)."""
@@ -93,10 +96,12 @@ class DraftStore:
         if size > MAX_DRAFT_BYTES:
             raise LedgerError("draft_too_large", f"the draft is larger than {MAX_DRAFT_BYTES // 2**20} MiB")
         if isinstance(blob, bytes):
-            blob = bounded(blob)
+            kept = bounded(blob)
+            digest = digest if kept is blob and digest else None
+            blob = kept
             size = len(text.encode()) + (len(blob) if blob else 0)
         d, now = drafts.c, policy.now().isoformat()
-        digest = hashlib.sha256(blob).hexdigest() if isinstance(blob, bytes) else None
+        digest = (digest or hashlib.sha256(blob).hexdigest()) if isinstance(blob, bytes) else None
         with self._tx(write=True) as conn:
             policy.purge(conn)
             policy.make_room(conn, key, size)
@@ -105,8 +110,9 @@ class DraftStore:
                     return
             if digest:
                 _put_photo(conn, digest, blob, now)
-            conn.execute(drafts.delete().where(d.key == key))
-            conn.execute(drafts.insert().values(key=key, data=text, blob=None, photo=digest, updated=now))
+            row = {"data": text, "blob": None, "photo": digest, "updated": now}
+            if not conn.execute(drafts.update().where(d.key == key).values(**row)).rowcount:
+                conn.execute(drafts.insert().values(key=key, **row))  # one statement for a draft kept
             policy.sweep(conn)
 
     def load(self, key: str) -> tuple[dict[str, Any], bytes | None] | None:

@@ -196,7 +196,8 @@ def save(key: str) -> None:
     if h.is_saved(key, data):
         return
     try:
-        _tried(lambda: store().save(key, data, h.photo_bytes if h.photo_unsaved else KEEP))
+        blob = h.photo_bytes if h.photo_unsaved else KEEP
+        _tried(lambda: store().save(key, data, blob, digest=h.photo_digest if blob is not KEEP else None))
     except LedgerError as e:
         log.warning("draft %s not saved: %s", key, e)
         said = ledger_flash(e) if e.code in REFUSED else Flash("warning", "draft.not_saved")

@@ -40,7 +40,7 @@ def test_a_draft_refused_is_tried_again_then_said_and_the_hand_kept(monkeypatch)
     monkeypatch.setattr(drafting, "RETRY_S", (0.0, 0.0))
     real_save, tries = DraftStore.save, []
 
-    def busy(self, key, data, blob=None):
+    def busy(self, key, data, blob=None, digest=None):
         tries.append(key)
         raise ConflictError("the ledger is busy with another writer: try again")
 

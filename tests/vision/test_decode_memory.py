@@ -249,3 +249,22 @@ def test_a_wide_strip_is_converted_in_bounded_chunks(monkeypatch):
     assert got.shape == (2, 37_500, 3) and max(crops) <= CHUNK_PIXELS and sum(crops) == 16 * 300_000
     want = np.asarray(im.convert("RGB").reduce(8))[:, :37_500]
     assert np.array_equal(got, want)
+
+
+def test_a_picture_of_one_chunk_is_converted_without_a_copy_first(monkeypatch):
+    """Issue 37: a photo decoded reduced (1008 x 756) is one chunk: converted as it is, not
+    cropped into a copy of itself first; a larger one is still cut into chunks."""
+    from PIL import Image
+
+    from vision import cost, pixels
+
+    rng = np.random.default_rng(1)
+    small = Image.fromarray(rng.integers(0, 256, (30, 40, 3), np.uint8))
+    crops = []
+    real = Image.Image.crop
+    monkeypatch.setattr(Image.Image, "crop", lambda self, box=None: crops.append(box) or real(self, box))
+    assert np.array_equal(pixels.to_rgb(small), np.asarray(small)) and crops == []
+    assert np.array_equal(pixels.to_rgb(small, 2), np.asarray(small.reduce(2)))
+    monkeypatch.setattr(cost, "CHUNK_PIXELS", 300)
+    monkeypatch.setattr(pixels, "CHUNK_PIXELS", 300)
+    assert np.array_equal(pixels.to_rgb(small), np.asarray(small)) and len(crops) > 1

@@ -87,10 +87,10 @@ def test_the_reader_reads_a_black_set_inverted(models_dir, scene, scene_pixels, 
     def found(reader):
         real = reader._first_pass
 
-        def first_pass(pix):
+        def first_pass(pix, weak=None):  # `weak`: the boxes under the cut (`vision.row_ends`)
             if np.array_equal(pix, black):  # the dark photo: the tiles a real localiser finds there
                 return boxes.copy(), np.full(len(boxes), 0.9, np.float32), ids.copy()
-            return real(pix)
+            return real(pix, weak)
 
         monkeypatch.setattr(reader, "_first_pass", first_pass)
         return reader
@@ -127,3 +127,29 @@ def test_references_of_a_black_set_are_embedded_as_its_photos_are_read(tmp_path,
     assert not np.allclose(
         embed("black.png", ReaderConfig(dark_faces=False)).embeddings, light.embeddings, atol=1e-2
     )
+
+
+def test_the_boxes_of_a_photo_are_measured_together_as_each_alone(monkeypatch):
+    """Issue 37: `box_polarity` measures a photo's faces in one batch (not one median and two
+    means per box in Python); each box's polarity is still its own, dark, light or neither, a
+    box cut by the photo's edge or too small to measure included."""
+    from vision import face_polarity
+
+    faces = (
+        [black_set(c, k) for c, k in FACES]
+        + [face(c, k) for c, k in FACES]
+        + [np.zeros((100, 75, 3), np.uint8)]
+    )
+    photo = np.full((120, 75 * len(faces) + 40, 3), 90, np.uint8)
+    boxes = []
+    for i, f in enumerate(faces):
+        photo[10:110, 20 + 75 * i : 95 + 75 * i] = f
+        boxes.append((20 + 75 * i, 10, 95 + 75 * i, 110))
+    boxes += [(-30, -5, 50, 60), (5, 5, 9, 9), (photo.shape[1] - 40, 0, photo.shape[1] + 50, 200)]
+    batches = []
+    real = face_polarity._polarities
+    monkeypatch.setattr(face_polarity, "_polarities", lambda greys: batches.append(len(greys)) or real(greys))
+    got = face_polarity.box_polarity(photo, np.array(boxes, np.float64))
+    assert batches == [len(boxes) - 1]  # one batch; the 4 x 4 box is too small to measure
+    alone = [polarity(photo[max(y0, 0) : y1, max(x0, 0) : x1]) for x0, y0, x1, y1 in boxes]
+    assert got.tolist() == alone and alone[:9] == [1, 1, 1, 1, -1, -1, -1, -1, 0]

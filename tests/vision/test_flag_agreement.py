@@ -88,12 +88,12 @@ def test_the_show_threshold_clears_only_the_scores_flags_under_it_after_the_role
         Detection((80.0 * k, 0.0, 80.0 * k + 75, 100.0), t, 0.9) for k, t in enumerate("1m 2m 3m 5p".split())
     ]
     row[3] = replace(row[3], uncertain=True)
-    out, _groups = arrange(row, (400, 300), None, None, [False, False, False, True])
+    out, _groups = arrange(row, (400, 300), None, None, clear=[False, False, False, True])
     assert not any(d.uncertain for d in out)
     five = [replace(d, tile="5p", uncertain=True) for d in row] + [
         replace(row[0], xyxy=(320.0, 0, 395, 100), tile="5p")
     ]
-    out, _groups = arrange(five, (400, 300), [1.0, 2.0, 3.0, 4.0, 5.0], None, [True] * 5)
+    out, _groups = arrange(five, (400, 300), [1.0, 2.0, 3.0, 4.0, 5.0], None, clear=[True] * 5)
     assert sum(d.uncertain for d in out) == 1  # the fifth copy stays flagged
 
 

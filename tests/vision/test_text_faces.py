@@ -140,6 +140,22 @@ def test_a_weak_word_that_names_the_runner_up_takes_it_flagged_between_character
     assert decide(other, reading(**{"2m": RUNNER_UP_MIN_SCORE * 0.9})) is other
 
 
+def test_a_weak_word_of_the_other_view_never_takes_the_runner_up():
+    """A 萬 tile's words are read on the numeral-and-萬 view, an honour's on the whole face: a weak
+    word of one against a reading of the other is no second signal (set C's gold 七萬 on black, 60
+    px: the classifier 7m at 0.69, 東 second; the text 東 0.068, 七萬 0.003)."""
+    weak = TEXT_MIN_SCORE * 0.68
+    for tile, second in (("7m", "E"), ("1m", "C"), ("E", "7m"), ("F", "9m")):
+        d = det(tile, second)
+        assert decide(d, reading(**{second: weak, tile: 0.003})) is d, (tile, second)
+    # the same kind still agrees: two honours, two 萬 tiles
+    assert decide(det("E", "N"), reading(N=weak)).tile == "N"
+    assert decide(det("3m", "2m"), reading(**{"2m": weak})).tile == "2m"
+    # a strong word of the other view still decides (its own bar, as before)
+    got = decide(det("7m", "E"), reading(E=TEXT_MIN_SCORE * 2))
+    assert (got.tile, got.second, got.uncertain) == ("E", "7m", False)
+
+
 @needs_model
 def test_check_with_text_puts_right_a_foreshortened_character_tile_read_as_another_family(reader):
     """A photo with a 西 face squashed by the slant (the box wider than tall, so `rotated`) that

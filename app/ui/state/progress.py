@@ -102,6 +102,8 @@ class HandInProgress:
             session, kept 2 minutes after its phone left, held its photos; they are read back
             from the store when needed, `app.ui.drafting.photo_data`).
             photo_seen: file ids of uploads already read (a rerun does not read them again).
+            photo_digest: the sha256 of `photo_bytes` when `photo` was read from them
+            (`Photo.digest`: the draft store need not hash ~2 MB again), else None.
         timing: ``{"start", "read", "total"}`` in seconds (`time.perf_counter`) of the last photo
             read, or None. bad_numbers: keys of the number widgets whose entry is not a whole
             number in range (`app.ui.hand.numbers`).
@@ -132,6 +134,7 @@ class HandInProgress:
     photo_src: str = "manual"
     photo_bytes: bytes | None = None
     photo_stored: bool = False
+    photo_digest: str | None = None
     photo_seen: set[str] = field(default_factory=set)
     timing: dict[str, Any] | None = None
     bad_numbers: set[str] = field(default_factory=set)
@@ -217,6 +220,7 @@ class HandInProgress:
         self.undo = [x.unlinked() for x in self.undo]
         self.photo, self.photo_src, self.photo_unshown = photo, source, None
         self.photo_bytes = bytes(data) if data and source in KEPT_SOURCES else None
+        self.photo_digest = (getattr(photo, "digest", "") or None) if self.photo_bytes is not None else None
         self.photo_stored = False
 
     def photo_restored(
@@ -228,7 +232,7 @@ class HandInProgress:
         if photo is not None:
             self.photo, self.photo_src = photo, source
         self.photo_unshown = unshown if photo is None else None
-        self.photo_bytes, self.photo_stored = data, False
+        self.photo_bytes, self.photo_stored, self.photo_digest = data, False, None
 
     def typed_over(self) -> None:
         """A typed tile string replaced the hand: the photo's boxes no longer show it."""
@@ -250,7 +254,7 @@ class HandInProgress:
         self.saved = (key, draft)
         self.saved_photo = self.photo
         if self.photo_bytes is not None:
-            self.photo_bytes, self.photo_stored = None, True
+            self.photo_bytes, self.photo_stored, self.photo_digest = None, True, None
 
     def is_saved(self, key: str, draft: dict[str, Any]) -> bool:
         """The store already holds `draft` under `key`, and the photo shown."""

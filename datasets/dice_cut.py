@@ -1,0 +1,249 @@
+"""Choose `vision.dice`'s limits without looking at `real_sets_dev` (issue 35): synthetic dice
+beside synthetic hand rows against true tiles (the val split of `real_photos_rf`, and training
+renders), all read by the real reader with the dice rule off.
+
+    python -m datasets.dice_cut --json datasets/reports/dice-cut.json
+
+What is read (`datasets.dice_render`): `--scenes` synthetic photos of a hand row, two of every
+three with dice put beside it (behind, in front, at an end), the third with loose true tiles (dots,
+白, flowers: small, slanted, lying flat); the row's own tiles are true tiles too. And the val split
+(`datasets.real.split_by_source`, seed 1, 0.2; never trained on): every labelled tile the reader
+finds (IoU >= 0.5).
+
+How the limits follow, fixed before the first run:
+
+1. **Size** (`DIE_HEIGHT`, `DIE_AREA`): the 99th percentile of the synthetic dice's box height and
+   area over the hand row's medians (the dice the rule could take: off the hand, read as a dot or
+   白, flagged), rounded up to 0.05. `DIE_NEAR` is the rule's reach, not fitted: one row height.
+2. **Confidence** (`DIE_CONF`): `lo`, the smallest cut (steps of 0.01) that takes >= 90 % of those
+   dice within the size limits; `hi`, the largest that takes < 0.5 % of the true dot and 白 tiles
+   (val, and renders, each) read as a dot or 白 and flagged, whatever their place and size (a
+   stricter count than the rule's: a real tile could be given a wrong role or a wrong size). The
+   cut is the middle of `lo`..`hi`; where `lo` > `hi`, `hi` (the tiles come first).
+3. With the chosen limits, the whole rule's takings: synthetic dice, loose tiles, the val split's
+   tiles (any kind).
+
+Result (datasets/reports/dice-cut.json): the two overlap (`lo` 0.39 > `hi` 0.18), so the cut is
+0.18 and takes 7 of the 45 candidate dice; sizes 2.45 / 4.55; the val split: no tile taken.
+
+Nothing is trained; needs `../shared` (`JXMJ_SHARED`) for the val split and the CC0 art (without
+it the val part is skipped and the faces are drawn from fonts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from datasets import render_options
+from datasets.dice_render import dice_scene
+from datasets.eval_refs import matches
+from datasets.real import class_map, load, photos, split_by_source
+from datasets.tiles import SHARED
+from vision.dice import DIE_NEAR, DIE_TILES, measures
+
+RECIPE = Path(__file__).parent / "recipes" / "0.7.0.toml"
+"""The renderer's switches of the shipped models' recipe."""
+
+DICE_SHARE, TILE_SHARE = 0.90, 0.005
+"""The cut takes at least `DICE_SHARE` of the dice and under `TILE_SHARE` of the true tiles."""
+
+QUANTILES = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
+
+
+def _iou(a, b) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(iw, 0) * max(ih, 0)
+    return inter / max((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter, 1e-6)
+
+
+def record(det, m) -> dict:
+    """What the rule reads of one detection (`m`: its `vision.dice.measures`)."""
+    return {
+        "tile": det.tile,
+        "conf": round(float(det.conf), 4),
+        "uncertain": bool(det.uncertain),
+        "role": det.role,
+        "height": None if m is None else round(m[0], 3),
+        "area": None if m is None else round(m[1], 3),
+        "gap": None if m is None else round(m[2], 3),
+        "aspect": round(det.width / det.height, 3),
+    }
+
+
+def synthetic(reader, n: int) -> list[dict]:
+    """Records of the dice and true tiles of `n` synthetic photos (module docstring); a thing the
+    reader finds no box for (IoU >= 0.3) is `"found": False`."""
+    out = []
+    for seed in range(n):
+        rng = np.random.default_rng(10_000 + seed)
+        img, rows, things = dice_scene(rng, dice=seed % 3 != 2, count=2)
+        res = reader.detect(img)
+        dets = res.detections
+        ms = measures(dets)
+        want = [(t.xyxy, t.kind, t.where) for t in things] + [(b, code, "row") for b, code in rows]
+        for box, kind, where in want:
+            best = max(range(len(dets)), key=lambda i: _iou(dets[i].xyxy, box), default=None)
+            thresh = 0.3 if where != "row" else 0.5
+            found = best is not None and _iou(dets[best].xyxy, box) >= thresh
+            rec = {"scene": seed, "kind": kind, "where": where, "found": found}
+            if found:
+                rec |= record(dets[best], ms[best])
+            out.append(rec)
+    return out
+
+
+def val_split(reader, root: Path) -> list[dict]:
+    """Records of every labelled tile of the val split the reader finds (`kind`: its true code)."""
+    cmap = class_map(root)
+    stems = photos(root)
+    split = split_by_source(stems, 1, 0.2)
+    out = []
+    for stem in (s for s in stems if split[s] == "val"):
+        _img, gt, codes = load(root, stem, cmap)
+        res = reader.read(root / "images" / f"{stem}.jpg")
+        ms = measures(res.detections)
+        for i, j in matches(res.detections, gt):
+            out.append({"photo": stem, "kind": codes[j], "where": "val"} | record(res.detections[i], ms[i]))
+    return out
+
+
+def at_risk(r: dict, cut: float) -> bool:
+    """The conf part of the rule alone: read as a dot or 白, flagged, under `cut`."""
+    return r["tile"] in DIE_TILES and r["uncertain"] and r["conf"] < cut
+
+
+def takes(r: dict, cut: float, height: float, area: float, near: float = DIE_NEAR) -> bool:
+    """The whole rule (`vision.dice.dice`) on one record."""
+    return (
+        r["height"] is not None
+        and at_risk(r, cut)
+        and r["height"] <= height
+        and r["area"] <= area
+        and r["gap"] <= near
+    )
+
+
+def _ceil(x: float, step: float = 0.05) -> float:
+    return round(math.ceil(round(x / step, 6)) * step, 2)
+
+
+def _quantiles(xs: list[float]) -> dict:
+    if not xs:
+        return {"n": 0}
+    q = np.quantile(np.array(xs, float), QUANTILES)
+    qs = {f"q{round(p * 100)}": round(float(v), 3) for p, v in zip(QUANTILES, q, strict=True)}
+    return {"n": len(xs)} | qs
+
+
+def _share(rs: list[dict], keep) -> dict:
+    k = sum(map(keep, rs))
+    return {"taken": k, "of": len(rs), "share": round(k / len(rs), 4) if rs else None}
+
+
+def choose(dice: list[dict], tiles: dict[str, list[dict]]) -> dict:
+    """The limits of the module docstring from the dice records (found, synthetic) and the true dot
+    / 白 tiles per source (`{"val": [...], "renders": [...]}`)."""
+    cand = [r for r in dice if r["height"] is not None and r["tile"] in DIE_TILES and r["uncertain"]]
+    height = _ceil(float(np.quantile([r["height"] for r in cand], 0.99)))
+    area = _ceil(float(np.quantile([r["area"] for r in cand], 0.99)))
+    sized = [r for r in cand if r["height"] <= height and r["area"] <= area and r["gap"] <= DIE_NEAR]
+    grid = [round(0.01 * k, 2) for k in range(1, 101)]
+    lo = next((c for c in grid if sum(r["conf"] < c for r in sized) >= DICE_SHARE * len(sized)), 1.0)
+    safe = lambda c: all(sum(at_risk(r, c) for r in rs) < TILE_SHARE * len(rs) for rs in tiles.values())  # noqa: E731
+    ok = [c for c in grid if safe(c)]
+    hi = max(ok, default=0.0)
+    cut = round((lo + hi) / 2, 2) if lo <= hi else hi
+    return {"conf": cut, "lo": lo, "hi": hi, "height": height, "area": area, "near": DIE_NEAR}
+
+
+def report(dice: list[dict], loose: list[dict], tiles: dict[str, list[dict]], val_all: list[dict]) -> dict:
+    """Distributions, the chosen limits and what the whole rule takes with them."""
+    found = [r for r in dice if r["found"]]
+    lim = choose(found, tiles)
+    c, h, a = lim["conf"], lim["height"], lim["area"]
+    cand = [r for r in found if r["height"] is not None and r["tile"] in DIE_TILES and r["uncertain"]]
+    return {
+        "limits": lim,
+        "dice": {
+            "put": len(dice),
+            "found": len(found),
+            "read_as": dict(sorted(_counts(r["tile"] for r in found).items(), key=lambda kv: -kv[1])),
+            "roles": _counts(r["role"] for r in found),
+            "flagged": sum(r["uncertain"] for r in found),
+            "conf_candidates": _quantiles([r["conf"] for r in cand]),
+            "height": _quantiles([r["height"] for r in cand]),
+            "area": _quantiles([r["area"] for r in cand]),
+            "aspect": _quantiles([r["aspect"] for r in cand]),
+            "taken_of_found": _share(found, lambda r: takes(r, c, h, a)),
+            "taken_of_candidates": _share(cand, lambda r: takes(r, c, h, a)),
+        },
+        "true_dot_white": {
+            src: {
+                "read_weak_dot_white_conf": _quantiles(
+                    [r["conf"] for r in rs if r["tile"] in DIE_TILES and r["uncertain"]]
+                ),
+                "conf_all": _quantiles([r["conf"] for r in rs]),
+                "at_risk_at_cut": _share(rs, lambda r: at_risk(r, c)),
+                "taken_by_rule": _share(rs, lambda r: takes(r, c, h, a)),
+                "lowest_at_risk": sorted(r["conf"] for r in rs if at_risk(r, 2.0))[:5],
+            }
+            for src, rs in tiles.items()
+        },
+        "loose_tiles_taken": _share([r for r in loose if r["found"]], lambda r: takes(r, c, h, a)),
+        "val_any_tile_taken": _share(val_all, lambda r: takes(r, c, h, a)),
+        "val_taken": [
+            {k: r[k] for k in ("photo", "kind", "tile", "conf", "role", "height", "area", "gap")}
+            for r in val_all
+            if takes(r, c, h, a)
+        ],
+    }
+
+
+def _counts(xs) -> dict:
+    out: dict = {}
+    for x in xs:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def main(argv=None) -> int:
+    import vision.arrange
+    from vision.reader import TileReader
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="models")
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--json", help="write the report here")
+    ap.add_argument("--records", help="write every record here (JSON)")
+    a = ap.parse_args(argv)
+    render_options.set_render_options(**tomllib.loads(RECIPE.read_text())["data"]["render"])
+    vision.arrange.dice = lambda dets: [False] * len(dets)  # read with the rule off
+    reader = TileReader(a.models)
+    syn = synthetic(reader, a.scenes)
+    root = SHARED / "data" / "real_photos_rf"
+    val = val_split(reader, root) if (root / "classes.txt").exists() else []
+    dot_white = set(DIE_TILES)
+    tiles = {"renders": [r for r in syn if r["found"] and r["kind"] in dot_white]}
+    if val:
+        tiles["val"] = [r for r in val if r["kind"] in dot_white]
+    dice = [r for r in syn if r["kind"] == "die"]
+    loose = [r for r in syn if r["kind"] != "die" and r["where"] != "row"]
+    out = {"scenes": a.scenes, "recipe": RECIPE.name, "val_photos": len({r["photo"] for r in val})}
+    out |= report(dice, loose, tiles, val)
+    print(json.dumps(out, indent=1, ensure_ascii=False))
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    if a.records:
+        Path(a.records).write_text(json.dumps({"synthetic": syn, "val": val}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
