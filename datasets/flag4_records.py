@@ -79,15 +79,25 @@ def read_part(reader, part: str, shared: Path, stand_ins: Path) -> dict:
 
 
 def records(
-    models: Path, parts=PARTS, cache: Path = CACHE, fresh: bool = False, shared: Path | None = None, log=print
+    models: Path,
+    parts=PARTS,
+    cache: Path = CACHE,
+    fresh: bool = False,
+    shared: Path | None = None,
+    log=print,
+    fingerprint_of=None,
+    read=None,
 ) -> tuple[list[dict], list[dict]]:
-    """`(records, misses)` of `parts`, from the cache where it is current (module docstring)."""
+    """`(records, misses)` of `parts`, from the cache where it is current (module docstring);
+    `fingerprint_of` and `read` default to this module's `fingerprint` and `read_part` (flag 5
+    passes its own: `datasets.flag5_records`)."""
+    fingerprint_of, read = fingerprint_of or fingerprint, read or read_part
     from datasets.tiles import SHARED
 
     shared = Path(shared or SHARED)
     cache = Path(cache)
     cache.mkdir(parents=True, exist_ok=True)
-    fp, reader = fingerprint(models), None
+    fp, reader = fingerprint_of(models), None
     recs: list[dict] = []
     misses: list[dict] = []
     for part in parts:
@@ -98,7 +108,7 @@ def records(
                 from vision.reader import TileReader
 
                 reader = TileReader(models)
-            data = {"fingerprint": fp, **read_part(reader, part, shared, cache / "stand-ins")}
+            data = {"fingerprint": fp, **read(reader, part, shared, cache / "stand-ins")}
             path.write_text(json.dumps(data))
             log(f"{part}: {len(data['records'])} records read ({path})")
         else:

@@ -64,6 +64,7 @@ def arrange(
     margins: Sequence[float] | None = None,
     markers: Sequence[bool] | None = None,
     rejected: list[Rejected] | None = None,
+    clear: Sequence[bool] | None = None,
 ) -> tuple[list[Detection], list[Group]]:
     """Give every tile its role (`vision.roles.table_roles`; `image_size` = `(width, height)`
     pixels, for nearness to the bottom edge and boxes cut by it, `vision.roles.uncut`), mark
@@ -71,6 +72,9 @@ def arrange(
     (`vision.reading.beyond_the_set`; with the readings' `margins`, only the copies beyond a
     set with the lowest margins, `vision.flagging.fifth_copies`), group the `hand` tiles
     (`vision.layout`) and make those of sets laid down `meld`. The tiles `markers` names (a red
+    marker, `vision.markers.red_markers`) are `other` whatever their place. The tiles `clear` names
+    (flag 5, `vision.face_checks`) are then not `uncertain`, but for a copy beyond the set: the roles
+    and the groups are read with their flags.
     marker, `vision.markers.red_markers`) are `other` whatever their place. With `rejected` (a
     list), dice lying against the hand row (`vision.dice`) leave the detections for it.
 
@@ -85,13 +89,16 @@ def arrange(
     inside = [i for i, r in enumerate(roles) if r == "hand"]
     tiles = [kept[i].tile for i in inside]
     over_set = beyond_the_set(tiles) if margins is None else fifth_copies(tiles, [margins[i] for i in inside])
-    for i, over in zip(inside, over_set, strict=True):
+    over_of = dict(zip(inside, over_set, strict=True))
+    for i, over in over_of.items():
         if over:
             kept[i] = replace(kept[i], uncertain=True)
     groups = group_tiles([replace(geo[i], uncertain=kept[i].uncertain) for i in inside])
     for j in meld_roles(groups):
         kept[inside[j]] = replace(kept[inside[j]], role="meld")
     order = [inside[i] for g in groups for i in g.tiles]
+    for i in (i for i, c in enumerate(clear or ()) if c and not (roles[i] == "hand" and over_of[i])):
+        kept[i] = replace(kept[i], uncertain=False)
     out = [kept[i] for i in order] + [kept[i] for i, r in enumerate(roles) if r != "hand"]
     if rejected is not None:  # a die is off the hand: after the groups' tiles, their indices stay
         die = dice(out)

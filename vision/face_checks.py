@@ -4,7 +4,11 @@
 reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
 suit tiles (`vision.pips_check`, `pips_min_conf`) and the suit by its shapes
 (`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
-it doubts (issue 35 items 1 and 2).
+it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
+whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, `shape_confirm`;
+the text reader's weak agreement clears a character tile in `vision.text_check`), and so is a flag
+the readers leave on a tile whose flag score is under the model's show threshold (`show` False):
+after the roles (`vision.arrange.arrange`'s `clear`), which read a box in doubt as a marker.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import numpy as np
 from vision.detection import Detection
 from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
-from vision.shape_check import check_with_shape
+from vision.shape_check import check_with_shape, confirm_suit
 from vision.text_check import check_with_text
 from vision.text_reader import TextReader
 
@@ -28,8 +32,11 @@ def check_faces(
     source: tuple[np.ndarray, float],
     text: TextReader | None,
     config: ReaderConfig,
-) -> list[Detection]:
-    """The detections after the face checks `config` switches on.
+    show: Sequence[bool] | None = None,
+) -> tuple[list[Detection], list[bool]]:
+    """The detections after the face checks `config` switches on, and per detection whether its
+    flag is to be cleared once the roles are read (flag 5, `vision.arrange.arrange`'s `clear`:
+    the roles and the layout see the flags as flag 2 gives them, a box in doubt may be a marker).
 
     Args:
         dets: the classified detections, `xyxy` in full-photo pixels.
@@ -38,7 +45,10 @@ def check_faces(
         source: the pixels crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
         text: the text reader, None when its model is absent.
         config: the reader's settings.
+        show: per detection, whether a flag the score gave and the checks left is shown (None:
+            all are); a flag a check adds always is.
     """
+    before = [d.uncertain for d in dets]
     pixels, scale = source
     if text is not None and config.text_min_score is not None:
         dets = check_with_text(dets, pixels, scale, text, config.text_min_score)
@@ -46,4 +56,11 @@ def check_faces(
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
         dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)
-    return dets
+    clear = [
+        d.uncertain and was and show is not None and not show[k]
+        for k, (d, was) in enumerate(zip(dets, before, strict=True))
+    ]
+    if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
+        sure = confirm_suit(dets, pixels, scale, config.shape_confirm)
+        clear = [c or (d.uncertain and not s.uncertain) for c, d, s in zip(clear, dets, sure, strict=True)]
+    return dets, clear

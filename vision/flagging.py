@@ -27,12 +27,19 @@ own facts, known before the roles (`BOX_FEATURES`, `box_features`): `loc` the lo
 `size_all` / `aspect_all` `|log|` of the box's long side / long:short ratio over the median of the
 photo's face-up boxes (a phantom or split box is off the others' size). A file that cannot be read
 or names a feature the runtime does not know is a `FlagModelError` (a `ModelError` with a code).
+
+Flag 5 (`datasets.flag5`, issue 35 item 5): agreement clears doubt. The text reader still reads
+every box above `threshold` (so every tile reads as before); a box its readers do not decide is
+shown flagged only above `show_threshold` (the npz key `show_threshold`; absent: `threshold`) and
+where no independent reader confirms the classifier (`vision.text_check`'s weak agreement, the suit
+shape's, `vision.shape_check.confirm_suit`). `show_threshold` was chosen with whole sets held out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -82,6 +89,12 @@ class FlagModel:
     grey: bool = False
     features: tuple[str, ...] = FEATURES
     loc_knee: float = 1.0
+    show_threshold: float | None = None
+
+    @property
+    def show(self) -> float:
+        """The score above which a box the readers leave in doubt is shown flagged (flag 5)."""
+        return self.threshold if self.show_threshold is None else max(self.threshold, self.show_threshold)
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x, np.float64) @ self.weights[1:] + self.weights[0]
@@ -107,8 +120,10 @@ class FlagModel:
         return np.concatenate([base, np.stack(cols, 1)], 1)
 
     def save(self, path: Path) -> None:
+        extra: dict[str, Any] = {} if self.show_threshold is None else {"show_threshold": self.show_threshold}
         np.savez_compressed(
             path,
+            **extra,
             prototypes=self.prototypes.astype(np.float16),
             weights=self.weights,
             threshold=np.float64(self.threshold),
@@ -139,6 +154,7 @@ def load_flag_model(directory: Path) -> FlagModel | None:
                 bool(z["grey"]) if "grey" in z.files else False,
                 tuple(str(n) for n in z["features"]) if "features" in z.files else FEATURES,
                 float(z["loc_knee"]) if "loc_knee" in z.files else 1.0,
+                float(z["show_threshold"]) if "show_threshold" in z.files else None,
             )
     except Exception as e:  # a damaged zip, a truncated array, a key missing: one coded error
         raise FlagModelError(
@@ -259,6 +275,18 @@ def feature_matrix(
     lm = np.minimum(np.asarray(logit_margin, np.float64), CLIP)
     t = np.where(np.isnan(tta), lm, np.minimum(np.asarray(tta, np.float64), lm))
     return np.stack([lm, 1.0 - np.asarray(agree, np.float64), np.asarray(sim, np.float64), t], 1)
+
+
+def still_shown(shown, before, cls_before, after, cls_after) -> np.ndarray:
+    """Flag 5's `shown` after a stage that may flag, clear or rename boxes (the grey look, the
+    references): a flag it adds or a box it renames is shown, one it clears is not.
+
+    >>> still_shown(np.array([False, False, True]), np.array([True, True, False]), np.array([1, 2, 3]),
+    ...             np.array([True, True, True]), np.array([1, 5, 3])).tolist()
+    [False, True, True]
+    """
+    renamed = np.asarray(cls_before) != np.asarray(cls_after)
+    return np.asarray(after, bool) & (np.asarray(shown, bool) | ~np.asarray(before, bool) | renamed)
 
 
 def fifth_copies(tiles, scores, copies: int = SET_COPIES) -> list[bool]:

@@ -35,7 +35,7 @@ from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nm
 from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
-from vision.flagging import box_features, load_flag_model
+from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look
 from vision.image import ImageError, LoadedImage, open_image
@@ -51,7 +51,7 @@ from vision.modelfiles import (
 )
 from vision.modelfiles import run as run_model
 from vision.reader_config import ReaderConfig
-from vision.reading import Readings, uncertain, unlike_refs
+from vision.reading import Readings
 from vision.refblend import RefSet
 from vision.refembed import gather_views
 from vision.refmatch import match_refs
@@ -185,20 +185,18 @@ class TileReader:
         source = more["source"] = fine or clf.crop_source(loaded, xyxy, timing)  # crops and TTA views
         del finer, fine
         xyxy, scores, class_ids, readings = self._read(loaded, xyxy, scores, class_ids, timing, **more)
-        classes = clf.classes
+        classes, back = clf.classes, class_ids == self._back_class
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
-        if clf.flag_model is not None and readings.proto_sim is not None:
-            facts = box_features(xyxy, scores, class_ids == self._back_class)  # flag 3 reads them
-            flags = clf.flag2(loaded, xyxy, readings, timing, source, facts)
-            flags |= unlike_refs(readings, clf.calibration(refs))
-        else:
-            flags = uncertain(readings, scores * readings.p, clf.calibration(refs))
+        flags, shown = clf.flag_boxes(loaded, xyxy, scores, readings, back, timing, source, refs)
+        was = (flags, readings.cls)  # flag 5's `shown` follows the grey look and the references
         readings, flags = grey_look(clf, loaded, xyxy, readings, flags, timing, source, self.config)
-        conf = scores * readings.p  # unsure boxes read again in grey, above (`vision.grey_look`)
+        conf, shown = scores * readings.p, still_shown(shown, *was, flags, readings.cls)
         if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
-            plain = more["trace"].get("plain_cls")
+            plain, was = more["trace"].get("plain_cls"), (flags, readings.cls)
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
+            shown = still_shown(shown, *was, flags, readings.cls)
         full_xyxy = xyxy / np.float32(loaded.scale)
+        margin = readings.logit_margin if readings.logit_margin is not None else conf
         dets: list[Detection] = []
         margins: list[float] = []
         probs: list[np.ndarray | None] = []  # per detection, for `vision.face_checks`
@@ -224,19 +222,20 @@ class TileReader:
                     second=second if tile != BACK and second not in (tile, NONE_CLASS, BACK) else None,
                 )
             )
-            lm = readings.logit_margin
-            margins.append(float(lm[k]) if lm is not None else float(conf[k]))
+            margins.append(float(margin[k]))
             probs.append(readings.probs[k] if readings.probs is not None else None)
-        dets = check_faces(dets, probs, classes, source, self.text, self.config)  # `vision.face_checks`
+        show = [bool(shown[k]) for k in range(len(xyxy)) if int(readings.cls[k]) != none]
+        dets, clear = check_faces(dets, probs, classes, source, self.text, self.config, show)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
         margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
+        clear = [c for c, gap in zip(clear, gaps, strict=True) if not gap]
         fifth, size = (margins if clf.flag_model is not None else None), (loaded.width, loaded.height)
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
-        result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected)  # and dice
+        result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected, clear)  # and dice
         return result
 
     def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:

@@ -57,6 +57,9 @@ class ReaderConfig:
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
+        shape_confirm: a flagged dot or bamboo tile whose shapes show its suit from this
+            confidence on is not flagged (flag 5, `vision.shape_check.confirm_suit`; its
+            `SHAPE_MIN_CONF`); None: the flag stays.
         grey_min_p: a box the classifier reads unsurely is read again made grey, and takes that
             reading, flagged, from this probability on (`vision.grey_look`: a set coloured as
             none it trained on, a riichi red five); None: it does not look.
@@ -82,6 +85,7 @@ class ReaderConfig:
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
     shape_min_conf: float | None = None
+    shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P
     dark_faces: bool = True
 

@@ -96,4 +96,25 @@ def check_with_shape(
     return out
 
 
-__all__ = ["SHAPE_MIN_CONF", "check_with_shape", "decide"]
+def confirm_suit(
+    dets: Sequence[Detection], pixels: np.ndarray, scale: float, min_conf: float = SHAPE_MIN_CONF
+) -> list[Detection]:
+    """Flag 5's agreement (`vision.flagging`): a flagged face up dot or bamboo tile whose shapes
+    show its suit at `min_conf` or more (`read_shape`, an independent reader: circles for 筒,
+    sticks for 條) is not flagged; nothing else changes. Only flagged tiles are looked at.
+
+    Args:
+        dets: detections, `xyxy` in pixels of the full photo.
+        pixels: `(h, w, 3)` uint8 RGB, the photo at `scale` (the reader's crop source).
+    """
+    out = list(dets)
+    for k, det in enumerate(dets):
+        suit = _suit(det.tile)
+        if det.uncertain and not det.face_down and suit in ("p", "s"):
+            shape = read_shape(face_crop(pixels, scale, det))
+            if shape.suit == suit and shape.conf >= min_conf:
+                out[k] = replace(det, uncertain=False)
+    return out
+
+
+__all__ = ["SHAPE_MIN_CONF", "check_with_shape", "confirm_suit", "decide"]

@@ -21,6 +21,7 @@ from vision.boxes import cut_crops
 from vision.flagging import (
     FEATURES,
     FlagModel,
+    box_features,
     feature_matrix,
     grey_views,
     margin_toward,
@@ -29,7 +30,7 @@ from vision.flagging import (
 )
 from vision.image import LoadedImage, open_image
 from vision.modelfiles import ModelError, ModelSpec, run_classifier
-from vision.reading import Readings, combine_views
+from vision.reading import Readings, combine_views, uncertain, unlike_refs
 from vision.refblend import RefCalibration, RefSet, read_with_refs
 from vision.scale import current_reduction, min_side_for, reduction_for
 
@@ -205,17 +206,70 @@ class Classifier:
         source: tuple[np.ndarray, float] | None = None,
         box: dict[str, np.ndarray] | None = None,
     ) -> np.ndarray:
-        """Flag 2 (`vision.flagging`): the boxes below the model's `tta_band` and not flagged
-        already cut again shifted and scaled (`tta_boxes`; with the model's `grey`, also as they
-        are, made grey), then the logistic rule (the TTA
-        margin enters as `min(tta, logit margin)` with a weight <= 0: it only adds flags); flag 3
-        (a model naming `BOX_FEATURES`) adds the boxes' own facts `box` (`box_features`)."""
+        """Flag 2's flags: `flag_scores` above the model's `threshold`."""
+        fm = self.flag_model
+        assert fm is not None
+        return self.flag_scores(loaded, xyxy, readings, timing, source, box) > fm.threshold
+
+    def flag_boxes(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        scores: np.ndarray,
+        readings: Readings,
+        backs: np.ndarray,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None,
+        refs: RefSet | None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`(flags, shown)` of the boxes: with a flag model, `flags_shown` (its box features from
+        the localiser `scores` and the `backs`, `box_features`); without, the calibration's rule
+        (`vision.reading.uncertain`), every flag shown. A box unlike the references is flagged."""
+        if self.flag_model is not None and readings.proto_sim is not None:
+            facts = box_features(xyxy, scores, backs)  # flag 3 reads them
+            unlike = unlike_refs(readings, self.calibration(refs))
+            return self.flags_shown(loaded, xyxy, readings, timing, source, facts, unlike)
+        flags = uncertain(readings, scores * readings.p, self.calibration(refs))
+        return flags, flags
+
+    def flags_shown(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None,
+        box: dict[str, np.ndarray] | None,
+        unlike: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`(flags, shown)`: flag 2's flags (`flag_scores` above `threshold`, or `unlike` the
+        references) and those a reader's agreement does not clear that are shown (flag 5: above
+        the model's `show` threshold, `vision.face_checks`)."""
+        fm = self.flag_model
+        assert fm is not None
+        s = self.flag_scores(loaded, xyxy, readings, timing, source, box)
+        return (s > fm.threshold) | unlike, (s > fm.show) | unlike
+
+    def flag_scores(
+        self,
+        loaded: LoadedImage,
+        xyxy: np.ndarray,
+        readings: Readings,
+        timing: dict[str, float],
+        source: tuple[np.ndarray, float] | None = None,
+        box: dict[str, np.ndarray] | None = None,
+    ) -> np.ndarray:
+        """Flag 2's scores (`vision.flagging`): the boxes below the model's `tta_band` and not
+        above its `show` threshold already cut again shifted and scaled (`tta_boxes`; with the
+        model's `grey`, also as they are, made grey), then the logistic score (the TTA margin
+        enters as `min(tta, logit margin)` with a weight <= 0: it only raises it); flag 3 (a model
+        naming `BOX_FEATURES`) adds the boxes' own facts `box` (`box_features`)."""
         fm = self.flag_model
         assert fm is not None and readings.logit_margin is not None and readings.proto_sim is not None
         tta = np.full(len(xyxy), np.nan, np.float32)
         x = fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
         tta_w = fm.weights[1 + FEATURES.index("tta_margin")]
-        flagged = fm.flags(x) & (tta_w <= 0)  # TTA can only raise the score: these stay
+        flagged = (fm.score(x) > fm.show) & (tta_w <= 0)  # TTA can only raise the score: these stay
         near = np.flatnonzero((readings.logit_margin < fm.tta_band) & ~flagged)
         if len(near):
             logits, _emb, owner = self.views(loaded, tta_boxes(xyxy[near]), timing, source)
@@ -224,9 +278,8 @@ class Classifier:
             if fm.grey:  # the boxes' own views made grey join the TTA views
                 gl, _e, gowner = self.views(loaded, xyxy[near], timing, source, grey=True)
                 tta[near] = np.minimum(tta[near], margin_toward(gl, gowner, readings.cls[near], t))
-        return fm.flags(
-            fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
-        )
+        x = fm.matrix(feature_matrix(readings.logit_margin, readings.agree, readings.proto_sim, tta), box)
+        return fm.score(x)
 
 
 __all__ = ["Classifier", "CropKnobs"]
