@@ -266,6 +266,22 @@ def append_views(old: tuple | None, new: tuple) -> tuple:
     return np.concatenate([old[0], new[0]]), emb, [*old[2], *(o + n for o in new[2])]
 
 
+def appended(found: Filled, boxes: np.ndarray, got: Readings, kept: np.ndarray, score: float) -> Filled:
+    """`found` with `boxes[kept]` and their readings `got` (of every box in `boxes`) after its own:
+    localizer score `score`, class 0 (a face); `kept` as given."""
+    parts: dict[str, Any] = {}
+    for f in dataclass_fields(Readings):
+        a, b = getattr(found.readings, f.name), getattr(got, f.name)
+        parts[f.name] = None if a is None or b is None else np.concatenate([a, b[kept]])
+    return Filled(
+        np.concatenate([found.xyxy, boxes[kept]]).astype(np.float32),
+        np.concatenate([found.scores, np.full(len(kept), score, found.scores.dtype)]),
+        np.concatenate([found.class_ids, np.zeros(len(kept), found.class_ids.dtype)]),
+        Readings(**parts),
+        kept,
+    )
+
+
 def fill_gaps(
     xyxy: np.ndarray,
     scores: np.ndarray,
@@ -311,17 +327,7 @@ def fill_gaps(
     kept = np.flatnonzero(~np.isin(got.cls, drop) & (got.p >= GAP_MIN_P))
     if not len(kept):
         return none
-    parts: dict[str, Any] = {}
-    for f in dataclass_fields(Readings):
-        a, b = getattr(readings, f.name), getattr(got, f.name)
-        parts[f.name] = None if a is None or b is None else np.concatenate([a, b[kept]])
-    return Filled(
-        np.concatenate([xyxy, gaps[kept]]).astype(np.float32),
-        np.concatenate([scores, np.full(len(kept), score, scores.dtype)]),
-        np.concatenate([class_ids, np.zeros(len(kept), class_ids.dtype)]),
-        Readings(**parts),
-        kept,
-    )
+    return appended(none, gaps, got, kept, score)
 
 
 __all__ = [
@@ -337,6 +343,7 @@ __all__ = [
     "TOUCH",
     "Filled",
     "append_views",
+    "appended",
     "colour_median",
     "face_like",
     "fill_gaps",

@@ -33,7 +33,6 @@ against the row's own faces, `WEAK_CONF` and `END_MIN_P` were set before measuri
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import numpy as np
@@ -45,6 +44,7 @@ from vision.gaps import (
     RIM_STEP,
     TOUCH,
     Filled,
+    appended,
     face_like,
     median_colours,
     rim_steps,
@@ -233,17 +233,7 @@ def fill_ends(
     kept = np.flatnonzero(contiguous(end, step, ok))
     if not len(kept):
         return found
-    parts: dict[str, Any] = {}
-    for f in dataclass_fields(Readings):
-        a, b = getattr(readings, f.name), getattr(got, f.name)
-        parts[f.name] = None if a is None or b is None else np.concatenate([a, b[kept]])
-    return Filled(
-        np.concatenate([xyxy, places[kept]]).astype(np.float32),
-        np.concatenate([scores, np.full(len(kept), score, scores.dtype)]),
-        np.concatenate([class_ids, np.zeros(len(kept), class_ids.dtype)]),
-        Readings(**parts),
-        kept,
-    )
+    return appended(found, places, got, kept, score)
 
 
 __all__ = [
