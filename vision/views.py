@@ -197,20 +197,6 @@ class Classifier:
             r = replace(r, proto_sim=proto_sim(emb, owner, r.cls, self.flag_model.prototypes))
         return r
 
-    def flag2(
-        self,
-        loaded: LoadedImage,
-        xyxy: np.ndarray,
-        readings: Readings,
-        timing: dict[str, float],
-        source: tuple[np.ndarray, float] | None = None,
-        box: dict[str, np.ndarray] | None = None,
-    ) -> np.ndarray:
-        """Flag 2's flags: `flag_scores` above the model's `threshold`."""
-        fm = self.flag_model
-        assert fm is not None
-        return self.flag_scores(loaded, xyxy, readings, timing, source, box) > fm.threshold
-
     def flag_boxes(
         self,
         loaded: LoadedImage,
@@ -222,33 +208,19 @@ class Classifier:
         source: tuple[np.ndarray, float] | None,
         refs: RefSet | None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """`(flags, shown)` of the boxes: with a flag model, `flags_shown` (its box features from
-        the localiser `scores` and the `backs`, `box_features`); without, the calibration's rule
-        (`vision.reading.uncertain`), every flag shown. A box unlike the references is flagged."""
-        if self.flag_model is not None and readings.proto_sim is not None:
+        """`(flags, shown)` of the boxes. With a flag model: flag 2's flags (`flag_scores`, its box
+        features from the localiser `scores` and the `backs`, above `threshold`) and those shown
+        (above the model's `show` threshold, flag 5; a reader's agreement clears more later,
+        `vision.face_checks`); without, the calibration's rule (`vision.reading.uncertain`), every
+        flag shown. A box unlike the references is flagged and shown."""
+        fm = self.flag_model
+        if fm is not None and readings.proto_sim is not None:
             facts = box_features(xyxy, scores, backs)  # flag 3 reads them
             unlike = unlike_refs(readings, self.calibration(refs))
-            return self.flags_shown(loaded, xyxy, readings, timing, source, facts, unlike)
+            s = self.flag_scores(loaded, xyxy, readings, timing, source, facts)
+            return (s > fm.threshold) | unlike, (s > fm.show) | unlike
         flags = uncertain(readings, scores * readings.p, self.calibration(refs))
         return flags, flags
-
-    def flags_shown(
-        self,
-        loaded: LoadedImage,
-        xyxy: np.ndarray,
-        readings: Readings,
-        timing: dict[str, float],
-        source: tuple[np.ndarray, float] | None,
-        box: dict[str, np.ndarray] | None,
-        unlike: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """`(flags, shown)`: flag 2's flags (`flag_scores` above `threshold`, or `unlike` the
-        references) and those a reader's agreement does not clear that are shown (flag 5: above
-        the model's `show` threshold, `vision.face_checks`)."""
-        fm = self.flag_model
-        assert fm is not None
-        s = self.flag_scores(loaded, xyxy, readings, timing, source, box)
-        return (s > fm.threshold) | unlike, (s > fm.show) | unlike
 
     def flag_scores(
         self,
