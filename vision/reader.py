@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from vision.arrange import arrange, refine_region
-from vision.boxes import SIDEWAYS_RATIO, decode_localizer, halves, letterbox, nms
-from vision.detection import BACK, FLOWER, Detection, DetectResult, Rejected
+from vision.boxes import decode_localizer, halves, letterbox, nms
+from vision.detection import BACK, Detection, DetectResult, Rejected
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import load_flag_model, still_shown
@@ -50,6 +50,7 @@ from vision.modelfiles import (
     open_model,
 )
 from vision.modelfiles import run as run_model
+from vision.named import name_boxes
 from vision.reader_config import ReaderConfig
 from vision.reading import Readings
 from vision.refblend import RefSet
@@ -195,42 +196,14 @@ class TileReader:
             plain, was = more["trace"].get("plain_cls"), (flags, readings.cls)
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
             shown = still_shown(shown, *was, flags, readings.cls)
-        full_xyxy = xyxy / np.float32(loaded.scale)
-        margin = readings.logit_margin if readings.logit_margin is not None else conf
-        dets: list[Detection] = []
-        margins: list[float] = []
-        probs: list[np.ndarray | None] = []  # per detection, for `vision.face_checks`
-        for k in range(len(xyxy)):
-            x0, y0, x1, y1 = (float(v) for v in full_xyxy[k])
-            box = (x0, y0, x1, y1)
-            if int(readings.cls[k]) == none:
-                result.rejected.append(Rejected(xyxy=box, conf=float(conf[k])))
-                continue
-            tile = classes[readings.cls[k]]
-            if int(class_ids[k]) == self._back_class and tile != FLOWER:
-                tile = BACK  # the localizer saw a back: face down, unless the classifier says flower
-            w, h = box[2] - box[0], box[3] - box[1]
-            second = classes[readings.second[k]] if readings.second is not None else None
-            dets.append(
-                Detection(
-                    xyxy=box,
-                    tile=tile,
-                    conf=float(conf[k]),
-                    face_down=tile == BACK,
-                    rotated=w > SIDEWAYS_RATIO * h,
-                    uncertain=bool(flags[k]) and tile != BACK,
-                    second=second if tile != BACK and second not in (tile, NONE_CLASS, BACK) else None,
-                )
-            )
-            margins.append(float(margin[k]))
-            probs.append(readings.probs[k] if readings.probs is not None else None)
-        show = [bool(shown[k]) for k in range(len(xyxy)) if int(readings.cls[k]) != none]
-        dets, clear = check_faces(dets, probs, classes, source, self.text, self.config, show)
+        n = name_boxes(xyxy, loaded.scale, class_ids, conf, readings, flags, shown, classes, self._back_class)
+        result.rejected += n.rejected
+        dets, clear = check_faces(n.dets, n.probs, clf.classes, source, self.text, self.config, n.show)
         timing["classify"] = (time.perf_counter() - t1) * 1000.0
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
-        margins = [m for m, gap in zip(margins, gaps, strict=True) if not gap]
+        margins = [m for m, gap in zip(n.margins, gaps, strict=True) if not gap]
         clear = [c for c, gap in zip(clear, gaps, strict=True) if not gap]
         fifth, size = (margins if clf.flag_model is not None else None), (loaded.width, loaded.height)
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
