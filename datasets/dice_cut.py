@@ -22,6 +22,13 @@ How the limits follow, fixed before the first run:
    cut is the middle of `lo`..`hi`; where `lo` > `hi`, `hi` (the tiles come first).
 3. With the chosen limits, the whole rule's takings: synthetic dice, loose tiles, the val split's
    tiles (any kind).
+4. **The low tier** (`DIE_LOW`, `DIE_LOW_CONF`; added after the tells were compared on these
+   records, "Dice, 3" in the model history): for each size `s` (0.50-1.00 of the row's median
+   height, steps of 0.05) and cut `c` (steps of 0.01), the true dot / 白 tiles at risk are those
+   read so, flagged, under `c` and no taller than `s` (a hand tile counts as the row's height,
+   1.0); of the pairs taking under 0.5 % of them (each source), the one whose whole rule (step 3's,
+   `c` for boxes no taller than `s`) takes the most dice, ties to the smaller `s`, then `c`; none
+   (`low` 0) when no pair takes more dice than steps 1-2 alone.
 
 Result (datasets/reports/dice-cut.json): the two overlap (`lo` 0.39 > `hi` 0.18), so the cut is
 0.18 and takes 7 of the 45 candidate dice; sizes 2.45 / 4.55; the val split: no tile taken.
@@ -45,6 +52,7 @@ from datasets.dice_render import dice_scene
 from datasets.eval_refs import matches
 from datasets.real import class_map, load, photos, split_by_source
 from datasets.tiles import SHARED
+from vision.detection import HAND_ROLES
 from vision.dice import DIE_NEAR, DIE_TILES, measures
 
 RECIPE = Path(__file__).parent / "recipes" / "0.7.0.toml"
@@ -63,9 +71,18 @@ def _iou(a, b) -> float:
     return inter / max((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter, 1e-6)
 
 
-def record(det, m) -> dict:
-    """What the rule reads of one detection (`m`: its `vision.dice.measures`)."""
+def row_aspect(dets) -> float | None:
+    """The hand row's median box aspect (width / height), None without a hand."""
+    hand = [d.width / d.height for d in dets if d.role in HAND_ROLES]
+    return float(np.median(hand)) if hand else None
+
+
+def record(det, m, ra: float | None = None) -> dict:
+    """What the rule reads of one detection (`m`: its `vision.dice.measures`; `ra`: the hand row's
+    median aspect, `row_aspect`)."""
     return {
+        "second": det.second,
+        "row_aspect": None if ra is None else round(ra, 3),
         "tile": det.tile,
         "conf": round(float(det.conf), 4),
         "uncertain": bool(det.uncertain),
@@ -87,6 +104,7 @@ def synthetic(reader, n: int) -> list[dict]:
         res = reader.detect(img)
         dets = res.detections
         ms = measures(dets)
+        ra = row_aspect(dets)
         want = [(t.xyxy, t.kind, t.where) for t in things] + [(b, code, "row") for b, code in rows]
         for box, kind, where in want:
             best = max(range(len(dets)), key=lambda i: _iou(dets[i].xyxy, box), default=None)
@@ -94,7 +112,7 @@ def synthetic(reader, n: int) -> list[dict]:
             found = best is not None and _iou(dets[best].xyxy, box) >= thresh
             rec = {"scene": seed, "kind": kind, "where": where, "found": found}
             if found:
-                rec |= record(dets[best], ms[best])
+                rec |= record(dets[best], ms[best], ra)
             out.append(rec)
     return out
 
@@ -109,8 +127,10 @@ def val_split(reader, root: Path) -> list[dict]:
         _img, gt, codes = load(root, stem, cmap)
         res = reader.read(root / "images" / f"{stem}.jpg")
         ms = measures(res.detections)
+        ra = row_aspect(res.detections)
         for i, j in matches(res.detections, gt):
-            out.append({"photo": stem, "kind": codes[j], "where": "val"} | record(res.detections[i], ms[i]))
+            rec = record(res.detections[i], ms[i], ra)
+            out.append({"photo": stem, "kind": codes[j], "where": "val"} | rec)
     return out
 
 
@@ -119,11 +139,19 @@ def at_risk(r: dict, cut: float) -> bool:
     return r["tile"] in DIE_TILES and r["uncertain"] and r["conf"] < cut
 
 
-def takes(r: dict, cut: float, height: float, area: float, near: float = DIE_NEAR) -> bool:
-    """The whole rule (`vision.dice.dice`) on one record."""
+def takes(
+    r: dict,
+    cut: float,
+    height: float,
+    area: float,
+    near: float = DIE_NEAR,
+    low: float = 0.0,
+    low_cut: float = 0.0,
+) -> bool:
+    """The whole rule (`vision.dice.dice`) on one record (`low`, `low_cut`: the low tier)."""
     return (
         r["height"] is not None
-        and at_risk(r, cut)
+        and at_risk(r, max(cut, low_cut) if r["height"] <= low else cut)
         and r["height"] <= height
         and r["area"] <= area
         and r["gap"] <= near
@@ -160,7 +188,26 @@ def choose(dice: list[dict], tiles: dict[str, list[dict]]) -> dict:
     ok = [c for c in grid if safe(c)]
     hi = max(ok, default=0.0)
     cut = round((lo + hi) / 2, 2) if lo <= hi else hi
-    return {"conf": cut, "lo": lo, "hi": hi, "height": height, "area": area, "near": DIE_NEAR}
+    lim = {"conf": cut, "lo": lo, "hi": hi, "height": height, "area": area, "near": DIE_NEAR}
+    return lim | low_tier(cand, tiles, lim)
+
+
+def low_tier(cand: list[dict], tiles: dict[str, list[dict]], lim: dict) -> dict:
+    """Step 4 of the module docstring: `{"low": s, "low_conf": c}` (0, 0 when none helps)."""
+    grid = [round(0.01 * k, 2) for k in range(1, 101)]
+    sizes = [round(0.5 + 0.05 * k, 2) for k in range(11)]
+    short = lambda r, s: (1.0 if r["height"] is None else r["height"]) <= s  # noqa: E731
+    base = sum(takes(r, lim["conf"], lim["height"], lim["area"]) for r in cand)
+    best = (base, 0.0, 0.0)
+    for s in sizes:
+        for c in grid:
+            risky = lambda r, s=s, c=c: at_risk(r, c) and short(r, s)  # noqa: E731
+            if not all(sum(map(risky, rs)) < TILE_SHARE * len(rs) for rs in tiles.values()):
+                break  # a higher cut takes at least as many
+            n = sum(takes(r, lim["conf"], lim["height"], lim["area"], low=s, low_cut=c) for r in cand)
+            if n > best[0]:
+                best = (n, s, c)
+    return {"low": best[1], "low_conf": best[2]}
 
 
 def report(dice: list[dict], loose: list[dict], tiles: dict[str, list[dict]], val_all: list[dict]) -> dict:
@@ -168,6 +215,7 @@ def report(dice: list[dict], loose: list[dict], tiles: dict[str, list[dict]], va
     found = [r for r in dice if r["found"]]
     lim = choose(found, tiles)
     c, h, a = lim["conf"], lim["height"], lim["area"]
+    lo_ = {"low": lim["low"], "low_cut": lim["low_conf"]}
     cand = [r for r in found if r["height"] is not None and r["tile"] in DIE_TILES and r["uncertain"]]
     return {
         "limits": lim,
@@ -181,8 +229,8 @@ def report(dice: list[dict], loose: list[dict], tiles: dict[str, list[dict]], va
             "height": _quantiles([r["height"] for r in cand]),
             "area": _quantiles([r["area"] for r in cand]),
             "aspect": _quantiles([r["aspect"] for r in cand]),
-            "taken_of_found": _share(found, lambda r: takes(r, c, h, a)),
-            "taken_of_candidates": _share(cand, lambda r: takes(r, c, h, a)),
+            "taken_of_found": _share(found, lambda r: takes(r, c, h, a, **lo_)),
+            "taken_of_candidates": _share(cand, lambda r: takes(r, c, h, a, **lo_)),
         },
         "true_dot_white": {
             src: {
@@ -191,19 +239,46 @@ def report(dice: list[dict], loose: list[dict], tiles: dict[str, list[dict]], va
                 ),
                 "conf_all": _quantiles([r["conf"] for r in rs]),
                 "at_risk_at_cut": _share(rs, lambda r: at_risk(r, c)),
-                "taken_by_rule": _share(rs, lambda r: takes(r, c, h, a)),
+                "taken_by_rule": _share(rs, lambda r: takes(r, c, h, a, **lo_)),
                 "lowest_at_risk": sorted(r["conf"] for r in rs if at_risk(r, 2.0))[:5],
             }
             for src, rs in tiles.items()
         },
-        "loose_tiles_taken": _share([r for r in loose if r["found"]], lambda r: takes(r, c, h, a)),
-        "val_any_tile_taken": _share(val_all, lambda r: takes(r, c, h, a)),
+        "tells": tells(cand, tiles),
+        "loose_tiles_taken": _share([r for r in loose if r["found"]], lambda r: takes(r, c, h, a, **lo_)),
+        "val_any_tile_taken": _share(val_all, lambda r: takes(r, c, h, a, **lo_)),
         "val_taken": [
             {k: r[k] for k in ("photo", "kind", "tile", "conf", "role", "height", "area", "gap")}
             for r in val_all
-            if takes(r, c, h, a)
+            if takes(r, c, h, a, **lo_)
         ],
     }
+
+
+def tells(cand: list[dict], tiles: dict[str, list[dict]]) -> dict:
+    """A die's tells, quantiles over the candidate dice and over the true dot / 白 tiles read so and
+    flagged (per source): confidence, height, area and gap over the row's, aspect, aspect over the
+    row's median aspect (off the hand only: a hand tile has no size against its own row)."""
+    feats = {
+        "conf": lambda r: r["conf"],
+        "height": lambda r: r["height"],
+        "area": lambda r: r["area"],
+        "gap": lambda r: r["gap"],
+        "aspect": lambda r: r["aspect"],
+        "aspect_over_row": lambda r: r["aspect"] / r["row_aspect"] if r.get("row_aspect") else None,
+    }
+    weak = {
+        k: [r for r in rs if r["tile"] in DIE_TILES and r["uncertain"] and r["height"] is not None]
+        for k, rs in tiles.items()
+    }
+    out = {}
+    for name, f in feats.items():
+
+        def q(rs, f=f):
+            return _quantiles([v for v in map(f, rs) if v is not None])
+
+        out[name] = {"dice": q(cand)} | {k: q(rs) for k, rs in weak.items()}
+    return out
 
 
 def _counts(xs) -> dict:
@@ -222,20 +297,26 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--json", help="write the report here")
     ap.add_argument("--records", help="write every record here (JSON)")
+    ap.add_argument("--from-records", help="read nothing: the records a --records run wrote")
     a = ap.parse_args(argv)
-    render_options.set_render_options(**tomllib.loads(RECIPE.read_text())["data"]["render"])
-    vision.arrange.dice = lambda dets: [False] * len(dets)  # read with the rule off
-    reader = TileReader(a.models)
-    syn = synthetic(reader, a.scenes)
-    root = SHARED / "data" / "real_photos_rf"
-    val = val_split(reader, root) if (root / "classes.txt").exists() else []
+    if a.from_records:
+        recs = json.loads(Path(a.from_records).read_text())
+        syn, val = recs["synthetic"], recs["val"]
+    else:
+        render_options.set_render_options(**tomllib.loads(RECIPE.read_text())["data"]["render"])
+        vision.arrange.dice = lambda dets: [False] * len(dets)  # read with the rule off
+        reader = TileReader(a.models)
+        syn = synthetic(reader, a.scenes)
+        root = SHARED / "data" / "real_photos_rf"
+        val = val_split(reader, root) if (root / "classes.txt").exists() else []
     dot_white = set(DIE_TILES)
     tiles = {"renders": [r for r in syn if r["found"] and r["kind"] in dot_white]}
     if val:
         tiles["val"] = [r for r in val if r["kind"] in dot_white]
     dice = [r for r in syn if r["kind"] == "die"]
     loose = [r for r in syn if r["kind"] != "die" and r["where"] != "row"]
-    out = {"scenes": a.scenes, "recipe": RECIPE.name, "val_photos": len({r["photo"] for r in val})}
+    scenes = len({r["scene"] for r in syn}) if syn else a.scenes
+    out = {"scenes": scenes, "recipe": RECIPE.name, "val_photos": len({r["photo"] for r in val})}
     out |= report(dice, loose, tiles, val)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     if a.json:

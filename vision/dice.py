@@ -11,7 +11,9 @@ takes it for one of the row's tiles (issue 35: three dice behind a row of winds 
 
 1. It is off the hand (`discard` or `other`): a hand tile is never taken away here.
 2. It reads as a dot tile or 白 (`DIE_TILES`), flagged `uncertain`, with a confidence under
-   `DIE_CONF`.
+   `DIE_CONF` — or under `DIE_LOW_CONF` when its box is lower than the hand row's tiles (height at
+   most `DIE_LOW` x their median: a die, 16 mm, is lower than a tile standing, 35 mm; a tile of the
+   row or behind it, its own height).
 3. It is not much larger than the hand row's tiles: height at most `DIE_HEIGHT` x their median
    height and area at most `DIE_AREA` x their median area.
 4. It lies against the hand row: within `DIE_NEAR` of the row's median tile height from a hand
@@ -27,6 +29,13 @@ tiles (the tiles first), and it takes only a share of the dice (the report says 
 Aspect is not asked: a row seen from above at a slant has square boxes too, and a die partly
 hidden by the row is wide and low (synthetic dice: 0.68-1.35).
 
+The low tier (`DIE_LOW`, `DIE_LOW_CONF`; "Dice, 3" in `datasets/reports/model-history.md`): of the
+tells a die has (its box square, lower than the row's tiles, its gap to the row, its aspect over
+the row's), none parts the dice from the true dot / 白 tiles alone on the same records; a box lower
+than the row's tiles lets the cut rise at the same allowance of true tiles (`datasets.dice_cut`
+step 4: the size and cut that take the most dice with under 0.5 % of the true tiles, ties to the
+stricter).
+
 numpy-free: boxes and roles only.
 """
 
@@ -40,11 +49,15 @@ from vision.detection import HAND_ROLES, Detection
 DIE_TILES = frozenset({*(f"{n}p" for n in range(1, 10)), "P"})
 """What the classifier reads a die as: a dot tile (its pips) or 白 (its plain face)."""
 
-DIE_CONF = 0.18
+DIE_CONF = 0.19
 """A die reads with a confidence under this (and flagged): `datasets.dice_cut`."""
 
-DIE_HEIGHT, DIE_AREA = 2.45, 4.55
+DIE_HEIGHT, DIE_AREA = 1.75, 2.9
 """A die's box: height at most `DIE_HEIGHT`, area at most `DIE_AREA` times the hand row's median."""
+
+DIE_LOW, DIE_LOW_CONF = 0.9, 0.34
+"""A die lower than the hand row's tiles (height at most `DIE_LOW` x their median) reads with a
+confidence under `DIE_LOW_CONF` (and flagged): `datasets.dice_cut` step 4."""
 
 DIE_NEAR = 1.0
 """A die lies within this many of the hand row's median tile heights from a hand tile (the rule's
@@ -81,6 +94,8 @@ def dice(
     height: float = DIE_HEIGHT,
     area: float = DIE_AREA,
     near: float = DIE_NEAR,
+    low: float = DIE_LOW,
+    low_conf: float = DIE_LOW_CONF,
 ) -> list[bool]:
     """Which detections are dice lying against the hand row (rules of the module docstring);
     `detections` with their roles (`vision.arrange.arrange`). The limits default to the module's.
@@ -89,14 +104,16 @@ def dice(
     >>> die = Detection((40, 78, 64, 100), "2p", 0.12, uncertain=True, role="discard")
     >>> far = Detection((40, 0, 64, 22), "2p", 0.12, uncertain=True, role="discard")
     >>> sure = Detection((80, 78, 104, 100), "2p", 0.8, role="discard")
-    >>> dice([*row, die, far, sure])[-3:]
-    [True, False, False]
+    >>> low = Detection((120, 78, 144, 100), "7p", 0.3, uncertain=True, role="discard")
+    >>> tall = Detection((160, 62, 184, 100), "7p", 0.3, uncertain=True, role="discard")
+    >>> dice([*row, die, far, sure, low, tall])[-5:]
+    [True, False, False, True, False]
     """
     return [
         m is not None
         and d.tile in DIE_TILES
         and d.uncertain
-        and d.conf < conf
+        and d.conf < (max(conf, low_conf) if m[0] <= low else conf)
         and m[0] <= height
         and m[1] <= area
         and m[2] <= near
@@ -104,4 +121,14 @@ def dice(
     ]
 
 
-__all__ = ["DIE_AREA", "DIE_CONF", "DIE_HEIGHT", "DIE_NEAR", "DIE_TILES", "dice", "measures"]
+__all__ = [
+    "DIE_AREA",
+    "DIE_CONF",
+    "DIE_HEIGHT",
+    "DIE_LOW",
+    "DIE_LOW_CONF",
+    "DIE_NEAR",
+    "DIE_TILES",
+    "dice",
+    "measures",
+]

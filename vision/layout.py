@@ -41,6 +41,9 @@ ROW_OVERLAP = 0.4
 """Two neighbouring tiles share a row when their vertical extents overlap by at least this
 fraction of the shorter one."""
 
+ROW_NEAR = 2.5
+"""A row whose rightmost tile is at most this many tile widths (its short side) left of a tile is
+near it and comes first (`rows_of`); the reach at which `vision.hand_rows` cuts a row into runs."""
 
 OFF_ROW_SIZE = (0.4, 2.2)
 """A tile of a hand row whose long side is outside these multiples of its run's median long
@@ -81,20 +84,30 @@ def rows_of(detections: Sequence[Detection], row_overlap: float = ROW_OVERLAP) -
     Tiles are taken left to right; each joins the row whose rightmost tile overlaps it most
     vertically (at least `row_overlap` of the shorter box, and each one's centre within the
     other's height), else starts a new row. Comparing with the neighbour rather than with a
-    fixed band lets a slanted row stay one row.
+    fixed band lets a slanted row stay one row. A row whose rightmost tile lies within `ROW_NEAR`
+    tile widths comes before one further away, however they overlap: a slanted row goes on from
+    its neighbour, not from a row across the photo that happens to be as high.
+
+    >>> far = [Detection((x, 100, x + 30, 140), "1m", 0.9) for x in (0, 32)]
+    >>> slant = [Detection((400 + 32 * k, 140 - 12 * k, 430 + 32 * k, 180 - 12 * k), "2p", 0.9)
+    ...          for k in range(4)]
+    >>> rows_of([*far, *slant])
+    [[0, 1], [2, 3, 4, 5]]
     """
     order = sorted(range(len(detections)), key=lambda i: (detections[i].center[0], detections[i].center[1]))
     rows: list[list[int]] = []
     for i in order:
         d = detections[i]
-        best, best_overlap = None, row_overlap
+        best, best_key = None, (False, row_overlap)
         for r, row in enumerate(rows):
             last = detections[row[-1]]
             if not (_centre_inside(d, last) and _centre_inside(last, d)):
                 continue  # each centre must lie within the other's height: no bridging of rows
             ov = _vertical_overlap(last, d)
-            if ov >= best_overlap and (best is None or ov > best_overlap):
-                best, best_overlap = r, ov
+            unit = min(last.width, last.height)
+            key = (-OFF_ROW_STEP * unit <= d.xyxy[0] - last.xyxy[2] <= ROW_NEAR * unit, ov)
+            if ov >= row_overlap and (best is None or key > best_key):
+                best, best_key = r, key
         if best is None:
             rows.append([i])
         else:
@@ -255,6 +268,7 @@ __all__ = [
     "KINDS",
     "OFF_ROW_MIN",
     "OFF_ROW_SIZE",
+    "ROW_NEAR",
     "ROW_OVERLAP",
     "Group",
     "group_tiles",

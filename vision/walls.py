@@ -18,6 +18,10 @@ WALL_GAP = 0.4
 """Two backs touch (one wall) when their boxes are at most this many tile widths apart, in x
 or y; a face-up tile that near a wall's box lies on it."""
 
+LOW_SLACK = 0.05
+"""A back lies within a face's height when its top and bottom are inside the face's, give or
+take this share of the face's height (a box's edges wander by a few percent)."""
+
 Box = tuple[float, float, float, float]
 
 
@@ -98,6 +102,8 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
     tile: `back X X`). A player's standing hand faces one way, so a lone back among its faces is
     the rack (or the table) seen between two groups or past the last tile; issue 35: 6 of
     `real_sets_dev`'s extra boxes, a wooden rack's gap read `back` and taken into the hand.
+    A back lower than the face beside it and within its height (`_below`) counts as beside it: the
+    rack's end past the last tile, shorter than the tiles standing on it.
 
     >>> row = [Detection((60 * k, 0, 60 * k + 50, 70), t, 0.9, face_down=t == "back")
     ...        for k, t in enumerate(["1p", "N", "back", "F", "S"])]
@@ -112,7 +118,7 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
     for i, d in enumerate(detections):
         if not d.face_down:
             continue
-        sides = [_next_in_row(detections, i, left) for left in (True, False)]
+        sides = [_next_in_row(detections, i, left, low=True) for left in (True, False)]
         if all(j is None for j in sides) or any(j is not None and detections[j].face_down for j in sides):
             continue  # alone, or a back beside it: a wall, a kong shown back back, a rack of backs
         kong = False
@@ -125,16 +131,40 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
     return out
 
 
-def _next_in_row(detections: Sequence[Detection], i: int, left: bool) -> int | None:
-    """The nearest tile standing beside detection `i` (`_beside`) on its left (or right), or None."""
+def _below(a: Detection, b: Detection) -> bool:
+    """`a` is shorter than the face `b` beside it than one row's tiles are (`_beside`: within a
+    third) and lies within `b`'s height (`LOW_SLACK` of it either way), at most `WALL_GAP` tile
+    widths apart in x: not a tile standing in `b`'s row but something lower beside it (the rack's
+    end, a tray's edge). A tile of one set standing in one row is as tall as its neighbours.
+
+    >>> face = Detection((0, 0, 60, 80), "9s", 0.9)
+    >>> rack_end = Detection((50, 20, 110, 78), "back", 0.3, face_down=True)
+    >>> _below(rack_end, face), _below(Detection((60, 40, 110, 120), "back", 0.3), face)
+    (True, False)
+    """
+    slack = LOW_SLACK * b.height
+    gap = max(a.xyxy[0] - b.xyxy[2], b.xyxy[0] - a.xyxy[2])
+    return (
+        b.height > 4 / 3 * a.height
+        and a.xyxy[1] >= b.xyxy[1] - slack
+        and a.xyxy[3] <= b.xyxy[3] + slack
+        and gap <= WALL_GAP * a.width
+    )
+
+
+def _next_in_row(detections: Sequence[Detection], i: int, left: bool, low: bool = False) -> int | None:
+    """The nearest tile standing beside detection `i` (`_beside`; with `low`, also one it is lower
+    than, `_below`) on its left (or right), or None."""
     d = detections[i]
     cx = d.center[0]
     near = [
         j
         for j, e in enumerate(detections)
-        if j != i and _beside(d, e) and (e.center[0] < cx if left else e.center[0] > cx)
+        if j != i
+        and (_beside(d, e) or (low and not e.face_down and _below(d, e)))
+        and (e.center[0] < cx if left else e.center[0] > cx)
     ]
     return min(near, key=lambda j: abs(detections[j].center[0] - cx), default=None)
 
 
-__all__ = ["WALL_GAP", "WALL_MIN", "box_gap", "rack_gaps", "span", "wall_tiles", "walls"]
+__all__ = ["LOW_SLACK", "WALL_GAP", "WALL_MIN", "box_gap", "rack_gaps", "span", "wall_tiles", "walls"]

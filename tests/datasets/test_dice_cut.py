@@ -55,3 +55,21 @@ def test_a_die_is_a_small_cube_with_its_pips():
     rgb = die[..., :3][die[..., 3] > 250].astype(int)
     dark = (rgb.max(1) < 100) | ((rgb[:, 0] > 150) & (rgb[:, 1] < 80))  # pips: black or red
     assert 0.02 < dark.mean() < 0.6
+
+
+def test_the_low_tier_lets_the_cut_rise_for_boxes_lower_than_the_row():
+    """Step 4: dice lower than the row (0.6 of its height) read 0.25-0.34, over the cut that true
+    tiles at 0.7 of the row's height (read 0.2-0.3) allow; at 0.6 or lower no tile is at risk, so
+    the cut rises there to take every die, at the smallest size and cut that do."""
+    dice = [_rec(0.25 + 0.005 * k, height=0.6) for k in range(18)]  # 0.25 .. 0.335
+    tiles = {"val": _tiles(300, [0.2, 0.2, 0.25, 0.3, 0.3]), "renders": _tiles(300, [])}  # at 0.7 high
+    lim = choose(dice, tiles)
+    assert lim["conf"] == 0.2 and (lim["low"], lim["low_conf"]) == (0.6, 0.34)
+    assert all(takes(r, lim["conf"], lim["height"], lim["area"], low=0.6, low_cut=0.34) for r in dice)
+    assert not any(takes(r, lim["conf"], lim["height"], lim["area"]) for r in dice)  # the cut alone
+
+
+def test_no_low_tier_where_it_takes_no_more_dice():
+    dice = [_rec(0.1, height=1.0) for _ in range(10)]
+    lim = choose(dice, {"val": _tiles(300, [0.3, 0.3])})
+    assert (lim["low"], lim["low_conf"]) == (0.0, 0.0)

@@ -51,3 +51,33 @@ def test_rack_gaps_by_geometry():
     assert rack_gaps(row("1p back back F")) == [False] * 4  # two backs: a kong shown back back
     assert rack_gaps(row("N back F", step=100)) == [False] * 3  # 50 px apart: not one row of tiles
     assert rack_gaps(row("F F back N")) == [False] * 4  # F F back: a kong's end
+
+
+def test_the_racks_end_lower_than_the_last_tile_is_left_out(tmp_path):
+    """Set A (issue 35): past the hand's last tile the rack's dark end, 0.74 of the tiles' height and
+    within it, read `back` and taken into the hand as a 14th tile."""
+    row = _row("1m 2m 3m 6s 7s 8s 2p 3p")
+    end = ((128 + 76 * 8, 721.0, 200 + 76 * 8, 790.0), "back")  # 69 px tall beside 96 px faces
+    hand, result = _read(tmp_path, [*row, end])
+    assert hand == "1m 2m 3m 6s 7s 8s 2p 3p".split()  # before: ... 2p 3p back
+    assert [round(r.xyxy[0]) for r in result.rejected] == [128 + 76 * 8]
+
+
+def test_a_back_as_tall_as_the_row_or_below_it_stays(tmp_path):
+    """A back as tall as the faces beside it (a standing tile of a kong `back X X back` at the row's
+    end) and a short back reaching below the row (not within its height) are not the rack's end."""
+    kong = _row("1m 2m 3m 6s back 5s 5s back")
+    _, result = _read(tmp_path, kong)
+    assert [d.tile for d in result.detections] == "1m 2m 3m 6s back 5s 5s back".split()
+    low = ((128 + 76 * 3, 760.0, 200 + 76 * 3, 830.0), "back")  # 70 px, its bottom 34 px below
+    _, result = _read(tmp_path, [*_row("1m 2m 3m"), low])
+    assert [d.tile for d in result.detections] == "1m 2m 3m back".split() and not result.rejected
+
+
+def test_below_by_geometry():
+    face = Detection((0, 0, 60, 80), "9s", 0.9)
+    back = lambda y0, y1, x0=62: Detection((x0, y0, x0 + 50, y1), "back", 0.3, face_down=True)  # noqa: E731
+    assert rack_gaps([face, back(20, 78)]) == [False, True]  # 58 px within 80: the rack's end
+    assert rack_gaps([face, back(8, 72)]) == [False, True]  # 64 px: within a third, beside it (as before)
+    assert rack_gaps([face, back(50, 100)]) == [False, False]  # 50 px, reaching 20 px below the face
+    assert rack_gaps([face, back(20, 78, x0=90)]) == [False, False]  # 30 px apart (> 0.4 x 50)
