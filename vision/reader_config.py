@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
 from vision.grey_look import GREY_MIN_P
-from vision.text_check import TEXT_MIN_SCORE
+from vision.text_check import TEXT_MIN_SCORE, WEAK_RENAME
 
 __all__ = ["ReaderConfig"]
 
@@ -65,6 +65,11 @@ class ReaderConfig:
             none it trained on, a riichi red five); None: it does not look.
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
+        flag_geometry: a face-up box that shares its tile's slot with another, or is no tile's
+            width in its row, is flagged whatever its reading (flag 6, `vision.doubled`).
+        weak_rename: a tile the text reader renames on a word under this probability stays
+            flagged, and flag 5's clears leave it (flag 6, `vision.text_check`); None: a renaming
+            is never in doubt.
     """
 
     conf_threshold: float = 0.3
@@ -88,6 +93,8 @@ class ReaderConfig:
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P
     dark_faces: bool = True
+    flag_geometry: bool = True
+    weak_rename: float | None = WEAK_RENAME
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""
