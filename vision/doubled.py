@@ -17,8 +17,9 @@ where tiles lie apart); a box is in doubt, whatever its reading's margin, where
   pitches, 1.78 when boxed a third too wide as on a riichi rack: below `WIDE`).
 
 Both boxes of a doubled pair are flagged: which of the two is the phantom the geometry cannot
-say, and the player's one tap removes it. A face-down box is never flagged (a back is no reading),
-but it counts as a neighbour. The flag changes no reading and no role: `vision.reader` applies it
+say, and the player's one tap removes it. Only the player's tiles are looked at (`flag_doubled`:
+roles `hand` and `meld`); a face-down box is never flagged (a back is no reading), but it counts as
+a neighbour. The flag changes no reading and no role: `vision.reader` applies it
 after `vision.arrange.arrange`.
 """
 
@@ -105,12 +106,18 @@ def _pitches(w: np.ndarray, pairs, gap: dict, run: np.ndarray) -> np.ndarray:
 
 
 def flag_doubled(dets: Sequence[Detection]) -> list[Detection]:
-    """`dets` with the face-up ones `doubled` flags made `uncertain` (the order kept)."""
-    if len(dets) < 2:
-        return list(dets)
-    geo = doubled(np.array([d.xyxy for d in dets], np.float64))
-    flag = geo & np.array([not d.face_down and not d.uncertain for d in dets], bool)
-    return [replace(d, uncertain=True) if f else d for d, f in zip(dets, flag, strict=True)]
+    """`dets` with the face-up ones `doubled` flags among the player's tiles (roles `hand` and
+    `meld`: a standing row's pitch; tiles lying on the table overlap as they were thrown) made
+    `uncertain` (the order kept)."""
+    mine = [k for k, d in enumerate(dets) if not d.off_row]
+    out = list(dets)
+    if len(mine) < 2:
+        return out
+    geo = doubled(np.array([dets[k].xyxy for k in mine], np.float64))
+    for k, g in zip(mine, geo, strict=True):
+        if g and not dets[k].face_down and not dets[k].uncertain:
+            out[k] = replace(dets[k], uncertain=True)
+    return out
 
 
 __all__ = ["MIN_RUN", "NARROW", "SLOT", "WIDE", "doubled", "flag_doubled"]
