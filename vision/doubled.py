@@ -18,9 +18,12 @@ where tiles lie apart); a box is in doubt, whatever its reading's margin, where
 
 Both boxes of a doubled pair are flagged: which of the two is the phantom the geometry cannot
 say, and the player's one tap removes it. Only the player's tiles are looked at (`flag_doubled`:
-roles `hand` and `meld`); a face-down box is never flagged (a back is no reading), but it counts as
-a neighbour. The flag changes no reading and no role: `vision.reader` applies it
-after `vision.arrange.arrange`.
+roles `hand` and `meld`); a face-down box is not flagged for its geometry, but it counts as a
+neighbour. A face-down box that is the **only** one among the player's tiles is flagged: a concealed
+kong shows two backs or four, so one back among a hand's faces is the rack, the table or another's
+tile seen past the row (what `vision.walls.rack_gaps` removes where it stands beside a face of its
+height; set A's rack end, 0.74 of its neighbour's height, it does not). The flag changes no reading
+and no role: `vision.reader` applies it after `vision.arrange.arrange`.
 """
 
 from __future__ import annotations
@@ -114,8 +117,10 @@ def flag_doubled(dets: Sequence[Detection]) -> list[Detection]:
     if len(mine) < 2:
         return out
     geo = doubled(np.array([dets[k].xyxy for k in mine], np.float64))
+    backs = [k for k in mine if dets[k].face_down]
     for k, g in zip(mine, geo, strict=True):
-        if g and not dets[k].face_down and not dets[k].uncertain:
+        lone = backs == [k]  # the one back among the player's faces
+        if (lone or (g and not dets[k].face_down)) and not dets[k].uncertain:
             out[k] = replace(dets[k], uncertain=True)
     return out
 

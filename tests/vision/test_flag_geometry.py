@@ -121,10 +121,24 @@ def test_flag_5s_clears_leave_a_weak_renaming_flagged_after_the_roles():
     pixels = np.full((600, 1400, 3), 200, np.uint8)
     show = [True] * 14
     show[7] = False
-    got, clear = check_faces(dets, [None] * 14, (), (pixels, 1.0), WeakText(), ReaderConfig(), show)
+    on = ReaderConfig(weak_rename=WEAK_RENAME)
+    got, clear = check_faces(dets, [None] * 14, (), (pixels, 1.0), WeakText(), on, show)
     assert (got[7].tile, got[7].uncertain, clear[7]) == ("8m", True, False)
     out, _groups = arrange(got, SIZE, None, None, clear=clear)
     assert [d.tile for d in out if d.uncertain] == ["8m"]
-    off = ReaderConfig(weak_rename=None)  # before flag 6: renamed, unflagged
-    got, clear = check_faces(dets, [None] * 14, (), (pixels, 1.0), WeakText(), off, show)
-    assert (got[7].tile, got[7].uncertain) == ("8m", False)
+    got, clear = check_faces(dets, [None] * 14, (), (pixels, 1.0), WeakText(), ReaderConfig(), show)
+    assert (got[7].tile, got[7].uncertain) == ("8m", False)  # off by default: renamed, unflagged
+
+
+def test_one_back_among_the_hands_faces_is_flagged_a_kongs_two_are_not():
+    """Set A's rack end: a back past the row's last face, lower than the faces (so the rack-gap rule
+    does not take it out). A concealed kong shows two backs (`back X X back`): no flag."""
+    dets = row("1m 2m 3m 4s 5s 6s 7p 8p 9p E E E C")
+    x = 40 + PITCH * 13
+    end = Detection((x, Y + 26, x + W, Y + H), "back", 0.9, face_down=True)
+    out, _groups = arrange([*dets, end], SIZE)
+    assert [d.tile for d in flag_doubled(out) if d.uncertain] == ["back"]
+    kong = row("1m 2m 3m 4s 5s 6s 7p 8p 9p back E E back")
+    kong = [replace(d, face_down=True) if d.tile == "back" else d for d in kong]
+    out, _groups = arrange(kong, SIZE)
+    assert not any(d.uncertain for d in flag_doubled(out))
