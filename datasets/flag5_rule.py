@@ -80,7 +80,9 @@ def _text_check(r: dict) -> tuple[str, bool]:
         return read, True
     family = read in TEXT_CODES or r.get("second") in TEXT_CODES
     if ts < (TEXT_MIN if family else CROSS_MIN):
-        if read in TEXT_CODES and best == r.get("second") and ts >= RUNNER_UP_MIN:
+        second = r.get("second")
+        one_view = read in TEXT_CODES and second in TEXT_CODES and read.endswith("m") == second.endswith("m")
+        if one_view and best == second and ts >= RUNNER_UP_MIN:  # `vision.text_check.same_view`
             return best, True
         return read, True
     return best, False
