@@ -12,7 +12,7 @@
    same choice made on all of them (in-sample) and applied to `real_rows_public`.
 4. Flag 2 as shipped from the same records (its `uncertain`, the runtime's text check), and flag 5
    as shipped (`flag5_as_shipped`: the models' show threshold, neither of flag 6's additions).
-5. Flag 6 (`FLAG6`): flag 5's rule with the geometry flag (`vision.doubled`) among the
+5. Flag 6 (`FLAG6`): flag 5's rule with the geometry flag (`vision.flag_geometry`) among the
    always-flags (`FLAG6_WEAK`: and a weak text renaming kept flagged); its threshold chosen held out
    (`held_out_flag6`) and in-sample (`in_sample_flag6`, what `--write` writes as the show threshold).
 """
@@ -90,7 +90,7 @@ SHIPPED = Rule(text_ok=0.02, shape_ok=0.8)
 """The rule shipped: each reader at its own module's bar (`vision.text_check.CONFIRM_MIN_SCORE`,
 the runner-up's 0.02; `vision.shape_check.SHAPE_MIN_CONF`), only the threshold fitted."""
 FLAG6 = SHIPPED
-"""Flag 6 as shipped: flag 5's rule with the geometry flag (`vision.doubled`, the records' `geom`)
+"""Flag 6 as shipped: flag 5's rule with the geometry flag (`vision.flag_geometry`, the records' `geom`)
 among the always-flags (`held_out(..., geom=True)`); its threshold refit."""
 FLAG6_WEAK = Rule(text_ok=0.02, shape_ok=0.8, text_keep=0.5)
 """The same with a text renaming under `vision.text_check.WEAK_RENAME` kept flagged

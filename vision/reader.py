@@ -33,9 +33,9 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, Detection, DetectResult, Rejected
-from vision.doubled import flag_doubled
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
+from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look

@@ -66,7 +66,7 @@ class ReaderConfig:
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
         flag_geometry: a face-up box that shares its tile's slot with another, or is no tile's
-            width in its row, is flagged whatever its reading (flag 6, `vision.doubled`).
+            width in its row, is flagged whatever its reading (flag 6, `vision.flag_geometry`).
         weak_rename: a tile the text reader renames on a word under this probability stays
             flagged, and flag 5's clears leave it (flag 6, `vision.text_check.WEAK_RENAME`); None
             (the default: on real_sets_dev the renamings under 0.5 were right, 5 of 5): a renaming

@@ -1,4 +1,4 @@
-"""Flag 6 (issue 35 item 5): a box in doubt by its geometry (`vision.doubled`: two boxes in one
+"""Flag 6 (issue 35 item 5): a box in doubt by its geometry (`vision.flag_geometry`: two boxes in one
 tile's slot, a box no tile's width) and a tile a reader renamed on a weak word (`vision.text_check`)
 are flagged whatever the classifier's margin, and flag 5's clears leave them."""
 
@@ -10,8 +10,8 @@ import numpy as np
 
 from vision.arrange import arrange
 from vision.detection import Detection
-from vision.doubled import flag_doubled
 from vision.face_checks import check_faces
+from vision.flag_geometry import flag_doubled
 from vision.reader_config import ReaderConfig
 from vision.testing_table import table_detections, table_scene
 from vision.text_check import CROSS_MIN_SCORE, TEXT_MIN_SCORE, WEAK_RENAME, decide
