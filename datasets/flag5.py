@@ -10,7 +10,11 @@
 3. Flag 5 (`datasets.flag5_rule`): the readers' parameters and the threshold chosen on all sets
    but one, applied to that one, for each of the 58 sets; pooled: the held-out figures. Then the
    same choice made on all of them (in-sample) and applied to `real_rows_public`.
-4. Flag 2 as shipped from the same records (its `uncertain`, the runtime's text check).
+4. Flag 2 as shipped from the same records (its `uncertain`, the runtime's text check), and flag 5
+   as shipped (`flag5_as_shipped`: the models' show threshold, neither of flag 6's additions).
+5. Flag 6 (`FLAG6`): flag 5's rule with the geometry flag (`vision.flag_geometry`) among the
+   always-flags (`FLAG6_WEAK`: and a weak text renaming kept flagged); its threshold chosen held out
+   (`held_out_flag6`) and in-sample (`in_sample_flag6`, what `--write` writes as the show threshold).
 """
 
 from __future__ import annotations
@@ -85,6 +89,12 @@ def right_flagged(recs, wrong, fl) -> list[str]:
 SHIPPED = Rule(text_ok=0.02, shape_ok=0.8)
 """The rule shipped: each reader at its own module's bar (`vision.text_check.CONFIRM_MIN_SCORE`,
 the runner-up's 0.02; `vision.shape_check.SHAPE_MIN_CONF`), only the threshold fitted."""
+FLAG6 = SHIPPED
+"""Flag 6 as shipped: flag 5's rule with the geometry flag (`vision.flag_geometry`, the records' `geom`)
+among the always-flags (`held_out(..., geom=True)`); its threshold refit."""
+FLAG6_WEAK = Rule(text_ok=0.02, shape_ok=0.8, text_keep=0.5)
+"""The same with a text renaming under `vision.text_check.WEAK_RENAME` kept flagged
+(`ReaderConfig.weak_rename`, off by default)."""
 
 
 def fixed(rule: Rule) -> dict:
@@ -92,7 +102,7 @@ def fixed(rule: Rule) -> dict:
     return {k: (getattr(rule, k),) for k in GRID}
 
 
-def report(recs: list[dict], target: float, thr2: float) -> tuple[dict, Rule]:
+def report(recs: list[dict], target: float, thr2: float, show: float | None = None) -> tuple[dict, Rule]:
     calib = [r for r in recs if r["group"] in CALIB]
     public = [r for r in recs if r["group"] == "public"]
     o, op = outcomes(calib, thr2), outcomes(public, thr2)
@@ -102,22 +112,30 @@ def report(recs: list[dict], target: float, thr2: float) -> tuple[dict, Rule]:
     if public:
         out["flag2_shipped"]["public"] = by_group(public, *flags(op, pnone, pnone, thr2))["public"]
     out["readers"] = readers_table(calib, o)
+    if show is not None:  # today's flag 5 as shipped: its show threshold, no geometry, no keep
+        out["flag5_as_shipped"] = by_group(calib, *flags(o, *readers(calib, SHIPPED), show))
+        if public:
+            pub5 = flags(op, *readers(public, SHIPPED), show)
+            out["flag5_as_shipped"]["public"] = by_group(public, *pub5)["public"]
     variants = {"threshold_only": fixed(Rule()), "shipped_rule": fixed(SHIPPED), "grid": GRID}
+    variants.update(flag6=fixed(FLAG6), flag6_weak_rename=fixed(FLAG6_WEAK))
     held = {}
     for name, grid in variants.items():
-        w5, f5, chosen = held_out(calib, target, thr2, grid)
+        w5, f5, chosen = held_out(calib, target, thr2, grid, geom=name.startswith("flag6"))
         held[name] = (w5, f5)
         out[f"held_out_{name}"] = {**by_group(calib, w5, f5), "chosen_per_set": chosen}
-    rule = choose(calib, o, np.ones(len(calib), bool), target, fixed(SHIPPED))
+    o, op = outcomes(calib, thr2, geom=True), outcomes(public, thr2, geom=True)
+    rule = choose(calib, o, np.ones(len(calib), bool), target, fixed(FLAG6))
     wi, fi = flags(o, *readers(calib, rule), rule.threshold, rule.text_keep)
-    out["in_sample_shipped_rule"] = by_group(calib, wi, fi)
+    out["in_sample_flag6"] = by_group(calib, wi, fi)
     if public:
         pub = flags(op, *readers(public, rule), rule.threshold, rule.text_keep)
-        out["in_sample_shipped_rule"]["public"] = by_group(public, *pub)["public"]
+        out["in_sample_flag6"]["public"] = by_group(public, *pub)["public"]
     out["shipped"] = asdict(rule)
     out["right_flagged_sets_dev"] = {
         "flag2": right_flagged(calib, w2, f2),
         "held_out_shipped_rule": right_flagged(calib, *held["shipped_rule"]),
+        "held_out_flag6": right_flagged(calib, *held["flag6"]),
     }
     return out, rule
 
@@ -143,7 +161,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cached", action="store_true", help="use the cached records whatever their fingerprint")
     ap.add_argument("--target-right", type=float, default=TARGET)
     ap.add_argument("--json")
-    ap.add_argument("--write", help="write the flag file with the shipped rule's show threshold here")
+    ap.add_argument("--write", help="write the flag file with flag 6's rule's show threshold here")
     a = ap.parse_args(argv)
     if a.cached:
         recs = [r for p in PARTS for r in json.loads((Path(a.cache) / f"{p}.json").read_text())["records"]]
@@ -151,7 +169,7 @@ def main(argv=None) -> int:
         recs, _misses = records(Path(a.models), PARTS, Path(a.cache))
     fm = load_flag_model(Path(a.models))
     assert fm is not None, "flag 5 is measured against flag 2's file"
-    rep, rule = report(recs, a.target_right, fm.threshold)
+    rep, rule = report(recs, a.target_right, fm.threshold, fm.show)
     out = {"grid": {k: list(vs) for k, vs in GRID.items()}, **rep}
     text = json.dumps(out, indent=1, ensure_ascii=False)
     print(text)

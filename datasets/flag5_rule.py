@@ -80,15 +80,19 @@ def _text_check(r: dict) -> tuple[str, bool]:
         return read, True
     family = read in TEXT_CODES or r.get("second") in TEXT_CODES
     if ts < (TEXT_MIN if family else CROSS_MIN):
-        if read in TEXT_CODES and best == r.get("second") and ts >= RUNNER_UP_MIN:
+        second = r.get("second")
+        one_view = read in TEXT_CODES and second in TEXT_CODES and read.endswith("m") == second.endswith("m")
+        if one_view and best == second and ts >= RUNNER_UP_MIN:  # `vision.text_check.same_view`
             return best, True
         return read, True
     return best, False
 
 
-def outcomes(recs: list[dict], thr2: float) -> dict:
+def outcomes(recs: list[dict], thr2: float, geom: bool = False) -> dict:
     """Per record what it becomes unflagged (`op0`) and flagged then text-checked (`op1`, `flag1`);
-    the always-flags (`always`: off the rows, a fifth copy) and backs (never counted)."""
+    the always-flags (`always`: off the rows, a fifth copy; with `geom`, flag 6's geometry, the
+    records' `geom`) and backs (never counted); `runner`: flagged, renamed by the text reader's
+    runner-up rule (flag 6 keeps it flagged with `text_keep`)."""
     op0 = np.array([r["op"] != "ok" for r in recs], bool)
     op1, flag1 = op0.copy(), np.ones(len(recs), bool)
     for k, r in enumerate(recs):
@@ -99,7 +103,12 @@ def outcomes(recs: list[dict], thr2: float) -> dict:
         "wrong0": op0,
         "wrong1": op1,
         "flag1": flag1,
-        "always": np.array([bool(r["off_row"] or r["fifth"]) for r in recs], bool),
+        "always": np.array(
+            [bool(r["off_row"] or r["fifth"] or (geom and r.get("geom"))) for r in recs], bool
+        ),
+        "runner": np.array(
+            [f and _text_check(r)[0] != r["read"] for r, f in zip(recs, flag1, strict=True)], bool
+        ),
         "back": np.array([r["read"] == "back" for r in recs], bool),
         "score": np.array([r["flag2"] for r in recs], np.float64),
         "sub": np.array([r["op"] == "sub" for r in recs], bool),
@@ -126,10 +135,13 @@ def flags(o: dict, cleared, forced, thr: float, keep: float | None = None) -> tu
     """The player's `(wrong, flagged)`. The text reader reads what flag 2 flags (`old`) as today, so
     every tile reads as today; of those it does not decide, a tile is shown flagged when its score
     is above `thr` (>= flag 2's threshold) and no reader `cleared` it; a tile it renames below
-    `keep` stays flagged; the `forced` ones and the always-flags are added."""
+    `keep` stays flagged (flag 6: and one its runner-up rule renames); the `forced` ones and the
+    always-flags are added."""
     wrong = np.where(o["old"], o["wrong1"], o["wrong0"])
     decided = o["old"] & ~o["flag1"]
     kept = decided & o["renamed"] & (o["tscore"] < keep) if keep is not None else np.zeros_like(decided)
+    if keep is not None:
+        kept = kept | (o["old"] & o["runner"])
     fl = (~decided & (o["score"] > thr) & ~cleared) | kept | o["always"] | forced
     return wrong, fl & ~o["back"]
 
@@ -195,9 +207,11 @@ def choose(recs, o, rows: np.ndarray, target: float, grid=GRID, cache=None) -> R
     return best
 
 
-def held_out(recs, target: float, thr2: float, grid=GRID) -> tuple[np.ndarray, np.ndarray, dict]:
+def held_out(
+    recs, target: float, thr2: float, grid=GRID, geom: bool = False
+) -> tuple[np.ndarray, np.ndarray, dict]:
     """`(wrong, flagged)` per record with each set chosen on the others, and the rules chosen."""
-    o = outcomes(recs, thr2)
+    o = outcomes(recs, thr2, geom)
     unit = np.array([r["set"] for r in recs])
     wrong, fl = o["wrong0"].copy(), np.zeros(len(recs), bool)
     chosen: dict = {}

@@ -8,10 +8,14 @@ pixels the classifier cut its crops from):
   score of the classifier's reading, 0 for a code the text reader does not know);
 - pips (`vision.pips.count_pips`) of the suit of the reading (or of its runner-up) on every face up
   tile with one: `pip_suit`, `pip_count`, `pip_conf` (None / 0 where it found no structure);
-- the suit by its shapes (`vision.suit_shape.read_shape`): `shape_suit`, `shape_conf`.
+- the suit by its shapes (`vision.suit_shape.read_shape`): `shape_suit`, `shape_conf`;
+- flag 6's geometry (`vision.flag_geometry.doubled` over the player's tiles, as `flag_doubled` sees
+  them): `geom`, the box shares its tile's slot or is no tile's width.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from datasets.flag4_signals import photo_signals as flag4_signals
 
@@ -45,6 +49,14 @@ def photo_signals(reader, loaded) -> tuple[list, list[dict]]:
         reader._read = read
     if not dets:
         return dets, sig
+    from vision.flag_geometry import doubled
+
+    mine = [k for k, d in enumerate(dets) if not d.off_row]
+    geo = doubled(np.array([dets[k].xyxy for k in mine], np.float64)) if len(mine) > 1 else []
+    for k in range(len(dets)):
+        sig[k]["geom"] = False
+    for k, g in zip(mine, geo, strict=True):
+        sig[k]["geom"] = bool(g and not dets[k].face_down)
     pixels, scale = seen["source"]
     text = reader.text
     todo, faces = [], []

@@ -9,6 +9,8 @@ whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, 
 the text reader's weak agreement clears a character tile in `vision.text_check`), and so is a flag
 the readers leave on a tile whose flag score is under the model's show threshold (`show` False):
 after the roles (`vision.arrange.arrange`'s `clear`), which read a box in doubt as a marker.
+Flag 6: a tile a reader renamed and left in doubt (the text reader's word under
+`ReaderConfig.weak_rename`, its runner-up rule) is never cleared.
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ def check_faces(
         show: per detection, whether a flag the score gave and the checks left is shown (None:
             all are); a flag a check adds always is.
     """
-    before = [d.uncertain for d in dets]
+    before, read = [d.uncertain for d in dets], [d.tile for d in dets]
     pixels, scale = source
     if text is not None and config.text_min_score is not None:
-        dets = check_with_text(dets, pixels, scale, text, config.text_min_score)
+        dets = check_with_text(dets, pixels, scale, text, config.text_min_score, config.weak_rename)
     if config.pips_min_conf is not None:  # flagged suit tiles counted
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
@@ -63,4 +65,6 @@ def check_faces(
     if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
         sure = confirm_suit(dets, pixels, scale, config.shape_confirm)
         clear = [c or (d.uncertain and not s.uncertain) for c, d, s in zip(clear, dets, sure, strict=True)]
+    if config.weak_rename is not None:  # flag 6: a tile renamed and left in doubt stays flagged
+        clear = [c and d.tile == t for c, d, t in zip(clear, dets, read, strict=True)]
     return dets, clear

@@ -35,6 +35,7 @@ from vision.boxes import decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, Detection, DetectResult, Rejected
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
+from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look
@@ -209,6 +210,8 @@ class TileReader:
         boxes = np.array([d.xyxy for d in dets], np.float64).reshape(-1, 4) * loaded.scale
         red = red_markers(red_shares(loaded.pixels, boxes))  # a red disc read as a tile: `other`
         result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected, clear)  # and dice
+        if self.config.flag_geometry:  # flag 6: two boxes in one slot, a box no tile's width
+            result.detections = flag_doubled(result.detections)
         return result
 
     def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:

@@ -65,6 +65,12 @@ class ReaderConfig:
             none it trained on, a riichi red five); None: it does not look.
         dark_faces: a photo whose faces are darker than their ink (a black set) is read
             inverted (`vision.face_polarity`); False: as it is.
+        flag_geometry: a face-up box that shares its tile's slot with another, or is no tile's
+            width in its row, is flagged whatever its reading (flag 6, `vision.flag_geometry`).
+        weak_rename: a tile the text reader renames on a word under this probability stays
+            flagged, and flag 5's clears leave it (flag 6, `vision.text_check.WEAK_RENAME`); None
+            (the default: on real_sets_dev the renamings under 0.5 were right, 5 of 5): a renaming
+            is never in doubt.
     """
 
     conf_threshold: float = 0.3
@@ -88,6 +94,8 @@ class ReaderConfig:
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P
     dark_faces: bool = True
+    flag_geometry: bool = True
+    weak_rename: float | None = None
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""

@@ -53,6 +53,11 @@ confirmed 17 right tiles flagged and no wrong one (`datasets.flag5`)."""
 CROSS_MIN_SCORE = 0.5
 """The same for a tile of another family: the classifier reads a suit tile, 白, a flower, and
 names no character tile as its runner-up."""
+WEAK_RENAME = CROSS_MIN_SCORE
+"""Flag 6: a tile the text reader renames on a word under this probability stays flagged (and flag
+5's clears leave it): the bar from which the word is trusted against any reading, whatever its
+family. Below it the classifier and the text reader disagree and neither is sure: the issue's "where
+they disagree it is a reason to flag" (`ReaderConfig.weak_rename`)."""
 
 
 def same_view(a: str | None, b: str | None) -> bool:
@@ -70,11 +75,17 @@ def wants_text(det: Detection) -> bool:
 
 
 def decide(
-    det: Detection, reading: TextReading, min_score: float = TEXT_MIN_SCORE, cross: float = CROSS_MIN_SCORE
+    det: Detection,
+    reading: TextReading,
+    min_score: float = TEXT_MIN_SCORE,
+    cross: float = CROSS_MIN_SCORE,
+    weak: float | None = None,
 ) -> Detection:
     """`det` as the rule has it (module docstring): unchanged below its threshold (`min_score`
     for a character-like reading, `cross` for another family); else the text's code, not
-    uncertain, and the classifier's reading kept as `second` when they differ."""
+    uncertain, and the classifier's reading kept as `second` when they differ. With `weak` (flag
+    6, `WEAK_RENAME`): a renaming on a word under `weak` stays uncertain, two readers disagreeing
+    with neither sure (R3's 9m renamed 8m at 0.13)."""
     family = det.tile in TEXT_CODES or det.second in TEXT_CODES
     if reading.score < (min_score if family else max(min_score, cross)):
         runner_up = reading.best == det.second and reading.score >= RUNNER_UP_MIN_SCORE
@@ -86,7 +97,7 @@ def decide(
     best = reading.best
     if best == det.tile:
         return replace(det, uncertain=False)
-    return replace(det, tile=best, uncertain=False, second=det.tile)
+    return replace(det, tile=best, uncertain=weak is not None and reading.score < weak, second=det.tile)
 
 
 def face_crop(pixels: np.ndarray, scale: float, det: Detection) -> np.ndarray:
@@ -107,8 +118,10 @@ def check_with_text(
     scale: float,
     text: TextReader,
     min_score: float = TEXT_MIN_SCORE,
+    weak: float | None = None,
 ) -> list[Detection]:
-    """`dets` with the character tiles decided by the text reader (`decide`), in one model batch.
+    """`dets` with the character tiles decided by the text reader (`decide`, `weak` its), in one
+    model batch.
 
     Args:
         dets: detections, `xyxy` in pixels of the full photo.
@@ -120,7 +133,7 @@ def check_with_text(
     readings = text.read([faces[todo.index(k)] for k in keep], sideways=[dets[k].rotated for k in keep])
     out = list(dets)
     for k, reading in zip(keep, readings, strict=True):
-        out[k] = decide(out[k], reading, min_score)
+        out[k] = decide(out[k], reading, min_score, weak=weak)
     return out
 
 
@@ -129,6 +142,7 @@ __all__ = [
     "CROSS_MIN_SCORE",
     "RUNNER_UP_MIN_SCORE",
     "TEXT_MIN_SCORE",
+    "WEAK_RENAME",
     "check_with_text",
     "decide",
     "face_crop",

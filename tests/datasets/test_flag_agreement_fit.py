@@ -56,3 +56,20 @@ def test_a_reader_that_names_another_tile_clears_nothing():
     assert not cleared.any() and not forced.any()
     rule = choose(recs, outcomes(recs, THR2), np.ones(2, bool), 1.0, {"text_ok": (0.02,), "shape_ok": (0.8,)})
     assert rule.threshold == THR2  # flag 2's threshold is the floor
+
+
+def test_flag6_flags_a_doubled_box_and_a_weak_renaming_above_any_threshold():
+    """Flag 6 over records: a phantom 4s boxed on a tile already boxed (sure: score -6, `geom`) and
+    R3's 9m read right, renamed 8m by the text at 0.13 (wrong once renamed), are flagged with the
+    geometry among the always-flags and a renaming under 0.5 kept; flag 5's rule shows neither."""
+    phantom = {**rec("a", "4s", "4s", -6.0, geom=True), "op": "extra", "label": None}
+    nine = rec("a", "9m", "9m", -1.0, second="8m", t5_best="8m", t5_score=0.13)
+    recs = [phantom, nine, rec("a", "1m", "1m", -5.0)]
+    none = np.zeros(3, bool)
+    wrong, fl = flags(outcomes(recs, THR2, geom=True), none, none, 0.0, keep=0.5)
+    assert wrong.tolist() == [True, True, False] and fl.tolist() == [True, True, False]
+    wrong, fl = flags(outcomes(recs, THR2), none, none, 0.0)
+    assert wrong.tolist() == [True, True, False] and not fl.any()
+    strong = rec("a", "9m", "8m", -1.0, second="8m", t5_best="8m", t5_score=0.8)
+    _w, fl = flags(outcomes([strong], THR2, geom=True), none[:1], none[:1], 0.0, keep=0.5)
+    assert not fl.any()  # a sure renaming is no doubt
