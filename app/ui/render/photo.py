@@ -20,6 +20,8 @@ from app.ui.state.photo_tiles import SET_ASIDE, left_out, photo_tile
 BLUE, GOLD, RED, GREEN, GREY = (28, 126, 214), (232, 163, 23), (224, 49, 49), (18, 150, 93), (120, 120, 120)
 GREY_VEIL = (200, 200, 200)
 """The colour laid (at 60 % opacity) over a tile that is not in the hand."""
+PREVIEW_SIDE = 1100
+"""The photo kept in the session for drawing boxes (`preview`), long side in px."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +98,16 @@ def label_font() -> str | None:
 
 
 @lru_cache(maxsize=16)
-def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_path: str | None) -> bytes:
-    """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles.
+def draw_boxes(
+    preview_jpeg: bytes,
+    scale: float,
+    boxes: tuple[Box, ...],
+    font_path: str | None,
+    cut: tuple[int, int, int] = (0, 0, 0),
+) -> bytes:
+    """The preview with `boxes` (scaled by `scale` = preview px per full px), cropped to the tiles;
+    `cut`: a preview already cut to them (`Photo.cut`: its top-left in the whole preview and the
+    whole one's long side, which sizes the frames; nothing left to crop).
 
     Greyed tiles first (veiled, thin frame), then the hand's; an unsure tile's red dashed frame
     lies inside its winning / selected frame, so both marks show. Kept for the last 16 photos and
@@ -106,9 +116,15 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
     from PIL import Image, ImageDraw
 
     im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
-    width = max(2, round(max(im.size) / 400))
-    region = tile_region(im.size, [[v * scale for v in b.xyxy] for b in boxes])
+    px, py, side = cut
+    width = max(2, round((side or max(im.size)) / 400))
+    at = [
+        [x0 * scale - px, y0 * scale - py, x1 * scale - px, y1 * scale - py]
+        for x0, y0, x1, y1 in (b.xyxy for b in boxes)
+    ]
+    region = tile_region(im.size, at)
     ox, oy = region[:2] if region is not None else (0, 0)
+    ox, oy = ox + px, oy + py
     if region is not None:  # cropped first: the same pixels, less to veil, draw and encode
         im = im.crop(region)
 
@@ -142,6 +158,33 @@ def draw_boxes(preview_jpeg: bytes, scale: float, boxes: tuple[Box, ...], font_p
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85, subsampling=0)  # full colour resolution: thin red dashes stay red
     return buf.getvalue()
+
+
+def preview(
+    image, width: int = 0, boxes: Sequence[Sequence[float]] = ()
+) -> tuple[bytes, float, tuple[int, int, int]]:
+    """The photo as a JPEG no longer than `PREVIEW_SIDE` on its long side (each side >= 1 px), cut
+    to the part that holds `boxes` (the read's boxes in the pixels of a photo `width` px wide: the
+    region `draw_boxes` shows, `tile_region`), its scale (preview px per px of
+    that photo) and the cut (`Photo.cut`: its top-left in the whole preview's px, the whole one's
+    long side). Only the tiles' part is resized, encoded, kept in the session and decoded again to
+    draw the boxes (issue 37: a third of the bench's 12 MP photo)."""
+    from PIL import Image
+
+    im = Image.fromarray(image)
+    shrink = min(1.0, PREVIEW_SIDE / max(im.size))
+    size = (max(1, round(im.width * shrink)), max(1, round(im.height * shrink)))
+    scale = shrink * im.width / (width or im.width)
+    region = tile_region(size, [[v * scale for v in b] for b in boxes])
+    x0, y0, x1, y1 = region if region is not None else (0, 0, *size)
+    if shrink < 1.0:  # resized and cut in one step: only the region's pixels
+        src = (x0 / shrink, y0 / shrink, min(im.width, x1 / shrink), min(im.height, y1 / shrink))
+        im = im.resize((max(1, x1 - x0), max(1, y1 - y0)), Image.Resampling.BILINEAR, box=src)
+    elif region is not None:
+        im = im.crop(region)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=85)
+    return buf.getvalue(), scale, (x0, y0, max(size))
 
 
 def dashed_rectangle(d, xyxy: tuple[float, float, float, float], color, width: int) -> None:
@@ -199,6 +242,7 @@ __all__ = [
     "dashed_rectangle",
     "draw_boxes",
     "label_font",
+    "preview",
     "tile_boxes",
     "tile_region",
     "unsure_count",

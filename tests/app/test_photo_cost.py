@@ -1,0 +1,78 @@
+"""What a photo costs the server (issue 37, seventh sitting): counted, never timed."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from app.photo_hand import hand_from_photo
+from app.ui import services
+from app.ui.render.photo import draw_boxes, tile_boxes
+from app.ui.state import EditHand
+
+
+def _sample():
+    if services.reader_status() is not None:
+        pytest.skip("no models")
+    return services.read_photo(services.sample_photo())
+
+
+def test_the_preview_kept_is_the_tiles_part_and_draws_the_same_photo_as_the_whole_one():
+    """The preview is resized, encoded, kept and decoded again for the tiles' part only (the sample:
+    under half its pixels), and the boxed photo drawn from it is the one the whole preview gave: the
+    same size, the frames in the same places (JPEG's noise apart)."""
+    from vision import open_image
+
+    photo = _sample()
+    pixels = open_image(services.sample_photo(), min_side=1000).pixels
+    whole, scale, cut = services._preview(pixels)  # no boxes: the whole photo, as before
+    assert cut[:2] == (0, 0) and scale == pytest.approx(photo.scale)
+    with Image.open(io.BytesIO(whole)) as w, Image.open(io.BytesIO(photo.preview_jpeg)) as p:
+        assert p.width * p.height < 0.5 * w.width * w.height
+        assert photo.cut[2] == max(w.size) and photo.cut[:2] != (0, 0)
+    h = EditHand.from_guess(hand_from_photo(photo.result, "jiujiang"))
+    boxes = tile_boxes(photo.result.detections, h, None, chinese=False)
+    a = Image.open(io.BytesIO(draw_boxes(whole, scale, boxes, None)))
+    b = Image.open(io.BytesIO(draw_boxes(photo.preview_jpeg, photo.scale, boxes, None, photo.cut)))
+    assert a.size == b.size
+    diff = np.abs(np.asarray(a, dtype=int) - np.asarray(b, dtype=int))
+    assert diff.mean() < 3 and np.percentile(diff, 99) < 40  # was: the frames a cut's width away
+
+
+def test_a_new_phone_writes_no_draft_until_its_hand_changes(monkeypatch):
+    """A new phone's first run opens on the sample and writes no draft (a reload opens on it again:
+    one write transaction less per phone, issue 37); its token is issued and known, and the first
+    photo writes its draft, the photo with it, and a reload brings that hand back."""
+    from streamlit.testing.v1 import AppTest
+
+    from app.drafts import store as D
+    from app.ui import drafting
+    from tests.app.conftest import APP, COOKIE, token_of
+
+    saves: list[str] = []
+    real = D.DraftStore.save
+
+    def counted(self, key, *args, **kwargs):
+        saves.append(key)
+        return real(self, key, *args, **kwargs)
+
+    monkeypatch.setattr(D.DraftStore, "save", counted)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception and saves == []  # was: the sample written as the phone's draft
+    token = token_of(at)
+    assert drafting.store().known(token)  # issued: a reload keeps the phone's token
+    at.run()  # a run that changes nothing writes nothing either
+    assert saves == []
+    data = services.SAMPLE_PHOTO.read_bytes()
+    at.session_state["pending_photo"] = data + b"\x00"  # bytes of its own: a photo, not the sample
+    at.run()
+    assert not at.exception and saves == [f"token:{token}"]
+    assert drafting.store().load(f"token:{token}")[1] == data + b"\x00"
+    again = AppTest.from_file(str(APP), default_timeout=60)
+    again.session_state[COOKIE] = token
+    again.run()
+    assert token_of(again) == token and again.session_state["hip"].photo_src == "upload"
