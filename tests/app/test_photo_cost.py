@@ -76,3 +76,58 @@ def test_a_new_phone_writes_no_draft_until_its_hand_changes(monkeypatch):
     again.session_state[COOKIE] = token
     again.run()
     assert token_of(again) == token and again.session_state["hip"].photo_src == "upload"
+
+
+def test_a_photo_is_one_run_one_decode_and_one_draft_write(monkeypatch):
+    """A new photo is read, decoded and drawn in the run that took it in, once each: the page asks
+    for no second run (no `st.rerun`, no fragment), the photo's bytes are decoded once (the preview
+    is made from those pixels, not decoded again), the boxed photo is drawn once from the preview
+    cut to the tiles, and the draft is written once."""
+    import PIL.Image
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    import vision
+    from app.drafts import store as D
+    from app.ui.hand import photo as photo_section
+    from app.ui.score import page
+    from tests.app.conftest import APP
+
+    if services.reader_status() is not None:
+        pytest.skip("no models")
+    calls: dict[str, int] = {}
+
+    def counting(owner, name):
+        real = getattr(owner, name)
+
+        def wrapped(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, wrapped)
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    photo_section.draw_boxes.cache_clear()  # the sample's boxed photo, drawn by the first run
+    for owner, name in (
+        (page, "_draw"),
+        (st, "rerun"),
+        (vision, "open_image"),
+        (D.DraftStore, "save"),
+        (photo_section, "draw_boxes"),
+    ):
+        counting(owner, name)
+    real_decoder = PIL.Image._getdecoder
+
+    def decoder(mode, name, *args, **kwargs):  # a JPEG decoded (`frombytes`' raw copies are not)
+        calls[f"decode {name}"] = calls.get(f"decode {name}", 0) + (name == "jpeg")
+        return real_decoder(mode, name, *args, **kwargs)
+
+    monkeypatch.setattr(PIL.Image, "_getdecoder", decoder)
+    at.session_state["pending_photo"] = services.SAMPLE_PHOTO.read_bytes() + b"\x00"
+    at.run()
+    assert not at.exception
+    # JPEG decodes: the photo's (`open_image`) and the preview's, to draw its boxes; no thumbnail
+    want = {"_draw": 1, "open_image": 1, "decode jpeg": 2, "decode raw": 0, "draw_boxes": 1, "save": 1}
+    assert calls == want, calls
