@@ -151,8 +151,9 @@ def draw_boxes(
                 inset = w + 1
                 dashed_rectangle(d, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), RED, width + 1)
         fs = max(12, round((x1 - x0) * (0.4 if font_path else 0.42)))
+        left, top, right, bottom = _text_box(font_path, fs, box.text)  # d.textbbox at (0, 0)
+        tb = (x0 + left, y0 + top, x0 + right, y0 + bottom)
         font = _font(font_path, fs)
-        tb = d.textbbox((x0, y0), box.text, font=font)
         d.rectangle((x0, y0 - (tb[3] - tb[1]) - 4, x0 + (tb[2] - tb[0]) + 6, y0), fill=box.color)
         d.text((x0 + 3, y0 - (tb[3] - tb[1]) - 4 - (tb[1] - y0)), box.text, fill="white", font=font)
     buf = io.BytesIO()
@@ -203,6 +204,15 @@ def dashed_rectangle(d, xyxy: tuple[float, float, float, float], color, width: i
             line = (p, at, q, at) if horizontal else (at, p, at, q)
             d.line(line, fill=color, width=width)
             p += 2 * dash
+
+
+@lru_cache(maxsize=512)
+def _text_box(font_path: str | None, size: int, text: str) -> tuple[float, float, float, float]:
+    """A label's box drawn at (0, 0) (what `ImageDraw.textbbox` gives, shifted to where it is
+    drawn), measured once: a photo's labels are a few names at a few sizes, measured again on every
+    draw before (~0.8 ms of a 4 ms draw)."""
+    left, top, right, bottom = _font(font_path, size).getbbox(text)
+    return left, top, right, bottom
 
 
 @lru_cache(maxsize=32)
