@@ -80,9 +80,10 @@ def test_a_new_phone_writes_no_draft_until_its_hand_changes(monkeypatch):
 
 def test_a_photo_is_one_run_one_decode_and_one_draft_write(monkeypatch):
     """A new photo is read, decoded and drawn in the run that took it in, once each: the page asks
-    for no second run (no `st.rerun`, no fragment), the photo's bytes are decoded once (the preview
-    is made from those pixels, not decoded again), the boxed photo is drawn once from the preview
-    cut to the tiles, and the draft is written once."""
+    for no second run (no `st.rerun`, no fragment), the photo's bytes are decoded once and nothing
+    else is (the preview is made from those pixels and the boxes drawn on them: its JPEG is not
+    decoded again in that run), the boxed photo is drawn once, and the draft is written once; a
+    later run that draws other frames (a tile tapped) decodes the kept preview."""
     import PIL.Image
     import streamlit as st
     from streamlit.testing.v1 import AppTest
@@ -128,9 +129,13 @@ def test_a_photo_is_one_run_one_decode_and_one_draft_write(monkeypatch):
     at.session_state["pending_photo"] = services.SAMPLE_PHOTO.read_bytes() + b"\x00"
     at.run()
     assert not at.exception
-    # JPEG decodes: the photo's (`open_image`) and the preview's, to draw its boxes; no thumbnail
-    want = {"_draw": 1, "open_image": 1, "decode jpeg": 2, "decode raw": 0, "draw_boxes": 1, "save": 1}
+    # JPEG decodes: the photo's (`open_image`) only (was 2: the preview decoded again to draw on)
+    want = {"_draw": 1, "open_image": 1, "decode jpeg": 1, "decode raw": 0, "draw_boxes": 1, "save": 1}
     assert calls == want, calls
+    calls.clear()
+    at.button(key="tile_c0").click().run()  # selected: a blue frame, drawn on the preview decoded
+    assert not at.exception
+    assert calls.get("decode jpeg") == 1 and calls.get("open_image") is None and calls["_draw"] == 1, calls
 
 
 def test_a_label_is_measured_once_and_drawn_where_textbbox_puts_it():
@@ -157,3 +162,23 @@ def test_a_label_is_measured_once_and_drawn_where_textbbox_puts_it():
     want = ImageDraw.Draw(pic).textbbox((17.5, 33.25), "5p", font=ImageFont.load_default(size))
     left, top, right, bottom = render._text_box(None, size, "5p")
     assert (17.5 + left, 33.25 + top, 17.5 + right, 33.25 + bottom) == want
+
+
+def test_the_boxes_drawn_on_the_fresh_pixels_are_those_drawn_on_the_kept_preview():
+    """The photo's own run draws on the pixels the preview was made from (no decode); a later run
+    on the preview's JPEG decoded: the same picture, JPEG's noise apart."""
+    from app.ui.render import photo as render
+
+    photo = _sample()
+    h = EditHand.from_guess(hand_from_photo(photo.result, "jiujiang"))
+    boxes = tile_boxes(photo.result.detections, h, None, chinese=False)
+    draw_boxes.cache_clear()
+    again = services.read_photo(services.sample_photo() + b"\x00")  # its pixels kept, not drawn yet
+    assert id(again.preview_jpeg) in render._fresh
+    fresh = Image.open(io.BytesIO(draw_boxes(again.preview_jpeg, again.scale, boxes, None, again.cut)))
+    assert id(again.preview_jpeg) not in render._fresh  # taken: the next draw decodes the JPEG
+    draw_boxes.cache_clear()
+    kept = Image.open(io.BytesIO(draw_boxes(again.preview_jpeg, again.scale, boxes, None, again.cut)))
+    assert fresh.size == kept.size
+    diff = np.abs(np.asarray(fresh, dtype=int) - np.asarray(kept, dtype=int))
+    assert diff.mean() < 3 and np.percentile(diff, 99) < 40

@@ -9,9 +9,12 @@ Chinese, the short ASCII codes otherwise.
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from app.ui.render.tiles import short
 from app.ui.state import EditHand, EditTile, Selection
@@ -22,6 +25,11 @@ GREY_VEIL = (200, 200, 200)
 """The colour laid (at 60 % opacity) over a tile that is not in the hand."""
 PREVIEW_SIDE = 1100
 """The photo kept in the session for drawing boxes (`preview`), long side in px."""
+FRESH = 8
+"""Previews made and not drawn yet whose pixels are kept (`preview` puts them, `draw_boxes` takes
+them): the run that read a photo draws its boxes on those pixels, not on its JPEG decoded again."""
+_fresh: OrderedDict[int, tuple[bytes, Any]] = OrderedDict()  # id(jpeg) -> (jpeg, its pixels)
+_fresh_lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +123,7 @@ def draw_boxes(
     hash once, the boxes are frozen)."""
     from PIL import Image, ImageDraw
 
-    im = Image.open(io.BytesIO(preview_jpeg)).convert("RGB")
+    im = _pixels(preview_jpeg)
     px, py, side = cut
     width = max(2, round((side or max(im.size)) / 400))
     at = [
@@ -185,7 +193,24 @@ def preview(
         im = im.crop(region)
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
-    return buf.getvalue(), scale, (x0, y0, max(size))
+    jpeg = buf.getvalue()
+    with _fresh_lock:
+        _fresh[id(jpeg)] = (jpeg, im)  # held: no other object takes its id meanwhile
+        while len(_fresh) > FRESH:
+            _fresh.popitem(last=False)
+    return jpeg, scale, (x0, y0, max(size))
+
+
+def _pixels(jpeg: bytes):
+    """The preview `jpeg` as an RGB picture to draw on: the pixels `preview` made it from when they
+    were not drawn yet (the photo's own run: no decode, issue 37), else `jpeg` decoded."""
+    from PIL import Image
+
+    with _fresh_lock:
+        got = _fresh.pop(id(jpeg), None)
+    if got is not None and got[0] is jpeg:
+        return got[1]
+    return Image.open(io.BytesIO(jpeg)).convert("RGB")
 
 
 def dashed_rectangle(d, xyxy: tuple[float, float, float, float], color, width: int) -> None:
