@@ -52,6 +52,7 @@ REFUSED = ("draft_too_large", "drafts_full")
 """A draft refused by its quotas (`app.drafts.policy`), not by a busy database: not tried again."""
 
 __all__ = [
+    "begun",
     "clear",
     "keep_cookie",
     "phone_token",
@@ -204,6 +205,13 @@ def save(key: str) -> None:
         show(said, toast=True)
         return
     h.mark_saved(key, data)
+
+
+def begun(key: str) -> None:
+    """The hand in progress, just begun, counts as written under `key`: the next change is (a page
+    whose begin a reload repeats, the score page's sample; issue 37: no write on a phone's first run)."""
+    h = session.hip()
+    h.mark_saved(key, draft.to_json(h))
 
 
 def restore(key: str) -> bool:

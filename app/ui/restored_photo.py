@@ -28,6 +28,6 @@ def shown(data: bytes, result: DetectResult, refs: int = 0, digest: str = "") ->
     side = services.PREVIEW_SIDE
     with photo_slot(None, cost=decode_cost(data, side)):
         image = open_image(data, min_side=side).pixels
-        preview, scale = services._preview(image)
-    scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per px of the first read
-    return Photo(preview, scale, result, {}, refs, digest)
+        boxes = [d.xyxy for d in result.detections]
+        preview, scale, cut = services._preview(image, result.width, boxes)  # px of the first read
+    return Photo(preview, scale, result, {}, refs, digest, cut)

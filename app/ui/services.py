@@ -13,7 +13,6 @@ A `Refusal` carries the engine's `HandError.code`, so the page translates by cod
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import logging
 import sys
@@ -30,6 +29,8 @@ import streamlit as st
 
 from app.photo_gate import PhotoBusy, photo_slot
 from app.photo_hand import UNKNOWN
+from app.ui.render.photo import PREVIEW_SIDE
+from app.ui.render.photo import preview as _preview
 from app.ui.state import ME, Conditions, EditHand, Selection, hand_input, keys
 from app.ui.state.photo import Photo
 from app.ui.tile_room import tile_room
@@ -41,7 +42,6 @@ from scoring.tiles import format_tiles, parse_tiles
 log = logging.getLogger("jxmj.app")
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SAMPLE_PHOTO = ASSETS / "sample_hand.jpg"
-PREVIEW_SIDE = 1100  # the photo kept in the session for drawing boxes, long side in px
 
 
 # ---------------------------------------------------------------- scoring
@@ -337,8 +337,7 @@ def read_photo(
             result = reader.detect(loaded, refs)
             t2 = time.perf_counter()
             image = loaded.pixels
-            preview, scale = _preview(image)
-            scale *= image.shape[1] / (result.width or image.shape[1])  # preview px per full-resolution px
+            preview, scale, cut = _preview(image, result.width, [d.xyxy for d in result.detections])
     except PhotoError:
         raise  # too small for a tile (`app.ui.tile_room`)
     except PhotoBusy as exc:
@@ -350,23 +349,8 @@ def read_photo(
         raise PhotoError("err.detect_failed", f"{type(exc).__name__}: {exc}") from exc
     used = int(getattr(refs, "count", 0) or 0) if refs is not None else 0
     digest = hashlib.sha256(data).hexdigest()
-    return Photo(preview, scale, result, {"decode": t1 - t0, "detect": t2 - t1}, used, digest)
-
-
-def _preview(image) -> tuple[bytes, float]:
-    """The photo as a JPEG no longer than `PREVIEW_SIDE` on its long side (each side >= 1 px) and
-    its scale."""
-    from PIL import Image
-
-    im = Image.fromarray(image)
-    scale = min(1.0, PREVIEW_SIDE / max(im.size))
-    if scale < 1.0:
-        im = im.resize(
-            (max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR
-        )
-    buf = io.BytesIO()
-    im.save(buf, "JPEG", quality=85)
-    return buf.getvalue(), scale
+    seconds = {"decode": t1 - t0, "detect": t2 - t1}
+    return Photo(preview, scale, result, seconds, used, digest, cut)
 
 
 def sample_photo() -> bytes | None:
@@ -383,6 +367,7 @@ def sample_truth() -> EditHand:
 
 __all__ = [
     "PHOTO_REFS",
+    "PREVIEW_SIDE",
     "Photo",
     "PhotoError",
     "Refusal",

@@ -285,5 +285,5 @@ def test_the_sample_photo_draws_the_red_frame_its_caption_promises():
     assert (
         all(boxes[k].unsure for k in flagged) and boxes[h.concealed[h.winning_index].detection].color == GOLD
     )
-    out = Image.open(io.BytesIO(draw_boxes(photo_.preview_jpeg, photo_.scale, boxes, None)))
+    out = Image.open(io.BytesIO(draw_boxes(photo_.preview_jpeg, photo_.scale, boxes, None, photo_.cut)))
     assert _near(out, RED) > 200  # was 0: the gold frame hid the red one

@@ -14,7 +14,7 @@ from app.ui import services
 
 @pytest.mark.parametrize("shape", [(40000, 16, 3), (16, 40000, 3), (100_000, 20, 3)])
 def test_a_thin_photo_has_a_preview_of_at_least_one_pixel(shape):
-    jpeg, scale = services._preview(np.zeros(shape, np.uint8))
+    jpeg, scale, _cut = services._preview(np.zeros(shape, np.uint8))
     with Image.open(io.BytesIO(jpeg)) as im:
         assert min(im.size) == 1 and max(im.size) == services.PREVIEW_SIDE
     assert scale == services.PREVIEW_SIDE / max(shape[:2])
@@ -32,7 +32,7 @@ def test_a_16x40000_png_is_read_or_refused_with_a_message_never_a_traceback(monk
 
 
 def test_a_preview_that_fails_is_a_photo_error(monkeypatch):
-    def broken(image):
+    def broken(image, *_args):
         raise ValueError("height and width must be > 0")
 
     monkeypatch.setattr(services, "_preview", broken)

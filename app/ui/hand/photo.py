@@ -183,9 +183,8 @@ def detection_view() -> None:
     stale = h.photo_src == "typed"
     aside = set_aside_codes(h.cond.variant)
     boxes = tile_boxes(photo.result.detections, h.hand, h.sel, chinese=chinese, stale=stale, set_aside=aside)
-    st.image(
-        draw_boxes(photo.preview_jpeg, photo.scale, boxes, label_font() if chinese else None), width="stretch"
-    )
+    font = label_font() if chinese else None
+    st.image(draw_boxes(photo.preview_jpeg, photo.scale, boxes, font, photo.cut), width="stretch")
     if stale:
         st.caption(t("photo.typed_over"))
         return

@@ -32,6 +32,7 @@ def hand_page(
     reading: Callable[[], AbstractContextManager[object]] = nullcontext,
     restored: Callable[[HandInProgress], None] | None = None,
     before_photo: Callable[[], None] | None = None,
+    save_begun: bool = True,
 ) -> Iterator[HandInProgress]:
     """Run the page protocol (module docstring) around the ``with`` body, which gets the hand.
 
@@ -39,7 +40,9 @@ def hand_page(
     `begin`: starts a hand no draft brought back (the sample, an empty hand). `reading`: the
     context a photo is read in (a table's learned tiles), for the draft's photo and a new one.
     `restored`: called with the hand a draft brought back (a table checks its revision).
-    `before_photo`: called once before a new photo is read (the score page learns the hand on it)."""
+    `before_photo`: called once before a new photo is read (the score page learns the hand on it).
+    `save_begun=False`: a hand `begin` started is not written until it changes (the score page's
+    sample: a reload begins it again; a new phone's first run writes no draft, issue 37)."""
     session.use(ns)
     h = session.hip()
     if not h.started:
@@ -49,6 +52,8 @@ def hand_page(
             restored(h)
         if not h.started:
             begin()
+            if not save_begun:
+                drafting.begun(draft_key)
     with reading():
         take_new_photos(before_photo)
     session.sync_from_widgets()

@@ -32,7 +32,12 @@ log = logging.getLogger("jxmj.app")
 def render() -> None:
     draft_key = drafting.single_hand_key()  # the hand in progress: under the phone's token
     with hand_page(
-        "score", draft_key, begin=open_on_sample, reading=learn.reading, before_photo=learn.before_next_photo
+        "score",
+        draft_key,
+        begin=open_on_sample,
+        reading=learn.reading,
+        before_photo=learn.before_next_photo,
+        save_begun=False,  # the sample, untouched: a reload opens on it again
     ):
         _draw()
 

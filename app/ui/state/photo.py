@@ -18,7 +18,7 @@ class Photo:
     `scale` = preview px per full-resolution px, the seconds each step took, `refs`: how many
     references of the table's set it was read with (0: none, as on the score page), and `digest`:
     the sha256 of the bytes first read (kept in the draft with the boxes: a restored photo is the
-    same photo, whatever bytes the draft keeps)."""
+    same photo, whatever bytes the draft keeps); `cut`: where the preview, cut to the tiles, lies."""
 
     preview_jpeg: bytes
     scale: float
@@ -26,3 +26,6 @@ class Photo:
     seconds: dict[str, float] = field(default_factory=dict)
     refs: int = 0
     digest: str = ""
+    cut: tuple[int, int, int] = (0, 0, 0)
+    """The preview holds the tiles' part only (`app.ui.services._preview`): its top-left in the
+    whole preview's px and the whole preview's long side (0: the whole preview)."""
