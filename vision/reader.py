@@ -33,6 +33,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, Detection, DetectResult, Rejected
+from vision.doubled import join_doubled
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flagging import load_flag_model, still_shown
@@ -314,6 +315,10 @@ class TileReader:
             look = closer(lambda px: self._localize(px, self._refine_size), source, loaded.scale)
             w = split_wide(xyxy, scores, class_ids, readings, look, lambda b: plain(b, "unions"), clf.classes)
             xyxy, scores, class_ids, readings, origin = w.boxes(origin, views)
+        if cfg.join_doubled:  # one tile boxed twice, read alike (`vision.doubled`)
+            d = join_doubled(xyxy, scores, class_ids, readings, clf.classes, self._back_class)
+            xyxy, scores, class_ids, readings = d.xyxy, d.scores, d.class_ids, d.readings
+            origin = origin[d.keep]
         for fill in [f for f, on in ((fill_gaps, cfg.fill_gaps), (fill_ends, cfg.row_ends)) if on]:
             # a tile missed between two neighbours of a row (`vision.gaps`), past its ends (`row_ends`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
