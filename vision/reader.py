@@ -63,6 +63,7 @@ from vision.row_ends import fill_ends, split_weak, weak_floor
 from vision.row_pitch import trim_overlaps
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
+from vision.standing import stand_loose
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
@@ -327,6 +328,12 @@ class TileReader:
             g = fill(*found, lambda b: plain(b, "unions"), clf.classes, at, cfg.conf_threshold, weak=weak)
             xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
             origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
+        if cfg.stand_loose:  # a standing tile boxed loose, read turned (`vision.standing`)
+            n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
+            read_cut = lambda b: plain(b, "unions")  # noqa: E731
+            st = stand_loose(xyxy, scores, class_ids, readings, read_cut, clf.classes, self._back_class)
+            xyxy, readings, origin = st.xyxy, st.readings, origin.copy()
+            origin[st.at] = -(n_unions + st.kept + 1)
         if refs is not None:
             if trace is not None:  # the classes without references (vision.refmatch: the veto)
                 trace["plain_cls"] = readings.cls
