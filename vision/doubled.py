@@ -12,7 +12,8 @@ Two whole tiles are never boxed like that: the tiles of a row touch, so their bo
 few pixels, at most `vision.row_pitch.MIN_OVERLAP` (0.15) of the narrower box along the row, and
 a tile in front of another in a heap of discards shows its own face, rarely the same one. So
 (`doubled`): two boxes, neither a back nor `none`, that read the same tile, lie side by side
-(they overlap across the row by at least `ACROSS` of the shorter extent) and overlap along the
+(they overlap across the row by at least `ACROSS` of the shorter extent; not a flower: one
+class for eight faces) and overlap along the
 row by at least `ALONG` of the narrower box's extent are one tile. The pair becomes one box: their
 union (the tile both halves cover), with the likelier box's reading, localizer score and views.
 The row runs along x or y: whichever axis the two boxes overlap less on.
@@ -32,7 +33,7 @@ from dataclasses import fields as dataclass_fields
 
 import numpy as np
 
-from vision.detection import BACK
+from vision.detection import BACK, FLOWER
 from vision.modelfiles import NONE_CLASS
 from vision.reading import Readings
 
@@ -41,7 +42,19 @@ ALONG = 0.5
 narrower one's extent there (touching tiles: <= 0.15)..."""
 
 ACROSS = 0.75
-"""... and across it by at least this share of the shorter one's extent (one row's boxes)."""
+"""... and across it by at least this share of the shorter one's extent (one row's boxes)..."""
+
+HALF_PITCH = 0.6
+"""... and their centres lie at most this share of the row's pitch apart (`local_pitch`: the
+distance between neighbouring tiles around them): a box shifted by a third to a half of a tile,
+not the next tile of a row seen steeply, whose boxes overlap as much (a row running across a
+640 px photo at a slant: two 9p side by side, overlapping 0.84 x 0.70)."""
+
+NEIGHBOURS = 6
+"""The local pitch is measured on this many boxes nearest the pair..."""
+
+MIN_OTHERS = 3
+"""... and at least this many (else the pair is left alone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,21 +93,41 @@ def doubled(xyxy: np.ndarray, cls: np.ndarray, faces: np.ndarray) -> list[tuple[
         xyxy: float `(K, 4)` boxes; `cls` int `(K,)` their readings; `faces` bool `(K,)`: the
             box reads a face (not a back, not `none`).
 
-    >>> b = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [47, 0, 72, 40]], np.float32)
-    >>> doubled(b, np.array([3, 3, 3]), np.ones(3, bool))  # 1 and 2 share 15 of 25 px
-    [(1, 2)]
-    >>> doubled(b, np.array([3, 3, 4]), np.ones(3, bool))  # not the same tile read
+    >>> b = np.array([[x, 0, x + 30, 40] for x in (0, 32, 64, 96)] + [[111, 0, 136, 40]], np.float32)
+    >>> doubled(b, np.array([3, 3, 3, 3, 3]), np.ones(5, bool))  # 3 and 4 share 15 of 25 px
+    [(3, 4)]
+    >>> doubled(b, np.array([3, 3, 3, 3, 4]), np.ones(5, bool))  # not the same tile read
     []
     """
+    b = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    centre = (b[:, :2] + b[:, 2:]) / 2
+    apart = np.hypot(*(centre[:, None, :] - centre[None, :, :]).transpose(2, 0, 1))
     out = []
     for i in np.flatnonzero(faces):
         for j in np.flatnonzero(faces):
             if j <= i or cls[i] != cls[j]:
                 continue
-            along, across = overlaps(xyxy[i], xyxy[j])
-            if along >= ALONG and across >= ACROSS:
+            along, across = overlaps(b[i], b[j])
+            if along < ALONG or across < ACROSS:
+                continue
+            pitch = local_pitch(apart, centre, i, j)
+            if pitch is not None and apart[i, j] <= HALF_PITCH * pitch:
                 out.append((int(i), int(j)))
     return out
+
+
+def local_pitch(apart: np.ndarray, centre: np.ndarray, i: int, j: int) -> float | None:
+    """The distance between neighbouring tiles around the pair `(i, j)`: the median, over the
+    `NEIGHBOURS` other boxes nearest the pair, of each one's distance to its nearest box (the pair
+    left out); None with fewer than `MIN_OTHERS` other boxes. `apart`: the centres' distances."""
+    others = np.setdiff1d(np.arange(len(centre)), [i, j])
+    if len(others) < MIN_OTHERS:
+        return None
+    mid = (centre[i] + centre[j]) / 2
+    near = others[np.argsort(np.hypot(*(centre[others] - mid).T), kind="stable")[:NEIGHBOURS]]
+    d = apart[np.ix_(near, others)]
+    d[d == 0] = np.inf  # a box and itself
+    return float(np.median(d.min(axis=1)))
 
 
 def join_doubled(
@@ -113,7 +146,7 @@ def join_doubled(
         classes: the classifier's class names; `back_id`: the localizer's class of a back.
     """
     k = len(xyxy)
-    none = [n for n, c in enumerate(classes) if c in (NONE_CLASS, BACK)]
+    none = [n for n, c in enumerate(classes) if c in (NONE_CLASS, BACK, FLOWER)]  # a class of many faces
     faces = ~np.isin(readings.cls, none) & (np.asarray(class_ids) != back_id)
     pairs = doubled(np.asarray(xyxy, np.float64), readings.cls, faces) if k > 1 else []
     pairs.sort(key=lambda ij: -max(readings.p[ij[0]], readings.p[ij[1]]))
@@ -135,4 +168,15 @@ def join_doubled(
     return Joined(box[keep], scores[keep], class_ids[keep], kept, keep, chosen)
 
 
-__all__ = ["ACROSS", "ALONG", "Joined", "doubled", "join_doubled", "overlaps"]
+__all__ = [
+    "ACROSS",
+    "ALONG",
+    "HALF_PITCH",
+    "MIN_OTHERS",
+    "NEIGHBOURS",
+    "Joined",
+    "doubled",
+    "join_doubled",
+    "local_pitch",
+    "overlaps",
+]

@@ -63,22 +63,39 @@ def readings(cls, p):
     return Readings(np.array(cls), np.array(p, np.float64), np.zeros(n), np.ones(n, bool))
 
 
+ROW = [[x, 0, x + 72, 96] for x in (-300, -226, -152, -78)]  # standing tiles left of the pair
+
+
 def test_boxes_half_a_tile_apart_reading_different_tiles_stay_two():
-    boxes = np.array([[0, 0, 64, 72], [32, 0, 96, 72], [200, 0, 272, 96]], np.float32)
-    r = readings([3, 4, 3], [0.9, 0.8, 0.7])
-    j = join_doubled(boxes, np.ones(3, np.float32), np.zeros(3, np.int64), r, CLASSIFIER_CLASSES)
-    assert j.pairs == [] and len(j.xyxy) == 3
+    boxes = np.array([*ROW, [0, 24, 64, 96], [32, 24, 96, 96]], np.float32)
+    r = readings([3, 3, 3, 3, 3, 4], [0.9] * 4 + [0.9, 0.8])
+    j = join_doubled(boxes, np.ones(6, np.float32), np.zeros(6, np.int64), r, CLASSIFIER_CLASSES)
+    assert j.pairs == [] and len(j.xyxy) == 6
 
 
 def test_the_likelier_reading_is_kept_with_the_union():
-    boxes = np.array([[0, 0, 64, 72], [32, 0, 96, 72], [200, 0, 272, 96]], np.float32)
-    r = readings([21, 21, 3], [0.4, 0.8, 0.7])
+    boxes = np.array([*ROW, [0, 24, 64, 96], [32, 24, 96, 96]], np.float32)
+    r = readings([3, 3, 3, 3, 21, 21], [0.9] * 4 + [0.4, 0.8])
+    scores = np.array([0.7] * 4 + [0.9, 0.5], np.float32)
+    j = join_doubled(boxes, scores, np.zeros(6, np.int64), r, CLASSIFIER_CLASSES)
+    assert j.pairs == [(5, 4)] and j.keep.tolist() == [0, 1, 2, 3, 5]
+    assert j.xyxy[-1].tolist() == [0, 24, 96, 96]
+    assert j.readings.p[-1] == 0.8 and np.isclose(j.scores[-1], 0.5)
+
+
+def test_a_row_seen_steeply_keeps_its_overlapping_tiles():
+    """A row running at a slant across a small photo: each tile's box overlaps the next by 0.84
+    of its width and 0.70 of its height (a val photo's two 9p), one pitch apart: not one tile."""
+    step = np.array([15, 33, 15, 33], np.float32)
+    boxes = np.array([np.array([216, 155, 309, 264], np.float32) + k * step for k in range(5)])
     j = join_doubled(
-        boxes, np.array([0.9, 0.5, 0.7], np.float32), np.zeros(3, np.int64), r, CLASSIFIER_CLASSES
+        boxes,
+        np.ones(5, np.float32),
+        np.zeros(5, np.int64),
+        readings([17] * 5, [0.9] * 5),
+        CLASSIFIER_CLASSES,
     )
-    assert j.pairs == [(1, 0)] and j.keep.tolist() == [1, 2]
-    assert j.xyxy.tolist() == [[0, 0, 96, 72], [200, 0, 272, 96]]
-    assert j.readings.p.tolist() == [0.8, 0.7] and np.allclose(j.scores, [0.5, 0.7])
+    assert j.pairs == [] and len(j.xyxy) == 5
 
 
 def test_backs_and_stacked_tiles_are_never_doubled():
