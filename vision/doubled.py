@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ def doubled(xyxy: np.ndarray, cls: np.ndarray, faces: np.ndarray) -> list[tuple[
             along, across = overlaps(b[i], b[j])
             if along < ALONG or across < ACROSS:
                 continue
-            pitch = local_pitch(apart, centre, i, j)
+            pitch = local_pitch(apart, centre, int(i), int(j))
             if pitch is not None and apart[i, j] <= HALF_PITCH * pitch:
                 out.append((int(i), int(j)))
     return out
@@ -163,8 +164,11 @@ def join_doubled(
     if not chosen:
         return Joined(xyxy, scores, class_ids, readings, np.arange(k), [])
     keep = np.setdiff1d(np.arange(k), [b for _, b in chosen])
-    parts = {f.name: getattr(readings, f.name) for f in dataclass_fields(Readings)}
-    kept = Readings(**{n: None if v is None else v[keep] for n, v in parts.items()})
+    parts: dict[str, Any] = {}
+    for f in dataclass_fields(Readings):
+        v = getattr(readings, f.name)
+        parts[f.name] = None if v is None else v[keep]
+    kept = Readings(**parts)
     return Joined(box[keep], scores[keep], class_ids[keep], kept, keep, chosen)
 
 

@@ -267,9 +267,11 @@ def support(places: np.ndarray, weak: np.ndarray) -> np.ndarray:
 
 def taken(r: Readings, pick: np.ndarray) -> Readings:
     """The readings `pick` (int) of `r`."""
-    return Readings(
-        **{f.name: None if (v := getattr(r, f.name)) is None else v[pick] for f in dataclass_fields(r)}
-    )
+    parts: dict[str, Any] = {}
+    for f in dataclass_fields(r):
+        v = getattr(r, f.name)
+        parts[f.name] = None if v is None else v[pick]
+    return Readings(**parts)
 
 
 __all__ = [

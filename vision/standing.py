@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
+from typing import Any
 
 import numpy as np
 
@@ -114,7 +115,7 @@ def stand_loose(
     at, kept = index[better], np.flatnonzero(better)
     box = np.asarray(xyxy, np.float32).copy()
     box[at] = cuts[kept]
-    parts = {}
+    parts: dict[str, Any] = {}
     for f in dataclass_fields(Readings):
         a, g = getattr(readings, f.name), getattr(got, f.name)
         if a is not None and g is not None:
