@@ -33,6 +33,7 @@ import numpy as np
 from vision.arrange import arrange, refine_region
 from vision.boxes import decode_localizer, halves, letterbox, nms
 from vision.detection import BACK, Detection, DetectResult, Rejected
+from vision.doubled import join_doubled
 from vision.face_checks import check_faces
 from vision.face_polarity import dark_photo, light_photo
 from vision.flag_geometry import flag_doubled
@@ -63,6 +64,7 @@ from vision.row_ends import fill_ends, split_weak, weak_floor
 from vision.row_pitch import trim_overlaps
 from vision.scale import current_reduction, finer_input, reduction_for, strip_input
 from vision.splits import merge_splits
+from vision.standing import stand_loose
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
 from vision.views import Classifier
 from vision.walls import rack_gaps
@@ -317,6 +319,10 @@ class TileReader:
             look = closer(lambda px: self._localize(px, self._refine_size), source, loaded.scale)
             w = split_wide(xyxy, scores, class_ids, readings, look, lambda b: plain(b, "unions"), clf.classes)
             xyxy, scores, class_ids, readings, origin = w.boxes(origin, views)
+        if cfg.join_doubled:  # one tile boxed twice, read alike (`vision.doubled`)
+            d = join_doubled(xyxy, scores, class_ids, readings, clf.classes, self._back_class)
+            xyxy, scores, class_ids, readings = d.xyxy, d.scores, d.class_ids, d.readings
+            origin = origin[d.keep]
         for fill in [f for f, on in ((fill_gaps, cfg.fill_gaps), (fill_ends, cfg.row_ends)) if on]:
             # a tile missed between two neighbours of a row (`vision.gaps`), past its ends (`row_ends`)
             n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
@@ -325,6 +331,12 @@ class TileReader:
             g = fill(*found, lambda b: plain(b, "unions"), clf.classes, at, cfg.conf_threshold, weak=weak)
             xyxy, scores, class_ids, readings = g.xyxy, g.scores, g.class_ids, g.readings
             origin = np.concatenate([origin, -(n_unions + g.kept + 1)])
+        if cfg.stand_loose:  # a standing tile boxed loose, read turned (`vision.standing`)
+            n_unions = max(views["unions"][2], default=-1) + 1 if "unions" in views else 0
+            read_cut = lambda b: plain(b, "unions")  # noqa: E731
+            st = stand_loose(xyxy, scores, class_ids, readings, read_cut, clf.classes, self._back_class)
+            xyxy, readings, origin = st.xyxy, st.readings, origin.copy()
+            origin[st.at] = -(n_unions + st.kept + 1)
         if refs is not None:
             if trace is not None:  # the classes without references (vision.refmatch: the veto)
                 trace["plain_cls"] = readings.cls

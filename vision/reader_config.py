@@ -45,6 +45,11 @@ class ReaderConfig:
             end (`vision.row_ends`: its weak boxes as evidence).
         split_wide: a box around several tiles is localized again, closer, and replaced by the
             tiles found there that read confidently (`vision.wide_boxes`).
+        join_doubled: two boxes on one tile (overlapping by half a tile along the row) that read
+            the same face are one box, their union (`vision.doubled`).
+        stand_loose: a box wider than a sideways tile's ratio but as tall as its row's upright
+            boxes is cut to the row's width and read upright where that reads likelier
+            (`vision.standing`).
         trim_rows: neighbouring boxes of a row that reach into each other are cut where the
             tiles meet (`vision.row_pitch`).
         threads: onnxruntime intra-op threads (None: one per core).
@@ -87,6 +92,8 @@ class ReaderConfig:
     row_ends: bool = True
     split_wide: bool = True
     trim_rows: bool = True
+    join_doubled: bool = True
+    stand_loose: bool = True
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None

@@ -20,11 +20,15 @@ boxes:
    most `MAX_SIZE`: not a box around a group) and no box of the photo already covers it.
 3. **Face and rim**: a place is read only when its median colour is the end tile's face colour
    (`vision.gaps.face_like`) and it shows a rim where the end tile does (`vision.gaps.rimless`).
-4. **Reading**: the places are cut and classified in one batch. A place is kept when it reads a
-   face (not `none`, not `back`) with `p >= END_MIN_P`, and every place between it and the row's
-   end was kept. A 白 (`P`: a blank face, nothing printed to tell it from a light table) is kept
-   only with a full rim (a step over `RIM_STEP` at its top or bottom edge, like a tile's) and
-   beside a printed face (`printed_beside`: the lavender backs of a wall read 白 vouch for nothing).
+4. **Reading**: the places are cut and classified in one batch, each with the weak box that put it
+   there (`support`: the localiser's own box of the tile). A place is kept when it reads a face
+   (not `none`, not `back`) with `p >= END_MIN_P`, and every place between it and the row's end was
+   kept; where the place's cut does not, its weak box does, when it passes the face and rim checks
+   itself: a tile lying flat past the row's end is larger than the standing tiles and off their
+   baseline, and the row's box shows half its face (set G's last 6p, issue 35). A 白 (`P`: a
+   blank face, nothing printed to tell it from a light table) is kept only with a full rim (a step
+   over `RIM_STEP` at its top or bottom edge, like a tile's) and beside a printed face
+   (`printed_beside`: the lavender backs of a wall read 白 vouch for nothing).
 
 Nothing here was fitted on a photo: the sizes are in units of the row's own tiles, the colours
 against the row's own faces, `WEAK_CONF` and `END_MIN_P` were set before measuring.
@@ -33,6 +37,7 @@ against the row's own faces, `WEAK_CONF` and `END_MIN_P` were set before measuri
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import numpy as np
@@ -211,29 +216,62 @@ def fill_ends(
         return found
     faces = readings.cls[idx] != drop[1]
     places, end, step = end_boxes(xyxy[idx], weak, faces, others=xyxy)
-    if len(places) and pixels is not None:
+    boxes = np.concatenate([places, support(places, weak)])  # the place, then its weak box itself
+    g = len(places)
+    seen = np.ones(2 * g, bool)  # each box looks like a face beside the row's end
+    if g and pixels is not None:
         k = np.float32(pixels[1])
-        pairs = np.stack([end, end], axis=1)
+        pairs = np.tile(np.stack([end, end], axis=1), (2, 1))
         colours = np.zeros((len(idx), 3), np.float32)
         colours[np.unique(end)] = median_colours(pixels[0], xyxy[idx][np.unique(end)] * k)
-        ok = face_like(colours, pairs, median_colours(pixels[0], places * k))
-        ok &= ~rimless(pixels[0], xyxy[idx] * k, pairs, places * k)
-        keep = contiguous(end, step, ok)
+        seen = face_like(colours, pairs, median_colours(pixels[0], boxes * k))
+        seen &= ~rimless(pixels[0], xyxy[idx] * k, pairs, boxes * k)
+        keep = contiguous(end, step, seen[:g] | seen[g:])
+        boxes, seen = boxes[np.tile(keep, 2)], seen[np.tile(keep, 2)]
         places, end, step = places[keep], end[keep], step[keep]
     if not len(places):
         return found
-    got = read(places)
-    ok = ~np.isin(got.cls, drop) & (got.p >= END_MIN_P)
+    g = len(places)
+    both = read(boxes)
+    face = seen & ~np.isin(both.cls, drop) & (both.p >= END_MIN_P)
+    pick = np.where(face[:g] | ~face[g:], np.arange(g), g + np.arange(g))  # the place's cut first
+    got = taken(both, pick)
+    ok = face[pick]
     white = names.index(WHITE_DRAGON) if WHITE_DRAGON in names else -1
     if (got.cls == white).any():  # a blank face: beside a printed one, and with a tile's rim
         ok &= (got.cls != white) | printed_beside(readings.cls[idx][end], got.cls, step, (white, *drop))
         if pixels is not None:
-            rim = rim_steps(pixels[0], places * np.float32(pixels[1])).max(axis=1)
+            rim = rim_steps(pixels[0], boxes[pick] * np.float32(pixels[1])).max(axis=1)
             ok &= (got.cls != white) | (rim > RIM_STEP)
-    kept = np.flatnonzero(contiguous(end, step, ok))
+    kept = pick[contiguous(end, step, ok)]
     if not len(kept):
         return found
-    return appended(found, places, got, kept, score)
+    return appended(found, boxes, both, kept, score)
+
+
+def support(places: np.ndarray, weak: np.ndarray) -> np.ndarray:
+    """Float32 `(G, 4)`: the weak box nearest each place's centre (the one that put it there,
+    `end_boxes`): the localiser's own box of the tile, which may lie flat past the row's end, larger
+    than the row's standing tiles and off their baseline (set G's last 6p: cut at the row's size it
+    shows half its face and reads 1p at 0.44; its weak box reads 6p at 0.92).
+
+    >>> weak = np.array([[50, 0, 60, 9], [1, -4, 13, 12]], np.float32)
+    >>> support(np.array([[0, 0, 10, 10]], np.float32), weak)
+    array([[ 1., -4., 13., 12.]], dtype=float32)
+    """
+    pc = (places[:, :2] + places[:, 2:]) / 2
+    wc = (weak[:, :2] + weak[:, 2:]) / 2
+    near = np.argmin(((pc[:, None, :] - wc[None, :, :]) ** 2).sum(-1), axis=1)
+    return np.asarray(weak, np.float32)[near].reshape(-1, 4)
+
+
+def taken(r: Readings, pick: np.ndarray) -> Readings:
+    """The readings `pick` (int) of `r`."""
+    parts: dict[str, Any] = {}
+    for f in dataclass_fields(r):
+        v = getattr(r, f.name)
+        parts[f.name] = None if v is None else v[pick]
+    return Readings(**parts)
 
 
 __all__ = [
@@ -248,5 +286,6 @@ __all__ = [
     "fill_ends",
     "printed_beside",
     "split_weak",
+    "support",
     "weak_floor",
 ]

@@ -15,6 +15,7 @@ from tests.vision.util import DRAWN_OPTS
 from vision import ReaderConfig, TileReader, testing
 from vision.image import LoadedImage
 from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, LOCALIZER_FILE
+from vision.reading import Readings
 from vision.row_ends import end_boxes, fill_ends
 
 SIZE = (1600, 1200)
@@ -196,3 +197,41 @@ def test_drawn_white_dragon_beside_a_white_dragon_is_not_added(drawn):
     assert codes[-2:] == ["P", "P"]
     g = ends(reader, img, xyxy[:-1], xyxy[-1:])
     assert len(g.kept) == 0
+
+
+# -- a tile lying flat past the row's end: its weak box read itself --------------------------------
+
+
+def test_a_flat_tile_past_the_end_is_read_by_its_own_weak_box():
+    """Set G: the last tile lies flat past the row's end, larger than the standing tiles and
+    raised off their baseline; cut at the row's size it shows half its face and reads no tile
+    surely, its weak box (the localiser's own box of it) reads it. Without its weak box read, it
+    is missed (as before); a place that reads a face keeps the row's box (as before)."""
+    row = row_boxes(6)
+    weak = shift(row[-1:], PITCH - 10, -40, PITCH + 20, 5)  # wider, taller, raised: lying flat
+    place = shift(row[-1:], PITCH, 0, PITCH, 0)[0]
+    names = list(CLASSIFIER_CLASSES)
+
+    def reads(place_code, place_p):
+        def classify(b):
+            b = np.asarray(b, np.float32)
+            is_weak = np.all(np.abs(b - weak[0]) < 1, axis=1)
+            is_place = np.all(np.abs(b - place) < 1, axis=1)
+            cls = np.where(is_weak, names.index("6p"), np.where(is_place, names.index(place_code), 0))
+            p = np.where(is_weak, 0.92, np.where(is_place, place_p, 0.9))
+            n = len(b)
+            return Readings(cls, p, np.zeros(n), np.ones(n, bool))
+
+        return classify
+
+    def ends(classify):
+        ones, zeros = np.ones(len(row), np.float32), np.zeros(len(row), np.int64)
+        return fill_ends(row, ones, zeros, classify(row), classify, names, None, 0.3, weak)
+
+    g = ends(reads("1p", 0.44))  # the place: half a face, read unsurely
+    assert len(g.xyxy) == 7 and names[g.readings.cls[-1]] == "6p"
+    assert np.allclose(g.xyxy[-1], weak[0]) and g.kept.tolist() == [1]  # the weak box, read second
+    g = ends(reads("6p", 0.8))  # the place reads the tile: the row's box, as before
+    assert np.allclose(g.xyxy[-1], place) and g.kept.tolist() == [0]
+    g = ends(reads("none", 0.9))
+    assert np.allclose(g.xyxy[-1], weak[0])
