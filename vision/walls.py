@@ -18,6 +18,11 @@ WALL_GAP = 0.4
 """Two backs touch (one wall) when their boxes are at most this many tile widths apart, in x
 or y; a face-up tile that near a wall's box lies on it."""
 
+END_CLEAR = 1.0
+"""Past the rack's end no tile of the back's height lies within this many of the back's widths: a
+back lower than the face beside it with one there is a tile laid out flat past the standing row (a
+concealed kong's end, its tiles apart), not the rack's end (`rack_gaps`)."""
+
 LOW_SLACK = 0.05
 """A back lies within a face's height when its top and bottom are inside the face's, give or
 take this share of the face's height (a box's edges wander by a few percent)."""
@@ -86,13 +91,13 @@ def wall_tiles(detections: Sequence[Detection]) -> list[bool]:
     return out
 
 
-def _beside(a: Detection, b: Detection) -> bool:
+def _beside(a: Detection, b: Detection, reach: float = WALL_GAP) -> bool:
     """`b` stands next to `a` in one row: a tile of its height (within a third), overlapping it in
-    height by half, at most `WALL_GAP` tile widths apart in x."""
+    height by half, at most `reach` (`WALL_GAP`) tile widths apart in x."""
     ha, hb = a.height, b.height
     over = min(a.xyxy[3], b.xyxy[3]) - max(a.xyxy[1], b.xyxy[1])
     gap = max(a.xyxy[0] - b.xyxy[2], b.xyxy[0] - a.xyxy[2])
-    return 0.75 <= hb / ha <= 4 / 3 and over >= 0.5 * min(ha, hb) and gap <= WALL_GAP * a.width
+    return 0.75 <= hb / ha <= 4 / 3 and over >= 0.5 * min(ha, hb) and gap <= reach * a.width
 
 
 def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
@@ -121,6 +126,9 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
         sides = [_next_in_row(detections, i, left, low=True) for left in (True, False)]
         if all(j is None for j in sides) or any(j is not None and detections[j].face_down for j in sides):
             continue  # alone, or a back beside it: a wall, a kong shown back back, a rack of backs
+        ends = zip(sides, sides[::-1], strict=True)  # each side with the other one
+        if any(_laid_past(detections, i, j, other is None) for j, other in ends):
+            continue  # lower than the face beside it, with a tile of its own height past it
         kong = False
         for left, j in zip((True, False), sides, strict=True):
             if j is None:
@@ -129,6 +137,29 @@ def rack_gaps(detections: Sequence[Detection]) -> list[bool]:
             kong = kong or (k is not None and detections[k].tile == detections[j].tile)
         out[i] = not kong
     return out
+
+
+def _laid_past(detections: Sequence[Detection], i: int, j: int | None, end: bool) -> bool:
+    """Back `i` is beside face `j` only as lower than it (`_below`), at the row's `end` (nothing
+    beside it on its other side), and a tile of its own height lies past it within `END_CLEAR` of
+    its widths: a tile laid there (a concealed kong laid flat, `back X X back`, its tiles apart),
+    not the rack's end, which no tile lies past.
+
+    >>> face = Detection((0, 0, 60, 80), "9s", 0.9)
+    >>> back = Detection((62, 30, 112, 78), "back", 0.9, face_down=True)
+    >>> kong = Detection((150, 30, 200, 78), "5s", 0.9)
+    >>> _laid_past([face, back, kong], 1, 0, True), _laid_past([face, back], 1, 0, True)
+    (True, False)
+    """
+    if j is None or not end or _beside(detections[i], detections[j]):
+        return False
+    d = detections[i]
+    cx = d.center[0]
+    left = detections[j].center[0] > cx  # past it: away from the face
+    return any(
+        k != i and (e.center[0] < cx if left else e.center[0] > cx) and _beside(d, e, END_CLEAR)
+        for k, e in enumerate(detections)
+    )
 
 
 def _below(a: Detection, b: Detection) -> bool:
@@ -167,4 +198,14 @@ def _next_in_row(detections: Sequence[Detection], i: int, left: bool, low: bool 
     return min(near, key=lambda j: abs(detections[j].center[0] - cx), default=None)
 
 
-__all__ = ["LOW_SLACK", "WALL_GAP", "WALL_MIN", "box_gap", "rack_gaps", "span", "wall_tiles", "walls"]
+__all__ = [
+    "END_CLEAR",
+    "LOW_SLACK",
+    "WALL_GAP",
+    "WALL_MIN",
+    "box_gap",
+    "rack_gaps",
+    "span",
+    "wall_tiles",
+    "walls",
+]

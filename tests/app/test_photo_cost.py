@@ -182,3 +182,32 @@ def test_the_boxes_drawn_on_the_fresh_pixels_are_those_drawn_on_the_kept_preview
     assert fresh.size == kept.size
     diff = np.abs(np.asarray(fresh, dtype=int) - np.asarray(kept, dtype=int))
     assert diff.mean() < 3 and np.percentile(diff, 99) < 40
+
+
+def test_a_change_of_the_conditions_alone_on_the_untouched_sample_is_kept():
+    """The sample counts as written (`drafting.begun`), so a change of how it was won alone is the
+    first write: a reload brings back the variant, 点炮, the discarder and the dealer; and going back
+    to the sample's own conditions is written too (the draft held 星子 then)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP, COOKIE, token_of
+    from tests.app.held import Phone
+
+    def reloaded(phone):
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.session_state[COOKIE] = token_of(phone.at)
+        at.run()
+        assert not at.exception
+        return at.session_state["hip"].cond
+
+    phone = Phone({})
+    phone.set("segmented_control", "w_variant", "xingzi")
+    phone.set("segmented_control", "w_dealer", "left")
+    phone.set("segmented_control", "w_self_drawn", False)
+    phone.set("segmented_control", "w_discarder", "across")
+    cond = reloaded(phone)
+    assert (cond.variant, cond.dealer, cond.self_drawn, cond.discarder) == ("xingzi", "left", False, "across")
+    other = Phone({})
+    other.set("segmented_control", "w_variant", "xingzi")
+    other.set("segmented_control", "w_variant", "jiujiang")
+    assert reloaded(other).variant == "jiujiang"

@@ -81,3 +81,24 @@ def test_below_by_geometry():
     assert rack_gaps([face, back(8, 72)]) == [False, True]  # 64 px: within a third, beside it (as before)
     assert rack_gaps([face, back(50, 100)]) == [False, False]  # 50 px, reaching 20 px below the face
     assert rack_gaps([face, back(20, 78, x0=90)]) == [False, False]  # 30 px apart (> 0.4 x 50)
+
+
+def test_a_concealed_kong_laid_flat_past_the_row_keeps_its_backs(tmp_path):
+    """A concealed kong laid flat past the standing row, `back 5s 5s back` with its tiles apart
+    (0.6 of a tile between them): its first back is lower than the row's last face beside it, but a
+    tile of its own height lies past it — a tile laid there, not the rack's end (before: that back
+    left out as `not_a_tile`, the kong read `5s 5s back`)."""
+    kong = "back 5s 5s back".split()
+    flat = [((896 + 115 * k, 736.0, 968 + 115 * k, 796.0), c) for k, c in enumerate(kong)]
+    _, result = _read(tmp_path, _row("1m 2m 3m 4p 5p 6p 7s 8s 9s N") + flat)
+    assert [d.tile for d in result.detections if round(d.xyxy[1]) == 736] == kong
+    assert not result.rejected
+
+
+def test_a_back_below_the_last_face_with_a_tile_past_it_stays():
+    face = Detection((0, 0, 60, 80), "9s", 0.9)
+    back = Detection((62, 30, 112, 78), "back", 0.3, face_down=True)
+    past = lambda x0: Detection((x0, 30, x0 + 50, 78), "5s", 0.9)  # noqa: E731  the back's own height
+    assert rack_gaps([face, back]) == [False, True]  # nothing past it: the rack's end
+    assert rack_gaps([face, back, past(150)]) == [False, False, False]  # 38 px past it: a tile laid there
+    assert rack_gaps([face, back, past(170)]) == [False, True, False]  # over a tile's width away
