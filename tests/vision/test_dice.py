@@ -136,3 +136,21 @@ def test_arrange_hands_the_dice_to_rejected_and_keeps_the_groups_indices():
     assert [r.xyxy for r in rejected] == [d.xyxy for d in dice_]
     assert [d.tile for d in dets] == ROW.split()
     assert [dets[i].tile for g in groups for i in g.tiles] == ROW.split()
+
+
+def test_a_die_whose_flag_flag5_clears_still_leaves_and_a_true_dot_beside_the_row_stays():
+    """Issue 35, "Dice, 4": flag 6's show threshold clears the flags of set D's two dice (`2p` 0.28,
+    `7p` 0.26); the rule reads the classifier's own doubt, the flags before the clears, so they
+    still leave. A true dot tile behind the row (a tile's height), read as weakly, flagged and
+    cleared the same way, stays (a tile's height: over the low tier), and its flag stays cleared."""
+    dice_ = [_die(1000, "2p", conf=0.28), _die(1040, "7p", conf=0.26)]
+    tile = Detection((500, Y - TH - 2, 500 + TH, Y - 2), "2p", 0.28, uncertain=True)  # off the hand
+    dets = [*lay(ROW, y=Y), *dice_, tile]
+    rejected: list = []
+    out, _groups = arrange(dets, SIZE, None, None, rejected, [False] * 16 + [True] * 3)
+    assert [r.xyxy for r in rejected] == [d.xyxy for d in dice_]
+    assert len(out) == 17
+    stays = [d for d in out if d.xyxy == tile.xyxy]
+    assert len(stays) == 1 and stays[0].role == "discard"  # the rule asked, and it stays
+    assert not stays[0].uncertain  # the clear holds for what stays
+    assert [d.tile for d in out if d.xyxy != tile.xyxy] == ROW.split()
