@@ -10,6 +10,9 @@ three with dice put beside it (behind, in front, at an end), the third with loos
 (`datasets.real.split_by_source`, seed 1, 0.2; never trained on): every labelled tile the reader
 finds (IoU >= 0.5).
 
+"Flagged" below is the flag the rule reads: the classifier's own doubt before flag 5's clears
+(`rule_off`; "Dice, 4" in the model history), not the `uncertain` the reader returns.
+
 How the limits follow, fixed before the first run:
 
 1. **Size** (`DIE_HEIGHT`, `DIE_AREA`): the 99th percentile of the synthetic dice's box height and
@@ -30,8 +33,10 @@ How the limits follow, fixed before the first run:
    `c` for boxes no taller than `s`) takes the most dice, ties to the smaller `s`, then `c`; none
    (`low` 0) when no pair takes more dice than steps 1-2 alone.
 
-Result (datasets/reports/dice-cut.json): the two overlap (`lo` 0.39 > `hi` 0.18), so the cut is
-0.18 and takes 7 of the 45 candidate dice; sizes 2.45 / 4.55; the val split: no tile taken.
+Result (datasets/reports/dice-cut.json, "Dice, 4": the flags before flag 5's clears): the two
+overlap (`lo` 0.37 > `hi` 0.18), so the cut is 0.18; sizes 2.45 / 4.65; the low tier 0.95 / 0.34;
+the whole rule takes 26 of the 45 candidate dice, 7 of 1,542 render tiles, 5 of 138 loose tiles
+and none of the val split's 1,047.
 
 Nothing is trained; needs `../shared` (`JXMJ_SHARED`) for the val split and the CC0 art (without
 it the val part is skipped and the faces are drawn from fonts).
