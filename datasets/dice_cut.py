@@ -10,6 +10,9 @@ three with dice put beside it (behind, in front, at an end), the third with loos
 (`datasets.real.split_by_source`, seed 1, 0.2; never trained on): every labelled tile the reader
 finds (IoU >= 0.5).
 
+"Flagged" below is the flag the rule reads: the classifier's own doubt before flag 5's clears
+(`rule_off`; "Dice, 4" in the model history), not the `uncertain` the reader returns.
+
 How the limits follow, fixed before the first run:
 
 1. **Size** (`DIE_HEIGHT`, `DIE_AREA`): the 99th percentile of the synthetic dice's box height and
@@ -30,8 +33,10 @@ How the limits follow, fixed before the first run:
    `c` for boxes no taller than `s`) takes the most dice, ties to the smaller `s`, then `c`; none
    (`low` 0) when no pair takes more dice than steps 1-2 alone.
 
-Result (datasets/reports/dice-cut.json): the two overlap (`lo` 0.39 > `hi` 0.18), so the cut is
-0.18 and takes 7 of the 45 candidate dice; sizes 2.45 / 4.55; the val split: no tile taken.
+Result (datasets/reports/dice-cut.json, "Dice, 4": the flags before flag 5's clears): the two
+overlap (`lo` 0.37 > `hi` 0.18), so the cut is 0.18; sizes 2.45 / 4.65; the low tier 0.95 / 0.34;
+the whole rule takes 26 of the 45 candidate dice, 7 of 1,542 render tiles, 5 of 138 loose tiles
+and none of the val split's 1,047.
 
 Nothing is trained; needs `../shared` (`JXMJ_SHARED`) for the val split and the CC0 art (without
 it the val part is skipped and the faces are drawn from fonts).
@@ -77,15 +82,39 @@ def row_aspect(dets) -> float | None:
     return float(np.median(hand)) if hand else None
 
 
-def record(det, m, ra: float | None = None) -> dict:
+def rule_off(read, *args) -> tuple:
+    """`read(*args)` (a reader's `detect` or `read`) with the dice rule off, and per detection the
+    flag the rule reads (`vision.arrange.arrange` hands `dice` the flags before flag 5's clears):
+    `(result, flags)`, the flags in the order of `result.detections`."""
+    import vision.arrange
+
+    seen: list[bool] = []
+
+    def off(dets):
+        seen[:] = [bool(d.uncertain) for d in dets]
+        return [False] * len(dets)
+
+    was, vision.arrange.dice = vision.arrange.dice, off
+    try:
+        res = read(*args)
+    finally:
+        vision.arrange.dice = was
+    if len(seen) != len(res.detections):  # no box: the rule was not asked
+        raise ValueError(f"{len(seen)} flags for {len(res.detections)} detections")
+    return res, seen
+
+
+def record(det, m, ra: float | None = None, flag: bool | None = None) -> dict:
     """What the rule reads of one detection (`m`: its `vision.dice.measures`; `ra`: the hand row's
-    median aspect, `row_aspect`)."""
+    median aspect, `row_aspect`; `flag`: its flag before flag 5's clears, `rule_off`). `uncertain`
+    is that flag (what the rule reads), `shown` the flag the reader returns."""
     return {
         "second": det.second,
         "row_aspect": None if ra is None else round(ra, 3),
         "tile": det.tile,
         "conf": round(float(det.conf), 4),
-        "uncertain": bool(det.uncertain),
+        "uncertain": bool(det.uncertain if flag is None else flag),
+        "shown": bool(det.uncertain),
         "role": det.role,
         "height": None if m is None else round(m[0], 3),
         "area": None if m is None else round(m[1], 3),
@@ -101,7 +130,7 @@ def synthetic(reader, n: int) -> list[dict]:
     for seed in range(n):
         rng = np.random.default_rng(10_000 + seed)
         img, rows, things = dice_scene(rng, dice=seed % 3 != 2, count=2)
-        res = reader.detect(img)
+        res, flags = rule_off(reader.detect, img)
         dets = res.detections
         ms = measures(dets)
         ra = row_aspect(dets)
@@ -112,7 +141,7 @@ def synthetic(reader, n: int) -> list[dict]:
             found = best is not None and _iou(dets[best].xyxy, box) >= thresh
             rec = {"scene": seed, "kind": kind, "where": where, "found": found}
             if found:
-                rec |= record(dets[best], ms[best], ra)
+                rec |= record(dets[best], ms[best], ra, flags[best])
             out.append(rec)
     return out
 
@@ -125,11 +154,11 @@ def val_split(reader, root: Path) -> list[dict]:
     out = []
     for stem in (s for s in stems if split[s] == "val"):
         _img, gt, codes = load(root, stem, cmap)
-        res = reader.read(root / "images" / f"{stem}.jpg")
+        res, flags = rule_off(reader.read, root / "images" / f"{stem}.jpg")
         ms = measures(res.detections)
         ra = row_aspect(res.detections)
         for i, j in matches(res.detections, gt):
-            rec = record(res.detections[i], ms[i], ra)
+            rec = record(res.detections[i], ms[i], ra, flags[i])
             out.append({"photo": stem, "kind": codes[j], "where": "val"} | rec)
     return out
 
@@ -289,7 +318,6 @@ def _counts(xs) -> dict:
 
 
 def main(argv=None) -> int:
-    import vision.arrange
     from vision.reader import TileReader
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -304,7 +332,6 @@ def main(argv=None) -> int:
         syn, val = recs["synthetic"], recs["val"]
     else:
         render_options.set_render_options(**tomllib.loads(RECIPE.read_text())["data"]["render"])
-        vision.arrange.dice = lambda dets: [False] * len(dets)  # read with the rule off
         reader = TileReader(a.models)
         syn = synthetic(reader, a.scenes)
         root = SHARED / "data" / "real_photos_rf"

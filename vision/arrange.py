@@ -74,9 +74,9 @@ def arrange(
     (`vision.layout`) and make those of sets laid down `meld`. The tiles `markers` names (a red
     marker, `vision.markers.red_markers`) are `other` whatever their place. The tiles `clear` names
     (flag 5, `vision.face_checks`) are then not `uncertain`, but for a copy beyond the set: the roles
-    and the groups are read with their flags.
-    marker, `vision.markers.red_markers`) are `other` whatever their place. With `rejected` (a
-    list), dice lying against the hand row (`vision.dice`) leave the detections for it.
+    and the groups are read with their flags. With `rejected` (a list), dice lying against the hand
+    row (`vision.dice`) leave the detections for it, told by the flags as they were before the
+    clears (the classifier's own doubt, whatever flag 5's show threshold clears).
 
     Returns:
         The detections in reading order (the groups' tiles, then the `off_row` ones: roles
@@ -97,11 +97,13 @@ def arrange(
     for j in meld_roles(groups):
         kept[inside[j]] = replace(kept[inside[j]], role="meld")
     order = [inside[i] for g in groups for i in g.tiles]
+    order += [i for i, r in enumerate(roles) if r != "hand"]
+    flagged = [kept[i] for i in order]  # the flags before the clears: what `dice` reads
     for i in (i for i, c in enumerate(clear or ()) if c and not (roles[i] == "hand" and over_of[i])):
         kept[i] = replace(kept[i], uncertain=False)
-    out = [kept[i] for i in order] + [kept[i] for i, r in enumerate(roles) if r != "hand"]
+    out = [kept[i] for i in order]
     if rejected is not None:  # a die is off the hand: after the groups' tiles, their indices stay
-        die = dice(out)
+        die = dice(flagged)
         rejected += [Rejected(d.xyxy, d.conf) for d, x in zip(out, die, strict=True) if x]
         out = [d for d, x in zip(out, die, strict=True) if not x]
     remap = {j: n for n, j in enumerate(i for g in groups for i in g.tiles)}

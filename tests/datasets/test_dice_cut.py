@@ -73,3 +73,28 @@ def test_no_low_tier_where_it_takes_no_more_dice():
     dice = [_rec(0.1, height=1.0) for _ in range(10)]
     lim = choose(dice, {"val": _tiles(300, [0.3, 0.3])})
     assert (lim["low"], lim["low_conf"]) == (0.0, 0.0)
+
+
+def test_the_records_carry_the_flag_the_rule_reads_before_flag5_clears():
+    """ "Dice, 4": the rule reads the flags before flag 5's clears, so the calibration does too: a
+    die whose flag the show threshold clears is recorded `uncertain` (and `shown` False), and the
+    rule is off while reading (nothing leaves)."""
+    from types import SimpleNamespace
+
+    from datasets.dice_cut import record, rule_off
+    from tests.vision.test_dice import ROW, SIZE, Y, _die
+    from tests.vision.test_layout import lay
+    from vision.arrange import arrange
+    from vision.dice import measures
+
+    def detect(dets):
+        rejected: list = []
+        out, _ = arrange(dets, SIZE, None, None, rejected, [False] * 16 + [True])
+        return SimpleNamespace(detections=out, rejected=rejected)
+
+    res, flags = rule_off(detect, [*lay(ROW, y=Y), _die(1000, "2p", conf=0.28)])
+    assert len(res.detections) == 17 and not res.rejected
+    assert flags == [False] * 16 + [True]
+    rec = record(res.detections[-1], measures(res.detections)[-1], None, flags[-1])
+    assert (rec["uncertain"], rec["shown"]) == (True, False)
+    assert takes(rec, 0.18, 2.45, 4.65, low=0.95, low_cut=0.34)  # the shipped limits
