@@ -110,6 +110,7 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
+    ap.add_argument("--pixels", action="store_true", help="with --distinct: pixels of their own too")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
     ap.add_argument("--gil", action="store_true", help="with --profile: only the thread holding the GIL")
     ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     # every bench phone is 127.0.0.1 (behind nginx too): the per-address token limit is not the load
     os.environ.setdefault("JXMJ_NEW_TOKENS", "100000")
     load_client.REFUSALS_OK, load_client.DISTINCT = opts.refusals_ok, opts.distinct
+    load_client.PIXELS = opts.pixels
     OUT.mkdir(parents=True, exist_ok=True)
     if opts.memdump:  # the server writes its reports there on SIGUSR1 (app.memdump)
         os.environ["JXMJ_MEMDUMP"] = str(opts.memdump.resolve())
