@@ -23,6 +23,7 @@ __all__ = [
     "ENV",
     "PAGE_SIZE",
     "POOL",
+    "WAL_CHECKPOINT_BYTES",
     "default_url",
     "given_url",
     "in_memory",
@@ -53,6 +54,11 @@ one row over hundreds of overflow pages: storing it took 3.5 ms of CPU with 4 Ki
 with 64 KiB (issue 37). Set before the file's first table; SQLite ignores it for a file that has
 pages already (a WAL file's page size never changes): an existing ledger keeps its own, and nothing
 here VACUUMs a user's file to change it."""
+
+
+WAL_CHECKPOINT_BYTES = 4000 * 1024
+"""The WAL is copied back into the file once it holds this much (SQLite's default: 1,000 pages,
+4 MB at 4 KiB): counted in pages, the default would let a 64 KiB-page file's WAL grow to 64 MB."""
 
 
 def default_url() -> str:
@@ -191,6 +197,8 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int, read_only: bool = False) -> 
         if not read_only:
             cur.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new, empty file only: before WAL
             cur.execute("PRAGMA journal_mode=WAL")
+            page = cur.execute("PRAGMA page_size").fetchone()[0]  # the file's own (an old one: 4 KiB)
+            cur.execute(f"PRAGMA wal_autocheckpoint={max(1, WAL_CHECKPOINT_BYTES // page)}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.execute(f"PRAGMA cache_size=-{CACHE_KIB}")

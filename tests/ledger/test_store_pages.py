@@ -15,6 +15,11 @@ def _page_size(path) -> int:
         return conn.execute("PRAGMA page_size").fetchone()[0]
 
 
+def _checkpoint_pages(url: str) -> int:
+    with db.make_engine(url).connect() as conn:  # as the app's connections are set up
+        return conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+
+
 def _a_hand_kept(url: str) -> None:
     store = open_store(url)
     code = store.create_table(Table("jiujiang", SEATS)).table.code
@@ -27,6 +32,7 @@ def test_a_new_ledger_file_has_64_kib_pages(tmp_path):
     path = tmp_path / "new.sqlite3"
     _a_hand_kept(f"sqlite:///{path}")
     assert db.PAGE_SIZE == 65536 and _page_size(path) == 65536
+    assert _checkpoint_pages(f"sqlite:///{path}") == 62  # the WAL still copied back at ~4 MB, not 64 MB
 
 
 def test_a_ledger_file_of_4_kib_pages_opens_and_keeps_them(tmp_path):
@@ -36,6 +42,6 @@ def test_a_ledger_file_of_4_kib_pages_opens_and_keeps_them(tmp_path):
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("CREATE TABLE before_jxmj (x)")
     _a_hand_kept(f"sqlite:///{path}")
-    assert _page_size(path) == 4096
+    assert _page_size(path) == 4096 and _checkpoint_pages(f"sqlite:///{path}") == 1000
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM before_jxmj").fetchone() == (0,)
