@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
 __all__ = ["MEMORY", "ORT_THREADS_ENV", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "ort_threads"]
-__all__ += ["QUIET_S", "on_reclaim", "photo_slot", "reclaim", "trim"]
+__all__ += ["FREEZE_AFTER_FIRST", "QUIET_S", "on_reclaim", "photo_slot", "reclaim", "trim"]
 
 
 def _slots_from_env() -> int:
@@ -105,6 +105,26 @@ def trim() -> bool:
     """Give the free memory of the C heap back to the system (glibc); False where it cannot."""
     fn = _malloc_trim()
     return bool(fn is not None and fn(0) is not None)
+
+
+FREEZE_AFTER_FIRST = False
+"""Set by the server (`app.serve.main`): once the process's first photo read ends, collect and
+`gc.freeze` what is alive, the reader and what it imported (`vision`, OpenCV, ONNX Runtime's
+wrappers: ~115,000 objects loaded on the first photo, after `app.serve.freeze`), so the full
+collections a burst's allocations trigger no longer walk them (~3 ms a photo, issue 37). Once per
+process: what the first read's sessions leave as cyclic garbage later stays (one photo's worth)."""
+
+_frozen = False  # FREEZE_AFTER_FIRST done
+
+
+def _freeze_once() -> None:
+    global _frozen
+    with _gate:
+        if _frozen:
+            return
+        _frozen = True
+    gc.collect()
+    gc.freeze()
 
 
 _releasers: list[Callable[[], object]] = []
@@ -223,5 +243,7 @@ def photo_slot(
             _running, _reserved = _running - 1, _reserved - cost
             _hand_on()
             last, started = _running == 0, _started
+        if FREEZE_AFTER_FIRST and not _frozen:
+            _freeze_once()
         if last:  # no read holds a decode now: what they freed goes back once all is quiet
             _after_reads(started)

@@ -216,3 +216,24 @@ def test_a_burst_of_mixed_reads_all_run_and_leave_the_gate_empty():
     most, most_bytes, waited = _run(costs, hold=0.01)
     assert most <= SLOTS and most_bytes <= MEMORY and len(waited) > 0
     assert photo_gate._queue == [] and photo_gate._reserved == 0
+
+
+def test_the_server_freezes_what_the_first_read_loaded_once(monkeypatch):
+    """Issue 37: the reader and the modules it imports arrive with the first photo, after the
+    server's start-up freeze; every full collection of a burst walked them (~3 ms a photo).
+    The server (`FREEZE_AFTER_FIRST`) collects and freezes once, when its first read ends."""
+    import gc
+
+    frozen = []
+    monkeypatch.setattr(photo_gate, "_frozen", False)
+    monkeypatch.setattr(photo_gate.gc, "freeze", lambda: frozen.append(gc.get_count()))
+    with photo_slot(cost=SMALL):
+        pass
+    assert frozen == []  # not the server: tests and the CLI never freeze
+    monkeypatch.setattr(photo_gate, "FREEZE_AFTER_FIRST", True)
+    with photo_slot(cost=SMALL):
+        assert frozen == []  # not while the read runs
+    assert len(frozen) == 1
+    with photo_slot(cost=SMALL):
+        pass
+    assert len(frozen) == 1 and free_slots() == SLOTS
