@@ -220,7 +220,6 @@ def photo_slot(
     Raises:
         PhotoBusy: not admitted within the timeout.
     """
-    global _running, _reserved
     cost = max(0, cost)
     waiter = None
     with _gate:
@@ -230,20 +229,34 @@ def photo_slot(
             waiter = _Waiter(cost)
             _queue.append(waiter)
     if waiter is not None:
-        with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
-            waiter.woken.wait_for(lambda: waiter.admitted, WAIT_SECONDS if timeout is None else timeout)
-            if not waiter.admitted:
-                _queue.remove(waiter)
+        try:
+            with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
+                waiter.woken.wait_for(lambda: waiter.admitted, WAIT_SECONDS if timeout is None else timeout)
+                if not waiter.admitted:
+                    _queue.remove(waiter)
+        except BaseException:  # the spinner failed, or the run was stopped meanwhile: no slot kept
+            with _gate:
+                if waiter in _queue:
+                    _queue.remove(waiter)
+            if waiter.admitted:
+                _leave(cost)
+            raise
         if not waiter.admitted:
             raise PhotoBusy(f"{SLOTS - free_slots()} photo reads kept running")
     try:
         yield
     finally:
-        with _gate:
-            _running, _reserved = _running - 1, _reserved - cost
-            _hand_on()
-            last, started = _running == 0, _started
-        if FREEZE_AFTER_FIRST and not _frozen:
-            _freeze_once()
-        if last:  # no read holds a decode now: what they freed goes back once all is quiet
-            _after_reads(started)
+        _leave(cost)
+
+
+def _leave(cost: int) -> None:
+    """An admitted read of `cost` ends: its slot and bytes go to the reads waiting that fit."""
+    global _running, _reserved
+    with _gate:
+        _running, _reserved = _running - 1, _reserved - cost
+        _hand_on()
+        last, started = _running == 0, _started
+    if FREEZE_AFTER_FIRST and not _frozen:
+        _freeze_once()
+    if last:  # no read holds a decode now: what they freed goes back once all is quiet
+        _after_reads(started)

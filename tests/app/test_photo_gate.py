@@ -237,3 +237,41 @@ def test_the_server_freezes_what_the_first_read_loaded_once(monkeypatch):
     with photo_slot(cost=SMALL):
         pass
     assert len(frozen) == 1 and free_slots() == SLOTS
+
+
+@pytest.mark.parametrize("when", ["enter", "exit"])
+def test_a_read_whose_wait_fails_keeps_no_slot(when):
+    """The spinner (Streamlit's; a stopped run raises inside it) fails while the read waits, or as
+    it is admitted: the read leaves the queue, or gives the slot it was given back."""
+    holders, events = _held(SLOTS)
+
+    @contextlib.contextmanager
+    def spinner():
+        if when == "enter":
+            raise RuntimeError("stopped")
+        yield
+        raise RuntimeError("stopped")
+
+    failed = []
+
+    def read():
+        try:
+            with photo_slot(spinner, cost=SMALL):
+                raise AssertionError("must not run")
+        except RuntimeError as exc:
+            failed.append(str(exc))
+
+    t = threading.Thread(target=read)
+    t.start()
+    if when == "exit":
+        deadline = time.monotonic() + 10
+        while not photo_gate._queue and time.monotonic() < deadline:
+            time.sleep(0.002)
+        events[0].set()  # admits it; then its spinner fails
+    t.join(10)
+    for done in events:
+        done.set()
+    for h in holders:
+        h.join(10)
+    assert failed == ["stopped"] and photo_gate._queue == []
+    assert free_slots() == SLOTS and photo_gate._reserved == 0
