@@ -30,7 +30,10 @@ counted as a refusal, not a failure; an exception in the page is still a failure
 Issue 37: `--warm` reads one photo first (the reader loaded: "before" is a warmed process, and the
 RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `--distinct` gives
 every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
-photo's hash (the draft's photo store, the boxed photo's cache); the server's database is
+photo's hash (the draft's photo store); `--pixels` with it gives every upload pixels of its own
+too (64 photos re-encoded before the burst, a stripe pattern of one level in green, taken in turn:
+`load_client.own_pixels`), so the boxed photo's cache (`draw_boxes`, keyed on the preview's
+bytes) is missed as a real phone's next photo misses it; the server's database is
 `JXMJ_DB`, else a fresh SQLite file in bench/out (never the user's ledger: its drafts may be
 full); `--profile FILE` records the burst with py-spy (`pip install py-spy`) for
 `bench/profile_summary.py FILE` (with `--gil`, the share of the burst each process held Python's
