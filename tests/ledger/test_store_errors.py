@@ -28,7 +28,7 @@ def test_a_malformed_file_is_corrupt_store_and_left_as_it_was(tmp_path):
     store.create_table(Table("xingzi", SEATS))
     store.close()  # the last connection checkpoints the WAL into the file
     data = path.read_bytes()
-    page = int.from_bytes(data[16:18], "big") or 65536  # the header's page size (1 means 65,536)
+    page = {1: 65536}.get(size := int.from_bytes(data[16:18], "big"), size)  # the header's (1: 64 KiB)
     damaged = data[:page] + b"Z" * (len(data) - page)  # page 1 (the schema) intact, every table page not
     path.write_bytes(damaged)
     with pytest.raises(StoreError, match=r"is damaged or not a jxmj ledger \(database disk image") as e:
