@@ -53,7 +53,8 @@ PAGE_SIZE = 65536
 one row over hundreds of overflow pages: storing it took 3.5 ms of CPU with 4 KiB pages, 1.3-2.1 ms
 with 64 KiB (issue 37). Set before the file's first table; SQLite ignores it for a file that has
 pages already (a WAL file's page size never changes): an existing ledger keeps its own, and nothing
-here VACUUMs a user's file to change it."""
+here VACUUMs a user's file to change it. A new ledger's ten tables and indexes take a page each:
+640 KB on disk where 4 KiB pages took ~40 KB."""
 
 
 WAL_CHECKPOINT_BYTES = 4000 * 1024
