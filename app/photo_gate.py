@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
 __all__ = ["MEMORY", "ORT_THREADS_ENV", "SLOTS", "WAIT_SECONDS", "PhotoBusy", "free_slots", "ort_threads"]
-__all__ += ["QUIET_S", "on_reclaim", "photo_slot", "reclaim", "trim"]
+__all__ += ["FREEZE_AFTER_FIRST", "QUIET_S", "on_reclaim", "photo_slot", "reclaim", "trim"]
 
 
 def _slots_from_env() -> int:
@@ -75,7 +75,8 @@ def ort_threads() -> int | None:
 QUIET_S = 2.0
 """Seconds without a photo read after which `reclaim` runs (once per quiet spell)."""
 
-_gate = threading.Condition()
+_lock = threading.Lock()
+_gate = threading.Condition(_lock)
 _running = 0
 _reserved = 0
 _started = 0  # reads admitted so far: a reclaim waits for a quiet spell of `QUIET_S` with none
@@ -104,6 +105,26 @@ def trim() -> bool:
     """Give the free memory of the C heap back to the system (glibc); False where it cannot."""
     fn = _malloc_trim()
     return bool(fn is not None and fn(0) is not None)
+
+
+FREEZE_AFTER_FIRST = False
+"""Set by the server (`app.serve.main`): once the process's first photo read ends, collect and
+`gc.freeze` what is alive, the reader and what it imported (`vision`, OpenCV, ONNX Runtime's
+wrappers: ~115,000 objects loaded on the first photo, after `app.serve.freeze`), so the full
+collections a burst's allocations trigger no longer walk them (~3 ms a photo, issue 37). Once per
+process: what the first read's sessions leave as cyclic garbage later stays (one photo's worth)."""
+
+_frozen = False  # FREEZE_AFTER_FIRST done
+
+
+def _freeze_once() -> None:
+    global _frozen
+    with _gate:
+        if _frozen:
+            return
+        _frozen = True
+    gc.collect()
+    gc.freeze()
 
 
 _releasers: list[Callable[[], object]] = []
@@ -147,6 +168,38 @@ def _admissible(cost: int) -> bool:
     return _running < SLOTS and (_reserved + cost <= MEMORY or _running == 0)
 
 
+class _Waiter:
+    """A read waiting to be admitted: its own condition on the gate's lock, so a read that ends
+    wakes only the reads it admits, not every waiting one (64 waiting: 0.19 ms a read woken for
+    nothing, issue 37)."""
+
+    __slots__ = ("admitted", "cost", "woken")
+
+    def __init__(self, cost: int) -> None:
+        self.cost, self.admitted, self.woken = cost, False, threading.Condition(_lock)
+
+
+_queue: list[_Waiter] = []  # the waiting reads, first come first
+
+
+def _admit(cost: int) -> None:
+    global _running, _reserved, _started
+    _running, _reserved, _started = _running + 1, _reserved + cost, _started + 1
+
+
+def _hand_on() -> None:
+    """Admit the waiting reads that fit now, first come first (a large one that does not fit
+    does not keep a small one behind it waiting), and wake each; the gate's lock is held."""
+    for waiter in list(_queue):
+        if _running >= SLOTS:  # no slot left: none of the others fits either
+            return
+        if _admissible(waiter.cost):
+            _admit(waiter.cost)
+            waiter.admitted = True
+            _queue.remove(waiter)
+            waiter.woken.notify()
+
+
 @contextlib.contextmanager
 def photo_slot(
     waiting: Callable[[], AbstractContextManager[object]] | None = None,
@@ -154,6 +207,9 @@ def photo_slot(
     cost: int = 0,
 ) -> Iterator[None]:
     """Run the body as one admitted read of `cost` bytes; wait (inside `waiting()`) until admitted.
+
+    A read that ends admits the waiting reads that fit in its place itself (under the lock, so
+    no admission is lost and none counted twice); a read that gives up waiting leaves the queue.
 
     Args:
         waiting: called only when the read has to wait; the context manager it returns is
@@ -164,25 +220,43 @@ def photo_slot(
     Raises:
         PhotoBusy: not admitted within the timeout.
     """
-    global _running, _reserved, _started
     cost = max(0, cost)
+    waiter = None
     with _gate:
-        admitted = _admissible(cost)
-        if admitted:
-            _running, _reserved, _started = _running + 1, _reserved + cost, _started + 1
-    if not admitted:
-        with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
-            admitted = _gate.wait_for(lambda: _admissible(cost), WAIT_SECONDS if timeout is None else timeout)
-            if admitted:
-                _running, _reserved, _started = _running + 1, _reserved + cost, _started + 1
-    if not admitted:
-        raise PhotoBusy(f"{SLOTS - free_slots()} photo reads kept running")
+        if _admissible(cost):
+            _admit(cost)
+        else:
+            waiter = _Waiter(cost)
+            _queue.append(waiter)
+    if waiter is not None:
+        try:
+            with waiting() if waiting is not None else contextlib.nullcontext(), _gate:
+                waiter.woken.wait_for(lambda: waiter.admitted, WAIT_SECONDS if timeout is None else timeout)
+                if not waiter.admitted:
+                    _queue.remove(waiter)
+        except BaseException:  # the spinner failed, or the run was stopped meanwhile: no slot kept
+            with _gate:
+                if waiter in _queue:
+                    _queue.remove(waiter)
+            if waiter.admitted:
+                _leave(cost)
+            raise
+        if not waiter.admitted:
+            raise PhotoBusy(f"{SLOTS - free_slots()} photo reads kept running")
     try:
         yield
     finally:
-        with _gate:
-            _running, _reserved = _running - 1, _reserved - cost
-            last, started = _running == 0, _started
-            _gate.notify_all()
-        if last:  # no read holds a decode now: what they freed goes back once all is quiet
-            _after_reads(started)
+        _leave(cost)
+
+
+def _leave(cost: int) -> None:
+    """An admitted read of `cost` ends: its slot and bytes go to the reads waiting that fit."""
+    global _running, _reserved
+    with _gate:
+        _running, _reserved = _running - 1, _reserved - cost
+        _hand_on()
+        last, started = _running == 0, _started
+    if FREEZE_AFTER_FIRST and not _frozen:
+        _freeze_once()
+    if last:  # no read holds a decode now: what they freed goes back once all is quiet
+        _after_reads(started)

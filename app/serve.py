@@ -111,7 +111,10 @@ def main(argv: list[str]) -> int:
     preload()
     from streamlit.web import bootstrap, cli  # noqa: F401  (its server's modules: frozen too)
 
+    from app import photo_gate
+
     freeze()
+    photo_gate.FREEZE_AFTER_FIRST = True  # and again once the first photo loaded the reader
     sys.argv = ["streamlit", *argv]
     return cli.main()  # click: exits itself
 

@@ -30,7 +30,10 @@ counted as a refusal, not a failure; an exception in the page is still a failure
 Issue 37: `--warm` reads one photo first (the reader loaded: "before" is a warmed process, and the
 RSS `--settle` S seconds after the burst is printed over it, target <= 1.3x); `--distinct` gives
 every upload bytes of its own (a JPEG comment), as at a real table, where nothing is shared by the
-photo's hash (the draft's photo store, the boxed photo's cache); the server's database is
+photo's hash (the draft's photo store); `--pixels` with it gives every upload pixels of its own
+too (64 photos re-encoded before the burst, a stripe pattern of one level in green, taken in turn:
+`load_client.own_pixels`), so the boxed photo's cache (`draw_boxes`, keyed on the preview's
+bytes) is missed as a real phone's next photo misses it; the server's database is
 `JXMJ_DB`, else a fresh SQLite file in bench/out (never the user's ledger: its drafts may be
 full); `--profile FILE` records the burst with py-spy (`pip install py-spy`) for
 `bench/profile_summary.py FILE` (with `--gil`, the share of the burst each process held Python's
@@ -110,6 +113,7 @@ def options(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--settle", type=float, default=0, help="seconds to watch RSS after the burst")
     ap.add_argument("--warm", action="store_true", help="one phone reads one photo before the burst")
     ap.add_argument("--distinct", action="store_true", help="every upload's bytes its own (a JPEG comment)")
+    ap.add_argument("--pixels", action="store_true", help="with --distinct: pixels of their own too")
     ap.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of the burst into this file")
     ap.add_argument("--gil", action="store_true", help="with --profile: only the thread holding the GIL")
     ap.add_argument("--memdump", type=Path, help="app.memdump's reports: before, after, settled")
@@ -123,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     # every bench phone is 127.0.0.1 (behind nginx too): the per-address token limit is not the load
     os.environ.setdefault("JXMJ_NEW_TOKENS", "100000")
     load_client.REFUSALS_OK, load_client.DISTINCT = opts.refusals_ok, opts.distinct
+    load_client.PIXELS = opts.pixels
     OUT.mkdir(parents=True, exist_ok=True)
     if opts.memdump:  # the server writes its reports there on SIGUSR1 (app.memdump)
         os.environ["JXMJ_MEMDUMP"] = str(opts.memdump.resolve())

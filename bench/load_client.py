@@ -11,6 +11,7 @@ CPU a photo in all, 0.03-0.05 of 2 cores at 64 phones (docs/parlour.md).
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import threading
@@ -197,18 +198,53 @@ def prepare(path: Path) -> Upload:
 
 
 DISTINCT = False  # --distinct
+PIXELS = False  # --pixels
+_made = 0  # uploads made distinct so far (--pixels: which photo of its own each is)
 
 
 def distinct(path: Path) -> bytes | None:
     """With `--distinct`, `path`'s JPEG with a comment of its own (a COM segment after SOI): every
-    upload a photo of its own, as at a real table (nothing shared by hash); else None."""
+    upload a photo of its own, as at a real table (nothing shared by hash); else None. The pixels
+    are the same, so what the server keys on them (`draw_boxes`' cache of the boxed photo) is hit
+    after the first: with `--pixels` each upload's pixels differ too (`own_pixels`)."""
+    global _made
     if not DISTINCT:
         return None
     data = path.read_bytes()
     if not data.startswith(b"\xff\xd8"):
         return None
+    if PIXELS:
+        data, _made = own_pixels(data, _made), _made + 1
     note = os.urandom(16).hex().encode()
     return data[:2] + b"\xff\xfe" + (len(note) + 2).to_bytes(2, "big") + note + data[2:]
+
+
+OWN = 64  # --pixels: photos of their own pixels made per path, taken in turn (draw_boxes keeps 16)
+
+
+def own_pixels(jpeg: bytes, n: int) -> bytes:
+    """`jpeg` decoded, its pixels moved by one level in stripes 128 rows high that spell `n % OWN`
+    in binary (green +1: no reader sees it, every region of the photo differs), encoded again at
+    q90 as `jpeg_12mp` was: a phone's next photo, not the same pixels under other bytes. Made once
+    per `n % OWN` (~0.15 s of client CPU each, before the burst)."""
+    return _own_pixels(jpeg, n % OWN)
+
+
+@functools.lru_cache(maxsize=OWN)
+def _own_pixels(jpeg: bytes, n: int) -> bytes:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.array(Image.open(io.BytesIO(jpeg)).convert("RGB"))
+    stripe = (np.arange(pixels.shape[0]) // 128) % 7
+    rows = ((n + 1) >> stripe) & 1 == 1
+    green = pixels[rows, :, 1]
+    pixels[rows, :, 1] = np.where(green < 255, green + 1, green - 1)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, "JPEG", quality=90)
+    return out.getvalue()
 
 
 def run_session(port: int, uploads: list[Upload], barrier: threading.Barrier, out: dict) -> None:

@@ -131,3 +131,147 @@ def test_ort_threads_from_the_environment(monkeypatch, value, want):
     """`jxmj parlour` gives each process its share of the cores as $JXMJ_ORT_THREADS."""
     monkeypatch.setenv(photo_gate.ORT_THREADS_ENV, value)
     assert photo_gate.ort_threads() == want
+
+
+def _held(n: int) -> tuple[list[threading.Thread], list[threading.Event]]:
+    """`n` reads admitted and held, each until its event is set."""
+    events = [threading.Event() for _ in range(n)]
+    inside = threading.Semaphore(0)
+
+    def hold(done):
+        with photo_slot(cost=SMALL):
+            inside.release()
+            done.wait(30)
+
+    threads = [threading.Thread(target=hold, args=(e,)) for e in events]
+    for t in threads:
+        t.start()
+    for _ in threads:
+        assert inside.acquire(timeout=10)
+    return threads, events
+
+
+def _queued(n: int, order: list[int], gone: threading.Event) -> list[threading.Thread]:
+    """`n` reads that wait, started one after another (each queued before the next starts)."""
+    threads = []
+    for i in range(n):
+        t = threading.Thread(target=lambda i=i: _read_in_turn(i, order, gone))
+        t.start()
+        threads.append(t)
+        deadline = time.monotonic() + 10
+        while len(photo_gate._queue) < i + 1 and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert len(photo_gate._queue) == i + 1
+    return threads
+
+
+def _read_in_turn(i: int, order: list[int], gone: threading.Event) -> None:
+    with photo_slot(cost=SMALL):
+        order.append(i)
+        gone.wait(30)
+
+
+def test_waiting_reads_are_admitted_first_come_first_served():
+    holders, events = _held(SLOTS)
+    order, gone = [], threading.Event()
+    waiters = _queued(6, order, gone)
+    for n, done in enumerate(events, 1):  # each read that ends admits the read that has waited longest
+        done.set()
+        deadline = time.monotonic() + 10
+        while len(order) < n and time.monotonic() < deadline:
+            time.sleep(0.002)
+    assert order == list(range(SLOTS)) and len(photo_gate._queue) == 6 - SLOTS
+    gone.set()
+    for t in holders + waiters:
+        t.join(10)
+    assert sorted(order) == list(range(6)) and free_slots() == SLOTS and photo_gate._queue == []
+
+
+def test_a_read_that_ends_wakes_the_one_it_admits_not_every_waiting_read(monkeypatch):
+    """Issue 37: with 64 phones' reads waiting, every read that ended woke all of them to find
+    one slot (0.19 ms a read). Now the read that ends looks at the queue once, under the lock."""
+    holders, events = _held(SLOTS)
+    order, gone = [], threading.Event()
+    waiters = _queued(16, order, gone)
+    looked = []
+    real = photo_gate._admissible
+    monkeypatch.setattr(photo_gate, "_admissible", lambda cost: looked.append(cost) or real(cost))
+    events[0].set()
+    deadline = time.monotonic() + 10
+    while not order and time.monotonic() < deadline:
+        time.sleep(0.002)
+    time.sleep(0.2)  # any other waiting read woken would have looked meanwhile
+    assert order == [0] and len(looked) == 1
+    for done in events:
+        done.set()
+    gone.set()
+    for t in holders + waiters:
+        t.join(10)
+    assert free_slots() == SLOTS and photo_gate._reserved == 0
+
+
+def test_a_burst_of_mixed_reads_all_run_and_leave_the_gate_empty():
+    """No admission lost (a waiting read never sleeps on with a slot free), none counted twice."""
+    costs = [BIG if i % 5 == 0 else SMALL for i in range(60)]
+    most, most_bytes, waited = _run(costs, hold=0.01)
+    assert most <= SLOTS and most_bytes <= MEMORY and len(waited) > 0
+    assert photo_gate._queue == [] and photo_gate._reserved == 0
+
+
+def test_the_server_freezes_what_the_first_read_loaded_once(monkeypatch):
+    """Issue 37: the reader and the modules it imports arrive with the first photo, after the
+    server's start-up freeze; every full collection of a burst walked them (~3 ms a photo).
+    The server (`FREEZE_AFTER_FIRST`) collects and freezes once, when its first read ends."""
+    import gc
+
+    frozen = []
+    monkeypatch.setattr(photo_gate, "_frozen", False)
+    monkeypatch.setattr(photo_gate.gc, "freeze", lambda: frozen.append(gc.get_count()))
+    with photo_slot(cost=SMALL):
+        pass
+    assert frozen == []  # not the server: tests and the CLI never freeze
+    monkeypatch.setattr(photo_gate, "FREEZE_AFTER_FIRST", True)
+    with photo_slot(cost=SMALL):
+        assert frozen == []  # not while the read runs
+    assert len(frozen) == 1
+    with photo_slot(cost=SMALL):
+        pass
+    assert len(frozen) == 1 and free_slots() == SLOTS
+
+
+@pytest.mark.parametrize("when", ["enter", "exit"])
+def test_a_read_whose_wait_fails_keeps_no_slot(when):
+    """The spinner (Streamlit's; a stopped run raises inside it) fails while the read waits, or as
+    it is admitted: the read leaves the queue, or gives the slot it was given back."""
+    holders, events = _held(SLOTS)
+
+    @contextlib.contextmanager
+    def spinner():
+        if when == "enter":
+            raise RuntimeError("stopped")
+        yield
+        raise RuntimeError("stopped")
+
+    failed = []
+
+    def read():
+        try:
+            with photo_slot(spinner, cost=SMALL):
+                raise AssertionError("must not run")
+        except RuntimeError as exc:
+            failed.append(str(exc))
+
+    t = threading.Thread(target=read)
+    t.start()
+    if when == "exit":
+        deadline = time.monotonic() + 10
+        while not photo_gate._queue and time.monotonic() < deadline:
+            time.sleep(0.002)
+        events[0].set()  # admits it; then its spinner fails
+    t.join(10)
+    for done in events:
+        done.set()
+    for h in holders:
+        h.join(10)
+    assert failed == ["stopped"] and photo_gate._queue == []
+    assert free_slots() == SLOTS and photo_gate._reserved == 0

@@ -128,8 +128,12 @@ def test_the_server_leaves_its_start_up_objects_out_of_every_collection(monkeypa
     monkeypatch.setattr(cli, "main", lambda: seen.append(gc.get_freeze_count()) or 0)
     monkeypatch.setattr(serve, "install", lambda: None)
     monkeypatch.setattr(sys, "argv", list(sys.argv))  # main sets it for Streamlit
+    from app import photo_gate
+
+    monkeypatch.setattr(photo_gate, "FREEZE_AFTER_FIRST", False)  # main sets it: undone after
     try:
         assert serve.main(["run", "app/streamlit_app.py"]) == 0
         assert seen and seen[0] > 10_000  # the pages' modules, SQLAlchemy and Streamlit's server
+        assert photo_gate.FREEZE_AFTER_FIRST  # and the reader's, once the first photo is read
     finally:
         gc.unfreeze()

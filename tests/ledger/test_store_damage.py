@@ -95,8 +95,9 @@ def test_a_damaged_page_is_found_when_the_store_is_opened_for_writing(tmp_path):
         root = c.execute(
             "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_jxmj_hands_1'"
         ).fetchone()[0]
+        page = c.execute("PRAGMA page_size").fetchone()[0]  # a new ledger's: 64 KiB
     data = bytearray(path.read_bytes())
-    data[(root - 1) * 4096 + 3] ^= 0x04  # the index page's cell count: one bit
+    data[(root - 1) * page + 3] ^= 0x04  # the index page's cell count: one bit
     path.write_bytes(data)
     with pytest.raises(StoreError) as e:
         open_store(f"sqlite:///{path}")

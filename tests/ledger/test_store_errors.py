@@ -28,7 +28,8 @@ def test_a_malformed_file_is_corrupt_store_and_left_as_it_was(tmp_path):
     store.create_table(Table("xingzi", SEATS))
     store.close()  # the last connection checkpoints the WAL into the file
     data = path.read_bytes()
-    damaged = data[:4096] + b"Z" * (len(data) - 4096)  # page 1 (the schema) intact, every table page not
+    page = {1: 65536}.get(size := int.from_bytes(data[16:18], "big"), size)  # the header's (1: 64 KiB)
+    damaged = data[:page] + b"Z" * (len(data) - page)  # page 1 (the schema) intact, every table page not
     path.write_bytes(damaged)
     with pytest.raises(StoreError, match=r"is damaged or not a jxmj ledger \(database disk image") as e:
         open_store(f"sqlite:///{path}")

@@ -61,7 +61,7 @@ def test_a_full_disk_has_its_own_code_and_the_ledger_is_still_shown(tmp_path):
     mnt.mkdir()
     db = f"sqlite:///{mnt / 'l.sqlite3'}"
     out = _in_namespace(
-        f"mount -t tmpfs -o size=512k tmpfs {mnt} && "
+        f"mount -t tmpfs -o size=4m tmpfs {mnt} && "  # a new ledger: 10 pages of 64 KiB
         f"{_jxmj(db, 'new', '--variant', 'xingzi', '--seats', 'a', 'b', 'c', 'd')} > {mnt}/new.json && "
         f'cat {mnt}/new.json && CODE=$(sed \'s/.*"code": "\\([A-Z0-9]*\\)".*/\\1/\' {mnt}/new.json) && '
         f"dd if=/dev/zero of={mnt}/filler bs=4k 2>/dev/null; "
