@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -174,4 +174,8 @@ def grey_look_both(
 
 def _rows(r: Readings, keep: np.ndarray) -> Readings:
     """The readings of the boxes `keep` (bool `(K,)`) of `r`."""
-    return Readings(**{f.name: None if (v := getattr(r, f.name)) is None else v[keep] for f in fields(r)})
+    parts: dict[str, Any] = {}
+    for f in fields(r):
+        v = getattr(r, f.name)
+        parts[f.name] = None if v is None else v[keep]
+    return Readings(**parts)
