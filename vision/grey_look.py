@@ -22,8 +22,8 @@ with every set of `real_sets_dev`, the val split and `real_rows_public` (`models
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Protocol
+from dataclasses import fields, replace
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -89,9 +89,34 @@ def grey_look(
     min_p, unsure = knob.grey_min_p, np.flatnonzero(readings.p < GREY_UNSURE)
     if min_p is None or not len(unsure):
         return readings, flags
-    logits, _emb, owner = clf.views(loaded, xyxy[unsure], timing, source, grey=True)
-    grey = combine_views(logits, owner, len(unsure), clf.temperature)
-    take = take_grey(readings, grey, unsure, clf.classes, min_p)
+    grey = grey_readings(clf, loaded, xyxy, unsure, timing, source)
+    return take_look(readings, flags, grey, unsure, clf.classes, min_p)
+
+
+def grey_readings(
+    clf: GreyViews,
+    loaded: object,
+    xyxy: np.ndarray,
+    at: np.ndarray,
+    timing: dict[str, float],
+    source: tuple[np.ndarray, float] | None,
+) -> Readings:
+    """The grey readings of the boxes `xyxy[at]` (one batch)."""
+    logits, _emb, owner = clf.views(loaded, xyxy[at], timing, source, grey=True)
+    return combine_views(logits, owner, len(at), clf.temperature)
+
+
+def take_look(
+    readings: Readings,
+    flags: np.ndarray,
+    grey: Readings,
+    unsure: np.ndarray,
+    classes: Sequence[str],
+    min_p: float,
+) -> tuple[Readings, np.ndarray]:
+    """`(readings, flags)` with the boxes `unsure` (read again as `grey`) that `take_grey` picks
+    taking their grey reading, flagged; the colour reading their runner-up."""
+    take = take_grey(readings, grey, unsure, classes, min_p)
     if not len(take):
         return readings, flags
     at = unsure[take]
@@ -110,4 +135,47 @@ def grey_look(
     return out, flags
 
 
-__all__ = ["GREY_MIN_P", "GREY_UNSURE", "grey_look", "take_grey"]
+def grey_look_both(
+    clf: GreyViews,
+    loaded: object,
+    xyxy: np.ndarray,
+    readings: Readings,
+    plain: Readings,
+    flags: np.ndarray,
+    timing: dict[str, float],
+    source: tuple[np.ndarray, float] | None,
+    knob: GreyKnob,
+) -> tuple[Readings, np.ndarray, np.ndarray]:
+    """`grey_look` of the readings with references (`readings`) and of the same boxes read
+    without them (`plain`), from one grey batch over the boxes unsure in either: `(readings,
+    flags, plain's classes after the look)`.
+
+    The classes without references are what `vision.refmatch.match_refs` sends a box back to
+    when the embedding blend moved it and its face does not say so (its veto). They must be the
+    reader's whole plain call, grey look included: a riichi 赤五 the colour views read `none` but
+    the grey look reads 5條 is a 5條 without references; sent back to the colour views' `none`,
+    the references would drop a tile the reader keeps without them (issue 35, real_sets_dev R4).
+    """
+    min_p = knob.grey_min_p
+    if min_p is None:
+        return readings, flags, plain.cls
+    mine, theirs = readings.p < GREY_UNSURE, plain.p < GREY_UNSURE
+    unsure = np.flatnonzero(mine | theirs)
+    if not len(unsure):
+        return readings, flags, plain.cls
+    grey = grey_readings(clf, loaded, xyxy, unsure, timing, source)
+    own = mine[unsure]
+    out, flags = take_look(readings, flags, _rows(grey, own), unsure[own], clf.classes, min_p)
+    own = theirs[unsure]
+    none = np.zeros(len(plain.cls), bool)
+    was, _ = take_look(plain, none, _rows(grey, own), unsure[own], clf.classes, min_p)
+    return out, flags, was.cls
+
+
+def _rows(r: Readings, keep: np.ndarray) -> Readings:
+    """The readings of the boxes `keep` (bool `(K,)`) of `r`."""
+    parts: dict[str, Any] = {}
+    for f in fields(r):
+        v = getattr(r, f.name)
+        parts[f.name] = None if v is None else v[keep]
+    return Readings(**parts)

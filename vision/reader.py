@@ -39,7 +39,7 @@ from vision.face_polarity import dark_photo, light_photo
 from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
-from vision.grey_look import grey_look
+from vision.grey_look import grey_look, grey_look_both
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -193,10 +193,14 @@ class TileReader:
         none = classes.index(NONE_CLASS) if NONE_CLASS in classes else -1
         flags, shown = clf.flag_boxes(loaded, xyxy, scores, readings, back, timing, source, refs)
         was = (flags, readings.cls)  # flag 5's `shown` follows the grey look and the references
-        readings, flags = grey_look(clf, loaded, xyxy, readings, flags, timing, source, self.config)
+        if refs is None:
+            readings, flags = grey_look(clf, loaded, xyxy, readings, flags, timing, source, self.config)
+        else:  # the classes without references, grey look included: refmatch's veto goes back to them
+            look = (loaded, xyxy, readings, more["trace"]["plain"], flags, timing, source, self.config)
+            readings, flags, plain = grey_look_both(clf, *look)
         conf, shown = scores * readings.p, still_shown(shown, *was, flags, readings.cls)
         if refs is not None:  # the set learned by appearance: a sure match overrides (vision.refmatch)
-            plain, was = more["trace"].get("plain_cls"), (flags, readings.cls)
+            was = (flags, readings.cls)
             readings, flags = match_refs(loaded.pixels, xyxy, readings, flags, refs, keep=none, plain=plain)
             shown = still_shown(shown, *was, flags, readings.cls)
         n = name_boxes(xyxy, loaded.scale, class_ids, conf, readings, flags, shown, classes, self._back_class)
@@ -338,8 +342,8 @@ class TileReader:
             xyxy, readings, origin = st.xyxy, st.readings, origin.copy()
             origin[st.at] = -(n_unions + st.kept + 1)
         if refs is not None:
-            if trace is not None:  # the classes without references (vision.refmatch: the veto)
-                trace["plain_cls"] = readings.cls
+            if trace is not None:  # the readings without references (vision.refmatch: the veto)
+                trace["plain"] = readings
             readings = clf.readings(*gather_views(views, origin), len(origin), refs)
         return xyxy, scores, class_ids, readings
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import ReaderConfig
-from vision.grey_look import GREY_MIN_P, GREY_UNSURE, grey_look
+from vision.grey_look import GREY_MIN_P, GREY_UNSURE, grey_look, grey_look_both
 from vision.modelfiles import CLASSIFIER_CLASSES, CLASSIFIER_FILE, NONE_CLASS, models_dir
 from vision.reading import combine_views
 
@@ -129,3 +129,28 @@ def test_red_fives_read_five_in_grey_and_other_styles_no_worse():
     assert unsure_wrong, f"no red five read wrong and unsure: {was[: len(red)]}"  # the case exists
     assert all(now[k] == "5s" and flags[k] for k in unsure_wrong), now[: len(red)]
     assert all(now[k] == w for k, w in enumerate(want) if was[k] == w), list(zip(was, now, want, strict=True))
+
+
+def test_with_references_the_plain_classes_take_the_grey_look_too():
+    """With references the reader reads the boxes twice (`grey_look_both`): blended with the
+    references and plain; `vision.refmatch`'s veto sends a box the blend moved back to the plain
+    class. A riichi 赤五 the colour views read `none` (0.24), the grey look 5條, and the blend
+    5條 (0.243, unsure): its plain class is 5條, not `none` — sent back to `none`, the references
+    would drop a tile the reader keeps without them (issue 35, real_sets_dev R4). One grey batch
+    over the boxes unsure in either reading."""
+    plain = colour((NONE_CLASS, 0.24), ("6s", 0.97), ("4m", 0.3), ("7p", 0.9))
+    blended = colour(("5s", 0.243), ("6s", 0.98), ("4m", 0.9), ("7p", 0.4))
+    clf = FakeClassifier({0: logits("5s", 0.8), 2: logits("4s", 0.75), 3: logits("7p", 0.9)})
+    got, flags, was = grey_look_both(
+        clf, None, boxes(4), blended, plain, np.zeros(4, bool), {}, None, ReaderConfig()
+    )
+    assert [CLASSES[c] for c in was] == ["5s", "6s", "4s", "7p"]  # plain: box 2 unsure, grey 4s
+    assert [CLASSES[c] for c in got.cls] == ["5s", "6s", "4m", "7p"]  # blended: box 2 sure, kept
+    assert flags.tolist() == [False, False, False, False]  # grey agrees with the blend on box 0
+    (asked,) = clf.asked
+    assert asked[:, 0].tolist() == [0, 2, 3]
+    off = FakeClassifier({})
+    got, _, was = grey_look_both(
+        off, None, boxes(4), blended, plain, np.zeros(4, bool), {}, None, ReaderConfig(grey_min_p=None)
+    )
+    assert got is blended and was.tolist() == plain.cls.tolist() and not off.asked
