@@ -43,17 +43,19 @@ def _run(costs: list[int], hold: float = 0.3) -> tuple[int, int, list[int]]:
         t.start()
     for t in threads:
         t.join(30)
-    assert free_slots() == SLOTS
+    assert free_slots() == photo_gate.SLOTS
     return most, most_bytes, sorted(waited)
 
 
-def test_at_most_two_of_the_largest_photos_are_decoded_at_once():
+def test_at_most_two_of_the_largest_photos_are_decoded_at_once(monkeypatch):
+    monkeypatch.setattr(photo_gate, "SLOTS", 4)  # the memory bound, not the slots, holds them
     most, most_bytes, waited = _run([BIG] * 5)
     assert most == 2 and most_bytes == 2 * BIG <= MEMORY
     assert len(waited) == 3  # three readers waited, each with its spinner
 
 
-def test_small_photos_are_not_kept_waiting_behind_large_ones():
+def test_small_photos_are_not_kept_waiting_behind_large_ones(monkeypatch):
+    monkeypatch.setattr(photo_gate, "SLOTS", 4)  # a box of 4 cores or more
     most, most_bytes, waited = _run([BIG, BIG, SMALL, SMALL])
     assert most == 4 and most_bytes == 2 * BIG + 2 * SMALL <= MEMORY and waited == []
 
@@ -124,6 +126,19 @@ def test_trim_gives_memory_back_on_glibc():
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("needs glibc (malloc_trim)")
     assert photo_gate.trim() is True
+
+
+@pytest.mark.parametrize(
+    ("env", "cores", "want"),
+    [(None, 2, 2), (None, 1, 1), (None, 16, 4), ("3", 2, 3), ("0", 2, 1), ("many", 2, 2)],
+)
+def test_slots_are_one_read_a_cpu_at_most_four_unless_set(monkeypatch, env, cores, want):
+    if env is None:
+        monkeypatch.delenv("JXMJ_PHOTO_SLOTS", raising=False)
+    else:
+        monkeypatch.setenv("JXMJ_PHOTO_SLOTS", env)
+    monkeypatch.setattr(photo_gate, "_cores", lambda: cores)
+    assert photo_gate._slots_from_env() == want
 
 
 @pytest.mark.parametrize(("value", "want"), [("2", 2), ("1", 1), ("0", None), ("", None), ("many", None)])
