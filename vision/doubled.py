@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
-from typing import Any
 
 import numpy as np
 
@@ -164,11 +162,7 @@ def join_doubled(
     if not chosen:
         return Joined(xyxy, scores, class_ids, readings, np.arange(k), [])
     keep = np.setdiff1d(np.arange(k), [b for _, b in chosen])
-    parts: dict[str, Any] = {}
-    for f in dataclass_fields(Readings):
-        v = getattr(readings, f.name)
-        parts[f.name] = None if v is None else v[keep]
-    kept = Readings(**parts)
+    kept = readings.rows(keep)
     return Joined(box[keep], scores[keep], class_ids[keep], kept, keep, chosen)
 
 

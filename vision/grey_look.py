@@ -22,8 +22,8 @@ with every set of `real_sets_dev`, the val split and `real_rows_public` (`models
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields, replace
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Protocol
 
 import numpy as np
 
@@ -165,17 +165,8 @@ def grey_look_both(
         return readings, flags, plain.cls
     grey = grey_readings(clf, loaded, xyxy, unsure, timing, source)
     own = mine[unsure]
-    out, flags = take_look(readings, flags, _rows(grey, own), unsure[own], clf.classes, min_p)
+    out, flags = take_look(readings, flags, grey.rows(own), unsure[own], clf.classes, min_p)
     own = theirs[unsure]
     none = np.zeros(len(plain.cls), bool)
-    was, _ = take_look(plain, none, _rows(grey, own), unsure[own], clf.classes, min_p)
+    was, _ = take_look(plain, none, grey.rows(own), unsure[own], clf.classes, min_p)
     return out, flags, was.cls
-
-
-def _rows(r: Readings, keep: np.ndarray) -> Readings:
-    """The readings of the boxes `keep` (bool `(K,)`) of `r`."""
-    parts: dict[str, Any] = {}
-    for f in fields(r):
-        v = getattr(r, f.name)
-        parts[f.name] = None if v is None else v[keep]
-    return Readings(**parts)

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -71,6 +72,20 @@ class Readings:
     proto_sim: np.ndarray | None = None
     second: np.ndarray | None = None
     probs: np.ndarray | None = None
+
+    def rows(self, pick: np.ndarray) -> Readings:
+        """The readings of the boxes `pick` (bool `(K,)` or int indices), every field alike.
+
+        >>> r = Readings(np.array([3, 4, 5]), np.array([0.9, 0.8, 0.7]), np.zeros(3), np.ones(3, bool))
+        >>> r.rows(np.array([2, 0])).cls.tolist(), r.rows(np.array([2, 0])).second
+        ([5, 3], None)
+        """
+        parts: dict[str, Any] = {f.name: _pick(getattr(self, f.name), pick) for f in fields(Readings)}
+        return Readings(**parts)
+
+
+def _pick(v: np.ndarray | None, pick: np.ndarray) -> np.ndarray | None:
+    return None if v is None else v[pick]
 
 
 def combine_views(

@@ -37,7 +37,6 @@ against the row's own faces, `WEAK_CONF` and `END_MIN_P` were set before measuri
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import numpy as np
@@ -235,7 +234,7 @@ def fill_ends(
     both = read(boxes)
     face = seen & ~np.isin(both.cls, drop) & (both.p >= END_MIN_P)
     pick = np.where(face[:g] | ~face[g:], np.arange(g), g + np.arange(g))  # the place's cut first
-    got = taken(both, pick)
+    got = both.rows(pick)
     ok = face[pick]
     white = names.index(WHITE_DRAGON) if WHITE_DRAGON in names else -1
     if (got.cls == white).any():  # a blank face: beside a printed one, and with a tile's rim
@@ -263,15 +262,6 @@ def support(places: np.ndarray, weak: np.ndarray) -> np.ndarray:
     wc = (weak[:, :2] + weak[:, 2:]) / 2
     near = np.argmin(((pc[:, None, :] - wc[None, :, :]) ** 2).sum(-1), axis=1)
     return np.asarray(weak, np.float32)[near].reshape(-1, 4)
-
-
-def taken(r: Readings, pick: np.ndarray) -> Readings:
-    """The readings `pick` (int) of `r`."""
-    parts: dict[str, Any] = {}
-    for f in dataclass_fields(r):
-        v = getattr(r, f.name)
-        parts[f.name] = None if v is None else v[pick]
-    return Readings(**parts)
 
 
 __all__ = [
