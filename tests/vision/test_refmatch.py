@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tests.vision.util import coded_tile
 from vision import TileReader, testing
 from vision.modelfiles import CLASS_CODES
 from vision.reading import Readings
@@ -191,14 +192,7 @@ def painted(odd_as: str | None) -> np.ndarray:
     img = testing.paint_scene(*SIZE, [])
     for k, ((x0, y0, x1, y1), code) in enumerate(SCENE):
         r = testing.tile_colour(odd_as if (k == ODD and odd_as) else code)[0]
-        tile = np.empty((round(y1) - round(y0), round(x1) - round(x0), 3), np.uint8)
-        tile[:] = (r, 255, 255)
-        h, w = tile.shape[:2]
-        ink = (r, 0, 0)  # the model sees red only: the ink is invisible to it, not to the face
-        cv2.putText(tile, code[0], (w // 5, h // 2), cv2.FONT_HERSHEY_SIMPLEX, w / 40, ink, max(2, w // 12))
-        cv2.putText(
-            tile, code[1:], (w // 4, h - h // 8), cv2.FONT_HERSHEY_SIMPLEX, w / 60, ink, max(2, w // 16)
-        )
+        tile = coded_tile((x0, y0, x1, y1), (r, 255, 255), code)  # the ink: invisible to the model
         img[round(y0) : round(y1), round(x0) : round(x1)] = tile
     return img
 

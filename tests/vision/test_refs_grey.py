@@ -12,12 +12,12 @@ mean) a tile.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
 import vision.reader
+from tests.vision.util import coded_tile
 from vision import ReaderConfig, TileReader, testing
 from vision.modelfiles import CLASS_CODES, NONE_CLASS
 from vision.refs import Ref
@@ -36,14 +36,7 @@ def painted() -> np.ndarray:
     img = testing.paint_scene(*SIZE, [], CLASSES)
     for k, ((x0, y0, x1, y1), code) in enumerate(SCENE):
         rgb = ODD_RGB if k == ODD else testing.tile_colour(code, CLASSES)
-        tile = np.empty((round(y1) - round(y0), round(x1) - round(x0), 3), np.uint8)
-        tile[:] = rgb
-        h, w = tile.shape[:2]
-        ink = (rgb[0], 0, 0)
-        cv2.putText(tile, code[0], (w // 5, h // 2), cv2.FONT_HERSHEY_SIMPLEX, w / 40, ink, max(2, w // 12))
-        cv2.putText(
-            tile, code[1:], (w // 4, h - h // 8), cv2.FONT_HERSHEY_SIMPLEX, w / 60, ink, max(2, w // 16)
-        )
+        tile = coded_tile((x0, y0, x1, y1), rgb, code)
         img[round(y0) : round(y1), round(x0) : round(x1)] = tile
     return img
 

@@ -1,9 +1,10 @@
 """Helpers of the reader's tests: the localiser's input shapes of a `detect`, the yardstick's
 edit distance between two rows of tile codes, and one row drawn by `datasets.scenes` for the
-shipped classifier."""
+shipped classifier, and a stand-in's face with its code written on it."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 import vision.reader as reader_module
@@ -61,3 +62,17 @@ def edits(a: list[str], b: list[str]) -> int:
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
         prev = cur
     return prev[-1]
+
+
+def coded_tile(box: tuple[float, float, float, float], rgb: tuple[int, int, int], code: str) -> np.ndarray:
+    """A face of `box`'s size (xyxy, rounded) in `rgb`, its tile `code` written on it in an ink of
+    the same red: the stand-in models see red only, so the ink changes nothing for them, and the
+    faces differ for what compares appearances (references, the grey look)."""
+    x0, y0, x1, y1 = box
+    tile = np.empty((round(y1) - round(y0), round(x1) - round(x0), 3), np.uint8)
+    tile[:] = rgb
+    h, w = tile.shape[:2]
+    ink = (rgb[0], 0, 0)
+    cv2.putText(tile, code[0], (w // 5, h // 2), cv2.FONT_HERSHEY_SIMPLEX, w / 40, ink, max(2, w // 12))
+    cv2.putText(tile, code[1:], (w // 4, h - h // 8), cv2.FONT_HERSHEY_SIMPLEX, w / 60, ink, max(2, w // 16))
+    return tile
