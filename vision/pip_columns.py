@@ -34,7 +34,7 @@ percentile of its width profile)."""
 def deskew(ink: np.ndarray) -> np.ndarray:
     """`ink` (0/1 float32) sheared horizontally so its columns stand upright: of the shears tried,
     the one whose column profile has the most energy (sharp columns, deep gaps between)."""
-    h, w = ink.shape
+    h = ink.shape[0]
     pad = int(np.ceil(MAX_SHEAR * h / 2)) + 1
     src = cv2.copyMakeBorder(ink, 0, 0, pad, pad, cv2.BORDER_CONSTANT, value=0)
     best, out = -1.0, src

@@ -111,7 +111,8 @@ def touching_stick_face(n: int, ink: str, h: int = 60, shear: float = 0.0, turn:
             top = y0 + k * length
             ys = [top + f * length for f in (0.0, 0.2, 0.5, 0.8, 1.0)]
             ws = [0.45 * half, half, 0.7 * half, half, 0.45 * half]  # pinched ends, a waist
-            poly = [(cx - w, y) for y, w in zip(ys, ws)] + [(cx + w, y) for y, w in zip(ys[::-1], ws[::-1])]
+            left = [(cx - w, y) for y, w in zip(ys, ws, strict=True)]
+            poly = left + [(2 * cx - x, y) for x, y in left[::-1]]
             cv2.fillPoly(face, [np.array(poly, np.int32)], colour)
     s = np.tan(np.radians(shear))
     m = np.float32([[1, s, -s * big_h / 2], [0, 1, 0]])
