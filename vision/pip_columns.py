@@ -26,6 +26,11 @@ from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout
 MAX_SHEAR = 0.36
 """The largest horizontal shear tried (tan 20°), in `SHEAR_STEPS` steps either way."""
 SHEAR_STEPS = 9
+PERIODIC = 0.5
+"""Sticks repeat one another: the width profile's correlation with itself a stick on, at least."""
+PERIODIC_ASPECT = 1.8
+"""Sticks found by their repeats are at least this many times as long as wide (a lone stick's
+halves repeat too)."""
 PINCH = 0.75
 """A join is a pinch: the column's width there at most this share of its full width (the 90th
 percentile of its width profile)."""
@@ -52,13 +57,30 @@ def _runs(on: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in edges if b - a >= min_len]
 
 
+def _period(prof: np.ndarray, k: int) -> float:
+    """How much `prof` repeats itself every 1/k of its length (Pearson's r at that lag)."""
+    lag = round(len(prof) / k)
+    a, b = prof[:-lag], prof[lag:]
+    if a.std() < 1e-6 or b.std() < 1e-6:
+        return 0.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
 def _segment_sticks(width: np.ndarray) -> tuple[int, float] | None:
-    """`(sticks, pinch depth)` of one unbroken run of a column's width profile, or None."""
+    """`(sticks, how sure)` of one unbroken run of a column's width profile, or None: of 3, 2,
+    the one whose sticks repeat one another best (`PERIODIC`: e.g. sticks wide at their ends and
+    node, narrow between), at least `PERIODIC_ASPECT` times as long as wide; else the most whose
+    joins are all pinches (`PINCH`); else 1."""
     n = len(width)
     prof = np.convolve(width, np.ones(3) / 3, mode="same")
     full = float(np.percentile(prof, 90))  # the sticks' full width, away from pinches and waists
     if full <= 0 or n < 1.4 * full:  # a stick is longer than wide
         return None
+    periods = {k: _period(prof, k) for k in (3, 2) if n / k >= PERIODIC_ASPECT * full}
+    if periods:
+        k = max(periods, key=lambda q: periods[q])
+        if periods[k] >= PERIODIC:
+            return k, periods[k]
     for k in (3, 2):
         if n / k < 1.4 * full:
             continue
@@ -66,12 +88,12 @@ def _segment_sticks(width: np.ndarray) -> tuple[int, float] | None:
         joins = [round(i * n / k) for i in range(1, k)]
         depths = [1.0 - float(prof[max(j - r, 0) : j + r + 1].min()) / full for j in joins]
         if min(depths) >= 1.0 - PINCH:
-            return k, float(np.mean(depths))
-    return 1, 0.5
+            return k, min(1.0, float(np.mean(depths)) / 0.5)
+    return 1, 1.0
 
 
 def _column(width: np.ndarray) -> list[tuple[float, float, float]] | None:
-    """The sticks of one column, `(centre row, length, pinch depth)` each: its ink split at empty
+    """The sticks of one column, `(centre row, length, how sure)` each: its ink split at empty
     rows (sticks apart), each part counted by its pinches (sticks that touch); None when a part
     is no stick."""
     out = []
@@ -108,7 +130,7 @@ def sticks_in_columns(mask: np.ndarray) -> PipCount | None:
         return None
     ln, wd = np.array(lengths), np.array(widths, float)
     agree = max(0.0, 1 - 2 * float(ln.std() / ln.mean())) * max(0.0, 1 - 2 * float(wd.std() / wd.mean()))
-    pinch = min(1.0, float(np.mean(depths)) / 0.5)
+    pinch = float(np.mean(depths))
     return fit_layout(np.array(centres, np.float64), STICK_LAYOUTS, agree * pinch)
 
 
