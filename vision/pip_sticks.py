@@ -13,7 +13,7 @@ from vision.pip_columns import sticks_in_columns
 from vision.pip_ink import blobs, ink_masks, inner, same_size
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout, vote
 
-COLUMNS_MIN = 0.3
+COLUMNS_MIN = 0.5
 """A count along columns of touching sticks (`vision.pip_columns`) votes only this sure: below,
 that mask does not vote on columns (the other counts stand as they were)."""
 
