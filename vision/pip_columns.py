@@ -1,16 +1,18 @@
 """Count the sticks of a bamboo tile whose sticks touch end to end (`vision.pip_sticks`).
 
 Some sets draw 6條 and 9條 as columns of two or three sticks that touch: each column is one long
-bar pinched at the joins (each stick has a waist of its own at its node), and the face is often
+bar pinched (or swollen) at the joins, each stick with a waist (or a node) of its own, and the face is often
 slanted in the photo. Neither separate blobs nor empty rows between bands find them. Here:
 
-1. the ink is deskewed: the shear (up to `MAX_SHEAR`) whose column profile is sharpest;
+1. the ink (`column_ink`: a slanted column may reach the top or bottom of the face) is deskewed:
+   the shear (up to `MAX_SHEAR`) whose column profile is sharpest;
 2. the columns are the runs of that profile; in each, the ink's width row by row, split at empty
    rows (sticks apart);
-3. the sticks in each part of a column are the most of 3, 2, 1 whose joins (at 1/k, 2/k.. of its length) are
-   all pinches of the width (a stick's own waist is at its middle: at 1/4 or 1/6 of the column,
-   never at a join of the count it stands for, except 1/2 for three; three is tried first and
-   wants the pinches at 1/3 and 2/3);
+3. the sticks in each part of a column: of 3 and 2, the one whose sticks repeat one another best
+   (the width profile's correlation with itself a stick on: sticks wide at their ends and node,
+   narrow between), if they are long enough; else the most of 3, 2 whose joins (at 1/k, 2/k of
+   its length) are all pinches of the width (a stick's own waist is at its middle, never at a
+   join of the count it stands for except 1/2 for three, so three is tried first); else 1;
 4. the sticks' centres are fitted to `STICK_LAYOUTS`; the pinches' depth and the columns'
    agreement (length, width) make the confidence.
 """
@@ -20,7 +22,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.pip_ink import inner
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout
 
 MAX_SHEAR = 0.36
@@ -107,9 +108,23 @@ def _column(width: np.ndarray) -> list[tuple[float, float, float]] | None:
     return out or None
 
 
+def column_ink(mask: np.ndarray) -> np.ndarray:
+    """`mask`'s ink, 0/1 float32, less the blobs that touch its left or right border (the tile's
+    side, a neighbour) or touch its top or bottom and are wide (the table): a slanted column of
+    sticks that reaches the top or bottom is kept."""
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    side = (x == 0) | (x + bw >= w)
+    end = ((y == 0) | (y + bh >= h)) & (bw > 0.35 * w)
+    drop = side | end
+    drop[0] = True
+    return np.where(drop[labels], 0, 1).astype(np.float32)
+
+
 def sticks_in_columns(mask: np.ndarray) -> PipCount | None:
     """Sticks counted along columns of touching sticks (module docstring), or None."""
-    ink = (inner(mask) > 0).astype(np.float32)
+    ink = column_ink(mask)
     if ink.sum() < 0.02 * ink.size:
         return None
     ink = deskew(ink)
@@ -134,4 +149,4 @@ def sticks_in_columns(mask: np.ndarray) -> PipCount | None:
     return fit_layout(np.array(centres, np.float64), STICK_LAYOUTS, agree * pinch)
 
 
-__all__ = ["PINCH", "deskew", "sticks_in_columns"]
+__all__ = ["PINCH", "column_ink", "deskew", "sticks_in_columns"]
