@@ -2,7 +2,9 @@
 
 `check_faces` runs, in order and each only where its `ReaderConfig` switch is set: the text
 reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
-suit tiles (`vision.pips_check`, `pips_min_conf`) and the suit by its shapes
+suit tiles (`vision.pips_check`, `pips_min_conf`), the stick count of unflagged 6條/9條
+(`vision.sticks_flag`, `sticks_flag_conf`: a sure count of the other flags it, never cleared by
+flag 5) and the suit by its shapes
 (`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
 it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
 whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, `shape_confirm`;
@@ -23,6 +25,7 @@ from vision.detection import Detection
 from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
 from vision.shape_check import check_with_shape, confirm_suit
+from vision.sticks_flag import flag_by_sticks
 from vision.text_check import check_with_text
 from vision.text_reader import TextReader
 
@@ -56,6 +59,9 @@ def check_faces(
         dets = check_with_text(dets, pixels, scale, text, config.text_min_score, config.weak_rename)
     if config.pips_min_conf is not None:  # flagged suit tiles counted
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
+    stuck: list[int] = []
+    if config.sticks_flag_conf is not None:  # a sure stick count that disagrees flags 6條/9條
+        dets, stuck = flag_by_sticks(dets, pixels, scale, config.sticks_flag_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
         dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)
     clear = [
@@ -65,6 +71,8 @@ def check_faces(
     if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
         sure = confirm_suit(dets, pixels, scale, config.shape_confirm)
         clear = [c or (d.uncertain and not s.uncertain) for c, d, s in zip(clear, dets, sure, strict=True)]
+    for k in stuck:  # the suit is right, the number in doubt: flag 5 does not clear it
+        clear[k] = False
     if config.weak_rename is not None:  # flag 6: a tile renamed and left in doubt stays flagged
         clear = [c and d.tile == t for c, d, t in zip(clear, dets, read, strict=True)]
     return dets, clear

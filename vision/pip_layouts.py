@@ -109,7 +109,8 @@ def fit_layout(
 
 MIN_VOTE = 0.05
 """The least voted confidence that is a count: below it, None (real crops of 一條: 36 of 39 None,
-the other three at most 0.08, far below `vision.pips_check.PIPS_MIN_CONF`)."""
+the other three at most 0.08, far below `vision.pips_check.PIPS_MIN_CONF`; with the columns of
+touching sticks, `vision.pip_columns`, some are counted, at most 0.28: `models/MODEL.md`)."""
 
 
 def vote(counts: list[PipCount | None]) -> PipCount | None:

@@ -1,14 +1,21 @@
 """Count the sticks of a bamboo tile (條), whatever their colour (`vision.pips`): elongated
 blobs of one length, and the rows and columns of ink (beaded sticks break into beads; the rows
-and columns do not); the count the ink masks vote for."""
+and columns do not), sticks along columns of sticks that touch end to end
+(`vision.pip_columns`); the count the ink masks vote for (a mask where the columns find nothing
+does not vote on them: the other counts stand as they were)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
+from vision.pip_columns import sticks_in_columns
 from vision.pip_ink import blobs, ink_masks, inner, same_size
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout, vote
+
+COLUMNS_MIN = 0.5
+"""A count along columns of touching sticks (`vision.pip_columns`) votes only this sure: below,
+that mask does not vote on columns (the other counts stand as they were)."""
 
 
 def count_sticks(face_bgr: np.ndarray) -> PipCount | None:
@@ -16,7 +23,8 @@ def count_sticks(face_bgr: np.ndarray) -> PipCount | None:
     length (see the module docstring)."""
     masks = ink_masks(face_bgr)
     joined = [cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((4, 1), np.uint8)) for m in masks]
-    return vote([_sticks_on(m) for m in joined] + [_sticks_by_rows(m) for m in masks])
+    columns = [c for c in (sticks_in_columns(m) for m in masks) if c is not None and c.conf >= COLUMNS_MIN]
+    return vote([_sticks_on(m) for m in joined] + [_sticks_by_rows(m) for m in masks] + columns)
 
 
 def _sticks_on(mask: np.ndarray) -> PipCount | None:

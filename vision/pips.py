@@ -10,7 +10,8 @@ A structural reading that does not care what colour a set paints its pips (issue
 2. on each mask the pips are found: **dots** as round blobs of one size (one large round blob is
    一筒's flower) or as the distance transform's peaks (touching dots apart), and once on the grey
    face by `cv2.HoughCircles`; **sticks** (`vision.pip_sticks`) as elongated blobs of one length,
-   or as rows of ink and the columns in each (beaded sticks);
+   as rows of ink and the columns in each (beaded sticks), or along columns of sticks that
+   touch end to end, the ink deskewed, by the pinches at the joins (`vision.pip_columns`);
 3. the centres are fitted to the standard layouts of that count (`vision.pip_layouts`: 2 a
    vertical pair, 4 a square, 5 a quincunx, 6 two by three, 7 a slanted three over a square, 8
    two by four, 9 three by three; turned 180° and mirrored too), each axis scaled to unit spread;

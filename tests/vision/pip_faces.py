@@ -86,3 +86,37 @@ def scribble_face(seed: int = 0, w: int = 60, h: int = 80) -> np.ndarray:
             3,
         )
     return face
+
+
+TOUCHING = {6: (3, 2), 8: (4, 2), 9: (3, 3)}
+"""Columns and sticks per column of the faces `touching_stick_face` draws."""
+
+
+def touching_stick_face(n: int, ink: str, h: int = 60, shear: float = 0.0, turn: bool = False) -> np.ndarray:
+    """A bamboo tile of `n` (6, 8, 9: `TOUCHING`) as some sets draw it: columns of sticks that
+    touch end to end, each stick pinched at its ends and with a waist at its node, the face
+    sheared by `shear` degrees (the photo's slant), BGR `(h, 3h/4, 3)`; drawn 4x and scaled down."""
+    big_h = 4 * h
+    big_w = big_h * 3 // 4
+    face = np.full((big_h, big_w, 3), IVORY, np.uint8)
+    colour = INKS[ink]
+    cols, per = TOUCHING[n]
+    x0, x1, y0, y1 = 0.2 * big_w, 0.8 * big_w, 0.16 * big_h, 0.84 * big_h
+    pitch = (x1 - x0) / cols
+    half = pitch * 0.3
+    length = (y1 - y0) / per
+    for c in range(cols):
+        cx = x0 + (c + 0.5) * pitch
+        for k in range(per):
+            top = y0 + k * length
+            ys = [top + f * length for f in (0.0, 0.2, 0.5, 0.8, 1.0)]
+            ws = [0.45 * half, half, 0.7 * half, half, 0.45 * half]  # pinched ends, a waist
+            left = [(cx - w, y) for y, w in zip(ys, ws, strict=True)]
+            poly = left + [(2 * cx - x, y) for x, y in left[::-1]]
+            cv2.fillPoly(face, [np.array(poly, np.int32)], colour)
+    s = np.tan(np.radians(shear))
+    m = np.float32([[1, s, -s * big_h / 2], [0, 1, 0]])
+    face = cv2.warpAffine(face, m, (big_w, big_h), borderValue=IVORY)
+    cv2.rectangle(face, (0, 0), (big_w - 1, big_h - 1), (150, 160, 160), 8)  # the tile's rim
+    face = cv2.resize(face, (big_w // 4, h), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(np.rot90(face, 2)) if turn else face

@@ -1,0 +1,49 @@
+"""A sure stick count that disagrees flags the tile (issue 35, "Your set, read right").
+
+Some sets draw 6條 and 9條 as columns of sticks that touch end to end; once their red middle
+column is gone (a recoloured set) the classifier reads a 9 as a 6, surely, and no flag shows it.
+The stick counter (`vision.pip_sticks`, its columns: `vision.pip_columns`) counts them. The rule
+(`ReaderConfig.sticks_flag_conf`; None, off, by default): a face up tile the classifier reads,
+unflagged, as 6條 or 9條 whose sticks count the other at that confidence or more is flagged, the
+count's tile its runner-up. Only these two: counts of the other bamboo tiles disagree with right
+readings too often (`models/MODEL.md`, "Sticks that touch").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.detection import Detection
+from vision.pips import count_pips
+from vision.text_check import face_crop
+
+STICKS_FLAG_CONF = 0.15
+"""The count's confidence from which it flags (val split of real_photos_rf, original, mono and swap
+stand-ins: 3 of the 27 unflagged 6條/9條 misreads flagged, no right tile on any group nor on
+real_sets_dev; the vote's confidence is a share over all the masks' counters, hence low)."""
+PAIR = {"6s": "9s", "9s": "6s"}
+
+
+def flag_by_sticks(
+    dets: list[Detection], pixels: np.ndarray, scale: float, min_conf: float = STICKS_FLAG_CONF
+) -> tuple[list[Detection], list[int]]:
+    """`(detections, indices flagged)`: the rule of the module docstring.
+
+    Args:
+        dets: detections, `xyxy` in full-photo pixels.
+        pixels: the RGB uint8 `[H, W, 3]` the faces are cut from, at `scale` to the photo.
+    """
+    out, flagged = list(dets), []
+    for k, d in enumerate(dets):
+        if d.uncertain or d.face_down or d.tile not in PAIR:
+            continue
+        count = count_pips(face_crop(pixels, scale, d), "s")
+        if count is not None and count.conf >= min_conf and f"{count.count}s" == PAIR[d.tile]:
+            out[k] = replace(d, uncertain=True, second=PAIR[d.tile])
+            flagged.append(k)
+    return out, flagged
+
+
+__all__ = ["STICKS_FLAG_CONF", "flag_by_sticks"]
