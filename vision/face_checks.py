@@ -3,7 +3,7 @@
 `check_faces` runs, in order and each only where its `ReaderConfig` switch is set: the text
 reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
 suit tiles (`vision.pips_check`, `pips_min_conf`), the stick count of unflagged 6條/9條
-(`vision.sticks_flag`, `sticks_flag_conf`: a sure count of the other flags it, never cleared by
+(`vision.sticks_flag`, `sticks_flag_conf`, on by default: a sure count of the other flags it, never cleared by
 flag 5) and the suit by its shapes
 (`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
 it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile

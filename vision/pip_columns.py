@@ -45,7 +45,7 @@ def deskew(ink: np.ndarray) -> np.ndarray:
     src = cv2.copyMakeBorder(ink, 0, 0, pad, pad, cv2.BORDER_CONSTANT, value=0)
     best, out = -1.0, src
     for s in np.linspace(-MAX_SHEAR, MAX_SHEAR, 2 * SHEAR_STEPS + 1):
-        m = np.float32([[1, s, -s * h / 2], [0, 1, 0]])
+        m = np.array([[1, s, -s * h / 2], [0, 1, 0]], np.float32)
         got = cv2.warpAffine(src, m, (src.shape[1], h), flags=cv2.INTER_NEAREST)
         score = float((got.sum(axis=0) ** 2).sum())
         if score > best + 1e-6:

@@ -36,10 +36,7 @@ def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     bg = np.median(lab.reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - bg, axis=2)
-    otsu, _ = cv2.threshold(
-        np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
-    )
-    return dist, max(float(otsu), MIN_INK)
+    return dist, _otsu(dist)
 
 
 def ink_mask(face_bgr: np.ndarray) -> np.ndarray:
@@ -78,6 +75,60 @@ def ink_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
             m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         out.append(m)
     return out
+
+
+FACE_NEAR = 0.6
+"""A pixel is the face's own colour (not ink, table, neighbour) within this share of the ink
+threshold of the face's colour."""
+LOCAL_BLOCK = (9, 25)
+"""The window (w, h pixels at `FACE_H`) of the local ink threshold: about a column of sticks."""
+LOCAL_SHARE = 0.5
+"""Local ink: at least this share of the darkest ink in its window (a pale column beside a dark one)."""
+
+
+def face_region(dist: np.ndarray, th: float) -> np.ndarray:
+    """The tile's face inside the crop, `(FACE_H, w)` bool: the convex hull of the largest
+    region of the face's own colour (its ink inside it; the table, a neighbour or the tile's
+    side outside)."""
+    near = cv2.morphologyEx((dist < FACE_NEAR * th).astype(np.uint8), cv2.MORPH_OPEN, _K3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    if n < 2:
+        return np.ones(dist.shape, bool)
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    pts = cv2.findNonZero((labels == big).astype(np.uint8))
+    hull = np.zeros(dist.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(pts), 1)
+    return cv2.erode(hull, _K3) > 0
+
+
+def face_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
+    """The ink inside the face region only (`face_region`; issue 35: a loose crop's table or
+    neighbour, pale columns), three masks. The face's colour is the median of its light half
+    (sticks may cover more than half of it); the ink is at the Otsu threshold of the region's
+    pixels, at 0.6 of it, and at least `LOCAL_SHARE` of the darkest ink around (a pale column
+    beside a dark one). Each `(FACE_H + 4, w + 4)` uint8 0/255 with a border of 2 empty pixels:
+    nothing touches the edge (the table is gone already; a column the crop's side cuts stays)."""
+    inner = face_inner(face_bgr)
+    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    light = lab[..., 0] >= np.percentile(lab[..., 0], 50)
+    dist = np.linalg.norm(lab - np.median(lab[light], axis=0), axis=2)
+    th0 = _otsu(dist)
+    region = face_region(dist, th0)
+    th = _otsu(dist[region]) if region.sum() > 0.2 * region.size else th0
+    local = cv2.dilate(dist, np.ones(LOCAL_BLOCK[::-1], np.uint8))
+    out = []
+    for m in (dist > th, dist > 0.6 * th, (dist > LOCAL_SHARE * local) & (dist > 0.35 * th)):
+        m = cv2.morphologyEx(((m & region) * 255).astype(np.uint8), cv2.MORPH_CLOSE, _K3)
+        out.append(cv2.copyMakeBorder(m, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0))
+    return out
+
+
+def _otsu(values: np.ndarray) -> float:
+    """Otsu's threshold of the distances `values` (any shape), at least `MIN_INK`."""
+    got, _ = cv2.threshold(
+        np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
+    return max(float(got), MIN_INK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +185,8 @@ __all__ = [
     "MASK_VARIANTS",
     "Blob",
     "blobs",
+    "face_masks",
+    "face_region",
     "filled",
     "ink_distance",
     "ink_mask",

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.pip_columns import sticks_in_columns
-from vision.pip_ink import blobs, ink_masks, inner, same_size
+from vision.pip_ink import blobs, face_masks, ink_masks, inner, same_size
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout, vote
 
 COLUMNS_MIN = 0.5
@@ -21,9 +21,15 @@ that mask does not vote on columns (the other counts stand as they were)."""
 def count_sticks(face_bgr: np.ndarray) -> PipCount | None:
     """The number of sticks on a bamboo tile's face, or None: 一條's bird, or no sticks of one
     length (see the module docstring)."""
-    masks = ink_masks(face_bgr)
+    got = _vote_on(ink_masks(face_bgr))
+    return got if got is not None else _vote_on(face_masks(face_bgr))
+
+
+def _vote_on(masks: list[np.ndarray]) -> PipCount | None:
     joined = [cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((4, 1), np.uint8)) for m in masks]
-    columns = [c for c in (sticks_in_columns(m) for m in masks) if c is not None and c.conf >= COLUMNS_MIN]
+    columns: list[PipCount | None] = [
+        c for c in (sticks_in_columns(m) for m in masks) if c is not None and c.conf >= COLUMNS_MIN
+    ]
     return vote([_sticks_on(m) for m in joined] + [_sticks_by_rows(m) for m in masks] + columns)
 
 

@@ -6,7 +6,8 @@ A structural reading that does not care what colour a set paints its pips (issue
    CIELAB; its background colour is its median colour and the ink every pixel far from it (Otsu
    on the distance): red, green, blue or black pips alike; six masks of it (`MASK_VARIANTS`: thin
    and fat inks, dots that touch, rings broken in the photo), blobs touching the border dropped
-   (the tile's side, the table, a neighbour);
+   (the tile's side, the table, a neighbour); sticks none of them counts are counted again on
+   the ink of the face region alone (`face_masks`: a loose crop, pale columns beside a dark one);
 2. on each mask the pips are found: **dots** as round blobs of one size (one large round blob is
    一筒's flower) or as the distance transform's peaks (touching dots apart), and once on the grey
    face by `cv2.HoughCircles`; **sticks** (`vision.pip_sticks`) as elongated blobs of one length,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
 from vision.grey_look import GREY_MIN_P
+from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
 __all__ = ["ReaderConfig"]
@@ -61,7 +62,8 @@ class ReaderConfig:
             not count.
         sticks_flag_conf: an unflagged 6條 or 9條 whose sticks count the other from this
             confidence on is flagged, that tile its runner-up (`vision.sticks_flag`: sets that
-            draw them as columns of touching sticks); None: it does not count.
+            draw them as columns of touching sticks; on by default at `STICKS_FLAG_CONF`);
+            None: it does not count.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
@@ -100,7 +102,7 @@ class ReaderConfig:
     threads: int | None = None
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
-    sticks_flag_conf: float | None = None
+    sticks_flag_conf: float | None = STICKS_FLAG_CONF
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P

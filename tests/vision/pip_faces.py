@@ -120,3 +120,45 @@ def touching_stick_face(n: int, ink: str, h: int = 60, shear: float = 0.0, turn:
     cv2.rectangle(face, (0, 0), (big_w - 1, big_h - 1), (150, 160, 160), 8)  # the tile's rim
     face = cv2.resize(face, (big_w // 4, h), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(np.rot90(face, 2)) if turn else face
+
+
+TABLE = (40, 60, 90)
+"""BGR of a dark wooden table."""
+
+
+def on_table(face: np.ndarray, side: str, share: float = 0.2) -> np.ndarray:
+    """`face` as a loose crop cuts it: a strip of dark table `share` of its width (or height) on
+    `side` ("left", "right", "top") in place of the face."""
+    out = face.copy()
+    h, w = out.shape[:2]
+    if side == "left":
+        out[:, : round(share * w)] = TABLE
+    elif side == "right":
+        out[:, w - round(share * w) :] = TABLE
+    else:
+        out[: round(share * h)] = TABLE
+    return out
+
+
+def beside_neighbour(face: np.ndarray, share: float = 0.2) -> np.ndarray:
+    """`face` with the neighbouring tile's edge on its right, `share` of its width: a dark gap,
+    the neighbour's ivory face and a piece of its red ink."""
+    out = face.copy()
+    h, w = out.shape[:2]
+    x = w - round(share * w)
+    out[:, x:] = IVORY
+    out[:, x : x + 2] = (60, 60, 60)
+    out[h // 4 : h // 2, x + 4 :] = INKS["red"]
+    return out
+
+
+def pale_side_columns(n: int, h: int, shear: float, pale: float = 0.6) -> np.ndarray:
+    """`touching_stick_face(n)` whose middle column is black and its side columns pale green
+    (`pale` of green's way from the ivory): a dark middle column sets the ink threshold."""
+    green = touching_stick_face(n, "green", h, shear).astype(np.float32)
+    black = touching_stick_face(n, "black", h, shear)
+    ivory = np.array(IVORY, np.float32)
+    out = (ivory + pale * (green - ivory)).clip(0, 255).astype(np.uint8)
+    w = out.shape[1]
+    out[:, w // 3 : 2 * w // 3] = black[:, w // 3 : 2 * w // 3]
+    return out

@@ -1,4 +1,4 @@
-"""A sure stick count that disagrees flags a 6條/9條 (`vision.sticks_flag`, off by default)."""
+"""A sure stick count that disagrees flags a 6條/9條 (`vision.sticks_flag`, on by default)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tests.vision.pip_faces import touching_stick_face
 from vision.detection import Detection
 from vision.face_checks import check_faces
 from vision.reader_config import ReaderConfig
-from vision.sticks_flag import flag_by_sticks
+from vision.sticks_flag import STICKS_FLAG_CONF, flag_by_sticks
 
 
 def _photo(*faces: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
@@ -44,11 +44,12 @@ def test_only_unflagged_sixes_and_nines_are_counted():
     assert flag_by_sticks(dets, photo, 1.0) == (dets, [])
 
 
-def test_the_switch_is_off_by_default_and_flag_5_does_not_clear_it():
+def test_the_switch_is_on_by_default_and_flag_5_does_not_clear_it():
     photo, boxes = _photo(touching_stick_face(9, "green", 60, 12.0))
     dets = [_det(boxes[0], "6s")]
     probs, classes = [None], ["6s", "9s"]
-    off, _ = check_faces(dets, probs, classes, (photo, 1.0), None, ReaderConfig())
+    assert ReaderConfig().sticks_flag_conf == STICKS_FLAG_CONF == 0.1
+    off, _ = check_faces(dets, probs, classes, (photo, 1.0), None, ReaderConfig(sticks_flag_conf=None))
     assert off == dets
-    on, clear = check_faces(dets, probs, classes, (photo, 1.0), None, ReaderConfig(sticks_flag_conf=0.2))
+    on, clear = check_faces(dets, probs, classes, (photo, 1.0), None, ReaderConfig())
     assert (on[0].uncertain, on[0].second, clear) == (True, "9s", [False])
