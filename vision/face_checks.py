@@ -2,10 +2,10 @@
 
 `check_faces` runs, in order and each only where its `ReaderConfig` switch is set: the text
 reader on character faces (`vision.text_check`, `text_min_score`), the pip counter on flagged
-suit tiles (`vision.pips_check`, `pips_min_conf`), the stick count of unflagged 6條/9條
-(`vision.sticks_flag`, `sticks_flag_conf`, on by default: a sure count of the other flags it, never cleared by
-flag 5) and the suit by its shapes
-(`vision.shape_check`, `shape_min_conf`). Each may rename a tile it reads surely and flags one
+suit tiles (`vision.pips_check`, `pips_min_conf`), the stick count of unflagged 6條
+(`vision.sticks_flag`, `sticks_flag_conf`, on by default: a sure count of 9 flags it, never
+cleared by flag 5) and the suit by its shapes (`vision.shape_check`, `shape_min_conf`).
+Each may rename a tile it reads surely and flags one
 it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
 whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, `shape_confirm`;
 the text reader's weak agreement clears a character tile in `vision.text_check`), and so is a flag
@@ -60,7 +60,7 @@ def check_faces(
     if config.pips_min_conf is not None:  # flagged suit tiles counted
         dets = check_with_pips(dets, pixels, scale, config.pips_min_conf)
     stuck: list[int] = []
-    if config.sticks_flag_conf is not None:  # a sure stick count that disagrees flags 6條/9條
+    if config.sticks_flag_conf is not None:  # a 6條 whose sticks count 9 is flagged
         dets, stuck = flag_by_sticks(dets, pixels, scale, config.sticks_flag_conf)
     if config.shape_min_conf is not None:  # the suit by its shapes
         dets = check_with_shape(dets, list(probs), classes, pixels, scale, config.shape_min_conf)

@@ -60,10 +60,9 @@ class ReaderConfig:
         pips_min_conf: the pip counter (`vision.pips`) decides a flagged or low-margin dot or
             bamboo tile from this confidence of its count on (`vision.pips_check`); None: it does
             not count.
-        sticks_flag_conf: an unflagged 6條 or 9條 whose sticks count the other from this
-            confidence on is flagged, that tile its runner-up (`vision.sticks_flag`: sets that
-            draw them as columns of touching sticks; on by default at `STICKS_FLAG_CONF`);
-            None: it does not count.
+        sticks_flag_conf: an unflagged 6條 whose sticks count 9 from this confidence on is
+            flagged, 9條 its runner-up (`vision.sticks_flag`: sets that draw them as columns of
+            touching sticks; on by default at `STICKS_FLAG_CONF`); None: it does not count.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.

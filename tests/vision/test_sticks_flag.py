@@ -8,7 +8,7 @@ from tests.vision.pip_faces import touching_stick_face
 from vision.detection import Detection
 from vision.face_checks import check_faces
 from vision.reader_config import ReaderConfig
-from vision.sticks_flag import STICKS_FLAG_CONF, flag_by_sticks
+from vision.sticks_flag import COUNTED, STICKS_FLAG_CONF, flag_by_sticks
 
 
 def _photo(*faces: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
@@ -38,10 +38,22 @@ def test_a_nine_read_six_is_flagged_with_nine_its_runner_up():
     assert out[1] == dets[1]  # read right: left as it was
 
 
-def test_only_unflagged_sixes_and_nines_are_counted():
-    photo, boxes = _photo(touching_stick_face(9, "red", 60), touching_stick_face(9, "black", 60))
-    dets = [_det(boxes[0], "8s"), _det(boxes[1], "6s", uncertain=True)]
+def test_only_unflagged_sixes_are_counted():
+    photo, boxes = _photo(
+        touching_stick_face(9, "red", 60),
+        touching_stick_face(9, "black", 60),
+        touching_stick_face(6, "green", 60),
+    )
+    dets = [_det(boxes[0], "8s"), _det(boxes[1], "6s", uncertain=True), _det(boxes[2], "9s")]
     assert flag_by_sticks(dets, photo, 1.0) == (dets, [])
+    assert COUNTED == {"6s"}  # a 9 read as 6 is the misread seen; a 9s read is not counted
+
+
+def test_a_six_read_nine_is_flagged_when_nines_are_counted(monkeypatch):
+    photo, boxes = _photo(touching_stick_face(6, "green", 60))
+    monkeypatch.setattr("vision.sticks_flag.COUNTED", frozenset({"6s", "9s"}))
+    out, flagged = flag_by_sticks([_det(boxes[0], "9s")], photo, 1.0)
+    assert (flagged, out[0].uncertain, out[0].second) == ([0], True, "6s")
 
 
 def test_the_switch_is_on_by_default_and_flag_5_does_not_clear_it():
