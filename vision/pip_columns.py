@@ -22,6 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.pip_ink import runs
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout
 
 MAX_SHEAR = 0.36
@@ -51,11 +52,6 @@ def deskew(ink: np.ndarray) -> np.ndarray:
         if score > best + 1e-6:
             best, out = score, got
     return out
-
-
-def _runs(on: np.ndarray, min_len: int) -> list[tuple[int, int]]:
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))).reshape(-1, 2)
-    return [(int(a), int(b)) for a, b in edges if b - a >= min_len]
 
 
 def _period(prof: np.ndarray, k: int) -> float:
@@ -98,7 +94,7 @@ def _column(width: np.ndarray) -> list[tuple[float, float, float]] | None:
     rows (sticks apart), each part counted by its pinches (sticks that touch); None when a part
     is no stick."""
     out = []
-    for a, b in _runs(width > 0, 4):
+    for a, b in runs(width > 0, 4):
         got = _segment_sticks(width[a:b])
         if got is None:
             return None
@@ -129,7 +125,7 @@ def sticks_in_columns(mask: np.ndarray) -> PipCount | None:
         return None
     ink = deskew(ink)
     cols = ink.sum(axis=0)
-    found = _runs(cols > 0.15 * cols.max(), 2)
+    found = runs(cols > 0.15 * cols.max(), 2)
     if not 1 <= len(found) <= 4:
         return None
     centres, depths, lengths, widths = [], [], [], []

@@ -25,6 +25,13 @@ def face_inner(face_bgr: np.ndarray) -> np.ndarray:
     return cv2.resize(inner, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
 
 
+def face_lab(face_bgr: np.ndarray) -> np.ndarray:
+    """The inner face (`face_inner`) blurred 3 x 3, in CIELAB, `(FACE_H, w, 3)` float32."""
+    return cv2.cvtColor(cv2.GaussianBlur(face_inner(face_bgr), (3, 3), 0), cv2.COLOR_BGR2LAB).astype(
+        np.float32
+    )
+
+
 def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     """The inner face's CIELAB distance from its background colour, `(FACE_H, w)` float32, and
     the ink threshold (Otsu on it, at least `MIN_INK`).
@@ -32,8 +39,7 @@ def ink_distance(face_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     Args:
         face_bgr: `(h, w, 3)` uint8 BGR, the tile's face upright or turned 180°.
     """
-    inner = face_inner(face_bgr)
-    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = face_lab(face_bgr)
     bg = np.median(lab.reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - bg, axis=2)
     return dist, _otsu(dist)
@@ -108,8 +114,7 @@ def face_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
     pixels, at 0.6 of it, and at least `LOCAL_SHARE` of the darkest ink around (a pale column
     beside a dark one). Each `(FACE_H + 4, w + 4)` uint8 0/255 with a border of 2 empty pixels:
     nothing touches the edge (the table is gone already; a column the crop's side cuts stays)."""
-    inner = face_inner(face_bgr)
-    lab = cv2.cvtColor(cv2.GaussianBlur(inner, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = face_lab(face_bgr)
     light = lab[..., 0] >= np.percentile(lab[..., 0], 50)
     dist = np.linalg.norm(lab - np.median(lab[light], axis=0), axis=2)
     th0 = _otsu(dist)
@@ -121,6 +126,16 @@ def face_masks(face_bgr: np.ndarray) -> list[np.ndarray]:
         m = cv2.morphologyEx(((m & region) * 255).astype(np.uint8), cv2.MORPH_CLOSE, _K3)
         out.append(cv2.copyMakeBorder(m, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0))
     return out
+
+
+def runs(on: np.ndarray, min_len: int) -> list[tuple[int, int]]:
+    """`[start, end)` of the runs of True in the 1-d `on` at least `min_len` long.
+
+    >>> runs(np.array([0, 1, 1, 0, 1, 1, 1]) > 0, 2)
+    [(1, 3), (4, 7)]
+    """
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], np.asarray(on, np.int8), [0]]))).reshape(-1, 2)
+    return [(int(a), int(b)) for a, b in edges if b - a >= min_len]
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -185,6 +200,7 @@ __all__ = [
     "MASK_VARIANTS",
     "Blob",
     "blobs",
+    "face_lab",
     "face_masks",
     "face_region",
     "filled",
@@ -192,5 +208,6 @@ __all__ = [
     "ink_mask",
     "ink_masks",
     "inner",
+    "runs",
     "same_size",
 ]

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.pip_columns import sticks_in_columns
-from vision.pip_ink import blobs, face_masks, ink_masks, inner, same_size
+from vision.pip_ink import blobs, face_masks, ink_masks, inner, runs, same_size
 from vision.pip_layouts import STICK_LAYOUTS, PipCount, fit_layout, vote
 
 COLUMNS_MIN = 0.5
@@ -47,13 +47,6 @@ def _sticks_on(mask: np.ndarray) -> PipCount | None:
     return fit_layout(centres, STICK_LAYOUTS, agree * clean)
 
 
-def _runs(profile: np.ndarray, floor: float, min_len: int) -> list[tuple[int, int]]:
-    """`[start, end)` of the runs of `profile` above `floor` at least `min_len` long."""
-    on = np.concatenate([[False], profile > floor, [False]])
-    edges = np.flatnonzero(on[1:] != on[:-1]).reshape(-1, 2)
-    return [(int(a), int(b)) for a, b in edges if b - a >= min_len]
-
-
 def _sticks_by_rows(mask: np.ndarray) -> PipCount | None:
     """Sticks as rows of ink (1–3 bands of the row profile) and, in each, columns (1–4 runs of
     its column profile), fitted to the layouts; the bands' heights and the columns' widths agree."""
@@ -61,13 +54,13 @@ def _sticks_by_rows(mask: np.ndarray) -> PipCount | None:
     rows = ink.sum(axis=1)
     if rows.max() == 0:
         return None
-    bands = _runs(rows, 0.2 * rows.max(), int(0.12 * ink.shape[0]))
+    bands = runs(rows > 0.2 * rows.max(), int(0.12 * ink.shape[0]))
     if not 1 <= len(bands) <= 3:
         return None
     centres, widths = [], []
     for a, b in bands:
         cols = ink[a:b].sum(axis=0)
-        found = _runs(cols, 0.25 * cols.max(), 2)
+        found = runs(cols > 0.25 * cols.max(), 2)
         if not 1 <= len(found) <= 4:
             return None
         centres += [((c0 + c1) / 2, (a + b) / 2) for c0, c1 in found]
