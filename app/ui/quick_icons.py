@@ -15,9 +15,18 @@ from streamlit import string_util
 
 __all__ = ["PAGE_ICON", "install"]
 
-#: the tab's icon: a Material icon name, drawn by the browser (an image file or an emoji would
-#: load numpy + Pillow or the emoji table on the first run)
-PAGE_ICON = ":material/grid_view:"
+#: the tab's icon: a tile with a red 中, an SVG data URL the browser draws itself. Not a Material
+#: icon name: the browser fetches those from fonts.gstatic.com, and the table's network may have
+#: no internet (nothing is fetched at run time). Not an image file or an emoji either: they would
+#: load numpy + Pillow or the emoji table on the first run; a data URL is passed through as it is.
+PAGE_ICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E"
+    "%3Crect x='4' y='2' width='16' height='20' rx='3' fill='%23fffdf5'"
+    " stroke='%232e7d4f' stroke-width='2'/%3E"
+    "%3Crect x='11' y='6' width='2' height='12' fill='%23c62828'/%3E"
+    "%3Crect x='7.5' y='9' width='9' height='5' rx='1' fill='none' stroke='%23c62828' stroke-width='2'/%3E"
+    "%3C/svg%3E"
+)
 
 
 def install() -> None:
