@@ -10,6 +10,7 @@ without the table; any other label goes to Streamlit's own lookup, unchanged.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from streamlit import string_util
 
@@ -18,7 +19,8 @@ __all__ = ["PAGE_ICON", "install"]
 #: the tab's icon: a tile with a red 中, an SVG data URL the browser draws itself. Not a Material
 #: icon name: the browser fetches those from fonts.gstatic.com, and the table's network may have
 #: no internet (nothing is fetched at run time). Not an image file or an emoji either: they would
-#: load numpy + Pillow or the emoji table on the first run; a data URL is passed through as it is.
+#: load numpy + Pillow or the emoji table on the first run; :func:`install` passes a data URL
+#: through as it is (Streamlit's own favicon path imports numpy + Pillow even for a URL).
 PAGE_ICON = (
     "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E"
     "%3Crect x='4' y='2' width='16' height='20' rx='3' fill='%23fffdf5'"
@@ -30,7 +32,8 @@ PAGE_ICON = (
 
 
 def install() -> None:
-    """Wrap ``extract_leading_emoji`` once per process (idempotent): ``(icon, rest)`` as before,
+    """Wrap ``extract_leading_emoji`` (and the favicon lookup: `_favicon_as_is`) once per process
+    (idempotent): ``(icon, rest)`` as before,
     ``("", text)`` at once when ``text`` starts with a letter (``str.isalpha``: no emoji is one)."""
     inner = getattr(string_util, "extract_leading_emoji", None)
     if inner is None or getattr(inner, "jxmj_quick", False):  # another Streamlit: left as it is
@@ -44,3 +47,23 @@ def install() -> None:
 
     quick.jxmj_quick = True  # type: ignore[attr-defined]
     string_util.extract_leading_emoji = quick
+    _favicon_as_is()
+
+
+def _favicon_as_is() -> None:
+    """Wrap ``page_config._get_favicon_string`` once: a ``data:`` URL (``PAGE_ICON``) is returned
+    as it is, without ``image_to_url``'s numpy + Pillow imports; anything else as before."""
+    from streamlit.commands import page_config
+
+    inner = getattr(page_config, "_get_favicon_string", None)
+    if inner is None or getattr(inner, "jxmj_quick", False):
+        return
+
+    @functools.wraps(inner)
+    def as_is(page_icon: Any) -> str:
+        if isinstance(page_icon, str) and page_icon.startswith("data:"):
+            return page_icon
+        return inner(page_icon)
+
+    as_is.jxmj_quick = True  # type: ignore[attr-defined]
+    page_config._get_favicon_string = as_is
