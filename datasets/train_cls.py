@@ -154,6 +154,18 @@ def augment(
     return x.clamp(0, 1)
 
 
+def grey(x: torch.Tensor) -> torch.Tensor:
+    """Each pixel's mean of the three channels in all three, as the reader's grey views
+    (`vision.flagging.grey_views`): `x` float `[B, 3, H, W]` 0..1 -> the same shape; a grey
+    reader sees no ink's colour, only its shape (and the same for any order of the channels).
+
+    >>> x = torch.zeros(1, 3, 2, 2); x[:, 0] = 0.9; x[:, 1] = 0.3
+    >>> [round(float(v), 3) for v in grey(x)[0, :, 0, 0]]
+    [0.4, 0.4, 0.4]
+    """
+    return x.mean(1, keepdim=True).expand(-1, 3, -1, -1).contiguous()
+
+
 def to_tensor(xu8: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(xu8).permute(0, 3, 1, 2).float() / 255.0
 
@@ -175,12 +187,13 @@ def balanced(y: np.ndarray, n: int) -> np.ndarray:
     return w / w.sum()
 
 
-def evaluate(model, x, y, bs=512):
+def evaluate(model, x, y, bs=512, luma=False):
     model.eval()
     preds = []
     with torch.no_grad():
         for i in range(0, len(x), bs):
-            preds.append(model(to_tensor(x[i : i + bs])).argmax(1).numpy())
+            xb = to_tensor(x[i : i + bs])
+            preds.append(model(grey(xb) if luma else xb).argmax(1).numpy())
     model.train()
     p = np.concatenate(preds)
     n = model.fc.out_features
@@ -204,6 +217,7 @@ def main(argv=None):
     ap.add_argument(
         "--ink-p", type=float, default=0.0, help="share of crops with their inks changed as sets differ"
     )
+    ap.add_argument("--grey", action="store_true", help="train a grey reader: every crop seen as its luma")
     a = ap.parse_args(argv)
     out = setup_run(a)
     classes = CLASSIFIER_CLASSES if a.none else CLASSES
@@ -245,6 +259,8 @@ def main(argv=None):
             jdx = rs.choice(len(xr), n_extra, p=wr)
             xb, yb = np.concatenate([xb, xr[jdx]]), np.concatenate([yb, yr[jdx]])
         xb = augment(to_tensor(xb), g, a.rot180, a.hue_p, a.perm_p, a.ink_p)
+        if a.grey:
+            xb = grey(xb)
         loss = F.cross_entropy(model(xb), torch.from_numpy(yb), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
@@ -254,7 +270,7 @@ def main(argv=None):
         if (it + 1) % a.ckpt_every == 0 or it + 1 == a.iters:
             save_checkpoint(ck, model, opt, it + 1, a.width)
     if len(xv):
-        acc, conf = evaluate(model, xv, yv)
+        acc, conf = evaluate(model, xv, yv, luma=a.grey)
         print(f"val accuracy {acc:.4f}", flush=True)
         (out / "val_confusion.json").write_text(
             json.dumps({"accuracy": acc, "classes": classes, "confusion": conf.tolist()})

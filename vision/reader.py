@@ -40,6 +40,7 @@ from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look, grey_look_both
+from vision.grey_reader import GREY_MODEL_FILE, GreyReader, grey_check
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -93,6 +94,9 @@ class TileReader:
         self.text: TextReader | None = TextReader(text_path, threads) if text_path.is_file() else None
         """The text reader (`vision.text_reader`, `text_rec.onnx` beside the models): None reads
         without it; a damaged file is a `TextModelError` (a `ModelError`)."""
+        grey_path, size = self.directory / GREY_MODEL_FILE, self.classifier.input_size
+        self.grey = GreyReader(grey_path, size, threads) if grey_path.is_file() else None
+        """The grey reader (`vision.grey_reader`): None without its file; a damaged one: `GreyModelError`."""
 
     def read(self, source: bytes | str | Path, refs: RefSet | None = None) -> DetectResult:
         """Decode an image file (bytes or path) and `detect` on it (with `refs`, if given).
@@ -218,6 +222,9 @@ class TileReader:
         result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected, clear)  # and dice
         if self.config.flag_geometry:  # flag 6: two boxes in one slot, a box no tile's width
             result.detections = flag_doubled(result.detections)
+        cfg, t2 = self.config, time.perf_counter()  # a sure grey reading that disagrees flags the tile
+        result.detections = grey_check(self.grey, result.detections, source, cfg.grey_flag_p, cfg.crop_margin)
+        timing["classify"] += (time.perf_counter() - t2) * 1000.0
         return result
 
     def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
 from vision.grey_look import GREY_MIN_P
+from vision.grey_reader import GREY_FLAG_P
 from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
@@ -63,6 +64,10 @@ class ReaderConfig:
         sticks_flag_conf: an unflagged 6條 whose sticks count 9 from this confidence on is
             flagged, 9條 its runner-up (`vision.sticks_flag`: sets that draw them as columns of
             touching sticks; on by default at `STICKS_FLAG_CONF`); None: it does not count.
+        grey_flag_p: the grey reader (`grey_classifier.onnx` beside the models, trained on shapes
+            alone) flags an unflagged dot, bamboo, honour or flower tile it reads as another tile
+            from this probability on (`vision.grey_reader`; on by default at `GREY_FLAG_P`); None:
+            it does not read.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
@@ -102,6 +107,7 @@ class ReaderConfig:
     text_min_score: float | None = TEXT_MIN_SCORE
     pips_min_conf: float | None = None
     sticks_flag_conf: float | None = STICKS_FLAG_CONF
+    grey_flag_p: float | None = GREY_FLAG_P
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P

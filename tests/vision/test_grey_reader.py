@@ -1,0 +1,197 @@
+"""The grey reader (`vision.grey_reader`): a tile it reads surely as another tile is flagged, its
+reading the runner-up; 萬 tiles (the text reader's), face-down and already flagged tiles are
+never looked at; a weak, `none` or back grey reading flags nothing; its model missing reads as
+before and a damaged one is a coded error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import ReaderConfig
+from vision.detection import Detection
+from vision.grey_reader import (
+    GREY_FLAG_P,
+    GREY_MODEL_FILE,
+    GreyModelError,
+    GreyReader,
+    checked,
+    flag_by_grey,
+    grey_check,
+    suit_of,
+)
+from vision.modelfiles import ModelError, models_dir
+from vision.reader import TileReader
+from vision.testing import CLASS_CODES, build_classifier, build_localizer, paint_scene
+
+
+def det(tile: str, uncertain: bool = False, face_down: bool = False, x: float = 0.0) -> Detection:
+    return Detection((x, 0.0, x + 60.0, 80.0), tile, 0.9, face_down=face_down, uncertain=uncertain)
+
+
+@pytest.mark.parametrize(
+    "tile, kind, looked_at",
+    [
+        ("6s", "s", True),
+        ("4p", "p", True),
+        ("C", "z", True),
+        ("E", "z", True),
+        ("flower", "f", True),
+        ("3m", "m", False),  # the text reader's
+        ("back", "x", False),
+    ],
+)
+def test_the_kinds_looked_at(tile, kind, looked_at):
+    assert suit_of(tile) == kind
+    assert checked(det(tile, face_down=tile == "back")) is looked_at
+
+
+def test_a_flagged_or_face_down_tile_is_not_looked_at():
+    assert not checked(det("6s", uncertain=True))
+    assert not checked(det("back", face_down=True))
+
+
+@pytest.mark.parametrize(
+    "tile, grey, p, flagged",
+    [
+        ("6s", "9s", 0.8, True),  # a sure other reading: flagged, the grey reading its runner-up
+        ("C", "F", GREY_FLAG_P, True),  # at the bar
+        ("5p", "5s", GREY_FLAG_P - 0.01, False),  # under it
+        ("6s", "6s", 0.99, False),  # agreement
+        ("6s", "none", 0.99, False),  # "not a tile" is not a tile to offer
+        ("6s", "back", 0.99, False),
+    ],
+)
+def test_the_rule(tile, grey, p, flagged):
+    out, at = flag_by_grey([det(tile)], [grey], np.array([p]))
+    assert out[0].uncertain is flagged
+    assert at == ([0] if flagged else [])
+    assert out[0].second == (grey if flagged else None)
+    assert out[0].tile == tile  # it never renames
+
+
+def test_the_readings_follow_the_tiles_looked_at():
+    dets = [det("3m"), det("6s", x=70), det("C", uncertain=True, x=140), det("7p", x=210)]
+    out, at = flag_by_grey(dets, ["9s", "7p"], np.array([0.9, 0.9], np.float32))
+    assert at == [1]
+    assert [d.uncertain for d in out] == [False, True, True, False]
+
+
+def test_without_a_reader_or_a_bar_nothing_changes():
+    dets = [det("6s")]
+    pixels = np.zeros((100, 100, 3), np.uint8)
+    assert grey_check(None, dets, (pixels, 1.0), GREY_FLAG_P, 0.0) == dets
+    assert grey_check(object(), dets, (pixels, 1.0), None, 0.0) == dets  # type: ignore[arg-type]
+
+
+SIZE = (1600, 1200)
+CODES = ["2m", "4p", "6s", "E", "9m"]
+TILES = [((100.0 + 130 * k, 500.0, 220.0 + 130 * k, 660.0), code) for k, code in enumerate(CODES)]
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("grey_models")
+    build_localizer(d / "localizer.onnx", [b for b, _ in TILES], image_size=SIZE)
+    build_classifier(d / "classifier.onnx")
+    return d
+
+
+def test_the_reader_flags_what_its_grey_reader_reads_otherwise(models, tmp_path):
+    """The stand-in classifier reads a face's red; the same model as the grey reader reads the
+    mean of its channels (`tile_colour`: red, 255, 255), so it reads 4p as E, 6s as C, E as F:
+    the dot, bamboo and honour tiles are flagged with its reading, the 萬 tiles are not."""
+    pixels = paint_scene(*SIZE, TILES)
+    plain = TileReader(models).detect(pixels).detections
+    assert [d.tile for d in plain] == [c for _, c in TILES]
+    assert not any(d.uncertain for d in plain)
+    for f in models.iterdir():
+        (tmp_path / f.name).symlink_to(f)
+    build_classifier(tmp_path / GREY_MODEL_FILE)
+    reader = TileReader(tmp_path)
+    assert reader.grey is not None
+    got = reader.detect(pixels).detections
+    n = len(CLASS_CODES) - 1
+    for d, before, (_, code) in zip(got, plain, TILES, strict=True):
+        red = round(CLASS_CODES.index(code) * 255 / n)
+        grey_code = CLASS_CODES[round((red + 510) / 3 / 255 * n)]
+        assert (code, grey_code) in {("2m", "7s"), ("4p", "E"), ("6s", "C"), ("E", "F"), ("9m", "9s")}
+        assert d.tile == code
+        assert d.uncertain is (suit_of(code) != "m")
+        assert d.second == (grey_code if suit_of(code) != "m" else before.second)
+    off = TileReader(tmp_path, ReaderConfig(grey_flag_p=None)).detect(pixels).detections
+    assert [d.uncertain for d in off] == [False] * len(TILES)
+
+
+def test_a_damaged_grey_model_is_a_coded_error(models, tmp_path):
+    for f in models.iterdir():
+        (tmp_path / f.name).symlink_to(f)
+    (tmp_path / GREY_MODEL_FILE).write_bytes(b"\x08\x07not an onnx graph" * 50)
+    with pytest.raises(GreyModelError) as err:
+        TileReader(tmp_path)
+    assert err.value.code == "grey_model_unreadable"
+    assert isinstance(err.value, ModelError)
+
+
+def test_a_grey_model_of_another_task_or_crop_is_a_coded_error(models, tmp_path):
+    build_localizer(tmp_path / "loc.onnx", [b for b, _ in TILES], image_size=SIZE)
+    with pytest.raises(GreyModelError) as err:
+        GreyReader(tmp_path / "loc.onnx", (48, 32))
+    assert err.value.code == "grey_model_contract"
+    build_classifier(tmp_path / "small.onnx", size=(32, 24))
+    with pytest.raises(GreyModelError) as err:
+        GreyReader(tmp_path / "small.onnx", (48, 32))
+    assert err.value.code == "grey_model_contract"
+    assert "crops (32, 24)" in str(err.value)
+
+
+SHIPPED = models_dir() / GREY_MODEL_FILE
+ASSETS = Path(__file__).resolve().parents[2] / "app" / "assets"
+FACES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP")
+
+
+def face_on_table(code: str) -> np.ndarray:
+    """The bundled face of `code` (CC0 art, `app/assets/CREDITS.md`) on an ivory tile, on a dark
+    table: BGR uint8, the face at (20, 20)."""
+    import cv2
+
+    im = cv2.imread(str(ASSETS / f"tile-{code}.png"), cv2.IMREAD_UNCHANGED)
+    if im.shape[2] == 4:
+        a = im[:, :, 3:4] / 255.0
+        im = (im[:, :, :3] * a + 235 * (1 - a)).astype(np.uint8)
+    h, w = im.shape[:2]
+    out = np.full((h + 40, w + 40, 3), 40, np.uint8)
+    out[20 : 20 + h, 20 : 20 + w] = im
+    return out
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"needs {SHIPPED.name} in models/")
+@pytest.mark.parametrize("ink", [None, "swap", "hue", "bold", "mono"])
+def test_the_shipped_grey_reader_reads_every_face_in_any_ink(ink):
+    """Every kind, as drawn and in the stand-ins' inks (`datasets.stand_ins`: channels swapped,
+    hue turned, bold, one blue ink) is read right, at least at one half."""
+    from datasets.stand_ins import recolour
+
+    reader = GreyReader(SHIPPED, (64, 48))
+    for code in FACES:
+        bgr = face_on_table(code)
+        bgr = recolour(bgr, ink) if ink else bgr
+        h, w = bgr.shape[0] - 40, bgr.shape[1] - 40
+        names, p = reader.read(
+            np.ascontiguousarray(bgr[:, :, ::-1]), 1.0, np.array([[20, 20, 20 + w, 20 + h]]), 0.0
+        )
+        assert names == [code], (ink, code, names)
+        assert p[0] >= 0.5, (ink, code, float(p[0]))
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason=f"needs {SHIPPED.name} in models/")
+def test_the_bundled_sample_reads_as_without_the_grey_reader():
+    """A right tile is never flagged by it on the sample the app opens on (14 tiles, none flagged)."""
+    with_grey = TileReader().read(ASSETS / "sample_hand.jpg").detections
+    without = TileReader(config=ReaderConfig(grey_flag_p=None)).read(ASSETS / "sample_hand.jpg").detections
+    assert len(with_grey) == 14
+    assert [(d.tile, d.uncertain, d.second) for d in with_grey] == [
+        (d.tile, d.uncertain, d.second) for d in without
+    ]
