@@ -13,8 +13,9 @@ The rule (`ReaderConfig.grey_flag_p`; on by default at `GREY_FLAG_P`), on the ar
 a face-up tile, unflagged, of a kind the rule checks (`CHECKED`: dots, bamboo, honours, flowers — 萬 tiles
 are the text reader's, `vision.text_check`, and the grey reader's 萬 readings of an unseen set's
 black numerals disagree with right readings), that the grey reader names as another tile (not
-`none`, not a back) at `grey_flag_p` or more is flagged, the grey reading its runner-up. It never
-renames a tile: one reader against the other, the player decides.
+`none`, not a back) at `grey_flag_p` or more is flagged, the grey reading its runner-up; from
+`grey_rename_p` on (`GREY_RENAME_P`) the tile takes the grey reading instead, still flagged, the
+colour reading its runner-up (one reader against the other: the player sees both).
 Measured with whole sets held out (`datasets/reports/model-history.md`, "A grey reader").
 """
 
@@ -39,6 +40,10 @@ GREY_FLAG_P = 0.7
 that flags the fewest right tiles on `real_sets_dev` (sets never trained on: 17 of 429 right
 tiles, 15 without the grey reader) while the stand-ins catch within two tiles of 0.5's
 (`datasets/reports/model-history.md`, "A grey reader")."""
+GREY_RENAME_P = 0.9
+"""The grey reading's probability from which it renames the tile: of 0.8, 0.9, 0.97, the least
+that puts no right tile of `real_sets_dev` wrong (0.8: one), the stand-ins' tiles 0.939 → 0.953
+(mono), 0.942 → 0.954 (swap), 0.974 → 0.979 (hue), the val split unchanged."""
 CHECKED = frozenset("pszf")
 """The kinds checked: `p` dots, `s` bamboo, `z` honours, `f` flowers (`suit_of`)."""
 ERROR_CODES = ("grey_model_unreadable", "grey_model_contract")
@@ -116,23 +121,34 @@ def checked(d: Detection) -> bool:
 
 
 def flag_by_grey(
-    dets: Sequence[Detection], names: Sequence[str], p: np.ndarray, min_p: float = GREY_FLAG_P
+    dets: Sequence[Detection],
+    names: Sequence[str],
+    p: np.ndarray,
+    min_p: float = GREY_FLAG_P,
+    rename_p: float | None = GREY_RENAME_P,
 ) -> tuple[list[Detection], list[int]]:
     """`(detections, indices flagged)`: the rule of the module docstring, given the grey
-    readings `names` / `p` of the detections `checked` (in their order).
+    readings `names` / `p` of the detections `checked` (in their order); `rename_p` None never renames.
 
     >>> d = [Detection((0, 0, 6, 8), "6s", 0.9), Detection((9, 0, 15, 8), "3m", 0.9)]
     >>> out, k = flag_by_grey(d, ["9s"], np.array([0.8]))
-    >>> k, out[0].uncertain, out[0].second, out[1].uncertain
-    ([0], True, '9s', False)
+    >>> k, out[0].tile, out[0].uncertain, out[0].second, out[1].uncertain
+    ([0], '6s', True, '9s', False)
+    >>> out, _ = flag_by_grey(d, ["9s"], np.array([0.95]))  # sure: renamed, the colour reading second
+    >>> out[0].tile, out[0].uncertain, out[0].second
+    ('9s', True, '6s')
     """
     out, flagged = list(dets), []
     at = [k for k, d in enumerate(dets) if checked(d)]
     for k, name, pk in zip(at, names, p, strict=True):
         d = dets[k]
-        if name not in (d.tile, "none", BACK) and float(pk) >= min_p:
+        if name in (d.tile, "none", BACK) or float(pk) < min_p:
+            continue
+        if rename_p is not None and float(pk) >= rename_p:
+            out[k] = replace(d, tile=name, uncertain=True, second=d.tile)
+        else:
             out[k] = replace(d, uncertain=True, second=name)
-            flagged.append(k)
+        flagged.append(k)
     return out, flagged
 
 
@@ -142,19 +158,21 @@ def grey_check(
     source: tuple[np.ndarray, float],
     min_p: float | None,
     margin: float,
+    rename_p: float | None = GREY_RENAME_P,
 ) -> list[Detection]:
     """The detections after the rule (unchanged without a grey reader or with `min_p` None).
 
     Args:
         source: the pixels the crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
         margin: the crop margin (`ReaderConfig.crop_margin`).
+        rename_p: from this grey probability on the tile takes the grey reading (None: never).
     """
     if grey is None or min_p is None:
         return list(dets)
     at = [d for d in dets if checked(d)]
     xyxy = np.array([d.xyxy for d in at], np.float32).reshape(-1, 4)
     names, p = grey.read(source[0], source[1], xyxy, margin)
-    return flag_by_grey(dets, names, p, min_p)[0]
+    return flag_by_grey(dets, names, p, min_p, rename_p)[0]
 
 
 __all__ = [
@@ -162,6 +180,7 @@ __all__ = [
     "ERROR_CODES",
     "GREY_FLAG_P",
     "GREY_MODEL_FILE",
+    "GREY_RENAME_P",
     "GreyModelError",
     "GreyReader",
     "checked",

@@ -223,7 +223,8 @@ class TileReader:
         if self.config.flag_geometry:  # flag 6: two boxes in one slot, a box no tile's width
             result.detections = flag_doubled(result.detections)
         cfg, t2 = self.config, time.perf_counter()  # a sure grey reading that disagrees flags the tile
-        result.detections = grey_check(self.grey, result.detections, source, cfg.grey_flag_p, cfg.crop_margin)
+        grey = (cfg.grey_flag_p, cfg.crop_margin, cfg.grey_rename_p)
+        result.detections = grey_check(self.grey, result.detections, source, *grey)
         timing["classify"] += (time.perf_counter() - t2) * 1000.0
         return result
 

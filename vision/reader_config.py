@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
 from vision.grey_look import GREY_MIN_P
-from vision.grey_reader import GREY_FLAG_P
+from vision.grey_reader import GREY_FLAG_P, GREY_RENAME_P
 from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
@@ -68,6 +68,8 @@ class ReaderConfig:
             alone) flags an unflagged dot, bamboo, honour or flower tile it reads as another tile
             from this probability on (`vision.grey_reader`; on by default at `GREY_FLAG_P`); None:
             it does not read.
+        grey_rename_p: from this grey probability on the tile takes the grey reading, flagged, the
+            colour reading its runner-up (`GREY_RENAME_P`); None: the grey reader only flags.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
@@ -108,6 +110,7 @@ class ReaderConfig:
     pips_min_conf: float | None = None
     sticks_flag_conf: float | None = STICKS_FLAG_CONF
     grey_flag_p: float | None = GREY_FLAG_P
+    grey_rename_p: float | None = GREY_RENAME_P
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P

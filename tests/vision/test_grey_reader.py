@@ -15,6 +15,7 @@ from vision.detection import Detection
 from vision.grey_reader import (
     GREY_FLAG_P,
     GREY_MODEL_FILE,
+    GREY_RENAME_P,
     GreyModelError,
     GreyReader,
     checked,
@@ -65,11 +66,24 @@ def test_a_flagged_or_face_down_tile_is_not_looked_at():
     ],
 )
 def test_the_rule(tile, grey, p, flagged):
-    out, at = flag_by_grey([det(tile)], [grey], np.array([p]))
+    out, at = flag_by_grey([det(tile)], [grey], np.array([p]), rename_p=None)
     assert out[0].uncertain is flagged
     assert at == ([0] if flagged else [])
     assert out[0].second == (grey if flagged else None)
     assert out[0].tile == tile  # it never renames
+
+
+@pytest.mark.parametrize(
+    "p, tile, second",
+    [
+        (GREY_RENAME_P, "9s", "6s"),  # sure: the grey reading, the colour one its runner-up
+        (GREY_RENAME_P - 0.01, "6s", "9s"),  # flagged only
+    ],
+)
+def test_a_sure_grey_reading_renames(p, tile, second):
+    out, at = flag_by_grey([det("6s")], ["9s"], np.array([p]))
+    assert at == [0]
+    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, True, second)
 
 
 def test_the_readings_follow_the_tiles_looked_at():
@@ -101,8 +115,10 @@ def models(tmp_path_factory):
 
 def test_the_reader_flags_what_its_grey_reader_reads_otherwise(models, tmp_path):
     """The stand-in classifier reads a face's red; the same model as the grey reader reads the
-    mean of its channels (`tile_colour`: red, 255, 255), so it reads 4p as E, 6s as C, E as F:
-    the dot, bamboo and honour tiles are flagged with its reading, the 萬 tiles are not."""
+    mean of its channels (`tile_colour`: red, 255, 255), so it reads 4p as E, 6s as C, E as F,
+    surely: the dot, bamboo and honour tiles take its reading, flagged, the colour reading their
+    runner-up (only flagged, their reading the runner-up, without renaming); the 萬 tiles are
+    not looked at."""
     pixels = paint_scene(*SIZE, TILES)
     plain = TileReader(models).detect(pixels).detections
     assert [d.tile for d in plain] == [c for _, c in TILES]
@@ -112,17 +128,20 @@ def test_the_reader_flags_what_its_grey_reader_reads_otherwise(models, tmp_path)
     build_classifier(tmp_path / GREY_MODEL_FILE)
     reader = TileReader(tmp_path)
     assert reader.grey is not None
-    got = reader.detect(pixels).detections
+    renamed = reader.detect(pixels).detections
+    flagged = TileReader(tmp_path, ReaderConfig(grey_rename_p=None)).detect(pixels).detections
     n = len(CLASS_CODES) - 1
-    for d, before, (_, code) in zip(got, plain, TILES, strict=True):
+    for d, f, before, (_, code) in zip(renamed, flagged, plain, TILES, strict=True):
         red = round(CLASS_CODES.index(code) * 255 / n)
         grey_code = CLASS_CODES[round((red + 510) / 3 / 255 * n)]
         assert (code, grey_code) in {("2m", "7s"), ("4p", "E"), ("6s", "C"), ("E", "F"), ("9m", "9s")}
-        assert d.tile == code
-        assert d.uncertain is (suit_of(code) != "m")
-        assert d.second == (grey_code if suit_of(code) != "m" else before.second)
+        if suit_of(code) == "m":
+            assert (d, f) == (before, before)
+            continue
+        assert (d.tile, d.uncertain, d.second) == (grey_code, True, code)
+        assert (f.tile, f.uncertain, f.second) == (code, True, grey_code)
     off = TileReader(tmp_path, ReaderConfig(grey_flag_p=None)).detect(pixels).detections
-    assert [d.uncertain for d in off] == [False] * len(TILES)
+    assert off == plain
 
 
 def test_a_damaged_grey_model_is_a_coded_error(models, tmp_path):
