@@ -10,12 +10,13 @@ channels, `vision.flagging.grey_views` — so no ink's colour can lead it, only 
 same boxes again. Where it disagrees, surely, the tile is in doubt.
 
 The rule (`ReaderConfig.grey_flag_p`; on by default at `GREY_FLAG_P`), on the arranged detections:
-a face-up tile, unflagged, of a kind the rule checks (`CHECKED`: dots, bamboo, honours, flowers — 萬 tiles
+a face-up tile of a kind the rule checks (`CHECKED`: dots, bamboo, honours, flowers — 萬 tiles
 are the text reader's, `vision.text_check`, and the grey reader's 萬 readings of an unseen set's
 black numerals disagree with right readings), that the grey reader names as another tile (not
 `none`, not a back) at `grey_flag_p` or more is flagged, the grey reading its runner-up; from
-`grey_rename_p` on (`GREY_RENAME_P`) the tile takes the grey reading instead, still flagged, the
-colour reading its runner-up (one reader against the other: the player sees both).
+`grey_rename_p` on (`GREY_RENAME_P`) the tile takes the grey reading instead, flagged, the colour
+reading its runner-up (one reader against the other: the player sees both) — a tile flagged
+already too (the flag's other signals say the colour reading is in doubt; the grey one is sure).
 Measured with whole sets held out (`datasets/reports/model-history.md`, "A grey reader").
 """
 
@@ -116,8 +117,8 @@ class GreyReader:
 
 
 def checked(d: Detection) -> bool:
-    """Whether the rule looks at `d`: face up, unflagged, of a `CHECKED` suit."""
-    return not d.face_down and not d.uncertain and suit_of(d.tile) in CHECKED
+    """Whether the rule looks at `d`: face up, of a `CHECKED` kind (flagged or not)."""
+    return not d.face_down and suit_of(d.tile) in CHECKED
 
 
 def flag_by_grey(
@@ -127,8 +128,9 @@ def flag_by_grey(
     min_p: float = GREY_FLAG_P,
     rename_p: float | None = GREY_RENAME_P,
 ) -> tuple[list[Detection], list[int]]:
-    """`(detections, indices flagged)`: the rule of the module docstring, given the grey
-    readings `names` / `p` of the detections `checked` (in their order); `rename_p` None never renames.
+    """`(detections, indices changed)`: the rule of the module docstring, given the grey
+    readings `names` / `p` of the detections `checked` (in their order); `rename_p` None never
+    renames. A tile flagged already is only renamed.
 
     >>> d = [Detection((0, 0, 6, 8), "6s", 0.9), Detection((9, 0, 15, 8), "3m", 0.9)]
     >>> out, k = flag_by_grey(d, ["9s"], np.array([0.8]))
@@ -137,6 +139,9 @@ def flag_by_grey(
     >>> out, _ = flag_by_grey(d, ["9s"], np.array([0.95]))  # sure: renamed, the colour reading second
     >>> out[0].tile, out[0].uncertain, out[0].second
     ('9s', True, '6s')
+    >>> out, k = flag_by_grey([replace(d[0], uncertain=True, second="8s")], ["9s"], np.array([0.8]))
+    >>> k, out[0].second  # flagged already, not sure enough to rename: as it was
+    ([], '8s')
     """
     out, flagged = list(dets), []
     at = [k for k, d in enumerate(dets) if checked(d)]
@@ -144,7 +149,10 @@ def flag_by_grey(
         d = dets[k]
         if name in (d.tile, "none", BACK) or float(pk) < min_p:
             continue
-        if rename_p is not None and float(pk) >= rename_p:
+        sure = rename_p is not None and float(pk) >= rename_p
+        if d.uncertain and not sure:
+            continue
+        if sure:
             out[k] = replace(d, tile=name, uncertain=True, second=d.tile)
         else:
             out[k] = replace(d, uncertain=True, second=name)

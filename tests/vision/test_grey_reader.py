@@ -49,9 +49,23 @@ def test_the_kinds_looked_at(tile, kind, looked_at):
     assert checked(det(tile, face_down=tile == "back")) is looked_at
 
 
-def test_a_flagged_or_face_down_tile_is_not_looked_at():
-    assert not checked(det("6s", uncertain=True))
+def test_a_face_down_tile_is_not_looked_at_a_flagged_one_is():
     assert not checked(det("back", face_down=True))
+    assert checked(det("6s", uncertain=True))
+
+
+@pytest.mark.parametrize(
+    "p, tile, second",
+    [
+        (GREY_RENAME_P, "9s", "6s"),  # sure: the grey reading, the colour one its runner-up
+        (GREY_RENAME_P - 0.01, "6s", "4s"),  # flagged already: as it was
+    ],
+)
+def test_a_flagged_tile_is_only_renamed(p, tile, second):
+    d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.5, uncertain=True, second="4s")
+    out, at = flag_by_grey([d], ["9s"], np.array([p]))
+    assert at == ([0] if tile != "6s" else [])
+    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, True, second)
 
 
 @pytest.mark.parametrize(
@@ -88,9 +102,9 @@ def test_a_sure_grey_reading_renames(p, tile, second):
 
 def test_the_readings_follow_the_tiles_looked_at():
     dets = [det("3m"), det("6s", x=70), det("C", uncertain=True, x=140), det("7p", x=210)]
-    out, at = flag_by_grey(dets, ["9s", "7p"], np.array([0.9, 0.9], np.float32))
+    out, at = flag_by_grey(dets, ["9s", "C", "7p"], np.array([0.8, 0.99, 0.99]))
     assert at == [1]
-    assert [d.uncertain for d in out] == [False, True, True, False]
+    assert [(d.tile, d.uncertain) for d in out] == [("3m", False), ("6s", True), ("C", True), ("7p", False)]
 
 
 def test_without_a_reader_or_a_bar_nothing_changes():
