@@ -14,9 +14,11 @@ a face-up tile of a kind the rule checks (`CHECKED`: dots, bamboo, honours, flow
 are the text reader's, `vision.text_check`, and the grey reader's 萬 readings of an unseen set's
 black numerals disagree with right readings), that the grey reader names as another tile (not
 `none`, not a back) at `grey_flag_p` or more is flagged, the grey reading its runner-up; from
-`grey_rename_p` on (`GREY_RENAME_P`) the tile takes the grey reading instead, flagged, the colour
-reading its runner-up (one reader against the other: the player sees both) — a tile flagged
-already too (the flag's other signals say the colour reading is in doubt; the grey one is sure).
+`grey_rename_p` on (`GREY_RENAME_P`) the tile takes the grey reading instead, the colour reading
+its runner-up — a tile flagged already too (the flag's other signals say the colour reading is in
+doubt; the grey one is sure). A renamed tile is flagged (one reader against the other: the player
+sees both) unless the grey reading was the colour reading's own runner-up: then both readers name
+it, and agreement clears doubt (as flag 5).
 Measured with whole sets held out (`datasets/reports/model-history.md`, "A grey reader").
 """
 
@@ -140,6 +142,9 @@ def flag_by_grey(
     >>> out, _ = flag_by_grey(d, ["9s"], np.array([0.95]))  # sure: renamed, the colour reading second
     >>> out[0].tile, out[0].uncertain, out[0].second
     ('9s', True, '6s')
+    >>> out, _ = flag_by_grey([replace(d[0], second="9s")], ["9s"], np.array([0.95]))
+    >>> out[0].tile, out[0].uncertain  # the colour's own runner-up: both name it
+    ('9s', False)
     >>> out, k = flag_by_grey([replace(d[0], uncertain=True, second="8s")], ["9s"], np.array([0.8]))
     >>> k, out[0].second  # flagged already, not sure enough to rename: as it was
     ([], '8s')
@@ -153,8 +158,8 @@ def flag_by_grey(
         sure = rename_p is not None and float(pk) >= rename_p
         if d.uncertain and not sure:
             continue
-        if sure:
-            out[k] = replace(d, tile=name, uncertain=True, second=d.tile)
+        if sure:  # both readers name it (the colour's runner-up): agreement, no frame
+            out[k] = replace(d, tile=name, uncertain=d.second != name, second=d.tile)
         else:
             out[k] = replace(d, uncertain=True, second=name)
         flagged.append(k)

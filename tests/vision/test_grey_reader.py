@@ -55,17 +55,18 @@ def test_a_face_down_tile_is_not_looked_at_a_flagged_one_is():
 
 
 @pytest.mark.parametrize(
-    "p, tile, second",
+    "p, runner_up, tile, uncertain, second",
     [
-        (GREY_RENAME_P, "9s", "6s"),  # sure: the grey reading, the colour one its runner-up
-        (GREY_RENAME_P - 0.01, "6s", "4s"),  # flagged already: as it was
+        (GREY_RENAME_P, "4s", "9s", True, "6s"),  # sure: the grey reading, the colour one its runner-up
+        (GREY_RENAME_P, "9s", "9s", False, "6s"),  # flagged 9s by another signal too: both name it
+        (GREY_RENAME_P - 0.01, "4s", "6s", True, "4s"),  # flagged already: as it was
     ],
 )
-def test_a_flagged_tile_is_only_renamed(p, tile, second):
-    d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.5, uncertain=True, second="4s")
+def test_a_flagged_tile_is_only_renamed(p, runner_up, tile, uncertain, second):
+    d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.5, uncertain=True, second=runner_up)
     out, at = flag_by_grey([d], ["9s"], np.array([p]))
     assert at == ([0] if tile != "6s" else [])
-    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, True, second)
+    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, uncertain, second)
 
 
 @pytest.mark.parametrize(
@@ -88,16 +89,20 @@ def test_the_rule(tile, grey, p, flagged):
 
 
 @pytest.mark.parametrize(
-    "p, tile, second",
+    "p, runner_up, tile, uncertain, second",
     [
-        (GREY_RENAME_P, "9s", "6s"),  # sure: the grey reading, the colour one its runner-up
-        (GREY_RENAME_P - 0.01, "6s", "9s"),  # flagged only
+        (GREY_RENAME_P, None, "9s", True, "6s"),  # sure: the grey reading, the colour one its runner-up
+        (GREY_RENAME_P, "4s", "9s", True, "6s"),
+        (GREY_RENAME_P, "9s", "9s", False, "6s"),  # the colour's own runner-up: both name it
+        (GREY_RENAME_P - 0.01, None, "6s", True, "9s"),  # flagged only
+        (GREY_RENAME_P - 0.01, "9s", "6s", True, "9s"),
     ],
 )
-def test_a_sure_grey_reading_renames(p, tile, second):
-    out, at = flag_by_grey([det("6s")], ["9s"], np.array([p]))
+def test_a_sure_grey_reading_renames(p, runner_up, tile, uncertain, second):
+    d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.9, second=runner_up)
+    out, at = flag_by_grey([d], ["9s"], np.array([p]))
     assert at == [0]
-    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, True, second)
+    assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, uncertain, second)
 
 
 def test_the_readings_follow_the_tiles_looked_at():
