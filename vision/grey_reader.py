@@ -33,7 +33,7 @@ import numpy as np
 from vision.boxes import cut_crops
 from vision.detection import BACK, FLOWER, Detection
 from vision.flagging import grey_views
-from vision.modelfiles import ModelError, ModelSpec, open_model, run_classifier
+from vision.modelfiles import CodedModelError, ModelError, ModelSpec, open_model, run_classifier
 from vision.reading import combine_views
 
 GREY_MODEL_FILE = "grey_classifier.onnx"
@@ -53,14 +53,9 @@ CHECKED = frozenset("pszf")
 ERROR_CODES = ("grey_model_unreadable", "grey_model_contract")
 
 
-class GreyModelError(ModelError):
+class GreyModelError(CodedModelError):
     """The grey reader's model cannot be used: `error.code` one of `ERROR_CODES`, `error.fields`
     the values the sentence names (`path`)."""
-
-    def __init__(self, message: str, code: str, **fields: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.fields = fields
 
 
 def suit_of(tile: str) -> str:

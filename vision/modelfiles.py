@@ -45,6 +45,16 @@ class ModelError(RuntimeError):
     """The ONNX models are missing, unreadable or do not follow the I/O contract."""
 
 
+class CodedModelError(ModelError):
+    """A `ModelError` of an optional model (the text reader, the grey reader) with a coded cause:
+    `error.code` (the module's `ERROR_CODES`), `error.fields` the values the sentence names (`path`)."""
+
+    def __init__(self, message: str, code: str, **fields: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
+
+
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     """One opened model.

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.modelfiles import ModelError, models_dir, session_options
+from vision.modelfiles import CodedModelError, models_dir, session_options
 from vision.text_views import face_views, polarities
 
 TEXT_MODEL_FILE = "text_rec.onnx"
@@ -57,14 +57,9 @@ it (damaged, truncated); it loads but has no `character` list, lacks a tile char
 output does not match the list."""
 
 
-class TextModelError(ModelError):
+class TextModelError(CodedModelError):
     """The text recogniser cannot be used: `error.code` one of `ERROR_CODES`, `error.fields`
     the values the sentence names (`path`)."""
-
-    def __init__(self, message: str, code: str, **fields: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.fields = fields
 
 
 def lexicon() -> dict[str, tuple[tuple[str, ...], ...]]:
