@@ -30,18 +30,26 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.tiles import tile_of
 from vision.boxes import cut_crops
 from vision.detection import BACK, FLOWER, Detection
 from vision.flagging import grey_views
-from vision.modelfiles import CodedModelError, ModelError, ModelSpec, open_model, run_classifier
+from vision.modelfiles import (
+    CodedModelError,
+    ModelContractError,
+    ModelError,
+    ModelSpec,
+    open_model,
+    run_classifier,
+)
 from vision.reading import combine_views
 
 GREY_MODEL_FILE = "grey_classifier.onnx"
 """The grey reader's model, beside the classifier (optional: without it the reader reads as before)."""
 GREY_FLAG_P = 0.7
 """The grey reading's probability from which its disagreement flags: of 0.5, 0.6, 0.7, the one
-that flags the fewest right tiles on `real_sets_dev` (sets never trained on: 17 of 429 right
-tiles, 15 without the grey reader) while the stand-ins catch within two tiles of 0.5's
+that flags the fewest right tiles on `real_sets_dev` (sets never trained on: 16 of 429 right
+tiles through the runtime, 15 without the grey reader) while the stand-ins catch within two tiles of 0.5's
 (`datasets/reports/model-history.md`, "A grey reader")."""
 GREY_RENAME_P = 0.9
 """The grey reading's probability from which it renames the tile: of 0.8, 0.9, 0.97, the least
@@ -64,19 +72,18 @@ def suit_of(tile: str) -> str:
     >>> [suit_of(t) for t in ("3m", "9s", "C", "E", "flower", "back")]
     ['m', 's', 'z', 'z', 'f', 'x']
     """
-    if len(tile) == 2 and tile[0].isdigit() and tile[1] in "mps":
-        return tile[1]
-    if tile == FLOWER:
-        return "f"
-    return "z" if tile in ("E", "S", "W", "N", "C", "F", "P") else "x"
+    t = tile_of(tile)
+    if t is not None:
+        return t.suit
+    return "f" if tile == FLOWER else "x"
 
 
 class GreyReader:
     """The grey reader: the boxes' crops made grey, read by `grey_classifier.onnx`.
 
     Raises (constructor):
-        GreyModelError: `grey_model_unreadable` (not an ONNX model, or no `jxmj` metadata),
-            `grey_model_contract` (not a classifier, or another crop size than `input_size`).
+        GreyModelError: `grey_model_unreadable` (not an ONNX model), `grey_model_contract` (no
+            or invalid `jxmj` metadata, not a classifier, or another crop size than `input_size`).
     """
 
     def __init__(self, path: str | Path, input_size: tuple[int, int], threads: int | None = None) -> None:
@@ -84,7 +91,7 @@ class GreyReader:
         try:
             spec = open_model(self.path, "classify", threads)
         except ModelError as exc:
-            code = "grey_model_contract" if "task is" in str(exc) else "grey_model_unreadable"
+            code = "grey_model_contract" if isinstance(exc, ModelContractError) else "grey_model_unreadable"
             raise GreyModelError(f"grey reader: {exc}", code, path=str(self.path)) from None
         if spec.input_size != tuple(input_size):
             raise GreyModelError(

@@ -45,6 +45,11 @@ class ModelError(RuntimeError):
     """The ONNX models are missing, unreadable or do not follow the I/O contract."""
 
 
+class ModelContractError(ModelError):
+    """A model that loads but does not follow the contract: no or invalid `jxmj` metadata,
+    another task, unknown classes, a fixed input where the metadata wants a free one."""
+
+
 class CodedModelError(ModelError):
     """A `ModelError` of an optional model (the text reader, the grey reader) with a coded cause:
     `error.code` (the module's `ERROR_CODES`), `error.fields` the values the sentence names (`path`)."""
@@ -124,7 +129,8 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
     """Open one `.onnx` file on the CPU and check its metadata against `task`.
 
     Raises:
-        ModelError: missing file, unreadable model, missing/invalid `jxmj` metadata, wrong task.
+        ModelError: missing file, unreadable model; `ModelContractError` (a `ModelError`):
+            missing/invalid `jxmj` metadata, wrong task, unknown classes.
     """
     if not path.is_file():
         raise ModelError(
@@ -139,23 +145,23 @@ def open_model(path: Path, task: str, threads: int | None = None) -> ModelSpec:
         raise ModelError(f"cannot load {path.name}: {exc}") from None
     meta_raw = session.get_modelmeta().custom_metadata_map.get("jxmj")
     if not meta_raw:
-        raise ModelError(f"{path.name} has no 'jxmj' metadata property (task, input_size, classes)")
+        raise ModelContractError(f"{path.name} has no 'jxmj' metadata property (task, input_size, classes)")
     try:
         meta = json.loads(meta_raw)
         h, w = (int(v) for v in meta["input_size"])
         classes = tuple(str(c) for c in meta["classes"])
         got_task = str(meta["task"])
     except (ValueError, KeyError, TypeError) as exc:
-        raise ModelError(f"{path.name}: invalid 'jxmj' metadata ({exc})") from None
+        raise ModelContractError(f"{path.name}: invalid 'jxmj' metadata ({exc})") from None
     if got_task != task:
-        raise ModelError(f"{path.name}: metadata task is {got_task!r}, expected {task!r}")
+        raise ModelContractError(f"{path.name}: metadata task is {got_task!r}, expected {task!r}")
     if task == "classify":
         unknown = [c for c in classes if c not in CLASSIFIER_CLASSES]
         if unknown:
-            raise ModelError(f"{path.name}: unknown classifier classes {unknown}")
+            raise ModelContractError(f"{path.name}: unknown classifier classes {unknown}")
     inputs, outputs = session.get_inputs(), session.get_outputs()
     if "refine_input_size" in meta and any(isinstance(d, int) for d in inputs[0].shape[2:]):
-        raise ModelError(
+        raise ModelContractError(
             f"{path.name}: metadata has refine_input_size {meta['refine_input_size']} but the "
             f"graph's input is fixed at {inputs[0].shape}"
         )

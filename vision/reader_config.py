@@ -68,8 +68,9 @@ class ReaderConfig:
             alone) flags an unflagged dot, bamboo, honour or flower tile it reads as another tile
             from this probability on (`vision.grey_reader`; on by default at `GREY_FLAG_P`); None:
             it does not read.
-        grey_rename_p: from this grey probability on the tile takes the grey reading, flagged, the
-            colour reading its runner-up (`GREY_RENAME_P`); None: the grey reader only flags.
+        grey_rename_p: from this grey probability on such a tile, flagged or not, takes the grey
+            reading, the colour reading its runner-up, flagged unless that was the colour
+            reading's own runner-up (`GREY_RENAME_P`); None: the grey reader only flags.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.

@@ -178,6 +178,14 @@ def test_a_grey_model_of_another_task_or_crop_is_a_coded_error(models, tmp_path)
     with pytest.raises(GreyModelError) as err:
         GreyReader(tmp_path / "loc.onnx", (48, 32))
     assert err.value.code == "grey_model_contract"
+    import onnx
+
+    bare = onnx.load(str(build_classifier(tmp_path / "bare.onnx")))
+    del bare.metadata_props[:]  # loads, but says nothing of its task, crops or classes
+    onnx.save(bare, str(tmp_path / "bare.onnx"))
+    with pytest.raises(GreyModelError) as err:
+        GreyReader(tmp_path / "bare.onnx", (48, 32))
+    assert err.value.code == "grey_model_contract"
     build_classifier(tmp_path / "small.onnx", size=(32, 24))
     with pytest.raises(GreyModelError) as err:
         GreyReader(tmp_path / "small.onnx", (48, 32))
