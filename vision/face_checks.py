@@ -8,7 +8,8 @@ cleared by flag 5) and the suit by its shapes (`vision.shape_check`, `shape_min_
 Each may rename a tile it reads surely and flags one
 it doubts (issue 35 items 1 and 2). Then flag 5 (`vision.flagging`): a flagged dot or bamboo tile
 whose shapes show its suit is to be cleared (`vision.shape_check.confirm_suit`, `shape_confirm`;
-the text reader's weak agreement clears a character tile in `vision.text_check`), and so is a flag
+the text reader's weak agreement clears a character tile in `vision.text_check`; the grey reader's
+sure agreement any tile, `vision.grey_reader.agrees`, `grey_clear_p`), and so is a flag
 the readers leave on a tile whose flag score is under the model's show threshold (`show` False):
 after the roles (`vision.arrange.arrange`'s `clear`), which read a box in doubt as a marker.
 Flag 6: a tile a reader renamed and left in doubt (the text reader's word under
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.detection import Detection
+from vision.grey_reader import GreyView, agrees
 from vision.pips_check import check_with_pips
 from vision.reader_config import ReaderConfig
 from vision.shape_check import check_with_shape, confirm_suit
@@ -38,6 +40,7 @@ def check_faces(
     text: TextReader | None,
     config: ReaderConfig,
     show: Sequence[bool] | None = None,
+    grey: dict[tuple[float, ...], GreyView] | None = None,
 ) -> tuple[list[Detection], list[bool]]:
     """The detections after the face checks `config` switches on, and per detection whether its
     flag is to be cleared once the roles are read (flag 5, `vision.arrange.arrange`'s `clear`:
@@ -52,6 +55,8 @@ def check_faces(
         config: the reader's settings.
         show: per detection, whether a flag the score gave and the checks left is shown (None:
             all are); a flag a check adds always is.
+        grey: the grey reader's views by box (`vision.grey_reader.read_grey`): a flagged tile it
+            names too from `config.grey_clear_p` on is to be cleared (`agrees`).
     """
     before, read = [d.uncertain for d in dets], [d.tile for d in dets]
     pixels, scale = source
@@ -71,6 +76,9 @@ def check_faces(
     if config.shape_confirm is not None:  # agreement clears doubt: the suit its shapes show
         sure = confirm_suit(dets, pixels, scale, config.shape_confirm)
         clear = [c or (d.uncertain and not s.uncertain) for c, d, s in zip(clear, dets, sure, strict=True)]
+    if grey:  # agreement clears doubt: the grey reader, trained apart from colour, names it surely
+        agree = [agrees(d, grey.get(tuple(d.xyxy)), config.grey_clear_p) for d in dets]
+        clear = [c or (d.uncertain and a) for c, d, a in zip(clear, dets, agree, strict=True)]
     for k in stuck:  # the suit is right, the number in doubt: flag 5 does not clear it
         clear[k] = False
     if config.weak_rename is not None:  # flag 6: a tile renamed and left in doubt stays flagged

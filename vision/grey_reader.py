@@ -19,14 +19,29 @@ its runner-up — a tile flagged already too (the flag's other signals say the c
 doubt; the grey one is sure). A renamed tile is flagged (one reader against the other: the player
 sees both) unless the grey reading was the colour reading's own runner-up: then both readers name
 it, and agreement clears doubt (as flag 5).
-Measured with whole sets held out (`datasets/reports/model-history.md`, "A grey reader").
+
+Its second pass (`read_grey` reads every face-up box once, before the roles; each rule has its
+`ReaderConfig` switch):
+
+- **agreement clears** (`agrees`, `grey_clear_p`): a tile flagged for the colour reader's doubt
+  (flag 2, the face checks) that the grey reader names too from `GREY_CLEAR_P` on is not flagged
+  — through `vision.face_checks`' clears, so a fifth copy and a doubled box stay flagged;
+- **doubt flags** (`doubt_by_grey`, `grey_doubt_p`): an unflagged tile of a `CHECKED` kind
+  that it reads as another suit or honour tile, however weakly, giving the reading less than
+  `GREY_DOUBT_P` (not where it sees nothing or a flower: its word for art it never saw);
+- **萬 tiles it doubts are read as text** (`vision.grey_text`, `grey_text_p`): under
+  `GREY_TEXT_P`, one text read decides — confirmed, renamed or flagged.
+
+Measured with whole sets held out (`datasets/reports/model-history.md`, "A grey reader" and "The
+grey reader, second pass").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -44,6 +59,10 @@ from vision.modelfiles import (
 )
 from vision.reading import combine_views
 
+if TYPE_CHECKING:
+    from vision.reader_config import ReaderConfig
+    from vision.text_reader import TextReader
+
 GREY_MODEL_FILE = "grey_classifier.onnx"
 """The grey reader's model, beside the classifier (optional: without it the reader reads as before)."""
 GREY_FLAG_P = 0.7
@@ -56,6 +75,15 @@ GREY_RENAME_P = 0.9
 that puts no right tile of `real_sets_dev` wrong (0.8: one); with flagged tiles renamed too, the
 stand-ins' tiles 0.939 → 0.972 (mono), 0.942 → 0.970 (swap), 0.974 → 0.985 (hue), the val split
 unchanged."""
+GREY_DOUBT_P = 0.2
+"""Below this grey probability of its reading, an unflagged dot, bamboo, honour or flower tile the
+grey reader reads as another suit or honour tile is flagged (`doubt_by_grey`)."""
+GREY_CLEAR_P = 0.9
+"""From this grey probability of the same reading, a tile flagged for the colour reader's doubt is
+cleared (`agrees`)."""
+GREY_TEXT_P = 0.7
+"""Below this grey probability of its reading, an unflagged 萬 tile is read as text
+(`vision.grey_text`)."""
 CHECKED = frozenset("pszf")
 """The kinds checked: `p` dots, `s` bamboo, `z` honours, `f` flowers (`suit_of`)."""
 ERROR_CODES = ("grey_model_unreadable", "grey_model_contract")
@@ -76,6 +104,25 @@ def suit_of(tile: str) -> str:
     if t is not None:
         return t.suit
     return "f" if tile == FLOWER else "x"
+
+
+@dataclass(frozen=True)
+class GreyView:
+    """The grey reader's word on one box: its reading `name` at probability `p`, and `probs`
+    (float `(C,)`) over its `classes`."""
+
+    name: str
+    p: float
+    probs: np.ndarray = field(repr=False)
+    classes: tuple[str, ...] = field(repr=False)
+
+    def p_of(self, tile: str) -> float:
+        """The grey probability of `tile` (0 for a code the grey reader does not know).
+
+        >>> GreyView("6s", 0.7, np.array([0.7, 0.2, 0.1]), ("6s", "9s", "none")).p_of("9s")
+        0.2
+        """
+        return float(self.probs[self.classes.index(tile)]) if tile in self.classes else 0.0
 
 
 class GreyReader:
@@ -111,14 +158,21 @@ class GreyReader:
             xyxy: float `(K, 4)` boxes in full-photo pixels.
             margin: the crop margin (`ReaderConfig.crop_margin`).
         """
+        views = self.views(pixels, scale, xyxy, margin)
+        return [v.name for v in views], np.array([v.p for v in views], np.float32)
+
+    def views(self, pixels: np.ndarray, scale: float, xyxy: np.ndarray, margin: float) -> list[GreyView]:
+        """Per box its `GreyView` (arguments as `read`)."""
         if len(xyxy) == 0:
-            return [], np.zeros(0, np.float32)
+            return []
         both = bool(self.spec.meta.get("upside_down", False))
         boxes = np.asarray(xyxy, np.float32) * np.float32(scale)
         batch, _rotated, owner = cut_crops(pixels, boxes, self.spec.input_size, margin, both_ways=both)
         logits, _ = run_classifier(self.spec, grey_views(batch))
         r = combine_views(np.asarray(logits, np.float32), owner, len(xyxy))
-        return [self.spec.classes[int(c)] for c in r.cls], np.asarray(r.p, np.float32)
+        names, probs = self.spec.classes, np.asarray(r.probs, np.float32)
+        pairs = enumerate(zip(r.cls, r.p, strict=True))
+        return [GreyView(names[int(c)], float(p), probs[k], tuple(names)) for k, (c, p) in pairs]
 
 
 def checked(d: Detection) -> bool:
@@ -168,39 +222,106 @@ def flag_by_grey(
     return out, flagged
 
 
+def read_grey(
+    grey: GreyReader | None, dets: Sequence[Detection], source: tuple[np.ndarray, float], margin: float
+) -> dict[tuple[float, ...], GreyView]:
+    """The grey reader's `GreyView` of every face-up detection, by its `xyxy` (empty without a
+    reader). `source`: the pixels the crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to
+    the photo; `margin`: the crop margin (`ReaderConfig.crop_margin`)."""
+    at = [d for d in dets if not d.face_down]
+    if grey is None or not at:
+        return {}
+    xyxy = np.array([d.xyxy for d in at], np.float32).reshape(-1, 4)
+    return {tuple(d.xyxy): v for d, v in zip(at, grey.views(source[0], source[1], xyxy, margin), strict=True)}
+
+
+def agrees(d: Detection, view: GreyView | None, clear_p: float | None) -> bool:
+    """Whether the grey reader names `d`'s reading too, from `clear_p` on: a flagged tile's doubt
+    is then cleared (`vision.face_checks`: agreement clears doubt, as flag 5 and the text reader).
+
+    >>> v = GreyView("6s", 0.95, np.array([0.95, 0.05]), ("6s", "9s"))
+    >>> d = Detection((0, 0, 6, 8), "6s", 0.5, uncertain=True)
+    >>> agrees(d, v, GREY_CLEAR_P), agrees(d, v, None), agrees(replace(d, tile="9s"), v, GREY_CLEAR_P)
+    (True, False, False)
+    """
+    return clear_p is not None and view is not None and view.name == d.tile and view.p >= clear_p
+
+
+def doubt_by_grey(
+    dets: Sequence[Detection], views: Sequence[GreyView | None], doubt_p: float | None = GREY_DOUBT_P
+) -> list[Detection]:
+    """`dets` with every unflagged tile of a `CHECKED` kind that the grey reader reads as another
+    tile (a suit or honour tile: not `none`, a back or a flower — its weak word for a face whose art
+    it never saw) while giving its reading less than `doubt_p` flagged, that reading its runner-up;
+    `views` in the order of `dets` (None: not read).
+
+    >>> d = [Detection((0, 0, 6, 8), "6s", 0.9), Detection((9, 0, 15, 8), "2p", 0.9)]
+    >>> v = GreyView("9s", 0.6, np.array([0.1, 0.6, 0.3]), ("6s", "9s", "none"))
+    >>> [(x.uncertain, x.second) for x in doubt_by_grey(d, [v, None])]
+    [(True, '9s'), (False, None)]
+    >>> doubt_by_grey(d, [replace(v, name="none"), None])[0].uncertain  # it sees no tile: no word
+    False
+    """
+    out = list(dets)
+    for k, (d, v) in enumerate(zip(dets, views, strict=True)):
+        if doubt_p is None or v is None or d.uncertain or not checked(d) or v.name == d.tile:
+            continue
+        if tile_of(v.name) is not None and v.p_of(d.tile) < doubt_p:
+            out[k] = replace(d, uncertain=True, second=v.name)
+    return out
+
+
 def grey_check(
-    grey: GreyReader | None,
+    seen: dict[tuple[float, ...], GreyView],
     dets: Sequence[Detection],
     source: tuple[np.ndarray, float],
-    min_p: float | None,
-    margin: float,
-    rename_p: float | None = GREY_RENAME_P,
+    config: ReaderConfig,
+    text: TextReader | None = None,
 ) -> list[Detection]:
-    """The detections after the rule (unchanged without a grey reader or with `min_p` None).
+    """The detections after the grey reader's rules (`read_grey`'s views `seen`, by box; nothing
+    changes without them or with `config.grey_flag_p` None): the disagreement (`flag_by_grey`),
+    the doubt (`doubt_by_grey`), then the 萬 tiles it doubts, read as text
+    (`vision.grey_text.check_characters`, with `text`).
 
     Args:
-        source: the pixels the crops are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
-        margin: the crop margin (`ReaderConfig.crop_margin`).
-        rename_p: from this grey probability on the tile takes the grey reading (None: never).
+        source: the pixels the faces are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
     """
-    if grey is None or min_p is None:
+    if not seen or config.grey_flag_p is None:
         return list(dets)
-    at = [d for d in dets if checked(d)]
-    xyxy = np.array([d.xyxy for d in at], np.float32).reshape(-1, 4)
-    names, p = grey.read(source[0], source[1], xyxy, margin)
-    return flag_by_grey(dets, names, p, min_p, rename_p)[0]
+    from vision.grey_text import check_characters
+
+    views = [seen.get(tuple(d.xyxy)) if not d.face_down else None for d in dets]
+    at = [k for k, d in enumerate(dets) if checked(d) and views[k] is not None]
+    names = [views[k].name for k in at]  # type: ignore[union-attr]
+    p = np.array([views[k].p for k in at], np.float32)  # type: ignore[union-attr]
+    sub = [dets[k] for k in at]
+    flagged, _ = flag_by_grey(sub, names, p, config.grey_flag_p, config.grey_rename_p)
+    out = list(dets)
+    for k, d in zip(at, flagged, strict=True):
+        out[k] = d
+    renamed = [out[k].tile != dets[k].tile for k in range(len(dets))]
+    keep = [None if r else v for r, v in zip(renamed, views, strict=True)]
+    out = doubt_by_grey(out, keep, config.grey_doubt_p)
+    return check_characters(out, keep, text, source, config.grey_text_p)
 
 
 __all__ = [
     "CHECKED",
     "ERROR_CODES",
+    "GREY_CLEAR_P",
+    "GREY_DOUBT_P",
     "GREY_FLAG_P",
     "GREY_MODEL_FILE",
     "GREY_RENAME_P",
+    "GREY_TEXT_P",
     "GreyModelError",
     "GreyReader",
+    "GreyView",
+    "agrees",
     "checked",
+    "doubt_by_grey",
     "flag_by_grey",
     "grey_check",
+    "read_grey",
     "suit_of",
 ]

@@ -40,7 +40,7 @@ from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look, grey_look_both
-from vision.grey_reader import GREY_MODEL_FILE, GreyReader, grey_check
+from vision.grey_reader import GREY_MODEL_FILE, GreyReader, grey_check, read_grey
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (
@@ -209,8 +209,9 @@ class TileReader:
             shown = still_shown(shown, *was, flags, readings.cls)
         n = name_boxes(xyxy, loaded.scale, class_ids, conf, readings, flags, shown, classes, self._back_class)
         result.rejected += n.rejected
-        dets, clear = check_faces(n.dets, n.probs, clf.classes, source, self.text, self.config, n.show)
-        timing["classify"] = (time.perf_counter() - t1) * 1000.0
+        cfg = self.config  # the grey reader's views: agreement clears, disagreement and doubt flag
+        seen = read_grey(self.grey if cfg.grey_flag_p is not None else None, n.dets, source, cfg.crop_margin)
+        dets, clear = check_faces(n.dets, n.probs, clf.classes, source, self.text, cfg, n.show, seen)
         gaps = rack_gaps(dets)  # a lone back among standing faces: the rack between two groups
         result.rejected += [Rejected(d.xyxy, d.conf) for d, gap in zip(dets, gaps, strict=True) if gap]
         dets = [d for d, gap in zip(dets, gaps, strict=True) if not gap]
@@ -222,10 +223,8 @@ class TileReader:
         result.detections, result.groups = arrange(dets, size, fifth, red, result.rejected, clear)  # and dice
         if self.config.flag_geometry:  # flag 6: two boxes in one slot, a box no tile's width
             result.detections = flag_doubled(result.detections)
-        cfg, t2 = self.config, time.perf_counter()  # a sure grey reading that disagrees flags the tile
-        grey = (cfg.grey_flag_p, cfg.crop_margin, cfg.grey_rename_p)
-        result.detections = grey_check(self.grey, result.detections, source, *grey)
-        timing["classify"] += (time.perf_counter() - t2) * 1000.0
+        result.detections = grey_check(seen, result.detections, source, cfg, self.text)
+        timing["classify"] = (time.perf_counter() - t1) * 1000.0
         return result
 
     def _first_pass(self, pix: np.ndarray, weak: list | None = None) -> tuple[np.ndarray, ...]:

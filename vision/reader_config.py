@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
 from vision.grey_look import GREY_MIN_P
-from vision.grey_reader import GREY_FLAG_P, GREY_RENAME_P
+from vision.grey_reader import GREY_CLEAR_P, GREY_DOUBT_P, GREY_FLAG_P, GREY_RENAME_P, GREY_TEXT_P
 from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
@@ -71,6 +71,16 @@ class ReaderConfig:
         grey_rename_p: from this grey probability on such a tile, flagged or not, takes the grey
             reading, the colour reading its runner-up, flagged unless that was the colour
             reading's own runner-up (`GREY_RENAME_P`); None: the grey reader only flags.
+        grey_doubt_p: an unflagged dot, bamboo, honour or flower tile whose reading the grey
+            reader gives less than this is flagged (`vision.grey_reader.doubt_by_grey`,
+            `GREY_DOUBT_P`); None: it flags only what it reads otherwise.
+        grey_clear_p: a tile flagged for the colour reader's doubt whose reading the grey reader
+            names too from this probability on is not flagged (agreement clears doubt:
+            `vision.grey_reader.agrees`, `GREY_CLEAR_P`; never a fifth copy or a doubled box);
+            None: the flag stays.
+        grey_text_p: an unflagged 萬 tile whose reading the grey reader gives less than this is
+            read as text, flagged unless the text reader names its reading, renamed where it names
+            another 萬 surely (`vision.grey_text`, `GREY_TEXT_P`); None: 萬 tiles are not looked at.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
@@ -112,6 +122,9 @@ class ReaderConfig:
     sticks_flag_conf: float | None = STICKS_FLAG_CONF
     grey_flag_p: float | None = GREY_FLAG_P
     grey_rename_p: float | None = GREY_RENAME_P
+    grey_doubt_p: float | None = GREY_DOUBT_P
+    grey_clear_p: float | None = GREY_CLEAR_P
+    grey_text_p: float | None = GREY_TEXT_P
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P

@@ -18,6 +18,7 @@ from vision.grey_reader import (
     GREY_RENAME_P,
     GreyModelError,
     GreyReader,
+    GreyView,
     checked,
     flag_by_grey,
     grey_check,
@@ -26,6 +27,14 @@ from vision.grey_reader import (
 from vision.modelfiles import ModelError, models_dir
 from vision.reader import TileReader
 from vision.testing import CLASS_CODES, build_classifier, build_localizer, paint_scene
+
+
+def view(name: str, p: float, **others: float) -> GreyView:
+    """A grey reading of `name` at `p`, the other classes at `others` (the rest shared evenly)."""
+    classes = tuple(CLASS_CODES)
+    rest = (1.0 - p - sum(others.values())) / max(1, len(classes) - 1 - len(others))
+    probs = np.array([p if c == name else others.get(c, rest) for c in classes], np.float32)
+    return GreyView(name, p, probs, classes)
 
 
 def det(tile: str, uncertain: bool = False, face_down: bool = False, x: float = 0.0) -> Detection:
@@ -112,11 +121,13 @@ def test_the_readings_follow_the_tiles_looked_at():
     assert [(d.tile, d.uncertain) for d in out] == [("3m", False), ("6s", True), ("C", True), ("7p", False)]
 
 
-def test_without_a_reader_or_a_bar_nothing_changes():
+def test_without_views_or_a_bar_nothing_changes():
     dets = [det("6s")]
     pixels = np.zeros((100, 100, 3), np.uint8)
-    assert grey_check(None, dets, (pixels, 1.0), GREY_FLAG_P, 0.0) == dets
-    assert grey_check(object(), dets, (pixels, 1.0), None, 0.0) == dets  # type: ignore[arg-type]
+    seen = {dets[0].xyxy: view("9s", 0.99)}
+    assert grey_check({}, dets, (pixels, 1.0), ReaderConfig()) == dets
+    assert grey_check(seen, dets, (pixels, 1.0), ReaderConfig(grey_flag_p=None)) == dets
+    assert grey_check(seen, dets, (pixels, 1.0), ReaderConfig())[0].tile == "9s"
 
 
 SIZE = (1600, 1200)
