@@ -78,7 +78,7 @@ unchanged."""
 GREY_DOUBT_P = 0.2
 """Below this grey probability of its reading, an unflagged dot, bamboo, honour or flower tile the
 grey reader reads as another suit or honour tile is flagged (`doubt_by_grey`)."""
-GREY_CLEAR_P = 0.9
+GREY_CLEAR_P = 0.8
 """From this grey probability of the same reading, a tile flagged for the colour reader's doubt is
 cleared (`agrees`)."""
 GREY_TEXT_P = 0.7
