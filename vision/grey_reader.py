@@ -41,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -58,10 +57,6 @@ from vision.modelfiles import (
     run_classifier,
 )
 from vision.reading import combine_views
-
-if TYPE_CHECKING:
-    from vision.reader_config import ReaderConfig
-    from vision.text_reader import TextReader
 
 GREY_MODEL_FILE = "grey_classifier.onnx"
 """The grey reader's model, beside the classifier (optional: without it the reader reads as before)."""
@@ -271,40 +266,6 @@ def doubt_by_grey(
     return out
 
 
-def grey_check(
-    seen: dict[tuple[float, ...], GreyView],
-    dets: Sequence[Detection],
-    source: tuple[np.ndarray, float],
-    config: ReaderConfig,
-    text: TextReader | None = None,
-) -> list[Detection]:
-    """The detections after the grey reader's rules (`read_grey`'s views `seen`, by box; nothing
-    changes without them or with `config.grey_flag_p` None): the disagreement (`flag_by_grey`),
-    the doubt (`doubt_by_grey`), then the 萬 tiles it doubts, read as text
-    (`vision.grey_text.check_characters`, with `text`).
-
-    Args:
-        source: the pixels the faces are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
-    """
-    if not seen or config.grey_flag_p is None:
-        return list(dets)
-    from vision.grey_text import check_characters
-
-    views = [seen.get(tuple(d.xyxy)) if not d.face_down else None for d in dets]
-    at = [k for k, d in enumerate(dets) if checked(d) and views[k] is not None]
-    names = [views[k].name for k in at]  # type: ignore[union-attr]
-    p = np.array([views[k].p for k in at], np.float32)  # type: ignore[union-attr]
-    sub = [dets[k] for k in at]
-    flagged, _ = flag_by_grey(sub, names, p, config.grey_flag_p, config.grey_rename_p)
-    out = list(dets)
-    for k, d in zip(at, flagged, strict=True):
-        out[k] = d
-    renamed = [out[k].tile != dets[k].tile for k in range(len(dets))]
-    keep = [None if r else v for r, v in zip(renamed, views, strict=True)]
-    out = doubt_by_grey(out, keep, config.grey_doubt_p)
-    return check_characters(out, keep, text, source, config.grey_text_p)
-
-
 __all__ = [
     "CHECKED",
     "ERROR_CODES",
@@ -321,7 +282,6 @@ __all__ = [
     "checked",
     "doubt_by_grey",
     "flag_by_grey",
-    "grey_check",
     "read_grey",
     "suit_of",
 ]

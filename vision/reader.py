@@ -40,7 +40,8 @@ from vision.flag_geometry import flag_doubled
 from vision.flagging import load_flag_model, still_shown
 from vision.gaps import append_views, fill_gaps
 from vision.grey_look import grey_look, grey_look_both
-from vision.grey_reader import GREY_MODEL_FILE, GreyReader, grey_check, read_grey
+from vision.grey_pass import grey_check
+from vision.grey_reader import GREY_MODEL_FILE, GreyReader, read_grey
 from vision.image import ImageError, LoadedImage, open_image
 from vision.markers import red_markers, red_shares
 from vision.modelfiles import (

@@ -11,7 +11,8 @@ from vision import ReaderConfig
 from vision.arrange import arrange
 from vision.detection import Detection
 from vision.face_checks import check_faces
-from vision.grey_reader import GREY_CLEAR_P, GREY_DOUBT_P, GREY_TEXT_P, GreyView, doubt_by_grey, grey_check
+from vision.grey_pass import grey_check
+from vision.grey_reader import GREY_CLEAR_P, GREY_DOUBT_P, GREY_TEXT_P, GreyView, doubt_by_grey
 from vision.grey_text import CONFIRM_P, check_characters, decide, doubted
 from vision.modelfiles import CLASS_CODES
 from vision.text_check import TEXT_MIN_SCORE

@@ -12,6 +12,7 @@ import pytest
 
 from vision import ReaderConfig
 from vision.detection import Detection
+from vision.grey_pass import grey_check
 from vision.grey_reader import (
     GREY_FLAG_P,
     GREY_MODEL_FILE,
@@ -21,7 +22,6 @@ from vision.grey_reader import (
     GreyView,
     checked,
     flag_by_grey,
-    grey_check,
     suit_of,
 )
 from vision.modelfiles import ModelError, models_dir

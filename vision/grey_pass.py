@@ -1,0 +1,53 @@
+"""The grey reader's rules on the arranged detections (`vision.grey_reader`, `vision.grey_text`),
+run last by the reader: the disagreement (`flag_by_grey`), the doubt (`doubt_by_grey`), then the
+萬 tiles it doubts read as text (`check_characters`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.detection import Detection
+from vision.grey_reader import GreyView, checked, doubt_by_grey, flag_by_grey
+from vision.grey_text import check_characters
+
+if TYPE_CHECKING:
+    from vision.reader_config import ReaderConfig
+    from vision.text_reader import TextReader
+
+
+def grey_check(
+    seen: dict[tuple[float, ...], GreyView],
+    dets: Sequence[Detection],
+    source: tuple[np.ndarray, float],
+    config: ReaderConfig,
+    text: TextReader | None = None,
+) -> list[Detection]:
+    """The detections after the grey reader's rules (`read_grey`'s views `seen`, by box; nothing
+    changes without them or with `config.grey_flag_p` None): the disagreement (`flag_by_grey`),
+    the doubt (`doubt_by_grey`), then the 萬 tiles it doubts, read as text
+    (`vision.grey_text.check_characters`, with `text`).
+
+    Args:
+        source: the pixels the faces are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
+    """
+    if not seen or config.grey_flag_p is None:
+        return list(dets)
+    views = [seen.get(tuple(d.xyxy)) if not d.face_down else None for d in dets]
+    at = [k for k, d in enumerate(dets) if checked(d) and views[k] is not None]
+    names = [views[k].name for k in at]  # type: ignore[union-attr]
+    p = np.array([views[k].p for k in at], np.float32)  # type: ignore[union-attr]
+    sub = [dets[k] for k in at]
+    flagged, _ = flag_by_grey(sub, names, p, config.grey_flag_p, config.grey_rename_p)
+    out = list(dets)
+    for k, d in zip(at, flagged, strict=True):
+        out[k] = d
+    renamed = [out[k].tile != dets[k].tile for k in range(len(dets))]
+    keep = [None if r else v for r, v in zip(renamed, views, strict=True)]
+    out = doubt_by_grey(out, keep, config.grey_doubt_p)
+    return check_characters(out, keep, text, source, config.grey_text_p)
+
+
+__all__ = ["grey_check"]
