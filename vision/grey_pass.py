@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.detection import Detection
-from vision.grey_reader import GreyView, checked, doubt_by_grey, flag_by_grey
+from vision.grey_reader import GreyView, doubt_by_grey, flag_by_grey
 from vision.grey_text import check_characters
 
 if TYPE_CHECKING:
@@ -36,17 +36,9 @@ def grey_check(
     if not seen or config.grey_flag_p is None:
         return list(dets)
     views = [seen.get(tuple(d.xyxy)) if not d.face_down else None for d in dets]
-    at = [k for k, d in enumerate(dets) if checked(d) and views[k] is not None]
-    names = [views[k].name for k in at]  # type: ignore[union-attr]
-    p = np.array([views[k].p for k in at], np.float32)  # type: ignore[union-attr]
-    sub = [dets[k] for k in at]
-    flagged, _ = flag_by_grey(sub, names, p, config.grey_flag_p, config.grey_rename_p)
-    out = list(dets)
-    for k, d in zip(at, flagged, strict=True):
-        out[k] = d
-    renamed = [out[k].tile != dets[k].tile for k in range(len(dets))]
-    keep = [None if r else v for r, v in zip(renamed, views, strict=True)]
-    out = doubt_by_grey(out, keep, config.grey_doubt_p)
+    out, changed = flag_by_grey(dets, views, config.grey_flag_p, config.grey_rename_p)
+    keep = [None if k in changed and out[k].tile != dets[k].tile else v for k, v in enumerate(views)]
+    out = doubt_by_grey(out, keep, config.grey_doubt_p)  # a renamed tile is not doubted again
     return check_characters(out, keep, text, source, config.grey_text_p)
 
 

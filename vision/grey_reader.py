@@ -177,42 +177,40 @@ def checked(d: Detection) -> bool:
 
 def flag_by_grey(
     dets: Sequence[Detection],
-    names: Sequence[str],
-    p: np.ndarray,
+    views: Sequence[GreyView | None],
     min_p: float = GREY_FLAG_P,
     rename_p: float | None = GREY_RENAME_P,
 ) -> tuple[list[Detection], list[int]]:
-    """`(detections, indices changed)`: the rule of the module docstring, given the grey
-    readings `names` / `p` of the detections `checked` (in their order); `rename_p` None never
-    renames. A tile flagged already is only renamed.
+    """`(detections, indices changed)`: the rule of the module docstring, given the grey views of
+    `dets` (in their order; None: not read; only the `checked` tiles are looked at); `rename_p`
+    None never renames. A tile flagged already is only renamed.
 
+    >>> v = lambda name, p: GreyView(name, p, np.array([p]), (name,))
     >>> d = [Detection((0, 0, 6, 8), "6s", 0.9), Detection((9, 0, 15, 8), "3m", 0.9)]
-    >>> out, k = flag_by_grey(d, ["9s"], np.array([0.8]))
+    >>> out, k = flag_by_grey(d, [v("9s", 0.8), v("9m", 0.99)])  # 萬: the text reader's
     >>> k, out[0].tile, out[0].uncertain, out[0].second, out[1].uncertain
     ([0], '6s', True, '9s', False)
-    >>> out, _ = flag_by_grey(d, ["9s"], np.array([0.95]))  # sure: renamed, the colour reading second
+    >>> out, _ = flag_by_grey(d, [v("9s", 0.95), None])  # sure: renamed, the colour reading second
     >>> out[0].tile, out[0].uncertain, out[0].second
     ('9s', True, '6s')
-    >>> out, _ = flag_by_grey([replace(d[0], second="9s")], ["9s"], np.array([0.95]))
+    >>> out, _ = flag_by_grey([replace(d[0], second="9s")], [v("9s", 0.95)])
     >>> out[0].tile, out[0].uncertain  # the colour's own runner-up: both name it
     ('9s', False)
-    >>> out, k = flag_by_grey([replace(d[0], uncertain=True, second="8s")], ["9s"], np.array([0.8]))
+    >>> out, k = flag_by_grey([replace(d[0], uncertain=True, second="8s")], [v("9s", 0.8)])
     >>> k, out[0].second  # flagged already, not sure enough to rename: as it was
     ([], '8s')
     """
     out, flagged = list(dets), []
-    at = [k for k, d in enumerate(dets) if checked(d)]
-    for k, name, pk in zip(at, names, p, strict=True):
-        d = dets[k]
-        if name in (d.tile, "none", BACK) or float(pk) < min_p:
+    for k, (d, v) in enumerate(zip(dets, views, strict=True)):
+        if v is None or not checked(d) or v.name in (d.tile, "none", BACK) or v.p < min_p:
             continue
-        sure = rename_p is not None and float(pk) >= rename_p
+        sure = rename_p is not None and v.p >= rename_p
         if d.uncertain and not sure:
             continue
         if sure:  # both readers name it (the colour's runner-up): agreement, no frame
-            out[k] = replace(d, tile=name, uncertain=d.second != name, second=d.tile)
+            out[k] = replace(d, tile=v.name, uncertain=d.second != v.name, second=d.tile)
         else:
-            out[k] = replace(d, uncertain=True, second=name)
+            out[k] = replace(d, uncertain=True, second=v.name)
         flagged.append(k)
     return out, flagged
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.detection import Detection
 from vision.grey_reader import GreyView, suit_of
-from vision.text_check import TEXT_MIN_SCORE, face_crop
+from vision.text_check import TEXT_MIN_SCORE, read_faces
 
 if TYPE_CHECKING:
     from vision.text_reader import TextReader
@@ -90,10 +90,7 @@ def check_characters(
     todo = [k for k, (d, v) in enumerate(zip(dets, views, strict=True)) if doubted(d, v, text_p)]
     if text is None or not todo:
         return out
-    faces = [face_crop(source[0], source[1], dets[k]) for k in todo]
-    keep = [k for k, f in zip(todo, faces, strict=True) if min(f.shape[:2]) >= 8]
-    faces = [faces[todo.index(k)] for k in keep]
-    for k, reading in zip(keep, text.read(faces, sideways=[dets[k].rotated for k in keep]), strict=True):
+    for k, reading in read_faces(text, source[0], source[1], dets, todo):
         out[k] = decide(dets[k], views[k], reading.best, reading.score)  # type: ignore[arg-type]
     return out
 

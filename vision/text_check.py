@@ -100,6 +100,10 @@ def decide(
     return replace(det, tile=best, uncertain=weak is not None and reading.score < weak, second=det.tile)
 
 
+MIN_FACE_PX = 8
+"""A face smaller than this a side (pixels of the crop source) is not read as text."""
+
+
 def face_crop(pixels: np.ndarray, scale: float, det: Detection) -> np.ndarray:
     """The face of `det` cut from `pixels` (`(h, w, 3)` uint8 RGB at `scale` of the full photo),
     BGR, a sideways tile turned upright (90° one way; the text reader's 180° turn covers the other,
@@ -127,14 +131,25 @@ def check_with_text(
         dets: detections, `xyxy` in pixels of the full photo.
         pixels: `(h, w, 3)` uint8 RGB, the photo at `scale` (the reader's crop source).
     """
-    todo = [k for k, d in enumerate(dets) if wants_text(d)]
-    faces = [face_crop(pixels, scale, dets[k]) for k in todo]
-    keep = [k for k, f in zip(todo, faces, strict=True) if min(f.shape[:2]) >= 8]
-    readings = text.read([faces[todo.index(k)] for k in keep], sideways=[dets[k].rotated for k in keep])
     out = list(dets)
-    for k, reading in zip(keep, readings, strict=True):
+    for k, reading in read_faces(text, pixels, scale, dets, [k for k, d in enumerate(dets) if wants_text(d)]):
         out[k] = decide(out[k], reading, min_score, weak=weak)
     return out
+
+
+def read_faces(
+    text: TextReader, pixels: np.ndarray, scale: float, dets: Sequence[Detection], todo: Sequence[int]
+) -> list[tuple[int, TextReading]]:
+    """`(k, reading)` for each detection `dets[k]` of `todo` whose face (`face_crop`) is at least
+    `MIN_FACE_PX` a side, all read in one batch (a sideways tile read as it lies too).
+
+    Args:
+        pixels: `(h, w, 3)` uint8 RGB, the photo at `scale` of the full photo.
+    """
+    faces = {k: face_crop(pixels, scale, dets[k]) for k in todo}
+    keep = [k for k in todo if min(faces[k].shape[:2]) >= MIN_FACE_PX]
+    readings = text.read([faces[k] for k in keep], sideways=[dets[k].rotated for k in keep])
+    return list(zip(keep, readings, strict=True))
 
 
 __all__ = [
@@ -146,6 +161,7 @@ __all__ = [
     "check_with_text",
     "decide",
     "face_crop",
+    "read_faces",
     "same_view",
     "wants_text",
 ]

@@ -73,7 +73,7 @@ def test_a_face_down_tile_is_not_looked_at_a_flagged_one_is():
 )
 def test_a_flagged_tile_is_only_renamed(p, runner_up, tile, uncertain, second):
     d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.5, uncertain=True, second=runner_up)
-    out, at = flag_by_grey([d], ["9s"], np.array([p]))
+    out, at = flag_by_grey([d], [view("9s", p)])
     assert at == ([0] if tile != "6s" else [])
     assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, uncertain, second)
 
@@ -90,7 +90,7 @@ def test_a_flagged_tile_is_only_renamed(p, runner_up, tile, uncertain, second):
     ],
 )
 def test_the_rule(tile, grey, p, flagged):
-    out, at = flag_by_grey([det(tile)], [grey], np.array([p]), rename_p=None)
+    out, at = flag_by_grey([det(tile)], [view(grey, p)], rename_p=None)
     assert out[0].uncertain is flagged
     assert at == ([0] if flagged else [])
     assert out[0].second == (grey if flagged else None)
@@ -109,14 +109,15 @@ def test_the_rule(tile, grey, p, flagged):
 )
 def test_a_sure_grey_reading_renames(p, runner_up, tile, uncertain, second):
     d = Detection((0.0, 0.0, 60.0, 80.0), "6s", 0.9, second=runner_up)
-    out, at = flag_by_grey([d], ["9s"], np.array([p]))
+    out, at = flag_by_grey([d], [view("9s", p)])
     assert at == [0]
     assert (out[0].tile, out[0].uncertain, out[0].second) == (tile, uncertain, second)
 
 
 def test_the_readings_follow_the_tiles_looked_at():
     dets = [det("3m"), det("6s", x=70), det("C", uncertain=True, x=140), det("7p", x=210)]
-    out, at = flag_by_grey(dets, ["9s", "C", "7p"], np.array([0.8, 0.99, 0.99]))
+    views = [view("9s", 0.99), view("9s", 0.8), view("C", 0.99), view("7p", 0.99)]  # the 3m is not looked at
+    out, at = flag_by_grey(dets, views)
     assert at == [1]
     assert [(d.tile, d.uncertain) for d in out] == [("3m", False), ("6s", True), ("C", True), ("7p", False)]
 
