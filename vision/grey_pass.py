@@ -1,6 +1,7 @@
-"""The grey reader's rules on the arranged detections (`vision.grey_reader`, `vision.grey_text`),
-run last by the reader: the disagreement (`flag_by_grey`), the doubt (`doubt_by_grey`), then the
-萬 tiles it doubts read as text (`check_characters`)."""
+"""The grey reader's rules on the arranged detections (`vision.grey_reader`, `vision.grey_doubt`,
+`vision.grey_text`), run last by the reader: the disagreement (`flag_by_grey`), the doubt
+(`doubt_by_grey`; an honour the text reader names is not doubted, `text_veto`), then the 萬
+tiles it doubts read as text (`check_characters`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.detection import Detection
-from vision.grey_reader import GreyView, doubt_by_grey, flag_by_grey
+from vision.grey_doubt import doubt_by_grey, text_veto
+from vision.grey_reader import GreyView, flag_by_grey
 from vision.grey_text import check_characters
 
 if TYPE_CHECKING:
@@ -27,8 +29,8 @@ def grey_check(
 ) -> list[Detection]:
     """The detections after the grey reader's rules (`read_grey`'s views `seen`, by box; nothing
     changes without them or with `config.grey_flag_p` None): the disagreement (`flag_by_grey`),
-    the doubt (`doubt_by_grey`), then the 萬 tiles it doubts, read as text
-    (`vision.grey_text.check_characters`, with `text`).
+    the doubt (`vision.grey_doubt`; an honour the text reader names is not doubted), then the
+    萬 tiles it doubts, read as text (`vision.grey_text.check_characters`, with `text`).
 
     Args:
         source: the pixels the faces are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
@@ -38,7 +40,8 @@ def grey_check(
     views = [seen.get(tuple(d.xyxy)) if not d.face_down else None for d in dets]
     out, changed = flag_by_grey(dets, views, config.grey_flag_p, config.grey_rename_p)
     keep = [None if k in changed and out[k].tile != dets[k].tile else v for k, v in enumerate(views)]
-    out = doubt_by_grey(out, keep, config.grey_doubt_p)  # a renamed tile is not doubted again
+    doubted = doubt_by_grey(out, keep, config.grey_doubt_p)  # a renamed tile is not doubted again
+    out = text_veto(out, doubted, text, source)  # an honour the text reader names is not doubted
     return check_characters(out, keep, text, source, config.grey_text_p)
 
 

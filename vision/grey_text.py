@@ -8,8 +8,12 @@ gives the colour reading little (`GREY_TEXT_P`), the tile is worth one text read
 the whole rest of the photo's reading, so it runs on a few tiles, never on every 萬:
 
 - the text reader's best word is the reading itself (`CONFIRM_P`): the tile stays as it was;
+- it names another 萬 from `vision.text_check.WEAK_RENAME` (the bar from which its word is trusted
+  against any reading): the tile takes that reading, flagged, the colour reading its runner-up;
 - it names another 萬 from `vision.text_check.TEXT_MIN_SCORE` (the bar from which it decides a
-  flagged character tile): the tile takes that reading, flagged, the colour reading its runner-up;
+  flagged character tile): the tile is flagged, that word its runner-up — against a grey reader
+  that still gives the reading 0.7 to 0.85, a weaker word does not rename (an American set's 三萬,
+  which it reads 二萬 at 0.11 to 0.40);
 - otherwise the tile is flagged (the grey reading its runner-up where that is another 萬).
 
 Measured with whole sets held out (`datasets/reports/model-history.md`, "The grey reader, second
@@ -26,7 +30,7 @@ import numpy as np
 
 from vision.detection import Detection
 from vision.grey_reader import GreyView, suit_of
-from vision.text_check import TEXT_MIN_SCORE, read_faces
+from vision.text_check import TEXT_MIN_SCORE, WEAK_RENAME, read_faces
 
 if TYPE_CHECKING:
     from vision.text_reader import TextReader
@@ -58,8 +62,10 @@ def decide(d: Detection, view: GreyView, best: str, score: float) -> Detection:
 
     >>> v = GreyView("3m", 0.9, np.array([0.9, 0.05]), ("3m", "2m"))
     >>> d = Detection((0, 0, 6, 8), "3m", 0.9, second="5m")
-    >>> x = decide(d, v, "2m", 0.39); (x.tile, x.uncertain, x.second)
+    >>> x = decide(d, v, "2m", 0.62); (x.tile, x.uncertain, x.second)
     ('2m', True, '3m')
+    >>> x = decide(d, v, "2m", 0.39); (x.tile, x.uncertain, x.second)
+    ('3m', True, '2m')
     >>> x = decide(d, v, "3m", 0.012); (x.tile, x.uncertain)
     ('3m', False)
     >>> x = decide(d, v, "F", 0.01); (x.tile, x.uncertain, x.second)
@@ -67,8 +73,10 @@ def decide(d: Detection, view: GreyView, best: str, score: float) -> Detection:
     """
     if best == d.tile and score >= CONFIRM_P:
         return d
-    if suit_of(best) == "m" and score >= TEXT_MIN_SCORE:
-        return replace(d, tile=best, uncertain=True, second=d.tile)
+    if suit_of(best) == "m" and best != d.tile and score >= TEXT_MIN_SCORE:
+        if score >= WEAK_RENAME:
+            return replace(d, tile=best, uncertain=True, second=d.tile)
+        return replace(d, uncertain=True, second=best)
     other = suit_of(view.name) == "m" and view.name != d.tile
     return replace(d, uncertain=True, second=view.name if other else d.second)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
+from vision.grey_doubt import GREY_DOUBT_P
 from vision.grey_look import GREY_MIN_P
-from vision.grey_reader import GREY_CLEAR_P, GREY_DOUBT_P, GREY_FLAG_P, GREY_RENAME_P, GREY_TEXT_P
+from vision.grey_reader import GREY_CLEAR_P, GREY_FLAG_P, GREY_RENAME_P, GREY_TEXT_P
 from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
@@ -71,9 +72,10 @@ class ReaderConfig:
         grey_rename_p: from this grey probability on such a tile, flagged or not, takes the grey
             reading, the colour reading its runner-up, flagged unless that was the colour
             reading's own runner-up (`GREY_RENAME_P`); None: the grey reader only flags.
-        grey_doubt_p: an unflagged dot, bamboo, honour or flower tile whose reading the grey
-            reader gives less than this is flagged (`vision.grey_reader.doubt_by_grey`,
-            `GREY_DOUBT_P`); None: it flags only what it reads otherwise.
+        grey_doubt_p: an unflagged dot, bamboo, honour or flower tile that the grey reader reads
+            as another tile, giving its reading less than this, is flagged (`GREY_DOUBT_P`), as
+            are the tiles of the other doubts of `vision.grey_doubt` (it is sure of nothing, sees
+            no tile on a suit face, gives the runner-up as much); None: no doubt at all.
         grey_clear_p: a tile flagged for the colour reader's doubt whose reading the grey reader
             names too from this probability on is not flagged (agreement clears doubt:
             `vision.grey_reader.agrees`, `GREY_CLEAR_P`; never a fifth copy or a doubled box);

@@ -1,6 +1,7 @@
-"""The grey reader's second pass (`vision.grey_reader`, `vision.grey_text`): its doubt flags a tile
-whose reading it gives little, its sure agreement clears a flag the colour reader's doubt raised
-(never a fifth copy), and a 萬 tile it doubts is read as text — confirmed, renamed or flagged."""
+"""The grey reader's second pass (`vision.grey_reader`, `vision.grey_doubt`, `vision.grey_text`):
+its doubt flags a tile whose reading it gives little, its sure agreement clears a flag the colour
+reader's doubt raised (never a fifth copy), and a 萬 tile it doubts is read as text — confirmed,
+renamed or flagged."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from vision import ReaderConfig
 from vision.arrange import arrange
 from vision.detection import Detection
 from vision.face_checks import check_faces
+from vision.grey_doubt import GREY_DOUBT_P, doubt_by_grey
 from vision.grey_pass import grey_check
-from vision.grey_reader import GREY_CLEAR_P, GREY_DOUBT_P, GREY_TEXT_P, GreyView, doubt_by_grey
+from vision.grey_reader import GREY_CLEAR_P, GREY_TEXT_P, GreyView
 from vision.grey_text import CONFIRM_P, check_characters, decide, doubted
 from vision.modelfiles import CLASS_CODES
-from vision.text_check import TEXT_MIN_SCORE
+from vision.text_check import TEXT_MIN_SCORE, WEAK_RENAME
 from vision.text_reader import TEXT_CODES, TextReading
 
 PIXELS = np.full((400, 1200, 3), 200, np.uint8)
@@ -67,7 +69,7 @@ def test_a_grey_view_gives_every_class_its_probability():
         ("9s", "6s", 0.44, 0.44, False, None),  # both read 6s..: the reading has 0.44, not doubted
         ("6s", "6s", 0.44, 0.44, False, None),
         ("8s", "9s", 0.15, 0.05, True, "9s"),
-        ("8s", "none", 0.15, 0.05, False, None),  # it sees no tile: set A's 白, its art never seen
+        ("8s", "none", 0.45, 0.05, False, None),  # it sees no tile: set A's 白, its art never seen
         ("W", "flower", 0.3, 0.15, False, None),  # nor a flower: set A's 西
         ("flower", "5s", 0.24, 0.19, True, "5s"),  # a 5s read as a flower: its grey reading second
         ("C", "F", 0.5, GREY_DOUBT_P + 0.005, False, None),  # over the bar: not doubted
@@ -146,8 +148,9 @@ def test_the_man_tiles_the_grey_reader_doubts(tile, uncertain, read_p, text_p, l
     [
         ("3m", CONFIRM_P, "3m", False, "5m"),  # the text reader confirms: as it was
         ("3m", CONFIRM_P / 2, "3m", True, "2m"),  # too weak to confirm: flagged, the grey 萬 second
-        ("2m", TEXT_MIN_SCORE, "2m", True, "3m"),  # another 萬, surely: renamed, flagged
-        ("2m", TEXT_MIN_SCORE / 2, "3m", True, "2m"),
+        ("2m", WEAK_RENAME, "2m", True, "3m"),  # another 萬, surely: renamed, flagged
+        ("2m", TEXT_MIN_SCORE, "3m", True, "2m"),  # another 萬, weakly: its runner-up, flagged
+        ("2m", TEXT_MIN_SCORE / 2, "3m", True, "2m"),  # too weak: the grey 萬 its runner-up
         ("F", 0.9, "3m", True, "2m"),  # not a 萬: only flagged
     ],
 )
@@ -160,13 +163,13 @@ def test_the_text_reader_decides_a_doubted_man_tile(best, score, tile, uncertain
 def test_only_the_doubted_man_tiles_are_read_as_text():
     dets = [det("2m"), det("3m", 1), det("5m", 2), det("9p", 3), det("5m", 4, uncertain=True)]
     views = [view("2m", 0.99), view("2m", 0.6, **{"3m": 0.1}), view("6m", 0.93, **{"5m": 0.02}), None, None]
-    text = FakeText([("2m", 0.39), ("6m", 0.46)])
+    text = FakeText([("2m", 0.59), ("6m", 0.46)])
     out = check_characters(dets, views, text, SOURCE, GREY_TEXT_P)
     assert text.faces == 2  # the 3m and the 6m; never the sure 2m, the 9p or the flagged 5m
     assert [(d.tile, d.uncertain, d.second) for d in out] == [
         ("2m", False, None),
         ("2m", True, "3m"),
-        ("6m", True, "5m"),  # R4's 六萬 the colour reader read 五萬
+        ("5m", True, "6m"),  # R4's 六萬 the colour reader read 五萬: its word too weak to rename
         ("9p", False, None),
         ("5m", True, None),
     ]
