@@ -17,7 +17,7 @@ tiles are `vision.grey_text`'s), with `DoubtBars`:
   `GREY_RACE_SECOND` or more of the grey reader, the reading itself under `GREY_RACE_P` (a 9條
   read 6條, 9條 second: the grey reader 0.44 / 0.28).
 
-A doubted honour tile is read as text (`text_veto`: a few faces, one batch): where its best word
+A doubted wind, 中 or 發 is read as text (`text_veto`: a few faces, one batch): where its best word
 names the reading from `vision.text_check.CONFIRM_MIN_SCORE`, the tile is not flagged — the text
 reader reads winds and dragons of any family (set A's 西: the grey reader sure of nothing, the text
 reader 西 at 0.50).
@@ -38,6 +38,7 @@ from scoring.tiles import tile_of
 from vision.detection import BACK, FLOWER, Detection
 from vision.grey_reader import GreyView, checked, suit_of
 from vision.text_check import CONFIRM_MIN_SCORE, read_faces
+from vision.text_reader import HONOURS
 
 if TYPE_CHECKING:
     from vision.text_reader import TextReader
@@ -136,9 +137,10 @@ def text_veto(
     text: TextReader | None,
     source: tuple[np.ndarray, float],
 ) -> list[Detection]:
-    """`after` with each honour tile the doubt flagged (unflagged in `before`, flagged in `after`,
-    the same tile) put back as it was where the text reader's best word names it from
-    `CONFIRM_MIN_SCORE` (one batch; unchanged without a text reader).
+    """`after` with each honour tile with a word (a wind, 中, 發: `HONOURS`; not 白) the doubt
+    flagged (unflagged in `before`, flagged in `after`, the same tile) put back as it was where
+    the text reader's best word names it from `CONFIRM_MIN_SCORE` (one batch; unchanged without a
+    text reader).
 
     Args:
         source: the pixels the faces are cut from (RGB uint8 `[H, W, 3]`) and their scale to the photo.
@@ -147,7 +149,7 @@ def text_veto(
     todo = [
         k
         for k, (b, a) in enumerate(zip(before, after, strict=True))
-        if a.uncertain and not b.uncertain and a.tile == b.tile and suit_of(a.tile) == "z"
+        if a.uncertain and not b.uncertain and a.tile == b.tile and a.tile in HONOURS
     ]
     if text is None or not todo:
         return out

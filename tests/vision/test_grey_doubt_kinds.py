@@ -100,6 +100,9 @@ def test_the_veto_reads_nothing_without_a_text_reader_or_a_new_flag():
     assert text.faces == 0  # flagged before the doubt: not the doubt's to take back
     text = FakeText([("N", 0.9)])
     assert text_veto(before, after, text, SOURCE)[0].uncertain  # it names another wind
+    text = FakeText([("C", 0.9)])
+    assert text_veto([det("P")], [det("P", uncertain=True)], text, SOURCE)[0].uncertain
+    assert text.faces == 0  # 白 has no word to read
 
 
 def test_the_reader_runs_the_veto_after_the_doubt():
