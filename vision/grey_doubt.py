@@ -95,22 +95,18 @@ def why_doubt(d: Detection, v: GreyView, bars: DoubtBars = DoubtBars()) -> str |
         return "lost"
     if bars.blank is not None and suit_of(d.tile) in "ps" and v.name in NO_TILE and p < bars.blank:
         return "blank"
-    second = d.second
-    if bars.race is not None and second is not None and second != d.tile and p < bars.race:
-        if v.p_of(second) >= bars.race_second:
-            return "race"
-    return None
+    second = d.second or d.tile  # no runner-up: no race
+    race = bars.race is not None and second != d.tile and p < bars.race
+    return "race" if race and v.p_of(second) >= bars.race_second else None
 
 
 def doubt_by_grey(
-    dets: Sequence[Detection],
-    views: Sequence[GreyView | None],
-    doubt_p: float | None = GREY_DOUBT_P,
-    bars: DoubtBars = DoubtBars(),
+    dets: Sequence[Detection], views: Sequence[GreyView | None], doubt_p: float | None = GREY_DOUBT_P
 ) -> list[Detection]:
     """`dets` with every unflagged tile of a `CHECKED` kind that a doubt flags (`why_doubt`) flagged;
     its runner-up the grey reading where that names another suit or honour tile. `views` in the order
-    of `dets` (None: not read); `doubt_p` None: no doubt at all, else `bars.named`'s bar.
+    of `dets` (None: not read); `doubt_p` None: no doubt at all, else `named`'s bar (the other
+    bars `DoubtBars`' defaults).
 
     >>> d = [Detection((0, 0, 6, 8), "6s", 0.9), Detection((9, 0, 15, 8), "2p", 0.9)]
     >>> v = GreyView("9s", 0.6, np.array([0.1, 0.6, 0.3]), ("6s", "9s", "none"))
@@ -121,8 +117,7 @@ def doubt_by_grey(
     """
     if doubt_p is None:
         return list(dets)
-    bars = replace(bars, named=doubt_p)
-    out = list(dets)
+    bars, out = DoubtBars(named=doubt_p), list(dets)
     for k, (d, v) in enumerate(zip(dets, views, strict=True)):
         if v is None or d.uncertain or not checked(d) or why_doubt(d, v, bars) is None:
             continue
