@@ -9,6 +9,7 @@ from vision.boxes import LIMITS, check_limit
 from vision.grey_doubt import GREY_DOUBT_P
 from vision.grey_look import GREY_MIN_P
 from vision.grey_reader import GREY_CLEAR_P, GREY_FLAG_P, GREY_RENAME_P, GREY_TEXT_P
+from vision.ink_match import INK_Z
 from vision.sticks_flag import STICKS_FLAG_CONF
 from vision.text_check import TEXT_MIN_SCORE
 
@@ -83,6 +84,9 @@ class ReaderConfig:
         grey_text_p: an unflagged 萬 tile whose reading the grey reader gives less than this is
             read as text, flagged unless the text reader names its reading, renamed where it names
             another 萬 surely (`vision.grey_text`, `GREY_TEXT_P`); None: 萬 tiles are not looked at.
+        ink_match_z: two copies of one reading whose inks are other colours, this many of their
+            faces' colour spreads apart, are flagged (`vision.ink_match`: copies of one tile
+            print alike; `INK_Z`); None: inks are not compared.
         shape_min_conf: the suit a face shows by its shapes (`vision.suit_shape`) decides a dot
             or bamboo tile the classifier reads in the other suit, and flags other disagreements,
             from this confidence on (`vision.shape_check`); None: it does not look.
@@ -127,6 +131,7 @@ class ReaderConfig:
     grey_doubt_p: float | None = GREY_DOUBT_P
     grey_clear_p: float | None = GREY_CLEAR_P
     grey_text_p: float | None = GREY_TEXT_P
+    ink_match_z: float | None = INK_Z
     shape_min_conf: float | None = None
     shape_confirm: float | None = 0.8
     grey_min_p: float | None = GREY_MIN_P

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_DRAFTS_BYTES",
     "PHONE_BYTES",
     "PHOTO_GRACE_S",
+    "RECLAIM_BYTES",
     "expired",
     "issue",
     "known",
@@ -43,6 +44,7 @@ __all__ = [
     "now_cutoff",
     "owner",
     "purge",
+    "reclaim",
     "sweep",
     "ttl_seconds",
 ]
@@ -53,6 +55,7 @@ MAX_DRAFTS_BYTES = 512 * 2**20  # all phones' drafts together
 PHONE_BYTES = 32 * 2**20  # one phone's drafts together (a draft alone: ≤ 24 MiB, its photo ≤ 8 MiB)
 IDLE_S = 15 * 60.0  # a draft not saved for this long may go to make room for another phone's
 PHOTO_GRACE_S = 120.0
+RECLAIM_BYTES = 32 * 2**20  # free pages an SQLite file keeps before `reclaim` gives them back
 
 
 def ttl_seconds() -> float:
@@ -142,6 +145,22 @@ def sweep(conn: sa.Connection) -> None:
     named = sa.select(drafts.c.photo).where(drafts.c.photo.is_not(None))
     since = (now() - timedelta(seconds=PHOTO_GRACE_S)).isoformat()
     conn.execute(photos.delete().where(photos.c.sha256.not_in(named), photos.c.updated < since))
+    reclaim(conn)
+
+
+def reclaim(conn: sa.Connection) -> None:
+    """SQLite: give the file's free pages back to the disk once they pass :data:`RECLAIM_BYTES`
+    (``PRAGMA incremental_vacuum``; a ledger file is made with ``auto_vacuum=INCREMENTAL``,
+    ``ledger.store.db``). Drafts' photos come and go: without it a file stays as large as its
+    busiest evening (one kept 400 MB free of 970 MB). A file made before keeps its size (nothing
+    here VACUUMs a user's file). PostgreSQL: nothing (its autovacuum reuses the space)."""
+    if conn.dialect.name != "sqlite" or conn.exec_driver_sql("PRAGMA auto_vacuum").scalar() != 2:
+        return
+    free = conn.exec_driver_sql("PRAGMA freelist_count").scalar() or 0
+    page = conn.exec_driver_sql("PRAGMA page_size").scalar() or 4096
+    if free * page >= RECLAIM_BYTES:
+        for _ in range(free):  # Python's sqlite3 steps the pragma once: a page a statement (~60 µs)
+            conn.exec_driver_sql("PRAGMA incremental_vacuum").close()
 
 
 def known(conn: sa.Connection, token: str) -> bool:

@@ -189,7 +189,14 @@ def red_flag_lacks(x: Facts) -> Said:
 
 
 # ---- xinyu's 门清 concealed and 开杠 kong (rows of its pattern table) ----
-@register(FAN, "concealed", ("no pung and no kong of any kind", "没有碰，也没有任何杠"))
+@register(
+    FAN,
+    "concealed",
+    (
+        "no claimed pung and no kong of any kind (a triplet held in the hand is fine)",
+        "没有碰，也没有任何杠（手里的暗刻不算碰）",
+    ),
+)
 def concealed(r: Reading) -> bool:
     """门清: no meld at all (a concealed kong breaks it too); not with the 七对 family unless the
     table's ``concealed_with_seven_pairs`` is true (§2 judgement call)."""
@@ -200,8 +207,8 @@ def concealed(r: Reading) -> bool:
 
 @because(
     "concealed",
-    "no pung and no kong of any kind (a concealed kong too)",
-    "没有碰、没有任何杠（暗杠也算）",
+    "no claimed pung and no kong at all (a concealed kong breaks it; a triplet held in the hand does not)",
+    "没有碰、没有任何杠（暗杠也算；手里的暗刻不算）",
     "fan",
 )
 def concealed_lacks(x: Facts) -> Said:

@@ -138,3 +138,29 @@ def test_the_sweep_finds_old_photos_by_an_index_not_through_every_blob(tmp_path)
         plan = _sweep_plan(engine)
         engine.dispose()
         assert "USING INDEX ix_jxmj_app_photos_updated" in plan, (name, plan)
+
+
+@pytest.mark.parametrize(("reclaim_at", "given_back"), [(0, True), (2**40, False)])
+def test_an_sqlite_file_gives_its_free_pages_back(tmp_path, monkeypatch, reclaim_at, given_back):
+    """A new ledger file is made with auto_vacuum=INCREMENTAL; once drafts' photos are gone and
+    the free pages pass `RECLAIM_BYTES`, the next sweep hands them back to the disk."""
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    open_store(url).close()
+    store = open_drafts(url)
+    monkeypatch.setattr(policy, "PHOTO_GRACE_S", -1.0)  # every photo no draft names goes at once
+    monkeypatch.setattr(policy, "RECLAIM_BYTES", reclaim_at)
+    rng = __import__("random").Random(7)
+    for k in range(4):
+        store.save(f"token:T{k}", {"k": k}, rng.randbytes(2 * 2**20))
+    for k in range(4):
+        store.delete(f"token:T{k}")
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA auto_vacuum").scalar() == 2  # INCREMENTAL
+        free = conn.exec_driver_sql("PRAGMA freelist_count").scalar()
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+        size = pages * conn.exec_driver_sql("PRAGMA page_size").scalar()
+    store.close()
+    if given_back:
+        assert free == 0 and size < 2 * 2**20  # four 2 MiB photos came and went
+    else:
+        assert free * 65536 >= 6 * 2**20 and size > 8 * 2**20

@@ -20,7 +20,6 @@ from ledger.names import unprintable
 from scoring.model import VARIANTS
 
 ss = st.session_state
-DEFAULT_NAMES = ("东", "南", "西", "北")
 BASE = (0.01, 10000.0)
 """The money per 炮 a table may have, in the currency's units."""
 MAX_CODE_TEXT = 20
@@ -43,7 +42,7 @@ def start_view() -> None:
         cols = st.columns(4)
         for i, col in enumerate(cols):
             with col:
-                _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, DEFAULT_NAMES[i])
+                _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, t(f"table.seat_wind_{i + 1}"))
         number_field(t("table.base"), "tn_base", 1.0, *BASE, whole=False)
         with st.expander(t("table.rules_form")):
             ss[keys.NEW_TABLE_CHOSEN] = rules_form(variant or "jiujiang")
