@@ -197,7 +197,8 @@ def _sqlite_events(engine: sa.Engine, busy_ms: int, read_only: bool = False) -> 
         cur = dbapi_conn.cursor()
         if not read_only:
             cur.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new, empty file only: before WAL
-            cur.execute("PRAGMA auto_vacuum=INCREMENTAL")  # likewise: `app.drafts.policy.reclaim`
+            if not cur.execute("PRAGMA page_count").fetchone()[0]:  # a new file (an old one: never written)
+                cur.execute("PRAGMA auto_vacuum=INCREMENTAL")  # `app.drafts.policy.reclaim`
             cur.execute("PRAGMA journal_mode=WAL")
             page = cur.execute("PRAGMA page_size").fetchone()[0]  # the file's own (an old one: 4 KiB)
             cur.execute(f"PRAGMA wal_autocheckpoint={max(1, WAL_CHECKPOINT_BYTES // page)}")

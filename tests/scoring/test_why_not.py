@@ -39,7 +39,7 @@ CONDITION_WORDS = {
     "heavenly": ("起手十四张", "first fourteen"),
     "earthly": ("第一张", "first discard"),
     "ready_declared": ("报听", "declaring ready"),
-    "concealed": ("没有碰", "no pung"),
+    "concealed": ("没有碰", "pung"),  # 新余: "no claimed pung"; 九江 星子: "no pung, exposed kong…"
     "kong": ("杠", "kong"),
     "luxury_seven_pairs": ("四张一样", "four alike"),
     "all_honours": ("全是字牌", "honour"),
