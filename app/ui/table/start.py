@@ -41,8 +41,9 @@ def start_view() -> None:
         _text_field(t("table.title"), "tn_title", MAX_TITLE)
         cols = st.columns(4)
         for i, col in enumerate(cols):
-            with col:
-                _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, t(f"table.seat_wind_{i + 1}"))
+            with col:  # each seat named by its wind until a name is typed
+                seat, wind = t("table.seat_n", n=i + 1), t(f"table.seat_wind_{i + 1}")
+                _text_field(seat, f"tn_seat{i}", MAX_NAME, wind)
         number_field(t("table.base"), "tn_base", 1.0, *BASE, whole=False)
         with st.expander(t("table.rules_form")):
             ss[keys.NEW_TABLE_CHOSEN] = rules_form(variant or "jiujiang")
