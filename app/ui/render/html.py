@@ -204,11 +204,11 @@ def cannot_win_html(reason: str) -> str:
 
 def mini_html(result: ScoreResult | None) -> str:
     """On a phone the result is far down: a one-line total fixed at the bottom of the screen."""
-    if result is not None and result.can_win:  # the headline's words (`total_html`): 番 for 新余
+    if result is not None and result.can_win:  # the headline's words (`total_html`): 新余's multiplier
         fan = is_fan(result)
         total, own = escape(t("res.total")), escape(t("res.own_xinyu") if fan else t("res.own"))
-        unit = escape(t("res.unit_fan") if fan else t("res.unit_pao"))
-        text = f"{total} <b>{num(result.total)}</b> · {own} <b>{num(result.own)}</b> {unit}"
+        unit = f" {escape(t('res.unit_fan'))}" if fan else ""  # 炮 is glossed once, in the headline
+        text = f"{total} <b>{num(result.total)}</b> · {own} <b>{num(result.own)}</b>{unit}"
     else:
         text = f"<b>{escape(t('res.cannot_win'))}</b>"
     return f'<div class="jx-mini">{text} &nbsp; <a href="#jx-result">{escape(t("res.jump"))}</a></div>'

@@ -20,6 +20,8 @@ from ledger.names import unprintable
 from scoring.model import VARIANTS
 
 ss = st.session_state
+SEAT_WINDS = ("table.seat_wind_1", "table.seat_wind_2", "table.seat_wind_3", "table.seat_wind_4")
+"""The seats' names until a player types one: 东南西北 (East, South, West, North)."""
 BASE = (0.01, 10000.0)
 """The money per 炮 a table may have, in the currency's units."""
 MAX_CODE_TEXT = 20
@@ -42,8 +44,7 @@ def start_view() -> None:
         cols = st.columns(4)
         for i, col in enumerate(cols):
             with col:  # each seat named by its wind until a name is typed
-                seat, wind = t("table.seat_n", n=i + 1), t(f"table.seat_wind_{i + 1}")
-                _text_field(seat, f"tn_seat{i}", MAX_NAME, wind)
+                _text_field(t("table.seat_n", n=i + 1), f"tn_seat{i}", MAX_NAME, t(SEAT_WINDS[i]))
         number_field(t("table.base"), "tn_base", 1.0, *BASE, whole=False)
         with st.expander(t("table.rules_form")):
             ss[keys.NEW_TABLE_CHOSEN] = rules_form(variant or "jiujiang")
