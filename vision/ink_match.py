@@ -23,8 +23,8 @@ photo's) and the fives (a riichi set's red five 赤五 is the same tile in anoth
 
 Bars (`datasets/reports/model-history.md`, "Copies print alike"): over every pair of right tiles
 read alike on real_sets_dev, real_rows_public, the validation split and the four stand-ins, none
-passes all three; each alone is passed by some (a lamp-lit black 北 pair, z 2.96; a 六筒 pair of
-red and black dots, 96°).
+passes all three; each alone is passed by some (a lamp-lit black 北 pair, z 3.3; a 六筒 pair of
+red and black dots, 87°).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.boxes import box_pixels
 from vision.detection import FLOWER, Detection
 
 INK_CHROMA = 8.0
@@ -51,8 +52,7 @@ MIN_INK_SHARE = 0.02
 MIN_FACE_PX = 8
 """A face less than this many pixels a side is not compared."""
 GRID = (24, 18)
-"""`(rows, columns)` every face is sampled at (`inks_of`: bilinear; an area mean costs 7× as much
-and moves no figure)."""
+"""`(rows, columns)` every face is sampled at (`inks_of`: bilinear; an area mean cost 7× as much)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ def flag_unlike_inks(
         if not d.face_down and d.tile not in NOT_COMPARED:
             alike[d.tile].append(k)
     todo = [k for ks in alike.values() if len(ks) > 1 for k in ks]
-    measured = inks_of([_face(pixels, scale, dets[k]) for k in todo])
+    measured = inks_of([box_pixels(pixels, scale, dets[k].xyxy) for k in todo])
     inks = {k: ink for k, ink in zip(todo, measured, strict=True) if ink is not None}
     for ks in alike.values():
         seen = [k for k in ks if k in inks]
@@ -158,12 +158,6 @@ def flag_unlike_inks(
             if other and other >= len(seen) - 1 - other:
                 out[k] = replace(out[k], uncertain=True)
     return out
-
-
-def _face(pixels: np.ndarray, scale: float, det: Detection) -> np.ndarray:
-    h, w = pixels.shape[:2]
-    x0, y0, x1, y1 = (v * scale for v in det.xyxy)
-    return pixels[max(int(y0), 0) : min(int(np.ceil(y1)), h), max(int(x0), 0) : min(int(np.ceil(x1)), w)]
 
 
 __all__ = [

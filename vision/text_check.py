@@ -33,6 +33,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.boxes import box_pixels
 from vision.detection import Detection
 from vision.text_reader import TEXT_CODES, TextReader, TextReading
 
@@ -108,11 +109,7 @@ def face_crop(pixels: np.ndarray, scale: float, det: Detection) -> np.ndarray:
     """The face of `det` cut from `pixels` (`(h, w, 3)` uint8 RGB at `scale` of the full photo),
     BGR, a sideways tile turned upright (90° one way; the text reader's 180° turn covers the other,
     and its `sideways` reading the face as it lies)."""
-    h, w = pixels.shape[:2]
-    x0, y0, x1, y1 = (v * scale for v in det.xyxy)
-    crop = pixels[
-        max(int(y0), 0) : min(int(np.ceil(y1)), h), max(int(x0), 0) : min(int(np.ceil(x1)), w), ::-1
-    ]
+    crop = box_pixels(pixels, scale, det.xyxy)[..., ::-1]
     return np.ascontiguousarray(np.rot90(crop) if det.rotated else crop)
 
 
