@@ -46,6 +46,7 @@ def test_a_tap_a_record_and_an_undo_fold_one_hand_not_the_table(folded):  # noqa
     folded[0] = 0
     _tap(at)
     assert folded[0] == 0  # no hand in progress: nothing to fold
+    _tap(at)  # 跟庄 off again: nothing entered, so undo asks nothing (tests/app/test_table_undo.py)
     _click(at, "tb_undo")
     # the store's replay without the last hand, once; then the preview of it, back in the editor
     assert _hands(at) == STORED and folded[0] == STORED + 1

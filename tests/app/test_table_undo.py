@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.ui import i18n
 from app.ui.state import EditHand
 from app.ui.table.reopen import editor_state
 from ledger import Table, parse_hand
@@ -112,7 +113,38 @@ def test_a_hand_being_entered_when_undo_is_tapped_stays_one_editor_undo_away():
     _click(at, "tb_record")
     _enter(at, "234m567p678s999sPP", winner=3, discarder=0)  # the next hand, half entered
     typed = at.session_state.hip.hand
-    _click(at, "tb_undo")
+    _click(at, "tb_undo")  # asked first (below); then replaced on purpose
+    _click(at, "tb_undo_yes")
     assert at.session_state.hip.undo == [typed]  # the editor's own undo brings it back
     back = at.session_state.hip.hand  # the tile string keeps each suit together: the order may differ
     assert back.sorted() == first.sorted() and back.winning_tile == first.winning_tile == "C"
+
+
+def test_undo_over_a_hand_being_entered_asks_first_and_keep_leaves_everything_as_it_was():
+    """The undone hand would replace the one on screen (its winner, discarder and note with it): the
+    page asks, and "keep" leaves the table and the hand being entered untouched."""
+    zh = i18n.catalog("zh")
+    code = _table()
+    at = _open(code)
+    _enter(at, HAND_A, winner=1, discarder=2)
+    _click(at, "tb_record")
+    _enter(at, "234m567p678s999sPP", winner=3, discarder=0)
+    typed = at.session_state.hip.hand
+    _click(at, "tb_undo")
+    assert [w.value for w in at.warning] == [zh["table.undo_ask"].format(n=1)]
+    assert len(_ledger_of(code)[0]) == 1  # nothing undone yet
+    _click(at, "tb_undo_no")
+    assert not at.warning and not [b for b in at.button if b.key == "tb_undo_yes"]
+    assert len(_ledger_of(code)[0]) == 1
+    assert at.session_state.hip.hand == typed
+    assert at.segmented_control(key="tw_winner").value == 3
+
+
+def test_undo_with_nothing_being_entered_asks_nothing():
+    code = _table()
+    at = _open(code)
+    _enter(at, HAND_A, winner=1, discarder=2)
+    _click(at, "tb_record")
+    assert at.session_state.hip.hand.is_empty
+    _click(at, "tb_undo")
+    assert _ledger_of(code) == ([], []) and not [b for b in at.button if b.key == "tb_undo_yes"]

@@ -22,6 +22,7 @@ from app.ui.hand.session import post, show_posted
 from app.ui.i18n import t
 from app.ui.messages import code_text
 from app.ui.state import Conditions, EditHand
+from app.ui.state.keys import UNDO_ASKED
 from app.ui.state.progress import TableChoices
 from app.ui.table import refs as table_refs
 from app.ui.table import reopen
@@ -203,8 +204,24 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         if cols[3].button(t("table.false_win"), key="tb_false_win", disabled=who is None):
             false_win = hand_of(table, choices, "false_win")
             write(lambda: append(false_win), HERE, "table.recorded", code=code, n=n + 1)
-    if n and cols[4].button(t("table.undo"), key="tb_undo"):
+    busy = not session.hip().hand.is_empty or choices.begun  # a hand being entered: undo replaces it
+
+    def undo() -> None:
+        st.session_state.pop(UNDO_ASKED, None)
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
+
+    if n and cols[4].button(t("table.undo"), key="tb_undo"):
+        if not busy:
+            undo()
+        st.session_state[UNDO_ASKED] = n  # asked first: the hand on screen would be replaced
+    if n and busy and st.session_state.get(UNDO_ASKED) == n:
+        st.warning(t("table.undo_ask", n=n))
+        yes, no = st.columns(2)
+        if yes.button(t("table.undo_yes"), key="tb_undo_yes"):
+            undo()
+        if no.button(t("table.undo_no"), key="tb_undo_no"):
+            st.session_state.pop(UNDO_ASKED, None)
+            st.rerun()
     if (not session.hip().hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
