@@ -142,12 +142,35 @@ def announce(options: list[str], https: bool, given: str = "") -> str:
     return url
 
 
+def check_database(target: str = "setup-server") -> str | None:
+    """What keeps the server's database (`JXMJ_DB`, else the user's SQLite ledger) from opening,
+    None when it opens (and is migrated, once, before any process serves from it). Checked before
+    anything starts: a path where a URL belongs, a missing driver, a wrong password or a server down
+    is said here, not as a failed draft save on every phone after the QR was shown (`target`: the
+    make target the hint names for a missing driver)."""
+    from ledger.errors import LedgerError
+    from ledger.store import open_store
+
+    try:
+        open_store().close()
+    except LedgerError as e:
+        hint = ""
+        if e.code == "missing_driver":
+            hint = f" — in a checkout: make {target} installs it (or: .venv/bin/pip install -e '.[postgres]')"
+        return f"{e}{hint}"
+    return None
+
+
 def run_passthrough(options: list[str]) -> int:
     if options[:1] in (["-h"], ["--help"]):
         print(__doc__)
         return 0
     if not MAIN_SCRIPT.exists():
         print("jxmj app: not available yet", file=sys.stderr)
+        return 2
+    problem = check_database()
+    if problem:
+        print(f"jxmj app: {problem}", file=sys.stderr)  # e.g. JXMJ_DB=/tmp/app.sqlite, no sqlite:///
         return 2
     options, https = https_options(options)
     url = announce(options, https, os.environ.get("JXMJ_JOIN_URL", ""))

@@ -123,7 +123,7 @@ def _tail(path: Path, lines: int = 20) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from app import parlour
-    from app.cmd_app import announce
+    from app.cmd_app import announce, check_database
 
     nginx = find_nginx(args.nginx)
     if nginx is None:
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.workers <= 64:
         print("jxmj parlour: --workers must be 1..64", file=sys.stderr)
         return 2
-    problem = check_database()
+    problem = check_database("parlour")
     if problem:
         print(f"jxmj parlour: {problem}", file=sys.stderr)
         return 2
@@ -230,24 +230,6 @@ def announce_url(port: int, https: bool, addresses: list[str] | None) -> str:
     from app.lan import join_url, qr_terminal  # noqa: F401 (imported now, used by announce)
 
     return join_url(port, https, addresses)
-
-
-def check_database() -> str | None:
-    """What keeps the parlour's one database (`JXMJ_DB`, else the user's SQLite ledger) from
-    opening, None when it opens (and is migrated, once, before N processes start on it). Checked
-    before anything starts: a missing driver, a wrong password or a server down is said here, not
-    as an error on every phone after the QR was shown."""
-    from ledger.errors import LedgerError
-    from ledger.store import open_store
-
-    try:
-        open_store().close()
-    except LedgerError as e:
-        hint = ""
-        if e.code == "missing_driver":
-            hint = " — in a checkout: make parlour installs it (or: .venv/bin/pip install -e '.[postgres]')"
-        return f"{e}{hint}"
-    return None
 
 
 def sqlite_note(workers: int, url: str | None = None) -> str | None:

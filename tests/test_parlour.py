@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cmd_parlour, parlour
+from app import cmd_app, cmd_parlour, parlour
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX = cmd_parlour.find_nginx()
@@ -242,7 +242,7 @@ def test_parlour_opens_and_migrates_its_database_before_the_processes(monkeypatc
 
     path = tmp_path / "ledger.sqlite3"
     monkeypatch.setenv("JXMJ_DB", f"sqlite:///{path}")
-    assert cmd_parlour.check_database() is None
+    assert cmd_app.check_database() is None
     with sqlite3.connect(path) as conn:  # created and migrated: the processes do not race on it
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"jxmj_schema", "jxmj_tables", "jxmj_hands", "jxmj_drafts"} <= names

@@ -79,6 +79,21 @@ def test_jxmj_app_keeps_a_join_url_the_user_set(given, want, monkeypatch, capsys
     assert f"other phones at the table open {want}\n" in capsys.readouterr().out
 
 
+def test_jxmj_app_refuses_a_database_it_cannot_open_before_it_starts(monkeypatch, capsys, tmp_path):
+    """`JXMJ_DB` a plain path (no sqlite:///): said once at the start, exit 2; the server used to
+    start and fail every draft save on every phone ("not saved: ... is not a database URL")."""
+    started: list = []
+    monkeypatch.setattr(cmd_app.os, "execve", lambda path, cmd, env: started.append(env))
+    monkeypatch.setenv("JXMJ_DB", str(tmp_path / "app.sqlite"))
+    assert cmd_app.run_passthrough(["--server.port", "8600"]) == 2
+    err = capsys.readouterr().err
+    assert not started and err.startswith("jxmj app: ") and "is not a database URL" in err
+    assert "sqlite:///" in err  # the form it wants
+    monkeypatch.setenv("JXMJ_DB", f"sqlite:///{tmp_path / 'app.sqlite'}")
+    assert cmd_app.run_passthrough(["--server.port", "8600"]) == 0 and len(started) == 1
+    assert (tmp_path / "app.sqlite").exists()  # opened and migrated before the server starts
+
+
 def test_the_server_runs_hardened():
     assert cmd_app.streamlit_command([])[1:5] == ["-m", "app.serve", "run", str(cmd_app.MAIN_SCRIPT)]
 
