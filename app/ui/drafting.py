@@ -21,6 +21,8 @@ and the next run tries again: the hand in progress is never dropped and never lo
 
 from __future__ import annotations
 
+import hashlib
+
 import logging
 import time
 from collections.abc import Callable
@@ -230,8 +232,8 @@ def restore(key: str) -> bool:
     h = session.hip()
     h.start(back.hand, back.cond, back.table)
     src = back.photo_src
-    photo_bytes = blob or (services.sample_photo() if src == "sample" else None)
     boxes = draft.photo_boxes(got[0])
+    photo_bytes = blob or _sample_bytes(src, boxes)
     photo = None
     if photo_bytes:
         try:  # the boxes the player saw; a draft without them (an older release's): read again
@@ -247,6 +249,15 @@ def restore(key: str) -> bool:
     h.learned = back.learned  # the score page's learning of this hand, done or forgotten
     h.mark_saved(key, draft.to_json(h))  # as save() will make it
     return True
+
+
+def _sample_bytes(src: str, boxes) -> bytes | None:
+    """The bundled sample's bytes for a draft of it (the store keeps none): read as the sample, or a
+    hand typed over it (`photo_src` "typed", its boxes the sample's digest); else None."""
+    data = services.sample_photo()
+    if data is None or src == "sample":
+        return data if src == "sample" else None
+    return data if boxes is not None and boxes[2] == hashlib.sha256(data).hexdigest() else None
 
 
 def photo_data() -> bytes | None:
