@@ -107,6 +107,26 @@ def test_discard_win_below_minimum_says_cannot_win(at):
     assert any(i18n.t("res.cannot_win") in md.value and "二炮起胡" in md.value for md in at.markdown)
 
 
+def test_the_add_picker_refuses_a_fifth_copy_and_a_hand_past_22_tiles(at):
+    """As typing does (break-it, session 23: 134 tiles added one tap at a time, six 1m, kept)."""
+    zh = i18n.catalog("zh")
+    _type_hand(at, "1111m")
+    at.button(key="btn_add").click()
+    at.run()
+    at.button(key="pick_add_1m").click()
+    at.run()
+    assert [x.code for x in at.session_state.hip.hand.tiles] == ["1m"] * 4
+    i18n.set_lang("zh")
+    assert any(w.value == zh["hand.fifth_copy"].format(tile="一万") for w in at.warning), [w.value for w in at.warning]
+    _type_hand(at, "1112223334445556667778m")  # 22: the most typing takes
+    at.button(key="btn_add").click()
+    at.run()
+    at.button(key="pick_add_9p").click()
+    at.run()
+    assert len(at.session_state.hip.hand.tiles) == 22
+    assert any(w.value == zh["msg.typed_too_long"].format(n=22) for w in at.warning)
+
+
 def test_catalogs_have_the_same_keys():
     zh, en = i18n.catalog("zh"), i18n.catalog("en")
     assert set(zh) == set(en)

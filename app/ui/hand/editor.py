@@ -17,13 +17,16 @@ from app.ui.hand import session
 from app.ui.hand.left_out import over_full, too_many_hint
 from app.ui.hand.numbers import COUNT, accept, number_field
 from app.ui.hand.onscreen import show_panel
-from app.ui.hand.typing import typed_entry
+from app.ui.hand.typing import MAX_TYPED_TILES, typed_entry
 from app.ui.i18n import labels, lang, t
 from app.ui.render.tiles import label, name, row_html, spoken, tile_flags
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules
 from scoring.tiles import SUITS, parse_tile
+
+COPIES = 4
+"""A set holds four of each tile: the add picker refuses a fifth (a photo's misread may still show one)."""
 
 ss = st.session_state
 
@@ -215,7 +218,13 @@ def _on_add_mode() -> None:
 def _on_pick(mode: str, code: str) -> None:
     h = session.hip()
     if mode == "add":
-        h.set_hand(h.hand.plus(code))
+        tiles = h.hand.tiles
+        if len(tiles) >= MAX_TYPED_TILES:  # as typed: more is never a hand and only slows the page
+            h.panel_msg = Flash("warning", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
+        elif sum(x.code == code for x in tiles) >= COPIES:
+            h.panel_msg = Flash("warning", "hand.fifth_copy", {"tile": name(code)})
+        else:
+            h.set_hand(h.hand.plus(code))
     elif h.sel is not None:
         h.set_hand(h.hand.with_tile(h.sel, code))
         h.sel = None
