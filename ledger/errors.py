@@ -72,13 +72,16 @@ class LedgerError(ValueError):
     """Bad ledger input: an unknown seat, payers that contradict the seats, a bad import …
 
     ``code`` is a stable word (``unknown_seat``, ``payers_contradict_seats``, ``bad_hand`` …);
-    ``str(error)`` is one sentence naming the problem.
+    ``str(error)`` is one sentence naming the problem; ``cause``, where one is known, the code of
+    the problem inside (a ``bad_import`` whose table has ``bad_seats``; ``version``: an export's
+    format version this jxmj does not read), so the app can say why in either language.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, cause: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+        self.cause = cause
 
 
 class NotFoundError(LedgerError):

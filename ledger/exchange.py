@@ -203,14 +203,15 @@ def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
     read, and again as it is stored (``Store.create_table``): one the rules can no longer score
     is refused, named."""
 
-    def bad(why: str) -> LedgerError:
-        return LedgerError("bad_import", f"not a jxmj table export: {why}")
+    def bad(why: str, cause: str = "") -> LedgerError:
+        return LedgerError("bad_import", f"not a jxmj table export: {why}", cause)
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad(f'expected a JSON object with "format": "{FORMAT}"')
     version = data.get("version")
     if isinstance(version, bool) or version not in READS:
-        raise bad(f"version {shown(version)}; this jxmj reads versions {' and '.join(map(str, READS))}")
+        reads = " and ".join(map(str, READS))
+        raise bad(f"version {shown(version)}; this jxmj reads versions {reads}", "version")
     t, hands = data.get("table"), data.get("hands")
     if not isinstance(t, dict) or not isinstance(hands, list):
         raise bad('it needs "table" (an object) and "hands" (a list)')
@@ -227,14 +228,14 @@ def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
         )  # fmt: skip
     except (TypeError, ValueError, KeyError) as e:
         if isinstance(e, LedgerError):
-            raise bad(e.message) from None
+            raise bad(e.message, e.code) from None
         raise bad(f"its table is malformed ({e})") from None
     try:  # an import is new input: no control or format character in its names (ledger.names)
         for name in table.seats:
             check_text(name, "the seat name", "bad_import")
         check_text(table.title, "the title", "bad_import")
     except LedgerError as e:
-        raise bad(e.message) from None
+        raise bad(e.message, "names") from None
     if table.code:
         try:
             table = replace(table, code=normalize_code(table.code))

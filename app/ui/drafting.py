@@ -22,7 +22,6 @@ and the next run tries again: the hand in progress is never dropped and never lo
 from __future__ import annotations
 
 import hashlib
-
 import logging
 import time
 from collections.abc import Callable

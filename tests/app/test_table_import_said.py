@@ -54,3 +54,33 @@ def test_the_next_refused_file_replaces_the_message_of_the_one_before():
     shown = [s for s in _import_slots(at) if not s[1]]
     assert len(shown) == 1 and shown[0][0] == "tb_import_2"
     assert shown[0][2].startswith("not a jxmj table export") and shown[0][2] != first
+
+
+def _export(**table) -> bytes:
+    import json
+
+    from ledger.exchange import FORMAT
+
+    base = {"variant": "jiujiang", "seats": ["甲", "乙", "丙", "丁"], "base": 1}
+    return json.dumps({"format": FORMAT, "version": 2, "table": {**base, **table}, "hands": []}).encode()
+
+
+def test_the_chinese_page_says_why_an_export_is_refused():
+    """Break-it, session 23: every refusal read "这个文件不是 jxmj 的牌局导出文件" on the Chinese page,
+    while `jxmj table import` named the problem (the English page shows the ledger's sentence)."""
+    why = lambda key: ZH["ledger.bad_import_why"].format(why=ZH[key])  # noqa: E731
+    cases = [
+        (_export(seats=["甲", "甲", "丙", "丁"]), why("ledger.bad_seats")),
+        (_export(variant="shanghai"), why("ledger.unknown_variant")),
+        (_export(base=-5), why("ledger.bad_money")),
+        (_export().replace(b'"version": 2', b'"version": 99'), why("ledger.import_version")),
+        (_export(seats=["甲\u202e", "乙", "丙", "丁"]), why("ledger.import_names")),
+        (b'{"not": "an export"}', ZH["ledger.bad_import"]),  # no more to say
+    ]
+    at = _open(_table())
+    for n, (data, said) in enumerate(cases):
+        key = "tb_import" if n == 0 else f"tb_import_{n}"
+        at.file_uploader(key=key).set_value((f"f{n}.json", data, "application/json"))
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert [s[2] for s in _import_slots(at) if not s[1]] == [said], n
