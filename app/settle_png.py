@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from app.picture_chart import draw_chart
 from app.picture_fonts import Fonts
+from app.table_text import base_words
 from app.ui.i18n import words
 from app.ui.render.seat_lines import SEAT_COLOURS, hand_line
 from ledger.names import code_points
@@ -161,7 +162,7 @@ def draw(ledger, lang: str = "zh", *, hands: bool = False, fonts: Fonts | None =
     c = Canvas(fonts, _estimate(ledger, fonts, hands, t))
     title = table.title or t("table.untitled")  # 80 characters at most: smaller, then on more lines
     c.wrapped(title, c.fit(title, 64, WIDTH - 2 * PAD, 44), gap=1.3, bold=True, indent="")
-    base, count = t("table.base_is", base=num(table.base)), t("picture.hands", n=len(ledger.outcomes))
+    base, count = base_words(table, t), t("picture.hands", n=len(ledger.outcomes))
     about = (date_of(table.created, t), t(f"variant.{table.variant}"), base, count)
     c.wrapped(" · ".join(about), 30, GREY, gap=1.6)
     _totals(c, ledger)

@@ -23,7 +23,23 @@ from app.ui.render.html import num
 from app.ui.render.seat_lines import hand_line
 from ledger import settle
 
-__all__ = ["show_text"]
+__all__ = ["base_words", "show_text"]
+
+
+def base_words(table, t) -> str:
+    """The money per 炮 of `table` in the words of `t` (`app.ui.i18n.words`): "每炮 2" / "2 per 炮";
+    新余 scores in points, so its money is per point ("每分 2").
+
+    >>> from ledger import Table
+    >>> seats = ("甲", "乙", "丙", "丁")
+    >>> zh, en = words("zh"), words("en")
+    >>> base_words(Table("jiujiang", seats, 2), zh), base_words(Table("xinyu", seats, 2), zh)
+    ('每炮 2', '每分 2')
+    >>> base_words(Table("xinyu", seats, 0.5), en)
+    '0.5 per point'
+    """
+    key = "table.base_is_points" if table.variant == "xinyu" else "table.base_is"
+    return t(key, base=num(table.base))
 
 
 def show_text(ledger, lang: str) -> str:
@@ -33,7 +49,7 @@ def show_text(ledger, lang: str) -> str:
     head = [
         table.title or t("table.untitled"),
         t(f"variant.{table.variant}"),
-        t("table.base_is", base=num(table.base)),
+        base_words(table, t),
         f"{t('table.code_is')} {table.code}",
     ]
     lines = [" · ".join(head)]

@@ -13,6 +13,7 @@ import html
 import streamlit as st
 
 from app.safe_text import md
+from app.table_text import base_words
 from app.ui.hand import session
 from app.ui.hand.session import show_posted
 from app.ui.i18n import has, t
@@ -107,7 +108,7 @@ def header(rec, ledger) -> None:
     title = md(table.title) if table.title else html.escape(t("table.untitled"))
     st.markdown(
         f'<div class="jx-table-head" id="jx-table" data-code="{table.code}" data-hands="{len(rec.hands)}">'
-        f"<b>{title}</b> · {t(f'variant.{table.variant}')} · {t('table.base_is', base=num(table.base))}"
+        f"<b>{title}</b> · {t(f'variant.{table.variant}')} · {base_words(table, t)}"
         f" · {t('table.code_is')} <code>{table.code}</code></div>",
         unsafe_allow_html=True,
     )
