@@ -151,9 +151,25 @@ def test_an_import_says_it_made_a_new_table_and_the_old_one_is_unchanged():
     at.run()
     new = at.query_params["table"]
     assert new != code and len(open_store().get(code).hands) == 1  # the old table is as it was
-    assert [i.value for i in at.info] == [ZH["table.imported_new"].format(old=code, new=new)]
+    said = ZH["table.imported_new"].format(old=code, new=new, here=code)
+    assert [i.value for i in at.info] == [said]
     at.run()  # said once
-    assert ZH["table.imported_new"].format(old=code, new=new) not in [i.value for i in at.info]
+    assert said not in [i.value for i in at.info]
+
+
+def test_an_export_imported_on_another_tables_page_says_the_phones_are_on_that_page():
+    """Break-it, session 23: the note said the other phones were on the file's table."""
+    import json
+
+    from ledger.exchange import export_json
+
+    code, other = _table(), _table()
+    export = json.dumps(export_json(open_store().get(code).ledger()), ensure_ascii=False).encode()
+    at = _phone(other)
+    at.file_uploader(key="tb_import").set_value(("evening.json", export, "application/json"))
+    at.run()
+    new = at.query_params["table"]
+    assert ZH["table.imported_new"].format(old=code, new=new, here=other) in [i.value for i in at.info]
 
 
 # Machado et al. 2009, severity 1, on linear RGB

@@ -91,7 +91,7 @@ asks before that hand is replaced (`app.ui.table.record`); forgotten with the ha
 TABLE_VIEW = "tbl_view"
 """The `app.ui.table.view.TableView`: the table replayed, the revisions shown and begun."""
 IMPORTED = "tbl_import_said"
-"""(the export's code, the code it was stored under)."""
+"""(the export's code, the code it was stored under, the code of the page it was imported on)."""
 IMPORT_REFUSED = "tbl_import_refused"
 """(files refused so far, the last one's Flash | None)."""
 IMPORT_SEEN = "tb_imported"

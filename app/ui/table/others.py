@@ -1,5 +1,6 @@
-"""One line on the 牌局 page while another phone enters a hand on this table: "张三's phone is
-entering a hand" — the winner that phone has chosen, else "another phone" — read from the other
+"""One line on the 牌局 page while another phone enters a hand on this table: "Another phone is
+entering 张三's win" — the winner that phone has chosen (a phone belongs to no seat: the line never
+names its owner), else "another phone is entering a hand" — read from the other
 phones' drafts (`app.drafts`) saved in the last few minutes; this phone's own draft never counts,
 nor a draft with nothing entered (a phone that only opened the table)."""
 

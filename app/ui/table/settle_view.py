@@ -89,7 +89,7 @@ def _lock(rec) -> None:
         forget_begun(rec.table.code, "lock")
 
 
-IMPORTED = keys.IMPORTED  # session state: (the export's code, the code it was stored under)
+IMPORTED = keys.IMPORTED  # session state: (the export's code, the code it was stored under, the page's)
 
 
 def exchange(rec, ledger) -> None:
@@ -103,15 +103,15 @@ def exchange(rec, ledger) -> None:
     cols[1].download_button(
         t("table.export_json"), json_file, f"jxmj-{code}.json", "application/json", key="tb_json"
     )
-    import_view()
+    import_view(code)
 
 
 IMPORT_KEY = "tb_import"
 REFUSED = keys.IMPORT_REFUSED  # session state: (files refused so far, the last one's Flash | None)
 
 
-def import_view() -> None:
-    """The JSON import. A file refused (not an export, too large for now) is said in the slot
+def import_view(here: str) -> None:
+    """The JSON import on the page of table `here` (the table the other phones still show). A file refused (not an export, too large for now) is said in the slot
     under the uploader, which starts empty again (a fresh key): the chip never shows a file that
     was not taken, and the next file's message replaces this one."""
     count, said = ss.get(REFUSED, (0, None))
@@ -131,7 +131,7 @@ def import_view() -> None:
         _refused(count, ledger_flash(e))
     except PhotoBusy:
         _refused(count, Flash("error", "table.import_busy"))
-    ss[IMPORTED] = (table.code, rec.table.code)  # said on the imported table's page
+    ss[IMPORTED] = (table.code, rec.table.code, here)  # said on the imported table's page
     go(rec.table.code)
 
 
@@ -143,13 +143,15 @@ def _refused(count: int, said: Flash) -> None:
 
 def imported_note(code: str) -> None:
     """After an import, on the imported table: what it did — a new table under which code, the
-    old one unchanged, how the other phones open it (they still show the old code)."""
+    file's table unchanged, how the other phones open it (they still show the table the import
+    was made on, which need not be the file's)."""
     said = ss.get(IMPORTED)
     if not said or said[1] != code:
         return
     del ss[IMPORTED]
-    old, new = said
-    st.info(t("table.imported_new", old=old or "—", new=new))  # an import never keeps the file's code
+    old, new, here = said
+    # an import never keeps the file's code; the other phones show the page it was imported on
+    st.info(t("table.imported_new", old=old or "—", new=new, here=here))
 
 
 def read_export(raw: bytes) -> object:
