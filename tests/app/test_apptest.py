@@ -107,17 +107,18 @@ def test_discard_win_below_minimum_says_cannot_win(at):
     assert any(i18n.t("res.cannot_win") in md.value and "二炮起胡" in md.value for md in at.markdown)
 
 
-def test_the_add_picker_refuses_a_fifth_copy_and_a_hand_past_22_tiles(at):
-    """As typing does (break-it, session 23: 134 tiles added one tap at a time, six 1m, kept)."""
+def test_the_add_picker_says_a_fifth_copy_and_refuses_a_hand_past_22_tiles(at):
+    """As typing does (break-it, session 23: 134 tiles added one tap at a time, six 1m, kept, the
+    picker silent). A fifth copy is added, and said: the player may fix the misread one next."""
     zh = i18n.catalog("zh")
     _type_hand(at, "1111m")
     at.button(key="btn_add").click()
     at.run()
     at.button(key="pick_add_1m").click()
     at.run()
-    assert [x.code for x in at.session_state.hip.hand.tiles] == ["1m"] * 4
+    assert [x.code for x in at.session_state.hip.hand.tiles] == ["1m"] * 5
     i18n.set_lang("zh")
-    assert any(w.value == zh["hand.fifth_copy"].format(tile="一万") for w in at.warning)
+    assert any(w.value == zh["hand.fifth_copy"].format(tile="一万", n=5) for w in at.warning)
     _type_hand(at, "1112223334445556667778m")  # 22: the most typing takes
     at.button(key="btn_add").click()
     at.run()

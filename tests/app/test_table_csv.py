@@ -106,7 +106,7 @@ def test_the_download_is_in_the_page_language_though_streamlit_builds_it_after_t
 
     fake = SimpleNamespace(subheader=lambda *a: None, columns=lambda n: [Column() for _ in range(n)])
     monkeypatch.setattr(settle_view, "st", fake)
-    monkeypatch.setattr(settle_view, "import_view", lambda: None)
+    monkeypatch.setattr(settle_view, "import_view", lambda here: None)
     i18n.set_lang("en")
     try:
         settle_view.exchange(SimpleNamespace(table=SimpleNamespace(code=code)), ledger)

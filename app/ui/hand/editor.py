@@ -26,7 +26,8 @@ from scoring.rules import load_rules
 from scoring.tiles import SUITS, parse_tile
 
 COPIES = 4
-"""A set holds four of each tile: the add picker refuses a fifth (a photo's misread may still show one)."""
+"""A set holds four of each tile: the add picker says so when it adds a fifth (and adds it: the
+player may be about to fix the misread copy)."""
 
 ss = st.session_state
 
@@ -218,13 +219,13 @@ def _on_add_mode() -> None:
 def _on_pick(mode: str, code: str) -> None:
     h = session.hip()
     if mode == "add":
-        tiles = h.hand.tiles
-        if len(tiles) >= MAX_TYPED_TILES:  # as typed: more is never a hand and only slows the page
+        if len(h.hand.tiles) >= MAX_TYPED_TILES:  # as typed: more is never a hand and only slows the page
             h.panel_msg = Flash("warning", "msg.typed_too_long", {"n": MAX_TYPED_TILES})
-        elif sum(x.code == code for x in tiles) >= COPIES:
-            h.panel_msg = Flash("warning", "hand.fifth_copy", {"tile": name(code)})
-        else:
-            h.set_hand(h.hand.plus(code))
+            return
+        h.set_hand(h.hand.plus(code))  # a fifth copy too: the player may fix the misread one next
+        n = sum(x.code == code for x in h.hand.tiles)
+        if n > COPIES:
+            h.panel_msg = Flash("warning", "hand.fifth_copy", {"tile": name(code), "n": n})
     elif h.sel is not None:
         h.set_hand(h.hand.with_tile(h.sel, code))
         h.sel = None

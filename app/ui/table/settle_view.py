@@ -111,9 +111,10 @@ REFUSED = keys.IMPORT_REFUSED  # session state: (files refused so far, the last 
 
 
 def import_view(here: str) -> None:
-    """The JSON import on the page of table `here` (the table the other phones still show). A file refused (not an export, too large for now) is said in the slot
-    under the uploader, which starts empty again (a fresh key): the chip never shows a file that
-    was not taken, and the next file's message replaces this one."""
+    """The JSON import on the page of table `here` (the table the other phones still show). A file
+    refused (not an export, too large for now) is said in the slot under the uploader, which
+    starts empty again (a fresh key): the chip never shows a file that was not taken, and the next
+    file's message replaces this one."""
     count, said = ss.get(REFUSED, (0, None))
     key = IMPORT_KEY if not count else f"{IMPORT_KEY}_{count}"  # CSS and the script: st-key-tb_import*
     up = st.file_uploader(t("table.import"), type=["json"], key=key)
