@@ -3,6 +3,7 @@ existing one by its code. Creating a table puts its code in the URL (`?table=COD
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
@@ -66,6 +67,10 @@ def start_view() -> None:
             st.error(error_text(e))
 
 
+LINK_CODE = re.compile(r"[?&]table=([0-9A-Za-z-]+)")
+"""A table code in a join link's query, wherever the link stands in the text."""
+
+
 def _code_field() -> str | None:
     """The 牌局码 field, kept as pasted (no `max_chars`: the browser would cut a long paste without
     a word). A pasted join link (``…/table?table=CODE``, the QR button's address) gives its code;
@@ -89,10 +94,18 @@ def code_in_link(text: str) -> str:
     'K7QM9ACXTRE'
     >>> code_in_link("k7qm-9acx-tre")
     'k7qm-9acx-tre'
+
+    A link inside a pasted chat message counts too (one code in it):
+
+    >>> code_in_link("请打开 http://192.168.1.5:8501/table?table=K7QM9ACXTRE 谢谢")
+    'K7QM9ACXTRE'
     """
     text = text.strip()
     if "?" not in text:
         return text
+    inside = set(LINK_CODE.findall(text))  # also a link among other words: a chat message pasted whole
+    if len(inside) == 1:
+        return inside.pop()
     found = parse_qs(urlsplit(text).query).get("table", [])
     return found[0].strip() if len(found) == 1 else text
 
