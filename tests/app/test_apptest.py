@@ -119,6 +119,12 @@ def test_the_add_picker_says_a_fifth_copy_and_refuses_a_hand_past_22_tiles(at):
     assert [x.code for x in at.session_state.hip.hand.tiles] == ["1m"] * 5
     i18n.set_lang("zh")
     assert any(w.value == zh["hand.fifth_copy"].format(tile="一万", n=5) for w in at.warning)
+    at.segmented_control(key="lang").set_value("en")  # worded when shown: the tile's name too
+    at.run()
+    en = i18n.catalog("en")
+    assert any(w.value == en["hand.fifth_copy"].format(tile="1 Characters", n=5) for w in at.warning)
+    at.segmented_control(key="lang").set_value("zh")
+    at.run()
     _type_hand(at, "1112223334445556667778m")  # 22: the most typing takes
     at.button(key="btn_add").click()
     at.run()

@@ -34,6 +34,17 @@ def name(code: str) -> str:
     return t(f"tile.{code}" if code in HONOURS or code == BACK else "tile.unknown")
 
 
+def name_flash(code: str):
+    """`name` of `code` as a `app.ui.flash.Flash` field: worded when the message is shown, in that
+    run's language (a message made in a callback runs before the page's language is set)."""
+    from app.ui.flash import Flash
+
+    tile = tile_of(code)
+    if tile is not None and not tile.is_honour:
+        return Flash("info", f"tile.suit.{tile.suit}", {"rank": tile.rank, "zh_rank": RANK_ZH[tile.rank - 1]})
+    return Flash("info", f"tile.{code}" if code in HONOURS or code == BACK else "tile.unknown")
+
+
 def spoken(code: str, *, unsure=False, win=False, selected=False, out=False) -> str:
     """What a screen reader says for a tile picture: its name and its marks, in the page
     language ("三万（没把握）", "9 Dots (winning tile)")."""

@@ -138,7 +138,7 @@ def _edit_form(rec, o) -> None:
                 placeholder=t("a11y.choose"), **field,
             )  # fmt: skip
             st.checkbox(t("table.edit_use_editor"), key=key("ed_use"), disabled=not started(), **field)
-        st.checkbox(t("table.followed"), key=key("ed_f"), **field)
+        st.checkbox(t("table.followed"), key=key("ed_f"), help=t("table.followed_help"), **field)
         st.checkbox(t("table.follow_dragon"), key=key("ed_fd"), **field)
         st.checkbox(t("table.follow_second"), key=key("ed_fs"), **field)
         st.text_input(t("table.note"), key=key("ed_note"), max_chars=MAX_NOTE_CHARS, **field)

@@ -33,7 +33,7 @@ def facts(table, choices: TableChoices) -> None:
     """九江 跟庄 facts; 新余 kongs of the other players (DECISIONS §1.6, §2); the hand's note."""
     lr = table.ledger_rules
     if lr["follow.enabled"]:
-        if session.bind_choice("followed", st.checkbox, t("table.followed")):
+        if session.bind_choice("followed", st.checkbox, t("table.followed"), help=t("table.followed_help")):
             session.bind_choice("dragon", st.checkbox, t("table.follow_dragon"))
             session.bind_choice("second", st.checkbox, t("table.follow_second"))
         else:
