@@ -19,7 +19,7 @@ from app.ui.hand.numbers import COUNT, accept, number_field
 from app.ui.hand.onscreen import show_panel
 from app.ui.hand.typing import MAX_TYPED_TILES, typed_entry
 from app.ui.i18n import labels, lang, t
-from app.ui.render.tiles import label, name, name_flash, row_html, spoken, tile_flags
+from app.ui.render.tiles import label, name, name_later, row_html, spoken, tile_flags
 from app.ui.state import DISSOLVE, EditRefused, EditTile, Selection, tile_kinds
 from app.ui.state.hand import MELD_KINDS
 from scoring.rules import load_rules
@@ -225,7 +225,7 @@ def _on_pick(mode: str, code: str) -> None:
         h.set_hand(h.hand.plus(code))  # a fifth copy too: the player may fix the misread one next
         n = sum(x.code == code for x in h.hand.tiles)
         if n > COPIES:
-            h.panel_msg = Flash("warning", "hand.fifth_copy", {"tile": name_flash(code), "n": n})
+            h.panel_msg = Flash("warning", "hand.fifth_copy", {"tile": name_later(code), "n": n})
     elif h.sel is not None:
         h.set_hand(h.hand.with_tile(h.sel, code))
         h.sel = None

@@ -34,7 +34,7 @@ def name(code: str) -> str:
     return t(f"tile.{code}" if code in HONOURS or code == BACK else "tile.unknown")
 
 
-def name_flash(code: str):
+def name_later(code: str):
     """`name` of `code` as a `app.ui.flash.Flash` field: worded when the message is shown, in that
     run's language (a message made in a callback runs before the page's language is set)."""
     from app.ui.flash import Flash
