@@ -73,8 +73,8 @@ class LedgerError(ValueError):
 
     ``code`` is a stable word (``unknown_seat``, ``payers_contradict_seats``, ``bad_hand`` …);
     ``str(error)`` is one sentence naming the problem; ``cause``, where one is known, the code of
-    the problem inside (a ``bad_import`` whose table has ``bad_seats``; ``version``: an export's
-    format version this jxmj does not read), so the app can say why in either language.
+    the problem inside (a ``bad_import`` whose table has ``bad_seats``; ``import_version``: an
+    export's format version this jxmj does not read), so the app can say why in either language.
     """
 
     def __init__(self, code: str, message: str, cause: str = "") -> None:

@@ -211,7 +211,7 @@ def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
     version = data.get("version")
     if isinstance(version, bool) or version not in READS:
         reads = " and ".join(map(str, READS))
-        raise bad(f"version {shown(version)}; this jxmj reads versions {reads}", "version")
+        raise bad(f"version {shown(version)}; this jxmj reads versions {reads}", "import_version")
     t, hands = data.get("table"), data.get("hands")
     if not isinstance(t, dict) or not isinstance(hands, list):
         raise bad('it needs "table" (an object) and "hands" (a list)')
@@ -235,7 +235,7 @@ def table_from_export(data: Any) -> tuple[Table, list[Hand]]:
             check_text(name, "the seat name", "bad_import")
         check_text(table.title, "the title", "bad_import")
     except LedgerError as e:
-        raise bad(e.message, "names") from None
+        raise bad(e.message, "import_names") from None
     if table.code:
         try:
             table = replace(table, code=normalize_code(table.code))

@@ -253,9 +253,11 @@ def restore(key: str) -> bool:
 def _sample_bytes(src: str, boxes) -> bytes | None:
     """The bundled sample's bytes for a draft of it (the store keeps none): read as the sample, or a
     hand typed over it (`photo_src` "typed", its boxes the sample's digest); else None."""
+    if src not in ("sample", "typed"):
+        return None
     data = services.sample_photo()
-    if data is None or src == "sample":
-        return data if src == "sample" else None
+    if src == "sample" or data is None:
+        return data
     return data if boxes is not None and boxes[2] == hashlib.sha256(data).hexdigest() else None
 
 

@@ -97,11 +97,11 @@ def ledger_flash(e: Any, where: str = "top") -> Flash:
     """A :class:`ledger.LedgerError` (``code``, ``message``): ``ledger.<code>``, else the scoring
     code it passed through (`code_flash`); a conflict adds that the table was reloaded."""
     key = f"ledger.{e.code}" if has(f"ledger.{e.code}") else code_flash(e.code).key
-    cause = getattr(e, "cause", "")
-    for why in (f"ledger.import_{cause}", f"ledger.{cause}"):
-        if e.code == "bad_import" and cause and has(why):  # an export refused: why, in either language
-            fields = {"why": Flash("error", why)}
-            return Flash("error", "ledger.bad_import_why", fields, english=e.message, where=where)
+    why = f"ledger.{getattr(e, 'cause', '')}"  # an export refused: why, in either language
+    if e.code == "bad_import" and why != "ledger." and has(why):
+        return Flash(
+            "error", "ledger.bad_import_why", {"why": Flash("error", why)}, english=e.message, where=where
+        )
     return Flash("error", key, english=e.message, where=where,
                  then="ledger.reloaded" if e.code == "conflict" else "")  # fmt: skip
 

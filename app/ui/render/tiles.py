@@ -28,10 +28,7 @@ CODES = tuple(tile.code for tile in ALL_TILES)
 
 def name(code: str) -> str:
     """`五筒` / `5 Dots`, `红中` / `Red dragon`, `back` a face-down tile; another code is "unknown tile"."""
-    tile = tile_of(code)
-    if tile is not None and not tile.is_honour:
-        return t(f"tile.suit.{tile.suit}", rank=tile.rank, zh_rank=RANK_ZH[tile.rank - 1])
-    return t(f"tile.{code}" if code in HONOURS or code == BACK else "tile.unknown")
+    return name_later(code).text()
 
 
 def name_later(code: str):

@@ -211,9 +211,10 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         write(lambda: _undo(rec), HERE, "table.undone", code=code, changed="table.changed_undo", n=n)
 
     if n and cols[4].button(t("table.undo"), key="tb_undo"):
-        if not busy:
+        if busy:
+            st.session_state[UNDO_ASKED] = n  # asked first: the hand on screen would be replaced
+        else:
             undo()
-        st.session_state[UNDO_ASKED] = n  # asked first: the hand on screen would be replaced
     if n and busy and st.session_state.get(UNDO_ASKED) == n:
         st.warning(t("table.undo_ask", n=n))
         yes, no = st.columns(2)
@@ -222,7 +223,7 @@ def _actions(rec, ledger, choices: TableChoices, outcome, key: str) -> None:
         if no.button(t("table.undo_no"), key="tb_undo_no"):
             st.session_state.pop(UNDO_ASKED, None)
             st.rerun()
-    if (not session.hip().hand.is_empty or choices.begun) and st.button(t("table.drop"), key="tb_drop"):
+    if busy and st.button(t("table.drop"), key="tb_drop"):
         reset()  # this phone's hand in progress, dropped on purpose
         st.rerun()
     show_posted(HERE)  # beside the buttons that made them
