@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.boxes import LIMITS, check_limit
+from vision.corner_index import INDEX_P
 from vision.grey_doubt import GREY_DOUBT_P
 from vision.grey_look import GREY_MIN_P
 from vision.grey_reader import GREY_CLEAR_P, GREY_FLAG_P, GREY_RENAME_P, GREY_TEXT_P
@@ -104,6 +105,10 @@ class ReaderConfig:
             flagged, and flag 5's clears leave it (flag 6, `vision.text_check.WEAK_RENAME`); None
             (the default: on real_sets_dev the renamings under 0.5 were right, 5 of 5): a renaming
             is never in doubt.
+        index_p: in a photo that holds a flagged suit tile, and whose set prints a digit in its
+            suit tiles' corners (its most confident suit tiles show their own), an unflagged suit
+            tile whose corner shows another digit from this probability on is flagged, that
+            digit's tile its runner-up (`vision.corner_index`, `INDEX_P`); None: corners are not read.
     """
 
     conf_threshold: float = 0.3
@@ -138,6 +143,7 @@ class ReaderConfig:
     dark_faces: bool = True
     flag_geometry: bool = True
     weak_rename: float | None = None
+    index_p: float | None = INDEX_P
 
     def __post_init__(self) -> None:
         """Raises ValueError: a value outside `vision.boxes.LIMITS` (named, with its range)."""

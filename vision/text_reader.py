@@ -194,6 +194,13 @@ class TextReader:
             for view, per_code in LEXICON.items()
         }
         self._groups = {view: _by_length(words) for view, words in self.words.items()}
+        self.digits: np.ndarray | None = (
+            np.array([[index[str(n)]] for n in range(1, 10)], np.int64)
+            if all(str(n) in index for n in range(1, 10))
+            else None
+        )
+        """The one-character words 1..9 as class indices `(9, 1)`, for a corner index
+        (`vision.corner_index`); None where the model has no digit."""
 
     def log_probs(self, views: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Per view its `(T, C)` per-frame log-probabilities (`views`: uint8 BGR crops; T grows

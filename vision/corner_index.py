@@ -1,0 +1,123 @@
+"""Read the index a set prints in a suit tile's corner, and flag a reading it contradicts.
+
+Some sets (American ones, some Hong Kong ones) print a small digit 1..9 in the upper corner of
+every suit tile, beside the 萬 numeral, the dots or the bamboo. Where the classifier misreads a
+face in a style it never saw (a bold 二萬 read 三萬 by the colour reader, the grey reader and
+the text reader alike: their ink is the 三萬's), the index still says 2. The text recogniser
+(`vision.text_reader`) reads it on the face's two upper corners (`corner_views`: the upper
+`CORNER_H` of the face, its left and right halves), scored against the closed lexicon of the
+nine digits (`ctc_log_prob`), never decoded freely.
+
+A set prints indices or does not; most do not, and a corner holds the ends of the numeral's
+strokes, a dot, a stick. So the index is trusted only where the set shows that it prints them:
+
+1. the photo must already hold a doubt (a face-up suit tile flagged `uncertain`): a photo the
+   reader reads without doubt costs nothing (the 12 MP photos of `real_rows_public` hold none);
+2. witnesses: the `WITNESSES` most confident unflagged suit tiles are read first; at least
+   `AGREE` of them must show their own number at `WITNESS_P` or more (the set prints indices),
+   else nothing more is read;
+3. then every other unflagged suit tile is read, and a tile whose corner shows another digit
+   at `INDEX_P` or more is flagged, the digit's tile of its suit its runner-up (`second`: a
+   fix of one tap), where at least `AGREE` other tiles show their own number at `INDEX_P`.
+
+Measured (`models/MODEL.md`, "The corner index"): on the validation split and the stand-ins it
+frames the American set's 二萬 read 三萬 (the bold stand-in's last two unframed wrong tiles) and
+frames no right tile; on sets without indices the witnesses agree nowhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from vision.detection import Detection
+from vision.text_check import MIN_FACE_PX, face_crop
+from vision.text_reader import TextReader, ctc_log_prob
+
+INDEX_P = 0.8
+"""The CTC probability of a digit from which a corner's digit counts: it flags a tile it
+contradicts, and it counts as a witness's agreement for another tile's flag."""
+WITNESS_P = 0.5
+"""The probability from which a witness's own number in its corner says the set prints indices."""
+WITNESSES = 4
+"""How many of the most confident unflagged suit tiles are read first, as witnesses."""
+AGREE = 2
+"""How many tiles must show their own number: among the witnesses, to read on; among the other
+tiles read, to flag one."""
+CORNER_H = 0.42
+"""The share of the face's height, from its top, that holds the index."""
+SUITS = ("m", "p", "s")
+
+__all__ = ["AGREE", "INDEX_P", "WITNESSES", "WITNESS_P", "corner_views", "flag_by_index", "read_indices"]
+
+
+def is_suit(det: Detection) -> bool:
+    """A face-up reading of a numbered suit tile (1m..9s)."""
+    return not det.face_down and len(det.tile) == 2 and det.tile[0].isdigit() and det.tile[1] in SUITS
+
+
+def corner_views(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The upper-left and upper-right corners of an upright face `(h, w, 3)`: each the upper
+    `CORNER_H` of the face, half its width.
+
+    >>> [v.shape for v in corner_views(np.zeros((70, 50, 3), np.uint8))]
+    [(29, 25, 3), (29, 25, 3)]
+    """
+    h, w = face.shape[:2]
+    top = max(1, int(h * CORNER_H))
+    return face[:top, : max(1, w // 2)], face[:top, w // 2 :]
+
+
+def read_indices(text: TextReader, faces: Sequence[np.ndarray]) -> list[tuple[int, float]]:
+    """Per upright face `(h, w, 3)` uint8 BGR, the likeliest index digit of its two upper corners
+    and its CTC probability: `(digit 1..9, p 0..1)`; `(0, 0.0)` for every face where the model
+    has no digits. All faces in one model batch."""
+    if text.digits is None or not faces:
+        return [(0, 0.0)] * len(faces)
+    views = [v for f in faces for v in corner_views(f)]
+    lp = text.log_probs(views)
+    out = []
+    for k in range(len(faces)):
+        p = np.maximum(*(np.exp(ctc_log_prob(lp[2 * k + j], text.digits)) for j in (0, 1)))
+        out.append((int(np.argmax(p)) + 1, float(np.max(p))))
+    return out
+
+
+def flag_by_index(
+    dets: Sequence[Detection],
+    pixels: np.ndarray,
+    scale: float,
+    text: TextReader | None,
+    index_p: float | None = INDEX_P,
+) -> list[Detection]:
+    """`dets` with each unflagged suit tile flagged whose corner index shows another number (the
+    module docstring's three steps; `second` the index's tile). Unchanged without `text`, with
+    `index_p` None, or where no suit tile is flagged.
+
+    Args:
+        dets: detections, `xyxy` in pixels of the full photo.
+        pixels: `(h, w, 3)` uint8 RGB, the photo at `scale` (the reader's crop source).
+        index_p: `INDEX_P` (`ReaderConfig.index_p`).
+    """
+    out = list(dets)
+    if text is None or index_p is None or text.digits is None:
+        return out
+    suits = [k for k, d in enumerate(dets) if is_suit(d)]
+    if not any(dets[k].uncertain for k in suits):
+        return out
+    faces = {k: face_crop(pixels, scale, dets[k]) for k in suits if not dets[k].uncertain}
+    big = (k for k, f in faces.items() if min(f.shape[:2]) >= MIN_FACE_PX)
+    free = sorted(big, key=lambda k: -dets[k].conf)
+    witnesses, rest = free[:WITNESSES], free[WITNESSES:]
+    read = dict(zip(witnesses, read_indices(text, [faces[k] for k in witnesses]), strict=True))
+    own = {k: d == int(dets[k].tile[0]) for k, (d, _p) in read.items()}
+    if sum(own[k] and read[k][1] >= WITNESS_P for k in witnesses) < AGREE:
+        return out
+    read.update(zip(rest, read_indices(text, [faces[k] for k in rest]), strict=True))
+    sure = {k for k, (d, p) in read.items() if p >= index_p and d == int(dets[k].tile[0])}
+    for k, (digit, p) in read.items():
+        if p >= index_p and k not in sure and len(sure - {k}) >= AGREE:
+            out[k] = replace(dets[k], uncertain=True, second=f"{digit}{dets[k].tile[1]}")
+    return out
