@@ -106,7 +106,9 @@ def test_a_weak_renaming_stays_flagged_a_sure_one_does_not():
 
 
 class WeakText:
-    """A text reader that reads every face as 8m at 0.13."""
+    """A text reader that reads every face as 8m at 0.13 (and no digit)."""
+
+    digits = None
 
     def read(self, faces, sideways=None):
         return [reading(**{"8m": 0.13}) for _ in faces]

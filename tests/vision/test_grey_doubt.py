@@ -38,7 +38,10 @@ def det(tile: str, k: int = 0, uncertain: bool = False, second: str | None = Non
 
 
 class FakeText:
-    """A text reader that names `words[k]` (a code, a score) for the k-th face it is given."""
+    """A text reader that names `words[k]` (a code, a score) for the k-th face it is given; it
+    reads no digit (`digits` None: no corner index, `vision.corner_index`)."""
+
+    digits = None
 
     def __init__(self, words: list[tuple[str, float]]) -> None:
         self.words, self.faces = words, 0
