@@ -19,6 +19,7 @@ from vision.reader_config import ReaderConfig
 from vision.text_reader import TextReader
 
 INDEX_INK = (200, 30, 30)  # RGB: the red digits of an American set
+PIPS = (("p", dot_face, 1), ("s", stick_face, 2))
 
 
 @pytest.fixture(scope="module")
@@ -64,62 +65,60 @@ class Counting:
         return self.text.log_probs(views)
 
 
-def american_hand(read_as: str = "3m") -> tuple[np.ndarray, list[Detection]]:
-    """Six 萬 with their index, a 二萬 (index 2) read `read_as`, and a flagged 5p (the photo's doubt)."""
+def american_hand(read_as: str = "3m", corner: str = "r") -> tuple[np.ndarray, list[Detection]]:
+    """Six 萬 with their index (in the upper `corner`), a 二萬 (index 2) read `read_as`, and a
+    flagged 5p (the photo's doubt)."""
     codes = ["1m", "4m", "5m", "6m", "7m", "9m"]
-    pixels, boxes = photo([indexed(c) for c in codes] + [indexed("2m"), dot_face(5, "blue", 64, 88)])
+    faces = [indexed(c, corner=corner) for c in [*codes, "2m"]]
+    pixels, boxes = photo([*faces, dot_face(5, "blue", 64, 88)])
     dets = [Detection(b, c, 0.9 - 0.01 * k) for k, (b, c) in enumerate(zip(boxes, codes, strict=False))]
     dets += [Detection(boxes[6], read_as, 0.7, second="5m"), Detection(boxes[7], "5p", 0.4, uncertain=True)]
     return pixels, dets
 
 
-def test_the_corners_are_the_upper_share_of_the_face_halved():
-    f = np.arange(10 * 8).reshape(10, 8, 1).repeat(3, axis=2).astype(np.uint8)
+def test_the_corners_are_the_upper_share_of_the_face_at_either_side():
+    f = np.arange(10 * 20).reshape(10, 20, 1).repeat(3, axis=2).astype(np.uint8)
     left, right = corner_views(f)
-    assert left.shape == right.shape == (4, 4, 3)
-    assert left[0, 0, 0] == 0 and right[0, 0, 0] == 4
+    assert left.shape == right.shape == (3, 9, 3)
+    assert left[0, 0, 0] == 0 and right[0, 0, 0] == 11 and right[0, -1, 0] == 19
 
 
 @needs_model
 @pytest.mark.parametrize("style", list(STYLES))
-def test_reads_the_index_in_the_upper_right_corner_in_several_inks(reader, style):
-    out = read_indices(reader, [indexed(f"{n}m", style) for n in range(1, 10)])
-    assert [d for d, _p in out] == list(range(1, 10))
-    assert min(p for _d, p in out) >= WITNESS_P
-    assert sum(p >= INDEX_P for _d, p in out) >= 8
-
-
-@needs_model
-def test_reads_the_index_in_the_upper_left_corner(reader):
-    digits = (1, 2, 3, 6, 7, 8, 9)  # 四 and 五 reach into the left corner of this drawing
-    out = read_indices(reader, [indexed(f"{n}m", corner="l") for n in digits])
-    assert [d for d, _p in out] == list(digits)
-    assert min(p for _d, p in out) >= INDEX_P
+@pytest.mark.parametrize("corner", [0, 1])
+def test_reads_the_index_in_either_upper_corner_in_several_inks(reader, style, corner):
+    faces = [indexed(f"{n}m", style, corner="lr"[corner]) for n in range(1, 10)]
+    out = read_indices(reader, faces)
+    assert [r[corner][0] for r in out] == list(range(1, 10))
+    assert min(r[corner][1] for r in out) >= INDEX_P
+    assert max(r[1 - corner][1] for r in out) < WITNESS_P  # the other corner: nothing
+    assert read_indices(reader, faces, (corner,)) == [(r[corner],) for r in out]
 
 
 @needs_model
 def test_a_face_without_an_index_never_shows_its_own_number(reader):
-    """What the witnesses rest on. A stick in a corner does read as "1" (a 4條 at 0.86-0.90):
-    that alone must flag nothing, hence the witnesses."""
-    for ink in INKS:
-        faces = [(f"{n}p", dot_face(n, ink)) for n in range(1, 10)] + [
-            (f"{n}s", stick_face(n, ink)) for n in range(2, 10)
-        ]
-        out = read_indices(reader, [f for _c, f in faces])
-        assert not [
-            c for (c, _f), (d, p) in zip(faces, out, strict=True) if d == int(c[0]) and p >= WITNESS_P
-        ]
-    for style in STYLES:
-        out = read_indices(reader, [face(WORDS[f"{n}m"], *STYLES[style]) for n in range(1, 10)])
-        assert max(p for _d, p in out) < WITNESS_P
+    """What the witnesses rest on. The end of a 五's stroke reads as "3", the dot of a 六 as "1"
+    (over 0.8): another number alone must flag nothing, hence the witnesses."""
+    faces = [(f"{n}{s}", f(n, ink)) for ink in INKS for s, f, lo in PIPS for n in range(lo, 10)]
+    faces += [(f"{n}m", face(WORDS[f"{n}m"], *STYLES[style])) for style in STYLES for n in range(1, 10)]
+    out = read_indices(reader, [f for _c, f in faces])
+    own = [
+        c for (c, _f), r in zip(faces, out, strict=True) for d, p in r if d == int(c[0]) and p >= WITNESS_P
+    ]
+    assert own == []
+    strong = {(c, d) for (c, _f), r in zip(faces, out, strict=True) for d, p in r if p >= INDEX_P}
+    assert ("5m", 3) in strong and ("6m", 1) in strong  # other digits do show
 
 
 @needs_model
-def test_an_index_that_shows_another_number_flags_the_reading(reader):
-    pixels, dets = american_hand()
-    out = flag_by_index(dets, pixels, 1.0, reader)
+@pytest.mark.parametrize("corner", ["r", "l"])
+def test_an_index_that_shows_another_number_flags_the_reading(reader, corner):
+    pixels, dets = american_hand(corner=corner)
+    text = Counting(reader)
+    out = flag_by_index(dets, pixels, 1.0, text)
     assert out[6].uncertain and out[6].tile == "3m" and out[6].second == "2m"  # the fix: one tap
     assert out[:6] == dets[:6] and out[7] == dets[7]
+    assert text.views == 2 * WITNESSES + (7 - WITNESSES)  # the others in the set's corner only
 
 
 @needs_model
