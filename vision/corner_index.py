@@ -1,6 +1,6 @@
 """Read the index a set prints in a suit tile's corner, and flag a reading it contradicts.
 
-Some sets (American ones, some Hong Kong ones) print a small digit 1..9 in the upper corner of
+Many sets (American, Hong Kong and mainland ones) print a small digit 1..9 in the upper corner of
 every suit tile, beside the 萬 numeral, the dots or the bamboo. Where the classifier misreads a
 face in a style it never saw (a bold 二萬 read 三萬 by the colour reader, the grey reader and
 the text reader alike: their ink is the 三萬's), the index still says 2. The text recogniser
