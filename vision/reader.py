@@ -68,6 +68,7 @@ from vision.scale import current_reduction, finer_input, reduction_for, strip_in
 from vision.splits import merge_splits
 from vision.standing import stand_loose
 from vision.text_reader import TEXT_MODEL_FILE, TextReader
+from vision.turned import read_upright
 from vision.views import Classifier
 from vision.walls import rack_gaps
 from vision.wide_boxes import closer, split_wide
@@ -144,7 +145,7 @@ class TileReader:
             ModelError: a model's output does not follow the contract.
         """
         loaded = image if isinstance(image, LoadedImage) else LoadedImage.from_array(image)
-        return self._detect(loaded, refs, self.config.dark_faces)
+        return read_upright(lambda up: self._detect(up, refs, self.config.dark_faces), loaded)
 
     def _detect(self, loaded: LoadedImage, refs: RefSet | None, polarity: bool) -> DetectResult:
         """`detect`; `polarity`: a photo of dark faces is read inverted (`vision.face_polarity`)."""

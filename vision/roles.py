@@ -86,9 +86,12 @@ EDGE = 1.0
 """A box within this many pixels of the photo's top or bottom edge may be cut by it (`uncut`)."""
 
 
-def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[Role]:
+def roles_and_turn(
+    detections: Sequence[Detection], image_size: tuple[int, int] | None = None
+) -> tuple[list[Role], bool]:
     """The role of every detection — `hand`, `wall`, `discard` or `other` — by the rules of the
-    module docstring (`meld` comes later, from the groups: `meld_roles`).
+    module docstring (`meld` comes later, from the groups: `meld_roles`), and whether the hand was
+    found running down the photo (`TURNED`: a photo turned 90° without EXIF).
 
     Args:
         detections: tiles in any order, `xyxy` pixels of one image.
@@ -97,23 +100,30 @@ def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | N
 
     >>> row = [Detection((x, 500, x + 30, 540), "1m", 0.9) for x in range(0, 400, 32)]
     >>> logo = Detection((600, 0, 700, 120), "P", 0.9)
-    >>> table_roles(row + [Detection((100, 400, 126, 430), "W", 0.9), logo], (800, 600))[-3:]
-    ['hand', 'discard', 'other']
+    >>> roles, turned = roles_and_turn(row + [Detection((100, 400, 126, 430), "W", 0.9), logo], (800, 600))
+    >>> roles[-3:], turned
+    (['hand', 'discard', 'other'], False)
     """
     n = len(detections)
     if n == 0:
-        return []
+        return [], False
     on_wall = wall_tiles(detections)
     roles: list[Role] = ["wall" if w else "hand" for w in on_wall]
     free = [i for i in range(n) if not on_wall[i]]
     found, score = _hand_of(detections, free, image_size)
-    turned = [replace(d, xyxy=(d.xyxy[1], d.xyxy[0], d.xyxy[3], d.xyxy[2])) for d in detections]
-    found_t, score_t = _hand_of(turned, free, image_size[::-1] if image_size else None)
-    if score_t > TURNED * score:
+    swapped = [replace(d, xyxy=(d.xyxy[1], d.xyxy[0], d.xyxy[3], d.xyxy[2])) for d in detections]
+    found_t, score_t = _hand_of(swapped, free, image_size[::-1] if image_size else None)
+    turned = score_t > TURNED * score
+    if turned:
         found = found_t  # the hand runs down the photo (turned without EXIF): read it sideways
     for i, role in (found or {}).items():
         roles[i] = role
-    return roles
+    return roles, turned
+
+
+def table_roles(detections: Sequence[Detection], image_size: tuple[int, int] | None = None) -> list[Role]:
+    """The roles of `roles_and_turn`, without whether the hand ran down the photo."""
+    return roles_and_turn(detections, image_size)[0]
 
 
 def _hand_of(
@@ -260,6 +270,7 @@ __all__ = [
     "TOUCH",
     "meld_roles",
     "off_row",
+    "roles_and_turn",
     "side_by_side",
     "table_roles",
     "uncut",
