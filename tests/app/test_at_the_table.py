@@ -279,7 +279,7 @@ def test_jiujiang_what_if_has_one_column_no_dealer_rule(at):
 
 def test_a_kept_photo_is_named_after_a_visit_to_the_learn_page(at, monkeypatch):
     with_photo(at, monkeypatch, photo("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2s 2s | 2s"))
-    kept = "当前照片还在（上传的）；再上传一张就会替换它。"
+    kept = "这张照片已保存（上传的）；再上传一张就会替换它。"
     assert kept in texts(at)  # a test upload never fills the uploader widget, as after a page switch
     at.segmented_control(key="page").set_value("learn")
     at.run()
@@ -291,6 +291,6 @@ def test_a_kept_photo_is_named_after_a_visit_to_the_learn_page(at, monkeypatch):
 
 
 def test_no_kept_photo_line_for_the_sample_or_a_typed_hand(at):
-    assert at.session_state.hip.photo_src == "sample" and not any("当前照片还在" in x for x in texts(at))
+    assert at.session_state.hip.photo_src == "sample" and not any("这张照片已保存" in x for x in texts(at))
     type_hand(at, "123m456m789m111p22s")
-    assert not any("当前照片还在" in x for x in texts(at))
+    assert not any("这张照片已保存" in x for x in texts(at))
