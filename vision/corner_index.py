@@ -35,6 +35,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.detection import Detection
+from vision.grey_reader import suit_of
 from vision.text_check import MIN_FACE_PX, face_crop
 from vision.text_reader import TextReader, ctc_log_prob
 
@@ -53,14 +54,13 @@ CORNER_H = 0.3
 American set's indices at 0.8 and few of set A's smaller ones; 0.25 read a 9筒's ring as "2")."""
 CORNER_W = 0.45
 """The share of the face's width, from either side, that holds the index."""
-SUITS = ("m", "p", "s")
 
 __all__ = ["AGREE", "INDEX_P", "WITNESSES", "WITNESS_P", "corner_views", "flag_by_index", "read_indices"]
 
 
 def is_suit(det: Detection) -> bool:
-    """A face-up reading of a numbered suit tile (1m..9s)."""
-    return not det.face_down and len(det.tile) == 2 and det.tile[0].isdigit() and det.tile[1] in SUITS
+    """A face-up reading of a numbered suit tile (1m..9s: `vision.grey_reader.suit_of`)."""
+    return not det.face_down and suit_of(det.tile) in "mps"
 
 
 def corner_views(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -115,11 +115,17 @@ def flag_by_index(
     suits = [k for k, d in enumerate(dets) if is_suit(d)]
     if not any(dets[k].uncertain for k in suits):
         return out
-    faces = {k: face_crop(pixels, scale, dets[k]) for k in suits if not dets[k].uncertain}
-    big = (k for k, f in faces.items() if min(f.shape[:2]) >= MIN_FACE_PX)
-    free = sorted(big, key=lambda k: -dets[k].conf)
+
+    def faces(ks: Sequence[int]) -> list[np.ndarray]:  # cut when read: most photos stop at the witnesses
+        return [face_crop(pixels, scale, dets[k]) for k in ks]
+
+    def big(d: Detection) -> bool:  # a face of `MIN_FACE_PX` a side in the crop source, as text_check reads
+        x0, y0, x1, y1 = d.xyxy
+        return min(x1 - x0, y1 - y0) * scale >= MIN_FACE_PX
+
+    free = sorted((k for k in suits if not dets[k].uncertain and big(dets[k])), key=lambda k: -dets[k].conf)
     witnesses, rest = free[:WITNESSES], free[WITNESSES:]
-    both = dict(zip(witnesses, read_indices(text, [faces[k] for k in witnesses]), strict=True))
+    both = dict(zip(witnesses, read_indices(text, faces(witnesses)), strict=True))
 
     def shows_own(k: int, digit: int, p: float, bar: float) -> bool:
         return p >= bar and digit == int(dets[k].tile[0])
@@ -129,9 +135,7 @@ def flag_by_index(
     if own[corner] < AGREE:
         return out
     read = {k: both[k][corner] for k in witnesses}
-    read.update(
-        (k, r[0]) for k, r in zip(rest, read_indices(text, [faces[k] for k in rest], (corner,)), strict=True)
-    )
+    read.update((k, r[0]) for k, r in zip(rest, read_indices(text, faces(rest), (corner,)), strict=True))
     sure = {k for k, (d, p) in read.items() if shows_own(k, d, p, index_p)}
     for k, (digit, p) in read.items():
         if p >= index_p and k not in sure and len(sure - {k}) >= AGREE:

@@ -8,8 +8,8 @@ claimed one) to the layout, which then puts each in its own group. `vision.roles
 hand runs down the photo (`roles_and_turn`) and most of its boxes lie wide (`WIDE_SHARE`); then
 the pixels are turned upright, the side the hand lies nearer becoming the bottom (the hand nearer
 the left edge: the photo was turned clockwise), read again, and the boxes turned back into the
-photo's pixels. `rotated` stays that
-of the upright reading: a tile lies sideways in the hand's frame, not the photo's.
+photo's pixels. `rotated` stays that of the upright reading: a tile lies sideways in the hand's
+frame, not the photo's.
 
 Only a turned photo pays: it is read twice. Kept only where the upright reading finds its hand
 upright (else the first reading stands).
@@ -59,11 +59,12 @@ def read_upright(detect: Callable[[LoadedImage], DetectResult], loaded: LoadedIm
     its boxes turned back into `loaded`'s pixels (module docstring), `timing_ms` the two readings'
     sum. The same `DetectResult` shapes either way: `width`, `height` those of `loaded`."""
     first = detect(loaded)
-    size = (loaded.width, loaded.height)
-    roles, turned = roles_and_turn(first.detections, size)
-    hand = [d.xyxy for d, r in zip(first.detections, roles, strict=True) if r == "hand" and not d.face_down]
-    if not turned or not hand or np.mean([x1 - x0 > y1 - y0 for x0, y0, x1, y1 in hand]) <= WIDE_SHARE:
-        return first  # upright, or a grid of upright tiles (its columns as long as its rows)
+    size = (loaded.width, loaded.height)  # the roles `arrange` gave: no geometry read again here
+    hand = [d.xyxy for d in first.detections if d.role in ("hand", "meld") and not d.face_down]
+    if not hand or np.mean([x1 - x0 > y1 - y0 for x0, y0, x1, y1 in hand]) <= WIDE_SHARE:
+        return first  # upright tiles, in a row or a grid (its columns as long as its rows)
+    if not roles_and_turn(first.detections, size)[1]:
+        return first  # sideways tiles, but the hand runs across the photo (melds laid out)
     centre = np.mean([x0 + x1 for x0, _y0, x1, _y1 in hand]) / 2
     k = 1 if centre < loaded.width / 2 else -1  # the hand's side becomes the bottom
     again = detect(_turn(loaded, k))
